@@ -1,0 +1,1 @@
+"""The site's own machinery: snippet includes, the Sybil page runner, mkdocs hooks."""

@@ -1,0 +1,162 @@
+"""Sybil parser that runs a page's Python blocks as the reader sees them.
+
+* Every fenced block whose language is ``python`` (or ``py``) is collected,
+  attributes included (```` ```python title="x.py" ````), which Sybil's stock
+  Markdown lexer would silently skip.
+* A Python block holds only ``--8<--`` include lines; each is expanded with
+  :mod:`ptdocs.snippets` and compiled under the snippet's own file name, so a
+  failure names the snippet file and line.
+* Output shown on the page is checked: the ``#>`` comment lines after a
+  statement are exactly what that statement prints (none means it prints
+  nothing).
+* All blocks of a page share one namespace, in page order, as for a reader who
+  runs them top to bottom.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import os
+import re
+import tokenize
+import traceback
+import unittest
+from dataclasses import dataclass
+from pathlib import Path
+
+from sybil import Region
+from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
+
+from .snippets import ROOT, Include, IncludeError, expand, include_target
+
+# The info string of a fence: its language, then anything (attributes, title=...).
+INFO = re.compile(r"[ \t]*\{?[ \t]*\.?(?P<language>[\w+-]*)(?P<attributes>[^\n]*)$\n", re.M)
+PYTHON = {"python", "py", "python3"}
+OUTPUT = "#>"
+
+
+@dataclass(frozen=True)
+class Block:
+    page: str
+    line: int
+    includes: tuple[Include, ...]
+
+
+class PageBlockParser:
+    """A Sybil parser: one example per Python block of a Markdown page."""
+
+    def __init__(self, root=ROOT) -> None:
+        self.root = root
+        self.lexer = RawFencedCodeBlockLexer(info_pattern=INFO)
+
+    def __call__(self, document):
+        for region in self.lexer(document):
+            if region.lexemes["language"].lower() not in PYTHON:
+                continue
+            line = document.text.count("\n", 0, region.start) + 1
+            page = _relative(document.path, self.root)
+            region.parsed = _block(page, line, str(region.lexemes["source"]), self.root)
+            region.evaluator = evaluate
+            yield region
+
+
+def _relative(path, root) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(Path(root).resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _block(page: str, line: int, source: str, root) -> Block | str:
+    """The includes of a block, or an error message to report when it runs."""
+    includes = []
+    for offset, text in enumerate(source.splitlines()):
+        if not text.strip():
+            continue
+        target = include_target(text)
+        if target is None:
+            return (f"{page}, line {line + 1 + offset}: a Python block on a page holds only "
+                    "'--8<-- \"snippets/...\"' include lines; put the code in a snippet file")
+        try:
+            includes.append(expand(target, root))
+        except IncludeError as error:
+            return f"{page}, line {line + 1 + offset}: {error}"
+    if not includes:
+        return f"{page}, line {line}: an empty Python block"
+    return Block(page, line, tuple(includes))
+
+
+def evaluate(example) -> str | None:
+    """Run each include of the block; a returned string is the failure Sybil reports."""
+    block = example.parsed
+    if isinstance(block, str):
+        return block
+    for include in block.includes:
+        failure = run_include(include, example.namespace, shown_on=f"{block.page}, line {block.line}")
+        if failure:
+            return failure
+    return None
+
+
+def run_include(include: Include, namespace: dict, shown_on: str = "") -> str | None:
+    """Execute one include statement by statement, checking ``#>`` output."""
+    where = f" (shown on {shown_on})" if shown_on else ""
+    source = include.padded_source
+    try:
+        tree = ast.parse(source, filename=include.path)
+        expected = _expected_outputs(source, tree.body)
+    except (SyntaxError, ValueError) as error:
+        return f"{include.path}, line {getattr(error, 'lineno', include.first_line)}{where}: {error}"
+    for statement, want in zip(tree.body, expected):
+        code = compile(ast.Module(body=[statement], type_ignores=[]), include.path, "exec")
+        captured = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(captured):
+                exec(code, namespace)
+        except unittest.SkipTest:
+            raise
+        except Exception as error:  # noqa: BLE001 - reported with the snippet's line
+            return _exception_report(include, error, where)
+        got = captured.getvalue().splitlines()
+        if got != want:
+            return (f"{include.path}, line {statement.lineno}{where}: what this prints differs "
+                    f"from the {OUTPUT} lines below it\n"
+                    + "--- shown on the page\n" + _listing(want)
+                    + "+++ printed when run\n" + _listing(got))
+    return None
+
+
+def _expected_outputs(source: str, body: list[ast.stmt]) -> list[list[str]]:
+    """For each top-level statement, the ``#>`` lines between it and the next statement."""
+    comments = [(tok.start[0], tok.string[len(OUTPUT):].removeprefix(" "))
+                for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+                if tok.type == tokenize.COMMENT and tok.string.startswith(OUTPUT)]
+    outputs: list[list[str]] = [[] for _ in body]
+    for lineno, text in comments:
+        owner = None
+        for index, statement in enumerate(body):
+            if statement.lineno <= lineno <= statement.end_lineno:
+                raise ValueError(f"line {lineno}: put {OUTPUT} output after the whole statement, "
+                                 "not inside it")
+            if statement.end_lineno < lineno:
+                owner = index
+        if owner is None:
+            raise ValueError(f"line {lineno}: {OUTPUT} output before any statement")
+        outputs[owner].append(text)
+    return outputs
+
+
+def _exception_report(include: Include, error: BaseException, where: str) -> str:
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
+              if not os.path.isabs(frame.filename)]  # ours: compiled under a relative path
+    line = frames[-1].lineno if frames else include.first_line
+    path = frames[-1].filename if frames else include.path
+    trace = "".join(traceback.format_list(frames))
+    message = "".join(traceback.format_exception_only(type(error), error))
+    return f"{path}, line {line}{where}: {type(error).__name__}\n{trace}{message}"
+
+
+def _listing(lines: list[str]) -> str:
+    return "".join(f"    {line}\n" for line in lines) if lines else "    (nothing)\n"

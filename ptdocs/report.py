@@ -1,0 +1,102 @@
+"""Count the page examples that ran, per page and language, for people and for the site.
+
+At the end of a test run this prints how many examples ran from each language
+and writes ``reports/examples.json``, which the site's verification stamp reads.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import platform
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+import torch
+
+REPORT = Path("reports") / "examples.json"
+
+
+def device_description() -> str:
+    if torch.accelerator.is_available():
+        accelerator = torch.accelerator.current_accelerator()
+        if accelerator.type == "cuda":
+            return torch.cuda.get_device_name()
+        return accelerator.type
+    return f"CPU ({platform.machine()})"
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write through a temporary file in the same folder, then rename: never half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+class ExampleReport:
+    def __init__(self, rootpath: Path) -> None:
+        self.root = Path(rootpath)
+        self.docs = self.root / "docs"
+        self.pages: dict[str, dict] = defaultdict(
+            lambda: {"passed": 0, "failed": 0, "skipped": 0, "skip_reasons": []})
+
+    def _page(self, report) -> str | None:
+        path = Path(report.fspath) if report.fspath else None
+        if path is None or path.suffix != ".md":
+            return None
+        path = (self.root / path) if not path.is_absolute() else path
+        try:
+            return path.relative_to(self.docs).as_posix()
+        except ValueError:
+            return None
+
+    def pytest_runtest_logreport(self, report) -> None:
+        page = self._page(report)
+        if page is None:
+            return
+        counts = self.pages[page]
+        if report.when == "call":
+            counts[report.outcome] += 1
+        elif report.outcome == "failed":  # setup or teardown broke: the page is not verified
+            counts["failed"] += 1
+        elif report.skipped:
+            counts["skipped"] += 1
+            counts["skip_reasons"].append(str(report.longrepr[-1]).removeprefix("Skipped: "))
+
+    def totals(self) -> dict[str, dict[str, int]]:
+        totals: dict[str, dict[str, int]] = {}
+        for page, counts in self.pages.items():
+            language = page.split("/", 1)[0]
+            mine = totals.setdefault(language, {"passed": 0, "failed": 0, "skipped": 0})
+            for key in mine:
+                mine[key] += counts[key]
+        return totals
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        totals = self.totals()
+        if not totals:
+            return
+        terminalreporter.section("examples run from the pages")
+        for language, counts in sorted(totals.items()):
+            terminalreporter.write_line(
+                f"docs/{language}: {counts['passed']} examples passed, {counts['failed']} failed, "
+                f"{counts['skipped']} skipped")
+
+    def pytest_sessionfinish(self, session) -> None:
+        if not self.pages:
+            return
+        report = {
+            "torch": torch.__version__,
+            "device": device_description(),
+            "date": datetime.date.today().isoformat(),
+            "pages": dict(sorted(self.pages.items())),
+        }
+        write_atomically(self.root / REPORT, json.dumps(report, indent=2, ensure_ascii=False) + "\n")

@@ -1,0 +1,126 @@
+"""Expand ``--8<--`` include lines exactly as pymdownx.snippets does, keeping line numbers.
+
+A page's Python block holds only include lines such as::
+
+    --8<-- "snippets/autograd/basics.py:first_gradient"
+
+``expand`` returns the code of one include as an :class:`Include`: the lines the
+reader sees, and the same code padded with blank lines so that compiling it under
+the snippet's file name gives tracebacks with the snippet's real line numbers.
+Every expansion is compared with pymdownx.snippets' own output for the same line,
+with the configuration in ``mkdocs.yml``, so the tests run what the site shows.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import markdown
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# An inline snippet line, as pymdownx.snippets accepts it: dashes, 8<, dashes, a quoted path.
+INCLUDE = re.compile(r"""^[ \t]*-+8<-+[ \t]+(?P<quote>["'])(?P<target>.+?)(?P=quote)[ \t]*$""")
+# A section marker: `# --8<-- [start:name]` or `# --8<-- [end:name]`.
+SECTION = re.compile(r"-+8<-+[ \t]+\[[ \t]*(?P<kind>start|end)[ \t]*:[ \t]*(?P<name>[a-z][-_0-9a-z]*)[ \t]*\]", re.I)
+
+
+class IncludeError(ValueError):
+    """An include line that cannot be expanded, with a message for the page's author."""
+
+
+@dataclass(frozen=True)
+class Include:
+    target: str  # as written on the page: "snippets/x.py:section"
+    path: str  # the snippet file, relative to the repository root
+    first_line: int  # 1-based line of the first shown line in that file
+    shown: tuple[str, ...]  # the lines the reader sees
+
+    @property
+    def padded_source(self) -> str:
+        """The shown code, preceded by blank lines so line numbers match the file."""
+        return "\n" * (self.first_line - 1) + "\n".join(self.shown) + "\n"
+
+    @property
+    def location(self) -> str:
+        return f"{self.path}, line {self.first_line}"
+
+
+def include_target(line: str) -> str | None:
+    """The target of an include line (``path`` or ``path:section``), else None."""
+    match = INCLUDE.match(line)
+    return match["target"] if match else None
+
+
+def split_target(target: str) -> tuple[str, str | None]:
+    path, sep, section = target.rpartition(":")
+    if sep and re.fullmatch(r"[a-z][-_0-9a-z]*", section, re.I):
+        return path, section
+    return target, None
+
+
+def expand(target: str, root: Path = ROOT) -> Include:
+    """Expand one include target into the code it shows, checked against pymdownx."""
+    rel, section = split_target(target)
+    file = root / rel
+    if not file.is_file():
+        raise IncludeError(f"--8<-- \"{target}\": there is no file {rel}")
+    lines = file.read_text(encoding="utf-8").split("\n")
+    if section is None:
+        first, body = 1, lines
+    else:
+        starts = [i for i, line in enumerate(lines) if _marker(line) == ("start", section)]
+        ends = [i for i, line in enumerate(lines) if _marker(line) == ("end", section)]
+        if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
+            raise IncludeError(
+                f"--8<-- \"{target}\": {rel} needs exactly one "
+                f"'# --8<-- [start:{section}]' and one '# --8<-- [end:{section}]' after it"
+            )
+        first, body = starts[0] + 2, lines[starts[0] + 1 : ends[0]]
+    # Markers of other sections are hidden from the reader; keep them as blank
+    # lines here so the line numbers still match the file.
+    shown = ["" if SECTION.search(line) else line for line in body]
+    include = Include(target, rel, first, tuple(shown))
+    _check_against_pymdownx(include, root)
+    return include
+
+
+def _marker(line: str) -> tuple[str, str] | None:
+    match = SECTION.search(line)
+    return (match["kind"].lower(), match["name"]) if match else None
+
+
+@functools.lru_cache(maxsize=None)
+def _snippets_config(root: Path) -> dict:
+    config = yaml.safe_load((root / "mkdocs.yml").read_text(encoding="utf-8"))
+    for extension in config.get("markdown_extensions", []):
+        if isinstance(extension, dict) and "pymdownx.snippets" in extension:
+            settings = dict(extension["pymdownx.snippets"] or {})
+            settings["base_path"] = [str(root / base) for base in settings.get("base_path", ["."])]
+            return settings
+    raise IncludeError("mkdocs.yml does not configure pymdownx.snippets")
+
+
+def pymdownx_expansion(target: str, root: Path = ROOT) -> list[str]:
+    """What pymdownx.snippets puts on the page for this include line."""
+    md = markdown.Markdown(extensions=["pymdownx.snippets"],
+                           extension_configs={"pymdownx.snippets": _snippets_config(root)})
+    return md.preprocessors["snippet"].run([f'--8<-- "{target}"'])
+
+
+def _strip(lines) -> list[str]:
+    """Drop the blank lines a reader cannot see (marker lines, trailing newlines)."""
+    return [line for line in lines if line.strip()]
+
+
+def _check_against_pymdownx(include: Include, root: Path) -> None:
+    expected = _strip(pymdownx_expansion(include.target, root))
+    if _strip(include.shown) != expected:
+        raise IncludeError(
+            f"--8<-- \"{include.target}\": the test harness and pymdownx.snippets expand this "
+            "include differently; the tests would not run what the page shows"
+        )
