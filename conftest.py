@@ -13,13 +13,14 @@ def _setup(namespace):
     namespace["HAS_ACCELERATOR"] = torch.accelerator.is_available()
 
 
-pytest_collect_file = Sybil(
+pages = Sybil(
     parsers=[SkipParser(), PageBlockParser()],
     path="docs",
     patterns=["*.md"],  # matched from the right: pages in nested folders are collected too
     setup=_setup,
     name="pages",
-).pytest()
+)
+pytest_collect_file = pages.pytest()
 
 
 def pytest_configure(config):

@@ -130,11 +130,14 @@ def run_include(include: Include, namespace: dict, shown_on: str = "") -> str | 
 
 def _expected_outputs(source: str, body: list[ast.stmt]) -> list[list[str]]:
     """For each top-level statement, the ``#>`` lines between it and the next statement."""
-    comments = [(tok.start[0], tok.string[len(OUTPUT):].removeprefix(" "))
+    comments = [(tok.start, tok.string[len(OUTPUT):].removeprefix(" "))
                 for tok in tokenize.generate_tokens(io.StringIO(source).readline)
                 if tok.type == tokenize.COMMENT and tok.string.startswith(OUTPUT)]
     outputs: list[list[str]] = [[] for _ in body]
-    for lineno, text in comments:
+    for (lineno, column), text in comments:
+        if column:  # indented: it sits inside a statement, which prints it only in part
+            raise ValueError(f"line {lineno}: put {OUTPUT} output after the whole statement, "
+                             "at the start of a line")
         owner = None
         for index, statement in enumerate(body):
             if statement.lineno <= lineno <= statement.end_lineno:

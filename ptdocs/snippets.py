@@ -94,9 +94,16 @@ def _marker(line: str) -> tuple[str, str] | None:
     return (match["kind"].lower(), match["name"]) if match else None
 
 
+class _TagTolerantLoader(yaml.SafeLoader):
+    """Reads mkdocs.yml's MkDocs-only tags (``!ENV``, ``!relative``) as plain values."""
+
+
+_TagTolerantLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
+
+
 @functools.lru_cache(maxsize=None)
 def _snippets_config(root: Path) -> dict:
-    config = yaml.safe_load((root / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_TagTolerantLoader)
     for extension in config.get("markdown_extensions", []):
         if isinstance(extension, dict) and "pymdownx.snippets" in extension:
             settings = dict(extension["pymdownx.snippets"] or {})

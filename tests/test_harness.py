@@ -1,0 +1,185 @@
+"""The page runner itself: it must run what the page shows, and fail where it should."""
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+from sybil import Sybil
+from sybil.example import SybilFailure
+
+from ptdocs.pages import PageBlockParser
+from ptdocs.snippets import ROOT, IncludeError, expand, pymdownx_expansion
+
+SNIPPET = """\
+# A demo snippet.
+
+# --8<-- [start:area]
+import math
+r = 2.0
+area = math.pi * r**2
+print(round(area, 3))
+#> 12.566
+# --8<-- [end:area]
+
+# --8<-- [start:wrong]
+assert round(area, 3) == 12.0, "the area of a circle of radius 2 is 4*pi"
+# --8<-- [end:wrong]
+"""
+
+
+@pytest.fixture
+def site(tmp_path):
+    """A tiny repository: mkdocs.yml's snippet settings, one snippet file, pages."""
+    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
+    (tmp_path / "snippets" / "demo").mkdir(parents=True)
+    (tmp_path / "snippets" / "demo" / "circle.py").write_text(SNIPPET)
+    return tmp_path
+
+
+def page(site, relative, body):
+    path = site / "docs" / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(body))
+    return path
+
+
+def run(site, path):
+    """Evaluate every example of a page in order, as pytest does; return Sybil's failure or None."""
+    document = Sybil(parsers=[PageBlockParser(site)]).parse(path)
+    examples = list(document.examples())
+    for example in examples:
+        try:
+            example.evaluate()
+        except SybilFailure as failure:
+            return examples, failure
+    return examples, None
+
+
+def test_a_page_that_includes_a_section_runs_it(site):
+    path = page(site, "en/circle.md", '''
+        # Circle
+
+        ```python
+        --8<-- "snippets/demo/circle.py:area"
+        ```
+    ''')
+    examples, failure = run(site, path)
+    assert len(examples) == 1
+    assert failure is None
+    assert examples[0].namespace["area"] == pytest.approx(12.566, abs=1e-3)
+
+
+def test_a_wrong_expectation_fails_naming_the_snippet_file_and_line(site):
+    path = page(site, "en/circle.md", '''
+        ```python
+        --8<-- "snippets/demo/circle.py:area"
+        ```
+
+        ```python
+        --8<-- "snippets/demo/circle.py:wrong"
+        ```
+    ''')
+    _, failure = run(site, path)
+    assert failure is not None
+    # Line 12 of the snippet file holds the assert, not a line of the page.
+    assert "snippets/demo/circle.py, line 12" in str(failure)
+    assert "the area of a circle of radius 2 is 4*pi" in str(failure)
+
+
+def test_shown_output_must_match_what_runs(site):
+    snippet = site / "snippets" / "demo" / "circle.py"
+    snippet.write_text(SNIPPET.replace("#> 12.566", "#> 12.57"))
+    path = page(site, "en/circle.md", '''
+        ```python
+        --8<-- "snippets/demo/circle.py:area"
+        ```
+    ''')
+    _, failure = run(site, path)
+    assert failure is not None
+    assert "snippets/demo/circle.py, line 7" in str(failure)
+    assert "12.57" in str(failure) and "12.566" in str(failure)
+
+
+def test_printing_without_showing_it_fails(site):
+    snippet = site / "snippets" / "demo" / "circle.py"
+    snippet.write_text(SNIPPET.replace("#> 12.566\n", ""))
+    path = page(site, "en/circle.md", '```python\n--8<-- "snippets/demo/circle.py:area"\n```\n')
+    _, failure = run(site, path)
+    assert failure is not None and "(nothing)" in str(failure)
+
+
+def test_fences_with_attributes_are_collected(site):
+    path = page(site, "en/circle.md", '''
+        ```python title="circle.py" linenums="1"
+        --8<-- "snippets/demo/circle.py:wrong"
+        ```
+
+        ``` { .python .annotate }
+        --8<-- "snippets/demo/circle.py:wrong"
+        ```
+    ''')
+    document = Sybil(parsers=[PageBlockParser(site)]).parse(path)
+    assert len(list(document.examples())) == 2
+
+
+def test_blocks_of_a_page_share_one_namespace_in_order(site):
+    (site / "snippets" / "demo" / "later.py").write_text("print(round(area * 2, 3))\n#> 25.133\n")
+    path = page(site, "es/circulo.md", '''
+        ```python
+        --8<-- "snippets/demo/circle.py:area"
+        ```
+
+        Texto en medio.
+
+        ```python
+        --8<-- "snippets/demo/later.py"
+        ```
+    ''')
+    _, failure = run(site, path)
+    assert failure is None
+
+
+def test_code_written_on_the_page_is_refused(site):
+    path = page(site, "en/circle.md", '''
+        ```python
+        --8<-- "snippets/demo/circle.py:area"
+        print("typed on the page, so it could differ between languages")
+        ```
+    ''')
+    _, failure = run(site, path)
+    assert failure is not None and "holds only" in str(failure)
+
+
+def test_a_missing_snippet_or_section_is_a_clear_error(site):
+    with pytest.raises(IncludeError, match="there is no file snippets/demo/nope.py"):
+        expand("snippets/demo/nope.py", site)
+    with pytest.raises(IncludeError, match=r"\[start:volume\]"):
+        expand("snippets/demo/circle.py:volume", site)
+
+
+def test_expansion_equals_what_pymdownx_puts_on_the_page(site):
+    for target in ("snippets/demo/circle.py:area", "snippets/demo/circle.py"):
+        shown = [line for line in expand(target, site).shown if line.strip()]
+        assert shown == [line for line in pymdownx_expansion(target, site) if line.strip()]
+    # Section markers never reach the reader, and line numbers still match the file.
+    whole = expand("snippets/demo/circle.py", site)
+    assert not any("8<" in line for line in whole.shown)
+    assert whole.padded_source.splitlines()[5] == "area = math.pi * r**2"
+
+
+def test_output_inside_a_statement_is_refused(site):
+    (site / "snippets" / "demo" / "loop.py").write_text(
+        "for i in range(2):\n    print(i)\n    #> 0\n")
+    path = page(site, "en/loop.md", '```python\n--8<-- "snippets/demo/loop.py"\n```\n')
+    _, failure = run(site, path)
+    assert failure is not None and "after the whole statement" in str(failure)
+
+
+def test_pages_in_nested_folders_are_collected(pytestconfig):
+    """The real configuration collects docs/<lang>/<folder>/<page>.md, not only top-level pages."""
+    from conftest import pages  # the Sybil configured for the site
+
+    assert pages.should_parse(ROOT / "docs" / "en" / "exercises" / "deeper" / "page.md")
+    assert pages.should_parse(ROOT / "docs" / "es" / "autograd.md")
+    assert not pages.should_parse(ROOT / "README.md")
