@@ -1,0 +1,47 @@
+# --8<-- [start:grad_returns]
+import torch
+from torch.testing import assert_close
+
+x = torch.tensor(3.0, requires_grad=True)
+
+# autograd.grad hands the derivative back and leaves x.grad alone.
+(dy_dx,) = torch.autograd.grad(x * x, x)
+print(dy_dx)
+#> tensor(6.)
+print(x.grad)
+#> None
+assert_close(dy_dx, 2 * x.detach())
+# --8<-- [end:grad_returns]
+
+# --8<-- [start:non_scalar]
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x * x  # three outputs, not one
+
+# With several outputs autograd needs to know how to weight each one.
+try:
+    y.backward()
+except RuntimeError as error:
+    print(error)
+#> grad can be implicitly created only for scalar outputs
+
+# Weights of 1 give the derivative of y.sum(): 2x for each element.
+(dy_dx,) = torch.autograd.grad(y, x, grad_outputs=torch.ones_like(y))
+print(dy_dx)
+#> tensor([2., 4., 6.])
+assert_close(dy_dx, 2 * x.detach())
+# --8<-- [end:non_scalar]
+
+# --8<-- [start:second_derivative]
+x = torch.tensor(2.0, requires_grad=True)
+y = x**3
+
+# create_graph=True records the derivative itself, so it can be differentiated again.
+(first,) = torch.autograd.grad(y, x, create_graph=True)
+(second,) = torch.autograd.grad(first, x)
+print(first.item(), second.item())
+#> 12.0 12.0
+
+# By hand: 3x² = 12 and 6x = 12 at x = 2.
+assert_close(first.detach(), 3 * x.detach() ** 2)
+assert_close(second, 6 * x.detach())
+# --8<-- [end:second_derivative]

@@ -1,0 +1,55 @@
+# --8<-- [start:view_reshape]
+import torch
+
+grid = torch.arange(6).reshape(2, 3)
+print(grid)
+#> tensor([[0, 1, 2],
+#>         [3, 4, 5]])
+
+# view reinterprets the same memory: writing through it changes grid.
+flat = grid.view(6)
+flat[0] = 10
+assert grid[0, 0].item() == 10
+grid[0, 0] = 0
+
+# The transpose is a view with swapped strides, so its rows are not contiguous.
+turned = grid.T
+print(turned.is_contiguous())
+#> False
+try:
+    turned.view(6)
+except RuntimeError as error:
+    print(error)
+#> view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.
+
+# reshape copies when it must. By hand: the rows of the transpose are
+# (0, 3), (1, 4), (2, 5), read one after another.
+copy = turned.reshape(6)
+print(copy)
+#> tensor([0, 3, 1, 4, 2, 5])
+copy[0] = 99
+assert grid[0, 0].item() == 0  # a copy: grid did not change
+# --8<-- [end:view_reshape]
+
+# --8<-- [start:broadcasting]
+column = torch.tensor([[0], [10], [20]])  # shape (3, 1)
+row = torch.tensor([1, 2, 3])             # shape (3,), treated as (1, 3)
+
+# Size-1 dimensions stretch to match: every row value is added to every column value.
+table = column + row
+print(table.shape)
+#> torch.Size([3, 3])
+print(table)
+#> tensor([[ 1,  2,  3],
+#>         [11, 12, 13],
+#>         [21, 22, 23]])
+by_hand = torch.tensor([[1, 2, 3], [11, 12, 13], [21, 22, 23]])
+assert torch.equal(table, by_hand)
+
+# Trailing sizes that differ and are not 1 cannot broadcast.
+try:
+    torch.ones(2) + torch.ones(3)
+except RuntimeError as error:
+    print(error)
+#> The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0
+# --8<-- [end:broadcasting]
