@@ -1,0 +1,114 @@
+"""The GitHub workflows validate, lint clean and keep to least privilege."""
+
+import re
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+import yaml
+
+from ptdocs.snippets import ROOT
+
+WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+# owner/repo[/path]@<40 hex> # <tag>
+PINNED = re.compile(r"^[\w.-]+/[\w.-]+(/[\w./-]+)?@[0-9a-f]{40}$")
+TAG_COMMENT = re.compile(r"uses:\s*(?P<ref>\S+)\s+#\s*v\d+(\.\d+)*\s*$")
+# Write access any job may hold, and why: Pages deployment only.
+ALLOWED_WRITE = {"pages", "id-token"}
+
+
+def _tool(name: str) -> str:
+    return str(Path(sysconfig.get_path("scripts")) / name)
+
+
+def _load(path: Path) -> dict:
+    workflow = yaml.safe_load(path.read_text(encoding="utf-8"))
+    # YAML 1.1 reads the key `on` as True.
+    workflow["on"] = workflow.pop(True, workflow.get("on"))
+    return workflow
+
+
+def _steps(workflow: dict):
+    for name, job in workflow["jobs"].items():
+        for step in job.get("steps", []):
+            yield name, step
+
+
+def test_there_is_a_workflow():
+    assert WORKFLOWS, "no workflow in .github/workflows"
+
+
+def test_workflows_match_githubs_schema():
+    result = subprocess.run(
+        [sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows",
+         *map(str, WORKFLOWS)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_zizmor_reports_nothing():
+    result = subprocess.run([_tool("zizmor"), "--offline", "--no-progress", str(ROOT / ".github" / "workflows")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "No findings to report" in result.stdout
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_every_action_is_pinned_to_a_full_commit_sha_with_its_tag(path):
+    workflow = _load(path)
+    uses = [step["uses"] for _, step in _steps(workflow) if "uses" in step]
+    assert uses
+    for ref in uses:
+        assert PINNED.match(ref), f"{ref}: pin actions to a full 40-hex commit SHA"
+    commented = {m["ref"] for m in map(TAG_COMMENT.search, path.read_text().splitlines()) if m}
+    assert set(uses) <= commented, f"say which release tag each SHA is: {set(uses) - commented}"
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_least_privilege_on_every_job(path):
+    workflow = _load(path)
+    top = workflow.get("permissions")
+    assert top in ({}, "read-all") or (isinstance(top, dict) and set(top.values()) <= {"read", "none"}), (
+        "top-level permissions: {} (or read), write only on the job that needs it")
+    for name, job in workflow["jobs"].items():
+        assert "permissions" in job, f"job {name} has no permissions:"
+        granted = job["permissions"]
+        assert isinstance(granted, dict), f"job {name}: list each permission"
+        writes = {scope for scope, level in granted.items() if level == "write"}
+        assert writes <= ALLOWED_WRITE, f"job {name} writes {writes - ALLOWED_WRITE}"
+        if writes:
+            assert "steps" in job and all("run" not in step for step in job["steps"]), (
+                f"job {name} holds write access: it runs only the Pages actions, no code of ours")
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_no_privileged_triggers_no_secrets_no_persisted_credentials(path):
+    text = path.read_text(encoding="utf-8")
+    workflow = _load(path)
+    assert "pull_request_target" not in workflow["on"]
+    assert "workflow_run" not in workflow["on"]
+    assert "secrets." not in text and "secrets:" not in text
+    for name, step in _steps(workflow):
+        if step.get("uses", "").startswith("actions/checkout@"):
+            assert step.get("with", {}).get("persist-credentials") is False, f"job {name}"
+
+
+def test_ci_runs_the_readme_test_command_and_deploys_only_from_main():
+    from tests.test_repository import TEST
+
+    workflow = _load(ROOT / ".github" / "workflows" / "site.yml")
+    jobs = workflow["jobs"]
+    runs = [step.get("run", "") for _, step in _steps(workflow)]
+    assert TEST in runs
+    assert "python -m mkdocs build --strict" in runs
+    assert any("--preset quick" in run for run in runs)
+    # Hosted runners install the CPU-only torch wheel, not the multi-GB default.
+    assert jobs["test"]["env"]["PIP_EXTRA_INDEX_URL"] == "https://download.pytorch.org/whl/cpu"
+    assert "refs/heads/main" in jobs["site"]["if"]
+    assert jobs["deploy"]["needs"] == "site"
+    assert {step["uses"].split("@")[0] for step in jobs["deploy"]["steps"]} >= {"actions/deploy-pages"}
+    assert any(step.get("uses", "").startswith("actions/upload-pages-artifact@")
+               for step in jobs["site"]["steps"])
+    # The GPU entry exists only when a repository variable names a runner label.
+    assert "vars.GPU_RUNNER_LABEL" in jobs["measure"]["strategy"]["matrix"]["target"]
