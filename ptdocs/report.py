@@ -16,6 +16,8 @@ from pathlib import Path
 
 import torch
 
+from .provenance import page_sources
+
 REPORT = Path("reports") / "examples.json"
 
 
@@ -97,6 +99,8 @@ class ExampleReport:
             "torch": torch.__version__,
             "device": device_description(),
             "date": datetime.date.today().isoformat(),
-            "pages": dict(sorted(self.pages.items())),
+            # Each page with the fingerprints of what ran, so a later edit voids its stamp.
+            "pages": {page: {**counts, "sources": page_sources(self.docs / page, self.root)}
+                      for page, counts in sorted(self.pages.items())},
         }
         write_atomically(self.root / REPORT, json.dumps(report, indent=2, ensure_ascii=False) + "\n")

@@ -1,0 +1,43 @@
+"""What a page's verification depends on: the page file and the snippet files it includes.
+
+The test run records these fingerprints in ``reports/examples.json``; the
+verification stamp recomputes them at build time, so a page edited after the
+tests ran is never stamped with that older run's result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from .snippets import ROOT, include_target, split_target
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def page_sources(page: Path, root: Path = ROOT) -> dict[str, str]:
+    """SHA-256 of the page and of each snippet file it includes, by path from the repository root.
+
+    A missing snippet file is recorded as ``"missing"``: the page cannot have
+    passed with it, and its fingerprint must still differ from one that exists.
+    """
+    page = Path(page).resolve()
+    root = Path(root).resolve()
+    sources = {page.relative_to(root).as_posix(): _digest(page)}
+    if page.suffix == ".md":
+        for line in page.read_text(encoding="utf-8").splitlines():
+            target = include_target(line)
+            if target is None:
+                continue
+            path, _ = split_target(target)
+            file = root / path
+            sources[Path(path).as_posix()] = _digest(file) if file.is_file() else "missing"
+    return dict(sorted(sources.items()))
+
+
+def changed_sources(recorded: dict[str, str], current: dict[str, str]) -> list[str]:
+    """Paths whose content differs between the two fingerprints (added or removed included)."""
+    return sorted(path for path in recorded.keys() | current.keys()
+                  if recorded.get(path) != current.get(path))
