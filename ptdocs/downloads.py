@@ -1,0 +1,620 @@
+"""Every guide page as a notebook and a script, generated from the page itself.
+
+A guide page is any Markdown page under ``docs/<language>/`` with a Python block
+(the blocks hold only ``--8<--`` include lines, see :mod:`ptdocs.pages`). From it:
+
+* a notebook (nbformat): a first cell that says which torch verified the page and
+  how to install it, then the page's prose as Markdown cells in its language and
+  each Python block as one code cell, in page order;
+* a script (jupytext's ``py:percent`` form of a notebook with the same code cells
+  and only the page's headings), so the section titles are comments in the page's
+  language.
+
+The page is read with the same Sybil parsers the tests use, so a download holds
+exactly the examples that run as tests, and the code is the page's own includes
+(``ptdocs.snippets.expand``), so the two cannot disagree.
+
+An example behind a Sybil skip directive
+(``<!-- skip: next if(not HAS_ACCELERATOR, reason="...") -->``) is wrapped in an
+``if``/``else`` that prints ``Skipped: <reason>`` where the condition holds, so a
+download runs everywhere and shows the same reason as the test report.
+
+Downloads run from any folder: a file that the examples read from the repository
+(a string in the code naming a file of the repository, such as
+``"snippets/choosing/criteria.yaml"``) is written by a first code cell, where it is
+missing, at the same relative path.
+
+The hook ``ptdocs/hooks/downloads.py`` writes both files next to the built page and
+puts the links at its top.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import io
+import posixpath
+import re
+import sys
+import textwrap
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+import jupytext
+import markdown
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from sybil import Document
+from sybil.parsers.markdown import SkipParser
+
+from .pages import Block, PageBlockParser
+from .snippets import ROOT, Include, _snippets_config
+
+SELECTOR = "https://pytorch.org/get-started/locally/"
+
+# What each language says. A new language needs its own entry: the build stops
+# with a one-line error otherwise, instead of showing English on its pages.
+TEXTS = {
+    "en": {
+        "notebook": "Download notebook",
+        "script": "Download script",
+        "run_page": "To run just this page's examples as tests, from a clone of the repository:",
+        "origin": "This notebook holds the code of the page {page} of *{site}*, in the same order.",
+        "origin_script": "This script holds the code of the page {page} of *{site}*, in the same order.",
+        "verified": "Every example on that page runs as a test with torch {torch}.",
+        "install": "To run it, install what it imports: `pip install {packages}`. For the CPU-only "
+                   "build of torch or one for a given CUDA version, choose the command at the "
+                   "selector: <{selector}>.",
+        "output": "Lines that start with `#>` show what the statement above them prints.",
+        "skips": "Examples that need hardware you may not have print `Skipped:` and the reason "
+                 "where it is missing, instead of running.",
+        "files": "The examples read these files of the repository; this cell writes them next to "
+                 "the notebook where they are missing: {files}.",
+    },
+    "es": {
+        "notebook": "Descargar notebook",
+        "script": "Descargar script",
+        "run_page": "Para ejecutar como pruebas solo los ejemplos de esta página, desde un clon del "
+                    "repositorio:",
+        "origin": "Este notebook contiene el código de la página {page} de *{site}*, en el mismo "
+                  "orden.",
+        "origin_script": "Este script contiene el código de la página {page} de *{site}*, en el "
+                         "mismo orden.",
+        "verified": "Cada ejemplo de esa página se ejecuta como prueba con torch {torch}.",
+        "install": "Para ejecutarlo, instala lo que importa: `pip install {packages}`. Para la "
+                   "versión de torch solo para CPU o la de una versión concreta de CUDA, elige el "
+                   "comando en el selector: <{selector}>.",
+        "output": "Las líneas que empiezan por `#>` muestran lo que imprime la instrucción de "
+                  "encima.",
+        "skips": "Los ejemplos que necesitan un hardware que quizá no tengas imprimen `Skipped:` y "
+                 "el motivo cuando falta, en lugar de ejecutarse.",
+        "files": "Los ejemplos leen estos archivos del repositorio; esta celda los escribe junto al "
+                 "notebook si faltan: {files}.",
+    },
+}
+
+# Names a skip condition may use, as conftest.py's _setup defines them for the
+# tests: the import each needs and the expression that computes it in a download.
+SETUP_NAMES = {
+    "HAS_ACCELERATOR": ("import torch", "torch.accelerator.is_available()"),
+}
+
+
+class DownloadError(ValueError):
+    """A page whose downloads cannot be made, with a message for its author."""
+
+
+@dataclass(frozen=True)
+class Site:
+    """What a download needs to know of the built site (from the MkDocs config)."""
+
+    url: str  # site_url with a trailing slash, or "" when none is configured
+    default_language: str
+    names: dict  # language -> site name in that language
+    use_directory_urls: bool = True
+
+    @classmethod
+    def from_config(cls, config) -> Site:
+        url = (config.get("site_url") or "").rstrip("/")
+        default, names = "en", {}
+        i18n = config["plugins"].get("i18n")
+        if i18n is not None:
+            for language in i18n.config.languages:
+                if language.default:
+                    default = language.locale
+                names[language.locale] = language.site_name or config["site_name"]
+        return cls(url + "/" if url else "", default, names,
+                   bool(config.get("use_directory_urls", True)))
+
+    def page_url(self, language: str, relative: str) -> str:
+        """The URL (relative to the site's root) of ``docs/<language>/<relative>``."""
+        prefix = "" if language == self.default_language else f"{language}/"
+        stem, suffix = posixpath.splitext(relative)
+        if suffix not in (".md", ".ipynb"):
+            return prefix + relative
+        if not self.use_directory_urls:
+            return prefix + stem + ".html"
+        if posixpath.basename(stem) in ("index", "README"):
+            directory = posixpath.dirname(stem)
+            return prefix + (directory + "/" if directory else "")
+        return prefix + stem + "/"
+
+
+@dataclass(frozen=True)
+class Skip:
+    condition: str  # a Python expression, true where the example is skipped
+    reason: str
+    names: tuple[str, ...]  # the SETUP_NAMES it uses
+
+
+@dataclass(frozen=True)
+class Example:
+    """One Python block of a page: its includes and the skip that applies to it."""
+
+    line: int
+    includes: tuple[Include, ...]
+    skip: Skip | None
+
+    @property
+    def code(self) -> str:
+        lines = [line for include in self.includes for line in include.shown]
+        return "\n".join(lines).strip("\n")
+
+
+@dataclass(frozen=True)
+class Downloads:
+    page: str  # relative to the repository root, e.g. "docs/es/autograd.md"
+    language: str
+    examples: tuple[Example, ...]
+    notebook: nbformat.NotebookNode
+    script: str
+
+    @property
+    def stem(self) -> str:
+        return PurePosixPath(self.page).stem
+
+    @property
+    def notebook_name(self) -> str:
+        return self.stem + ".ipynb"
+
+    @property
+    def script_name(self) -> str:
+        return self.stem + ".py"
+
+    @property
+    def notebook_text(self) -> str:
+        return nbformat.writes(self.notebook)
+
+
+# ---------------------------------------------------------------- the page
+
+
+def language_of(page: Path, root: Path = ROOT) -> tuple[str, str]:
+    """``(language, path inside the language folder)`` of a page under docs/."""
+    try:
+        relative = Path(page).resolve().relative_to((Path(root) / "docs").resolve())
+    except ValueError:
+        raise DownloadError(f"{page}: a guide page lives under docs/<language>/") from None
+    if len(relative.parts) < 2:
+        raise DownloadError(f"{page}: a guide page lives under docs/<language>/")
+    return relative.parts[0], PurePosixPath(*relative.parts[1:]).as_posix()
+
+
+def guide_pages(root: Path = ROOT) -> list[Path]:
+    """Every Markdown page under docs/<language>/ with at least one Python block."""
+    pages = []
+    for page in sorted((Path(root) / "docs").glob("*/**/*.md")):
+        if _parse(page, root)[1]:
+            pages.append(page)
+    return pages
+
+
+def _parse(page: Path, root: Path):
+    """The page's text and its regions, parsed as the tests parse it, in page order."""
+    document = Document(Path(page).read_text(encoding="utf-8"), str(page))
+    for parser in (SkipParser(), PageBlockParser(root)):
+        for region in parser(document):
+            document.add(region)
+    regions = [region for _, region in document.regions]  # sorted by start
+    blocks = [region for region in regions if not isinstance(region.parsed, tuple)]
+    return document, blocks, regions
+
+
+def read_page(page: Path, root: Path = ROOT) -> tuple[list, list[Example]]:
+    """The page as parts in order: prose (``str``) and examples (:class:`Example`)."""
+    document, _, regions = _parse(page, root)
+    text, where = document.text, _relative(page, root)
+    parts: list = []
+    examples: list[Example] = []
+    position = 0
+    active: Skip | None = None  # a skip that applies to the next example(s)
+    ranged = False  # skip: start ... end
+    for region in regions:
+        parts.append(text[position:region.start])
+        position = region.end
+        if isinstance(region.parsed, tuple):  # a skip directive
+            action, argument = region.parsed
+            line = text.count("\n", 0, region.start) + 1
+            # Sybil's region stops before the comment's end: drop the whole comment.
+            closing = re.match(r"[ \t]*-->[ \t]*\n?", text[position:])
+            if closing:
+                position += closing.end()
+            if action == "end":
+                active, ranged = None, False
+            elif action in ("next", "start"):
+                active, ranged = _skip(argument, f"{where}, line {line}"), action == "start"
+            else:
+                raise DownloadError(f"{where}, line {line}: unknown skip action {action!r}")
+            continue
+        block = region.parsed
+        if isinstance(block, str):  # the page test reports the same error
+            raise DownloadError(block)
+        assert isinstance(block, Block)
+        example = Example(block.line, block.includes, active)
+        examples.append(example)
+        parts.append(example)
+        if not ranged:
+            active = None
+    parts.append(text[position:])
+    return parts, examples
+
+
+def _skip(argument: str | None, where: str) -> Skip:
+    """A download's version of a Sybil skip: what makes it skip, and the reason shown."""
+    if not argument:
+        raise DownloadError(f"{where}: a skip without a reason; write "
+                            "'skip: next if(CONDITION, reason=\"...\")' so readers see why")
+    argument = argument.strip()
+    if argument.startswith("if"):
+        try:
+            call = ast.parse("if_" + argument[2:], mode="eval").body
+        except SyntaxError as error:
+            raise DownloadError(f"{where}: cannot read the skip condition: {error.msg}") from None
+        if not isinstance(call, ast.Call) or not 1 <= len(call.args) <= 2:
+            raise DownloadError(f"{where}: write the skip as if(CONDITION, reason=\"...\")")
+        condition = call.args[0]
+        reasons = call.args[1:] + [k.value for k in call.keywords if k.arg == "reason"]
+        reason = ast.literal_eval(reasons[0]) if reasons else None
+        text = ast.unparse(condition)
+        reason = reason or text  # Sybil's own default reason
+    else:
+        try:
+            reason = ast.literal_eval(argument)
+        except (SyntaxError, ValueError):
+            raise DownloadError(f"{where}: a skip reason must be a string or if(...)") from None
+        text, condition = "True", ast.Constant(True)
+    names = sorted({node.id for node in ast.walk(condition) if isinstance(node, ast.Name)})
+    unknown = [name for name in names if name not in SETUP_NAMES]
+    if unknown:
+        raise DownloadError(f"{where}: the skip condition uses {', '.join(unknown)}, which "
+                            "ptdocs/downloads.py SETUP_NAMES does not define for downloads")
+    return Skip(text, str(reason), tuple(names))
+
+
+def _relative(page: Path, root: Path) -> str:
+    try:
+        return Path(page).resolve().relative_to(Path(root).resolve()).as_posix()
+    except ValueError:
+        return str(page)
+
+
+# ---------------------------------------------------------------- the code
+
+
+def cell_code(example: Example) -> str:
+    """The code of one example as it runs in a download: skips become if/else."""
+    code = example.code
+    skip = example.skip
+    if skip is None:
+        return code
+    imports = sorted({SETUP_NAMES[name][0] for name in skip.names})
+    lines = [*imports, *(f"{name} = {SETUP_NAMES[name][1]}" for name in skip.names)]
+    lines.append(f"if {skip.condition}:")
+    lines.append(f"    print({('Skipped: ' + skip.reason)!r})")
+    lines.append("else:")
+    lines.append(_indent(code))
+    return "\n".join(lines)
+
+
+def _indent(code: str) -> str:
+    """Indent code one level, leaving the inside of multi-line strings untouched."""
+    inside = set()  # lines that continue a string token
+    for token in tokenize.generate_tokens(io.StringIO(code + "\n").readline):
+        if token.type == tokenize.STRING or getattr(tokenize, "FSTRING_MIDDLE", None) == token.type:
+            inside.update(range(token.start[0] + 1, token.end[0] + 1))
+    return "\n".join(line if number in inside or not line.strip() else "    " + line
+                     for number, line in enumerate(code.split("\n"), start=1))
+
+
+def files_read(examples, root: Path = ROOT) -> dict[str, str]:
+    """Files of the repository named by a string in the code: path -> text."""
+    found: dict[str, str] = {}
+    for example in examples:
+        for node in ast.walk(ast.parse(example.code)):
+            if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+                continue
+            value = node.value
+            if "\n" in value or not value or value.startswith(("/", ".")) or len(value) > 200:
+                continue
+            file = Path(root) / value
+            if file.is_file() and file.resolve().is_relative_to(Path(root).resolve()):
+                try:
+                    found[value] = file.read_text(encoding="utf-8")
+                except UnicodeDecodeError:
+                    raise DownloadError(f"{value}: the examples read a binary file, which a "
+                                        "download cannot carry") from None
+    return dict(sorted(found.items()))
+
+
+def files_cell_code(files: dict[str, str]) -> str:
+    lines = ["from pathlib import Path", "", "FILES = {"]
+    lines += [f"    {name!r}: {text!r}," for name, text in files.items()]
+    lines += ["}", "for name, text in FILES.items():", "    path = Path(name)",
+              "    if not path.exists():", "        path.parent.mkdir(parents=True, exist_ok=True)",
+              "        path.write_text(text, encoding=\"utf-8\")"]
+    return "\n".join(lines)
+
+
+def requirements(root: Path = ROOT) -> dict[str, str]:
+    """The pins of requirements.txt: normalized distribution name -> version."""
+    pins = {}
+    for line in (Path(root) / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        match = re.match(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;#]+)", line)
+        if match:
+            pins[_normalize(match[1])] = match[2]
+    return pins
+
+
+def _normalize(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def packages(codes, root: Path = ROOT) -> list[str]:
+    """``name==version`` for each distribution the code imports, torch first."""
+    pins = requirements(root)
+    if "torch" not in pins:
+        raise DownloadError("requirements.txt does not pin torch (torch==X.Y.Z)")
+    distributions = importlib.metadata.packages_distributions()
+    wanted = {"torch"}
+    for code in codes:
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                modules = [node.module]
+            else:
+                continue
+            for module in modules:
+                top = module.split(".")[0]
+                if top in sys.stdlib_module_names:
+                    continue
+                names = [_normalize(d) for d in distributions.get(top, [])]
+                pinned = [name for name in names if name in pins]
+                if not pinned:
+                    raise DownloadError(
+                        f"the examples import {top!r}, which requirements.txt does not pin: "
+                        "a download of the page could not be installed and run outside a clone")
+                wanted.add(pinned[0])
+    return [f"{name}=={pins[name]}" for name in sorted(wanted, key=lambda n: (n != "torch", n))]
+
+
+# ---------------------------------------------------------------- the prose
+
+
+ADMONITION = re.compile(r'^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]*(?P<type>[\w-]+(?: +[\w-]+)*)'
+                        r'(?:[ \t]+"(?P<title>.*?)")?[ \t]*$')
+HEADING = re.compile(r"^(?P<hashes>#{1,6})[ \t]+(?P<title>.+?)[ \t]*(?:\{[^}]*\})?[ \t]*#*[ \t]*$")
+FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
+LINK = re.compile(r"(?P<open>!?\[[^\]\n]*\]\()(?P<target>[^)\s]+)(?P<rest>(?:[ \t]+\"[^\"]*\")?\))")
+
+
+def prose_markdown(text: str, language: str, relative: str, site: Site, root: Path) -> str:
+    """A stretch of the page's prose as notebook Markdown."""
+    if "8<" in text:  # includes in prose: expanded by pymdownx.snippets, as on the page
+        text = "\n".join(_snippet_preprocessor(root).run(text.split("\n")))
+    text = _admonitions(text)
+    return LINK.sub(lambda m: m["open"] + _link(m["target"], language, relative, site) + m["rest"],
+                    text)
+
+
+def _snippet_preprocessor(root: Path):
+    md = markdown.Markdown(extensions=["pymdownx.snippets"],
+                           extension_configs={"pymdownx.snippets": _snippets_config(Path(root))})
+    return md.preprocessors["snippet"]
+
+
+def _admonitions(text: str) -> str:
+    """Material admonitions (``!!! note "Title"``) as block quotes, which Jupyter shows."""
+    lines, out, index = text.split("\n"), [], 0
+    while index < len(lines):
+        match = ADMONITION.match(lines[index])
+        if not match:
+            out.append(lines[index])
+            index += 1
+            continue
+        indent = match["indent"]
+        title = match["title"] if match["title"] is not None else match["type"].split()[0].title()
+        body, index = [], index + 1
+        while index < len(lines) and (not lines[index].strip()
+                                      or lines[index].startswith(indent + "    ")
+                                      or lines[index].startswith(indent + "\t")):
+            body.append(lines[index][len(indent):])
+            index += 1
+        while body and not body[-1].strip():
+            body.pop()
+        quoted = [f"**{title}**"] if title else []
+        inner = _admonitions(textwrap.dedent("\n".join(body))).split("\n") if body else []
+        if quoted and inner:
+            quoted.append("")
+        quoted += inner
+        out += [indent + ("> " + line if line.strip() else ">") for line in quoted]
+        out.append("")
+    return "\n".join(out)
+
+
+def _link(target: str, language: str, relative: str, site: Site) -> str:
+    """A link of the page, made absolute so that it works from a downloaded notebook."""
+    if not site.url or re.match(r"^[a-z][a-z0-9+.-]*:|^/", target, re.I):
+        return target
+    path, _, anchor = target.partition("#")
+    if path:
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(relative), path))
+    url = site.url + site.page_url(language, path or relative)
+    return url + ("#" + anchor if anchor else "")
+
+
+def headings(markdown_text: str) -> list[str]:
+    """The ATX headings of some Markdown, outside code fences, as they read."""
+    found, fence = [], None
+    for line in markdown_text.split("\n"):
+        match = FENCE.match(line)
+        if match:
+            marker = match["fence"]
+            if fence is None:
+                fence = marker
+            elif marker[0] == fence[0] and len(marker) >= len(fence):
+                fence = None
+            continue
+        heading = HEADING.match(line) if fence is None else None
+        if heading:
+            found.append(f"{heading['hashes']} {heading['title']}")
+    return found
+
+
+def _title(parts) -> str | None:
+    for part in parts:
+        if isinstance(part, str):
+            for heading in headings(part):
+                if heading.startswith("# "):
+                    return heading[2:]
+    return None
+
+
+def _split_at_headings(text: str) -> list[str]:
+    """Markdown cut before each heading (outside fences): one notebook cell per section."""
+    cells, current, fence = [], [], None
+    for line in text.split("\n"):
+        match = FENCE.match(line)
+        if match:
+            marker = match["fence"]
+            if fence is None:
+                fence = marker
+            elif marker[0] == fence[0] and len(marker) >= len(fence):
+                fence = None
+        elif fence is None and HEADING.match(line) and any(l.strip() for l in current):
+            cells.append("\n".join(current))
+            current = []
+        current.append(line)
+    cells.append("\n".join(current))
+    return [cell.strip("\n") for cell in cells if cell.strip()]
+
+
+# ---------------------------------------------------------------- the downloads
+
+
+def run_command(page: str) -> str:
+    """How to run the examples of one page as tests, from a clone."""
+    return f"python -m pytest {page}"
+
+
+def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | None:
+    """The notebook and the script of a page; None for a page without Python blocks."""
+    page = Path(page)
+    language, relative = language_of(page, root)
+    if language not in TEXTS:
+        raise DownloadError(f"{_relative(page, root)}: ptdocs/downloads.py TEXTS has no texts for "
+                            f"the language {language!r}")
+    texts = TEXTS[language]
+    parts, examples = read_page(page, root)
+    if not examples:
+        return None
+    where = _relative(page, root)
+    codes = [cell_code(example) for example in examples]
+    files = files_read(examples, root)
+
+    page_title = _title(parts) or PurePosixPath(relative).stem
+    page_link = f"[{page_title}]({site.url + site.page_url(language, relative)})" \
+        if site.url else f"*{page_title}*"
+    site_name = site.names.get(language, "")
+
+    def intro(origin: str) -> str:
+        lines = [texts[origin].format(page=page_link, site=site_name),
+                 texts["verified"].format(torch=requirements(root)["torch"]),
+                 texts["install"].format(packages=" ".join(packages(codes, root)),
+                                         selector=SELECTOR),
+                 texts["output"]]
+        if any(example.skip for example in examples):
+            lines.append(texts["skips"])
+        lines += [texts["run_page"], f"`{run_command(where)}`"]
+        return "\n>\n".join("> " + line for line in lines)
+
+    files_note = texts["files"].format(files=", ".join(f"`{name}`" for name in files))
+
+    notebook_cells, script_cells = [], []
+    notebook_cells.append(new_markdown_cell(intro("origin")))
+    script_cells.append(new_markdown_cell(intro("origin_script")))
+    if files:
+        for cells in (notebook_cells, script_cells):
+            cells.append(new_markdown_cell(files_note))
+            cells.append(new_code_cell(files_cell_code(files)))
+    code_of = dict(zip(map(id, examples), codes))
+    for part in parts:
+        if isinstance(part, Example):
+            for cells in (notebook_cells, script_cells):
+                cells.append(new_code_cell(code_of[id(part)]))
+            continue
+        prose = prose_markdown(part, language, relative, site, root)
+        notebook_cells += [new_markdown_cell(cell) for cell in _split_at_headings(prose)]
+        titles = headings(prose)
+        if titles:
+            script_cells.append(new_markdown_cell("\n".join(titles)))
+
+    notebook = _notebook(notebook_cells)
+    script = _script(script_cells)
+    return Downloads(where, language, tuple(examples), notebook, script)
+
+
+def _notebook(cells) -> nbformat.NotebookNode:
+    for number, cell in enumerate(cells):
+        cell["id"] = f"cell-{number}"  # stable ids: the same page gives the same file
+    notebook = new_notebook(cells=cells, metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": {"name": "python"},
+    })
+    nbformat.validate(notebook)
+    return notebook
+
+
+def _script(cells) -> str:
+    notebook = _notebook(cells)
+    # No jupytext header: the script is plain Python with comments.
+    notebook.metadata = {"jupytext": {"notebook_metadata_filter": "-all",
+                                      "cell_metadata_filter": "-all"}}
+    return jupytext.writes(notebook, fmt="py:percent")
+
+
+def links_markdown(downloads: Downloads) -> str:
+    """The download links and the test command, as Markdown put at the top of the page."""
+    texts = TEXTS[downloads.language]
+    return (
+        f'<a class="md-button" href="{downloads.notebook_name}" '
+        f'download>{texts["notebook"]}</a>\n'
+        f'<a class="md-button" href="{downloads.script_name}" '
+        f'download>{texts["script"]}</a>\n'
+        "\n"
+        f'{texts["run_page"]} `{run_command(downloads.page)}`\n'
+    )
+
+
+def with_links(page_markdown: str, downloads: Downloads) -> str:
+    """The page's Markdown with the links just after its title (or at the top)."""
+    block = links_markdown(downloads)
+    lines = page_markdown.split("\n")
+    for index, line in enumerate(lines):
+        if not line.strip():
+            continue
+        if line.startswith("# "):
+            return "\n".join(lines[:index + 1] + ["", block] + lines[index + 1:])
+        break
+    return block + "\n" + page_markdown
