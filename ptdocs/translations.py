@@ -1,0 +1,667 @@
+"""Keep every Spanish page a faithful, current twin of its English page.
+
+Three things, for translators and for the test suite:
+
+* **Parity** (:func:`parity_problems`): every page in ``docs/en`` has a twin of
+  the same name in ``docs/es`` and vice versa; twins include the same snippets
+  in the same order, have as many code blocks and as many headings at each
+  level, link to the same pages, and notebook twins have identical code cells.
+  Each problem is one sentence naming the page and what differs.
+* **Freshness** (:func:`freshness`): a Spanish page records which version of
+  its English page it translates, as ``translation_of`` (the first 12 hex digits
+  of the SHA-256 of the English file) in its front matter, or in the notebook's
+  metadata. A page is *missing*, *outdated* (with the English diff since the
+  recorded version, recovered from git history) or *up to date*.
+* A command line::
+
+      python -m ptdocs.translations status               # every page, with diffs
+      python -m ptdocs.translations mark docs/es/x.md    # record the current English version
+
+The MkDocs hook ``ptdocs/hooks/translations.py`` uses the same functions to show
+readers a notice on outdated pages and to fail the strict build on missing ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import functools
+import hashlib
+import html.parser
+import posixpath
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import markdown
+import nbformat
+import yaml
+from mkdocs.utils.meta import get_data
+
+from .report import write_atomically
+from .snippets import ROOT, _TagTolerantLoader, include_target
+
+DOCS = ROOT / "docs"
+SOURCE = "en"  # the language pages are written in
+TARGET = "es"  # the language they are translated into
+SUFFIXES = (".md", ".ipynb")
+FIELD = "translation_of"
+HASH_LENGTH = 12
+COMMAND = "python -m ptdocs.translations"
+
+# Strings the site shows readers, in the language of the page they are on.
+MESSAGES = {
+    "en": {
+        "outdated_title": "This translation is out of date",
+        "outdated_body": ("The {link} has changed since this page was translated. Until the "
+                          "translation is updated, the original page is the reference."),
+        "original_page": "original page",
+    },
+    "es": {
+        "outdated_title": "Esta traducción está desactualizada",
+        "outdated_body": ("La {link} ha cambiado desde que se tradujo esta. Mientras no se "
+                          "actualice la traducción, la referencia es la página original."),
+        "original_page": "página original en inglés",
+    },
+}
+
+MISSING = "missing"
+OUTDATED = "outdated"
+CURRENT = "up to date"
+ORPHAN = "no English page"
+
+
+class TranslationError(ValueError):
+    """Bad input to the command line: a one-line message for the translator."""
+
+
+# ---------------------------------------------------------------- the pages
+
+
+def pages(docs: Path, language: str) -> list[str]:
+    """Pages and notebooks of one language, as paths inside its folder (``exercises/x.ipynb``)."""
+    folder = docs / language
+    found = []
+    for path in folder.rglob("*"):
+        relative = path.relative_to(folder)
+        if path.suffix in SUFFIXES and path.is_file() and not any(
+                part.startswith(".") for part in relative.parts):  # .ipynb_checkpoints, editors
+            found.append(relative.as_posix())
+    return sorted(found)
+
+
+def shown(path: Path, docs: Path) -> str:
+    """A page's path as a translator types it: ``docs/es/autograd.md``."""
+    try:
+        return path.resolve().relative_to(docs.resolve().parent).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def missing_twins(docs: Path) -> list[str]:
+    """English pages without a Spanish twin, and Spanish pages without an English one."""
+    english, spanish = set(pages(docs, SOURCE)), set(pages(docs, TARGET))
+    problems = [f"{shown(docs / SOURCE / page, docs)} has no Spanish twin: "
+                f"create {shown(docs / TARGET / page, docs)} (same file name) and translate it"
+                for page in sorted(english - spanish)]
+    problems += [f"{shown(docs / TARGET / page, docs)} has no English page "
+                 f"{shown(docs / SOURCE / page, docs)}: rename it to match its English page, "
+                 "or remove it" for page in sorted(spanish - english)]
+    return problems
+
+
+# ---------------------------------------------------------------- structure of a page
+
+
+@dataclass(frozen=True)
+class CodeBlock:
+    line: int  # of the opening fence, in the file
+    end: int  # of the closing fence (the last line, when a fence is left open)
+    language: str
+    includes: tuple[tuple[str, int], ...]  # (target, line) of each --8<-- line
+
+
+@dataclass
+class Structure:
+    blocks: list[CodeBlock] = field(default_factory=list)
+    headings: list[tuple[int, str]] = field(default_factory=list)  # (level, text)
+    links: set[str] = field(default_factory=set)  # pages linked, relative to the language folder
+
+    @property
+    def includes(self) -> list[tuple[str, int]]:
+        return [include for block in self.blocks for include in block.includes]
+
+
+FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+
+
+def code_blocks(text: str) -> list[CodeBlock]:
+    """Fenced blocks of any language, outermost only (a fence shown inside a longer one is text)."""
+    blocks: list[CodeBlock] = []
+    opening = None
+    lines = text.split("\n")
+    for number, line in enumerate(lines, start=1):
+        match = FENCE.match(line)
+        if opening is None:
+            if match and not (match["fence"][0] == "`" and "`" in match["info"]):
+                info = match["info"].strip().lstrip("{").lstrip(".")
+                opening = (match["fence"], number, (info.split() or [""])[0].lower(), [])
+            continue
+        fence, start, language, includes = opening
+        if (match and match["fence"][0] == fence[0] and len(match["fence"]) >= len(fence)
+                and not match["info"].strip()):
+            blocks.append(CodeBlock(start, number, language, tuple(includes)))
+            opening = None
+        elif (target := include_target(line)) is not None:
+            includes.append((target, number))
+    if opening is not None:
+        fence, start, language, includes = opening
+        blocks.append(CodeBlock(start, len(lines), language, tuple(includes)))
+    return blocks
+
+
+class _Outline(html.parser.HTMLParser):
+    """Headings and link targets of a rendered page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.headings: list[tuple[int, str]] = []
+        self.hrefs: list[str] = []
+        self._heading: list[str] | None = None
+        self._level = 0
+        self._permalink = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if re.fullmatch(r"h[1-6]", tag):
+            self._heading, self._level = [], int(tag[1])
+        elif tag == "a":
+            self._permalink = "headerlink" in (attrs.get("class") or "")
+            if attrs.get("href") and not self._permalink:
+                self.hrefs.append(attrs["href"])
+
+    def handle_endtag(self, tag):
+        if tag == "a":
+            self._permalink = False
+        elif self._heading is not None and tag == f"h{self._level}":
+            self.headings.append((self._level, " ".join("".join(self._heading).split())))
+            self._heading = None
+
+    def handle_data(self, data):
+        if self._heading is not None and not self._permalink:
+            self._heading.append(data)
+
+
+@functools.lru_cache(maxsize=1)
+def _renderer() -> markdown.Markdown:
+    """Python-Markdown with the site's extensions, minus snippets: include lines stay as written."""
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_TagTolerantLoader)
+    names, settings = [], {}
+    for extension in config.get("markdown_extensions", []):
+        name, options = next(iter(extension.items())) if isinstance(extension, dict) else (extension, None)
+        if name == "pymdownx.snippets":
+            continue
+        names.append(name)
+        settings[name] = dict(options or {})
+    if "pymdownx.highlight" in settings:
+        settings["pymdownx.highlight"]["use_pygments"] = False
+    return markdown.Markdown(extensions=names, extension_configs=settings)
+
+
+def outline(markdown_text: str, page: str) -> tuple[list[tuple[int, str]], set[str]]:
+    """Headings (level, text) and linked pages of Markdown, as the site renders it."""
+    renderer = _renderer()
+    renderer.reset()
+    parser = _Outline()
+    parser.feed(renderer.convert(markdown_text))
+    return parser.headings, {link for href in parser.hrefs if (link := _page_link(href, page))}
+
+
+def _page_link(href: str, page: str) -> str | None:
+    """The page a link leads to, relative to the language folder; None for anchors and URLs."""
+    parts = urlsplit(href)
+    if parts.scheme or parts.netloc or not parts.path or parts.path.startswith("/"):
+        return None
+    path = unquote(parts.path)
+    if not path.endswith(SUFFIXES):
+        return None
+    return posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
+
+
+def structure(path: Path, page: str) -> Structure:
+    """The parts of a Markdown page a translation must keep (page: its path inside the language folder)."""
+    text = path.read_text(encoding="utf-8")
+    body, _ = get_data(text)
+    headings, links = outline(body, page)
+    return Structure(code_blocks(text), headings, links)
+
+
+# ---------------------------------------------------------------- parity
+
+
+def parity_problems(docs: Path, page: str | None = None) -> list[str]:
+    """Every difference between twins (of one page, or of all), one sentence each."""
+    if page is not None:
+        return compare(docs, page)
+    return missing_twins(docs) + [problem for twin in twins(docs) for problem in compare(docs, twin)]
+
+
+def twins(docs: Path) -> list[str]:
+    """Pages that exist in both languages."""
+    return sorted(set(pages(docs, SOURCE)) & set(pages(docs, TARGET)))
+
+
+def compare(docs: Path, page: str) -> list[str]:
+    english, spanish = docs / SOURCE / page, docs / TARGET / page
+    if not english.is_file():
+        return [f"{shown(spanish, docs)} has no English page {shown(english, docs)}"]
+    if not spanish.is_file():
+        return [f"{shown(english, docs)} has no Spanish twin: create {shown(spanish, docs)}"]
+    en, es = shown(english, docs), shown(spanish, docs)
+    if page.endswith(".ipynb"):
+        return _compare_notebooks(english, spanish, en, es, page)
+    return _compare_structures(structure(english, page), structure(spanish, page), en, es)
+
+
+def _compare_structures(english: Structure, spanish: Structure, en: str, es: str) -> list[str]:
+    return (_compare_includes(english.includes, spanish.includes, en, es)
+            + _compare_blocks(english.blocks, spanish.blocks, en, es)
+            + _compare_headings(english.headings, spanish.headings, en, es)
+            + _compare_links(english.links, spanish.links, en, es))
+
+
+def _compare_includes(english, spanish, en, es) -> list[str]:
+    problems = []
+    matcher = difflib.SequenceMatcher(a=[t for t, _ in english], b=[t for t, _ in spanish], autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        theirs, ours = english[i1:i2], spanish[j1:j2]
+        for (target, line), (mine, my_line) in zip(theirs, ours):
+            problems.append(f"{es}, line {my_line}, includes {mine} where {en}, line {line}, "
+                            f"includes {target}")
+        for target, line in theirs[len(ours):]:
+            problems.append(f"{es} does not include {target}, which {en} includes at line {line}")
+        for mine, my_line in ours[len(theirs):]:
+            problems.append(f"{es}, line {my_line}, includes {mine}, which {en} does not include")
+    return problems
+
+
+def _describe(blocks: list[CodeBlock], page: str) -> str:
+    if len(blocks) == 1:
+        block = blocks[0]
+        language = f"```{block.language}" if block.language else "```"
+        first = f", first include {block.includes[0][0]}" if block.includes else ""
+        return f"the {language} block at line {block.line} of {page}{first}"
+    return f"the blocks at lines {', '.join(str(b.line) for b in blocks)} of {page}"
+
+
+def _compare_blocks(english, spanish, en, es) -> list[str]:
+    if len(english) == len(spanish):
+        return []
+    sentence = f"{es} has {len(spanish)} code blocks where {en} has {len(english)}"
+    key = lambda block: (block.language, tuple(t for t, _ in block.includes))  # noqa: E731
+    matcher = difflib.SequenceMatcher(a=[key(b) for b in english], b=[key(b) for b in spanish],
+                                      autojunk=False)
+    extra, lacking = [], []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            lacking += english[i1:i2]
+            extra += spanish[j1:j2]
+    if len(spanish) > len(english) and extra:
+        sentence += f"; the extra: {_describe(extra, es)}"
+    elif len(english) > len(spanish) and lacking:
+        sentence += f"; not translated: {_describe(lacking, en)}"
+    return [sentence]
+
+
+def _compare_headings(english, spanish, en, es) -> list[str]:
+    problems = []
+    for level in range(1, 7):
+        theirs = [text for lvl, text in english if lvl == level]
+        ours = [text for lvl, text in spanish if lvl == level]
+        if len(theirs) != len(ours):
+            kind = f"level-{level} headings ({'#' * level})"
+            problems.append(
+                f"{es} has {len(ours)} {kind} where {en} has {len(theirs)}: "
+                f"Spanish {_quoted(ours)}; English {_quoted(theirs)}")
+    return problems
+
+
+def _quoted(texts) -> str:
+    return ", ".join(f"«{text}»" for text in texts) if texts else "(none)"
+
+
+def _compare_links(english: set[str], spanish: set[str], en, es) -> list[str]:
+    problems = [f"{es} does not link to {link}, which {en} links to" for link in sorted(english - spanish)]
+    problems += [f"{es} links to {link}, which {en} does not link to" for link in sorted(spanish - english)]
+    return problems
+
+
+def _compare_notebooks(english: Path, spanish: Path, en: str, es: str, page: str) -> list[str]:
+    theirs, ours = (nbformat.read(path, as_version=4) for path in (english, spanish))
+    kinds_en = [cell.cell_type for cell in theirs.cells]
+    kinds_es = [cell.cell_type for cell in ours.cells]
+    if kinds_en != kinds_es:
+        return [f"{es} has {len(kinds_es)} cells ({_cell_kinds(kinds_es)}) where {en} has "
+                f"{len(kinds_en)} ({_cell_kinds(kinds_en)}): keep one Spanish cell per English cell"]
+    problems = [f"{es}, cell {number}: its code differs from cell {number} of {en}; code cells are "
+                "never translated, copy the English cell"
+                for number, (a, b) in enumerate(zip(theirs.cells, ours.cells), start=1)
+                if a.cell_type == "code" and a.source != b.source]
+    prose = [_notebook_markdown(nb) for nb in (theirs, ours)]
+    (h_en, l_en), (h_es, l_es) = (outline(text, page) for text in prose)
+    return (problems + _compare_headings(h_en, h_es, en, es) + _compare_links(l_en, l_es, en, es))
+
+
+def _cell_kinds(kinds: list[str]) -> str:
+    return ", ".join(kinds)
+
+
+def _notebook_markdown(notebook) -> str:
+    return "\n\n".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
+
+
+# ---------------------------------------------------------------- freshness
+
+
+def content_hash(path: Path) -> str:
+    return _hash(path.read_bytes())
+
+
+def _hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:HASH_LENGTH]
+
+
+FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n(?P<body>.*?\n)?(?:-{3}|\.{3})[ \t]*\n", re.S)
+
+
+def recorded_hash(path: Path) -> str | None:
+    """The English version a Spanish page says it translates, if it says."""
+    if path.suffix == ".ipynb":
+        value = nbformat.read(path, as_version=4).metadata.get(FIELD)
+    else:
+        _, meta = get_data(path.read_text(encoding="utf-8"))
+        value = meta.get(FIELD)
+    return None if value is None else str(value)
+
+
+def record_hash(path: Path, value: str) -> None:
+    """Write ``translation_of: value`` into a page, keeping everything else as it is."""
+    if path.suffix == ".ipynb":
+        notebook = nbformat.read(path, as_version=4)
+        notebook.metadata[FIELD] = value
+        write_atomically(path, nbformat.writes(notebook) + "\n")
+        return
+    text = path.read_text(encoding="utf-8")
+    line = f'{FIELD}: "{value}"'
+    match = FRONT_MATTER.match(text)
+    if match is None:
+        text = f"---\n{line}\n---\n\n{text}"
+    else:
+        body = match["body"] or ""
+        field_line = re.compile(rf"^{FIELD}[ \t]*:.*$", re.M)
+        body = field_line.sub(line, body, count=1) if field_line.search(body) else body + line + "\n"
+        text = f"---\n{body}---\n" + text[match.end():]
+    write_atomically(path, text)
+
+
+@dataclass(frozen=True)
+class Freshness:
+    page: str  # the Spanish page, as shown: docs/es/x.md
+    source: str  # its English page
+    state: str  # MISSING, OUTDATED, CURRENT or ORPHAN
+    reason: str = ""
+    diff: str = ""
+
+
+def freshness(docs: Path, page: str, with_diff: bool = False) -> Freshness:
+    """Whether the Spanish twin of ``page`` (a path inside the language folders) is current.
+    ``reason`` is a phrase about the Spanish page, to print after its name."""
+    english, spanish = docs / SOURCE / page, docs / TARGET / page
+    en, es = shown(english, docs), shown(spanish, docs)
+    if not english.is_file():
+        return Freshness(es, en, ORPHAN, f"{en} does not exist; rename this page to match its "
+                                         "English page, or remove it")
+    if not spanish.is_file():
+        return Freshness(es, en, MISSING, f"create it: translate {en}, then run: {COMMAND} mark {es}")
+    recorded, current = recorded_hash(spanish), content_hash(english)
+    if recorded == current:
+        return Freshness(es, en, CURRENT)
+    if recorded is None:
+        return Freshness(es, en, OUTDATED,
+                         f"records no version of {en} (no {FIELD}); compare the two pages, update "
+                         f"the translation, then run: {COMMAND} mark {es}")
+    reason = f"{en} has changed since the version translated here ({FIELD}: {recorded}"
+    if not with_diff:
+        return Freshness(es, en, OUTDATED, reason + ")")
+    try:
+        found = translated_version(english, recorded)
+    except TranslationError as error:
+        return Freshness(es, en, OUTDATED, f"{reason}); no diff: {error}")
+    if found is None:
+        return Freshness(es, en, OUTDATED,
+                         f"{reason}); no diff: no version of {en} in the git history has that hash "
+                         "(was it marked against uncommitted text?), so compare the pages by hand")
+    label, old = found
+    return Freshness(es, en, OUTDATED,
+                     f"{reason}, {label}); update the translation, then run: {COMMAND} mark {es}. "
+                     "What changed in English:",
+                     _diff(old, english.read_bytes(), f"{en} ({label})", f"{en} (now)", english.suffix))
+
+
+def status(docs: Path, with_diff: bool = True) -> list[Freshness]:
+    every = sorted(set(pages(docs, SOURCE)) | set(pages(docs, TARGET)))
+    return [freshness(docs, page, with_diff) for page in every]
+
+
+def _git(cwd: Path, *args: str) -> bytes:
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
+    except FileNotFoundError:
+        raise TranslationError("git is not installed") from None
+    if done.returncode:
+        raise TranslationError(done.stderr.decode(errors="replace").strip().splitlines()[-1])
+    return done.stdout
+
+
+def translated_version(english: Path, recorded: str) -> tuple[str, bytes] | None:
+    """(where, text) of the version of an English page whose hash is ``recorded``, from git."""
+    folder = english.resolve().parent
+    try:
+        top = Path(_git(folder, "rev-parse", "--show-toplevel").decode().strip())
+    except TranslationError:
+        raise TranslationError("not a git repository, so old versions cannot be recovered") from None
+    relative = english.resolve().relative_to(top.resolve()).as_posix()
+    candidates: list[tuple[str, str]] = [("the staged version", f":{relative}")]
+    log = _git(top, "log", "--follow", "--format=%x00%h %cs", "--name-only", "--", relative).decode()
+    for entry in log.split("\x00")[1:]:
+        header, *paths = [line for line in entry.splitlines() if line.strip()]
+        commit, date = header.split(" ", 1)
+        candidates.append((f"commit {commit}, {date}", f"{commit}:{paths[-1] if paths else relative}"))
+    for label, spec in candidates:
+        try:
+            text = _git(top, "show", spec)
+        except TranslationError:
+            continue  # not staged, or deleted in that commit
+        if _hash(text) == recorded:
+            return label, text
+    return None
+
+
+def _diff(old: bytes, new: bytes, old_name: str, new_name: str, suffix: str) -> str:
+    old_text, new_text = (_readable(data, suffix) for data in (old, new))
+    return "".join(difflib.unified_diff(old_text.splitlines(keepends=True),
+                                        new_text.splitlines(keepends=True), old_name, new_name))
+
+
+def _readable(data: bytes, suffix: str) -> str:
+    """A page's text; a notebook as Markdown (jupytext), which diffs like a page."""
+    text = data.decode("utf-8", errors="replace")
+    if suffix != ".ipynb":
+        return text
+    import jupytext  # imported here: only notebooks need it, and it is slow to import
+
+    return jupytext.writes(nbformat.reads(text, as_version=4), fmt="md")
+
+
+# ---------------------------------------------------------------- marking
+
+
+def mark(docs: Path, path: Path) -> Freshness:
+    """Record that a Spanish page translates the current English page; refuses a page whose
+    structure differs from the English one (it would be marked current while wrong)."""
+    page = spanish_page(docs, path)
+    english, spanish = docs / SOURCE / page, docs / TARGET / page
+    if not spanish.is_file():
+        raise TranslationError(f"{shown(spanish, docs)} does not exist")
+    if not english.is_file():
+        raise TranslationError(f"{shown(spanish, docs)} has no English page {shown(english, docs)}")
+    problems = compare(docs, page)
+    if problems:
+        raise TranslationError(f"not marked: {shown(spanish, docs)} differs from "
+                               f"{shown(english, docs)}:\n  " + "\n  ".join(problems))
+    record_hash(spanish, content_hash(english))
+    return freshness(docs, page)
+
+
+def spanish_page(docs: Path, path: Path) -> str:
+    """``docs/es/x.md`` → ``x.md``, with a clear error for anything else."""
+    target = (docs / TARGET).resolve()
+    resolved = Path(path).resolve()
+    if not resolved.is_relative_to(target):
+        raise TranslationError(f"{path}: give a Spanish page, inside {shown(docs / TARGET, docs)}/ "
+                               f"(for example {shown(docs / TARGET / 'autograd.md', docs)})")
+    if resolved.suffix not in SUFFIXES:
+        raise TranslationError(f"{path}: a page is a .md or .ipynb file")
+    return resolved.relative_to(target).as_posix()
+
+
+# ---------------------------------------------------------------- glossary
+
+
+@dataclass(frozen=True)
+class Term:
+    english: str
+    spanish: str
+    avoid: tuple[str, ...]  # forms that must not appear in Spanish prose
+
+
+def glossary(guide: Path) -> list[Term]:
+    """The glossary table of a translators' guide: the first table whose header starts with
+    English (or Inglés); columns English, Spanish, words not to use, note."""
+    terms, inside = [], False
+    for line in guide.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")] if line.lstrip().startswith("|") else None
+        if cells is None:
+            if inside:
+                break
+            continue
+        if not inside:
+            inside = cells[0].lower() in {"english", "inglés"}
+            continue
+        if set(cells[0]) <= set("-: "):
+            continue
+        avoid = tuple(word.strip().strip("`") for word in cells[2].split(",") if word.strip("— -"))
+        terms.append(Term(cells[0], cells[1], avoid))
+    return terms
+
+
+def glossary_problems(docs: Path, terms: list[Term]) -> list[str]:
+    """Spanish prose that uses a form the glossary rules out (text in parentheses is exempt:
+    "difusión (broadcasting)" names the English term on purpose)."""
+    problems = []
+    for page in pages(docs, TARGET):
+        path = docs / TARGET / page
+        for where, prose in _prose_lines(path):
+            for term in terms:
+                for word in term.avoid:
+                    if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", prose, re.I):
+                        problems.append(f"{shown(path, docs)}, {where}: «{word}» in Spanish prose; "
+                                        f"the glossary says «{term.spanish}» for «{term.english}»")
+    return problems
+
+
+def _prose_lines(path: Path):
+    """(where, text) of each prose line, without code, include lines, link targets or asides."""
+    if path.suffix == ".ipynb":
+        notebook = nbformat.read(path, as_version=4)
+        sources = [(f"cell {n}", cell.source) for n, cell in enumerate(notebook.cells, start=1)
+                   if cell.cell_type == "markdown"]
+    else:
+        sources = [("line", path.read_text(encoding="utf-8"))]
+    for label, text in sources:
+        # Blank out what is not prose, keeping line numbers.
+        text = FRONT_MATTER.sub(lambda m: "\n" * m[0].count("\n"), text)
+        text = re.sub(r"<!--.*?-->", lambda m: "\n" * m[0].count("\n"), text, flags=re.S)
+        fenced = {line for block in code_blocks(text) for line in range(block.line, block.end + 1)}
+        for number, line in enumerate(text.split("\n"), start=1):
+            if number in fenced:
+                continue
+            line = re.sub(r"`[^`]*`", " ", line)  # inline code
+            line = re.sub(r"\]\([^)]*\)|<https?://[^>]*>|https?://\S+", " ", line)  # link targets
+            line = re.sub(r"\([^()]*\)", " ", line)  # asides: "difusión (broadcasting)"
+            if line.strip():
+                yield (f"line {number}" if label == "line" else label), line
+
+
+# ---------------------------------------------------------------- command line
+
+
+def _print_status(docs: Path) -> int:
+    report = status(docs)
+    width = max(len(state) for state in (MISSING, OUTDATED, CURRENT, ORPHAN))
+    for entry in report:
+        print(f"{entry.state:<{width}}  {entry.page}" + (f": {entry.reason}" if entry.reason else ""))
+        if entry.diff:
+            print("".join(f"    {line}" for line in entry.diff.splitlines(keepends=True)), end="")
+    problems = [problem for page in twins(docs) for problem in compare(docs, page)]
+    if problems:
+        print("\nWhere the Spanish page's structure differs from the English page "
+              "(the tests report these too):")
+        for problem in problems:
+            print(f"  {problem}")
+    counts = {state: sum(entry.state == state for entry in report)
+              for state in (CURRENT, OUTDATED, MISSING, ORPHAN)}
+    print("\n" + ", ".join(f"{count} {state}" for state, count in counts.items() if count or state == CURRENT)
+          + f" ({len(report)} pages)")
+    return 0 if counts[CURRENT] == len(report) and not problems else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog=COMMAND, description="Check and record which English version each Spanish page translates.")
+    parser.add_argument("--docs", type=Path, default=DOCS, help="the docs folder (default: the site's)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("status", help="list every page as missing, outdated (with the English diff) "
+                                       "or up to date; exit status 1 unless all are up to date")
+    marking = commands.add_parser("mark", help="record that Spanish pages translate the current "
+                                               "English pages (after you have updated them)")
+    marking.add_argument("pages", nargs="*", type=Path, help="Spanish pages, e.g. docs/es/autograd.md")
+    marking.add_argument("--all", action="store_true", help="mark every Spanish page")
+    arguments = parser.parse_args(argv)
+    docs = arguments.docs
+    if arguments.command == "status":
+        return _print_status(docs)
+    targets = ([docs / TARGET / page for page in pages(docs, TARGET)] if arguments.all
+               else arguments.pages)
+    if not targets:
+        parser.error("mark needs Spanish pages (docs/es/...) or --all")
+    failed = 0
+    for path in targets:
+        try:
+            entry = mark(docs, path)
+        except TranslationError as error:
+            print(f"error: {error}", file=sys.stderr)
+            failed += 1
+            continue
+        print(f"marked {entry.page} as the translation of {entry.source} "
+              f"({FIELD}: {recorded_hash(docs / TARGET / spanish_page(docs, path))})")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
