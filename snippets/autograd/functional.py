@@ -29,6 +29,11 @@ except RuntimeError as error:
 print(dy_dx)
 #> tensor([2., 4., 6.])
 assert_close(dy_dx, 2 * x.detach())
+
+# backward() takes the same vector under the name gradient and stores the result.
+# (grad freed the first graph, so the output is computed again.)
+(x * x).backward(gradient=torch.ones_like(y))
+assert_close(x.grad, dy_dx)
 # --8<-- [end:non_scalar]
 
 # --8<-- [start:second_derivative]
