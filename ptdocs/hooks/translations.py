@@ -1,0 +1,82 @@
+"""Tell readers when a translation lags its English page; fail the strict build when one is missing.
+
+* A page without its twin (``docs/en/x.md`` without ``docs/es/x.md``, or the
+  reverse) is logged as a warning, which ``mkdocs build --strict`` turns into a
+  failure. The nav already fails for nav pages; this covers every page.
+* A Spanish page whose recorded ``translation_of`` is not the hash of its English
+  page still builds, with a notice at the top, in the page's language, linking
+  the English page (see ``ptdocs.translations``).
+"""
+
+import sys
+from pathlib import Path
+
+import markdown
+from mkdocs.plugins import get_plugin_logger
+from mkdocs.utils import get_relative_url
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # `mkdocs` run as a script: find ptdocs
+from ptdocs import translations  # noqa: E402
+
+log = get_plugin_logger("translations")
+
+
+def on_files(files, config):
+    """Once per language built: warn about that language's pages that have no twin."""
+    docs = Path(config.docs_dir)
+    i18n = config.plugins.get("i18n")
+    building = getattr(i18n, "current_language", None)
+    english = set(translations.pages(docs, translations.SOURCE))
+    spanish = set(translations.pages(docs, translations.TARGET))
+    if building in (None, translations.SOURCE):
+        for page in sorted(english - spanish):
+            log.warning(f"docs/{translations.SOURCE}/{page} has no Spanish twin "
+                        f"docs/{translations.TARGET}/{page}; run `{translations.COMMAND} status`")
+    if building in (None, translations.TARGET):
+        for page in sorted(spanish - english):
+            log.warning(f"docs/{translations.TARGET}/{page} has no English page "
+                        f"docs/{translations.SOURCE}/{page}; rename or remove it")
+    return files
+
+
+def _outdated(page, config) -> str | None:
+    """The page's path inside its language folder when it is an outdated translation."""
+    language, _, relative = page.file.src_uri.partition("/")
+    if language != translations.TARGET:
+        return None
+    state = translations.freshness(Path(config.docs_dir), relative).state
+    return relative if state == translations.OUTDATED else None
+
+
+def _notice(page, relative: str) -> tuple[str, str, str]:
+    """Title, body (with a raw link to the English page) and CSS type of the notice."""
+    words = translations.MESSAGES[translations.TARGET]
+    english = getattr(page.file, "alternates", {}).get(translations.SOURCE)
+    url = english.url if english is not None else page.url.removeprefix(f"{translations.TARGET}/")
+    # Raw HTML: the target is another language's page, which MkDocs' link check does not know.
+    link = f'<a href="{get_relative_url(url, page.url)}">{words["original_page"]}</a>'
+    return words["outdated_title"], words["outdated_body"].format(link=link), "warning"
+
+
+def on_page_markdown(markdown_text, page, config, files):
+    relative = _outdated(page, config)
+    if relative is None or not page.file.src_uri.endswith(".md"):
+        return markdown_text
+    title, body, kind = _notice(page, relative)
+    admonition = f'!!! {kind} "{title}"\n\n    {body}\n\n'
+    lines = markdown_text.split("\n")
+    # After the page's title, when it opens with one, so the title stays the first thing read.
+    at = 1 if lines and lines[0].startswith("# ") else 0
+    return "\n".join(lines[:at] + ["", admonition] + lines[at:])
+
+
+def on_page_content(html, page, config, files):
+    """Notebooks are rendered by mkdocs-jupyter, not from Markdown: add the notice as HTML."""
+    if not page.file.src_uri.endswith(".ipynb"):
+        return html
+    relative = _outdated(page, config)
+    if relative is None:
+        return html
+    title, body, kind = _notice(page, relative)
+    notice = markdown.markdown(f'!!! {kind} "{title}"\n\n    {body}', extensions=["admonition"])
+    return notice + html
