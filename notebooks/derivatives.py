@@ -1,0 +1,545 @@
+# ---
+# jupyter:
+#   jupytext:
+#     cell_metadata_filter: lang,-all
+#     formats: py:percent
+#     notebook_metadata_filter: -all
+# ---
+
+# %% [markdown] lang="en"
+# # Exercise: analytical derivatives against autograd
+#
+# For functions whose derivatives you can work out by hand, this notebook puts three
+# numbers side by side at several points and in three dtypes:
+#
+# * the **closed form**, the derivative written out by hand and evaluated in float64;
+# * **autograd**'s value, from `torch.autograd.grad` in the dtype of the row;
+# * a **central finite difference** (FD) in the same dtype, the check you would write without autograd.
+#
+# Each row passes or fails against a stated tolerance, and every row is shown, the failing ones
+# included, with the reason they fail: the **precision** of the dtype, the **FD step**, or a point
+# outside the function's **domain**. Nothing on this page is typed by hand: the site ran this
+# notebook when it was built, and the tests run it again.
+
+# %% [markdown] lang="es"
+# # Ejercicio: derivadas analíticas frente a autograd
+#
+# Para funciones cuya derivada se puede calcular a mano, este notebook pone tres números uno junto
+# a otro, en varios puntos y con tres tipos de datos (dtypes):
+#
+# * la **forma cerrada**, la derivada escrita a mano y evaluada en float64;
+# * el valor de **autograd**, obtenido con `torch.autograd.grad` en el dtype de la fila;
+# * una **diferencia finita central** (FD, por sus siglas en inglés) en ese mismo dtype: la
+#   comprobación que escribirías sin autograd.
+#
+# Cada fila pasa o falla frente a una tolerancia explícita, y se muestran todas, también las que
+# fallan, con el motivo: la **precisión** del dtype, el **paso** de la diferencia finita o un punto
+# fuera del **dominio** de la función. En esta página no hay ningún número escrito a mano: el sitio
+# ejecutó este notebook al construirse, y las pruebas lo vuelven a ejecutar.
+
+# %%
+import inspect
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import matplotlib.pyplot as plt
+import torch
+from IPython.display import Markdown, display
+from torch.testing import assert_close
+
+# Every check runs in these dtypes, from the most precise to the least.
+DTYPES = (torch.float64, torch.float32, torch.bfloat16)
+print(f"torch {torch.__version__}")
+
+# %% [markdown] lang="en"
+# ## The functions
+#
+# Each function is written with torch operations, so autograd can differentiate it, and comes with
+# its derivative worked out by hand: one closed form per argument. The two-variable function
+# f(x, y) = x²y + sin(xy) has two partial derivatives, so each of its points gives two rows.
+# `log` and `1/x` are also evaluated at x = 0, where their derivative does not exist.
+#
+# All points are exactly representable in bfloat16, so every dtype differentiates at the same x
+# and the float64 closed form is the exact reference for all three.
+
+# %% [markdown] lang="es"
+# ## Las funciones
+#
+# Cada función está escrita con operaciones de torch, para que autograd pueda derivarla, y va
+# acompañada de su derivada calculada a mano: una forma cerrada por argumento. La función de dos
+# variables f(x, y) = x²y + sin(xy) tiene dos derivadas parciales, así que cada uno de sus
+# puntos da dos filas. `log` y `1/x` también se evalúan en x = 0, donde su derivada no existe.
+#
+# Todos los puntos se representan de forma exacta en bfloat16, así que todos los dtypes derivan en
+# el mismo x y la forma cerrada en float64 es la referencia exacta para los tres.
+
+# %%
+@dataclass(frozen=True)
+class Function:
+    name: str
+    f: Callable  # built from torch operations, so autograd can trace it
+    partials: tuple  # closed forms worked out by hand, one per argument
+    points: tuple  # each point is a tuple with one value per argument
+    variables: str = "x"
+    in_domain: Callable = lambda *args: True  # where the derivative exists
+
+
+def sigmoid_prime(x):
+    s = torch.sigmoid(x)
+    return s * (1 - s)
+
+
+FUNCTIONS = (
+    Function("x²", lambda x: x**2, (lambda x: 2 * x,), ((-1.5,), (0.5,), (3.0,))),
+    Function("x³", lambda x: x**3, (lambda x: 3 * x**2,), ((-2.0,), (0.5,), (3.0,))),
+    Function("sin x", torch.sin, (torch.cos,), ((-1.0,), (0.5,), (3.0,))),
+    Function("exp x", torch.exp, (torch.exp,), ((-3.0,), (0.5,), (5.0,))),
+    Function("log x", torch.log, (lambda x: 1 / x,), ((0.5,), (2.0,), (0.0,)),
+             in_domain=lambda x: x > 0),
+    Function("1/x", lambda x: 1 / x, (lambda x: -1 / x**2,), ((-0.5,), (2.0,), (0.0,)),
+             in_domain=lambda x: x != 0),
+    Function("tanh x", torch.tanh, (lambda x: 1 - torch.tanh(x) ** 2,), ((-0.5,), (1.0,), (3.0,))),
+    Function("σ(x)", torch.sigmoid, (sigmoid_prime,), ((-1.0,), (0.5,), (6.0,))),
+    Function("sin(x²)·eˣ", lambda x: torch.sin(x**2) * torch.exp(x),
+             (lambda x: (2 * x * torch.cos(x**2) + torch.sin(x**2)) * torch.exp(x),),
+             ((-1.0,), (0.5,), (2.0,))),
+    Function("x²y + sin(xy)", lambda x, y: x**2 * y + torch.sin(x * y),
+             (lambda x, y: 2 * x * y + y * torch.cos(x * y),
+              lambda x, y: x**2 + x * torch.cos(x * y)),
+             ((1.0, 2.0), (-0.5, 3.0), (2.0, -1.5)), variables="xy"),
+)
+
+for function in FUNCTIONS:
+    assert len(function.partials) == len(function.variables), function.name
+    for point in function.points:
+        assert len(point) == len(function.variables), (function.name, point)
+        # Exact in every dtype: the float64 closed form is the reference for all of them.
+        assert all(torch.tensor(v, dtype=torch.bfloat16).item() == v for v in point), point
+
+print(f"{len(FUNCTIONS)} functions, "
+      f"{sum(len(f.points) * len(f.partials) for f in FUNCTIONS)} derivatives at a point, "
+      f"{len(DTYPES)} dtypes")
+
+# %% [markdown] lang="en"
+# ## How big should the finite-difference step be?
+#
+# A central difference (f(x + h) − f(x − h)) / 2h makes two errors. **Truncation**: the formula
+# is exact only as h → 0; its error is about h²·|f‴(x)|/6 and grows with h. **Rounding**:
+# f(x ± h) are each rounded to the dtype's precision ε, and their difference is divided by a
+# small 2h; that error is about ε·|f(x)|/h and grows as h shrinks. The sum is smallest near
+# h ≈ ε<sup>1/3</sup>.
+#
+# The figure measures the error of the central difference of eˣ at x = 1 (its derivative is e)
+# over fourteen decades of h, in float32 and float64, next to that two-term model.
+
+# %% [markdown] lang="es"
+# ## ¿Qué tamaño debe tener el paso de la diferencia finita?
+#
+# Una diferencia central (f(x + h) − f(x − h)) / 2h comete dos errores. El de **truncamiento**:
+# la fórmula solo es exacta cuando h → 0; su error es del orden de h²·|f‴(x)|/6 y crece con h.
+# El de **redondeo**: f(x ± h) se redondean a la precisión ε del dtype y su diferencia se divide
+# entre un 2h pequeño; ese error es del orden de ε·|f(x)|/h y crece cuando h se reduce. La suma
+# es mínima cerca de h ≈ ε<sup>1/3</sup>.
+#
+# La figura mide el error de la diferencia central de eˣ en x = 1 (su derivada es e) a lo largo de
+# catorce órdenes de magnitud de h, en float32 y en float64, junto a ese modelo de dos términos.
+
+# %%
+def central_difference(f, x, h):
+    """(f(x + h) - f(x - h)) / 2h, every operation in the dtype of x."""
+    return (f(x + h) - f(x - h)) / (2 * h)
+
+
+steps = torch.logspace(-14, 0, 141, dtype=torch.float64)
+figure, axes = plt.subplots(figsize=(7, 4.2))
+best_steps = {}
+for dtype, color in ((torch.float32, "tab:orange"), (torch.float64, "tab:blue")):
+    eps = torch.finfo(dtype).eps
+    x = torch.ones(len(steps), dtype=dtype)
+    error = (central_difference(torch.exp, x, steps.to(dtype)).double() - math.e).abs()
+    name = str(dtype).removeprefix("torch.")
+    # A difference that happens to be exact has error 0, which a log axis cannot show.
+    axes.loglog(steps, error.where(error > 0, math.nan), color=color, label=f"{name}: |FD − e|")
+    model = eps * math.e / steps + steps**2 * math.e / 6
+    axes.loglog(steps, model, color=color, linestyle=":", label=f"{name}: ε·e/h + h²·e/6")
+    axes.axvline(eps ** (1 / 3), color=color, linestyle="--", linewidth=0.8)
+    best = int(torch.nan_to_num(error, nan=math.inf).argmin())
+    best_steps[dtype] = steps[best].item()
+    print(f"{name}: ε = {eps:.1e}, ε^(1/3) = {eps ** (1 / 3):.1e}; "
+          f"smallest error {error[best]:.1e} at h = {steps[best]:.1e}; "
+          f"error {error[0]:.1e} at h = {steps[0]:.0e} and {error[-1]:.1e} at h = {steps[-1]:.0e}")
+    # The V of the figure, as a check: rounding on the left, truncation on the right, and the
+    # best step within a factor of ten of ε^(1/3).
+    assert error[0] > 100 * error[best] and error[-1] > 100 * error[best]
+    assert eps ** (1 / 3) / 10 < steps[best] < eps ** (1 / 3) * 10
+axes.set_xlabel("h")
+axes.set_ylabel("|FD − f′|")
+axes.set_ylim(1e-13, 10)
+axes.grid(True, which="major", alpha=0.3)
+axes.legend(fontsize=8)
+plt.show()
+print(f"gradcheck's default step: eps={inspect.signature(torch.autograd.gradcheck).parameters['eps'].default}")
+
+# %% [markdown] lang="en"
+# Both curves are a V on the log–log axes: rounding error falls with slope −1 as h grows,
+# truncation error rises with slope 2, and the measured minimum sits next to the dashed line at
+# ε<sup>1/3</sup>. The minimum of float32 is several orders of magnitude above that of float64:
+# no choice of step lets a float32 finite difference approach autograd's accuracy. On the far left of
+# the float32 curve x ± h rounds to x itself and the difference is zero, so the error is e.
+# `torch.autograd.gradcheck` compares autograd with finite differences too; its default step,
+# printed above, suits float64 and its documentation warns that the check will likely fail in
+# lower precision.
+#
+# ## Step and tolerances
+#
+# The table below uses the step the figure recommends, scaled to the point:
+# h = ε<sup>1/3</sup>·max(1, |x|). A value passes when it is within the tolerance that
+# `torch.testing.assert_close` uses by default for that dtype: when
+# |value − f′| ≤ atol + rtol·|f′|. Autograd and the finite difference are held to the same
+# tolerance, and a row passes only when both do.
+
+# %% [markdown] lang="es"
+# Las dos curvas forman una V en los ejes logarítmicos: el error de redondeo baja con pendiente −1
+# al crecer h, el de truncamiento sube con pendiente 2, y el mínimo medido queda junto a la línea
+# discontinua en ε<sup>1/3</sup>. El mínimo de float32 está varios órdenes de magnitud por
+# encima del de float64: ningún paso permite que una diferencia finita en float32 se acerque a la
+# exactitud de autograd. En el extremo izquierdo de la curva de float32, x ± h se redondea al
+# propio x y la diferencia vale cero, así que el error es e. `torch.autograd.gradcheck` también
+# compara autograd con diferencias finitas; su paso por defecto, impreso arriba, está pensado para
+# float64, y su documentación advierte de que la comprobación probablemente fallará con menor
+# precisión.
+#
+# ## Paso y tolerancias
+#
+# La tabla de abajo usa el paso que recomienda la figura, escalado al punto:
+# h = ε<sup>1/3</sup>·max(1, |x|). Un valor pasa si está dentro de la tolerancia que
+# `torch.testing.assert_close` usa por defecto para ese dtype: si
+# |valor − f′| ≤ atol + rtol·|f′|. Autograd y la diferencia finita se juzgan con la misma
+# tolerancia, y una fila solo pasa si pasan los dos.
+
+# %%
+# (rtol, atol): the defaults of torch.testing.assert_close for each dtype, from its documentation.
+TOLERANCES = {
+    torch.float64: (1e-7, 1e-7),
+    torch.float32: (1.3e-6, 1e-5),
+    torch.bfloat16: (1.6e-2, 1e-5),
+}
+
+
+def rule_of_thumb_step(dtype, x):
+    """The step where rounding and truncation balance, from the figure above."""
+    return torch.finfo(dtype).eps ** (1 / 3) * max(1.0, abs(x))
+
+
+def short(dtype):
+    return str(dtype).removeprefix("torch.")
+
+
+display(Markdown("\n".join(
+    ["| dtype | ε | rtol | atol | h at x = 1 |", "|---|---|---|---|---|"]
+    + [f"| {short(d)} | {torch.finfo(d).eps:.1e} | {TOLERANCES[d][0]:g} | {TOLERANCES[d][1]:g} "
+       f"| {rule_of_thumb_step(d, 1.0):.1e} |" for d in DTYPES])))
+
+# %% [markdown] lang="en"
+# ## Every function, point and dtype
+#
+# For each row the code computes the closed form in float64, autograd's value and the central
+# difference in the row's dtype, and their distances Δ to the closed form. The column *tol* is
+# atol + rtol·|f′|; a Δ in bold is over it. The reasons are:
+#
+# * `domain`: the point is outside the domain of the derivative, so there is nothing to agree on;
+# * `precision`: autograd itself misses the tolerance, because of the dtype's rounding;
+# * `FD step`: the finite difference misses it. In brackets, the larger of the two terms of the
+#   model above at that step, which says which way to move h: `rounding` (ε·|f|/h,
+#   a larger step helps) or `truncation` (h²·|f‴|/6, a smaller one does). f‴ comes from
+#   autograd in float64.
+
+# %% [markdown] lang="es"
+# ## Cada función, punto y dtype
+#
+# Para cada fila, el código calcula la forma cerrada en float64, el valor de autograd y la
+# diferencia central en el dtype de la fila, y sus distancias Δ a la forma cerrada. La columna *tol*
+# es atol + rtol·|f′|; una Δ en negrita la supera. Los motivos son:
+#
+# * `domain` (dominio): el punto está fuera del dominio de la derivada, así que no hay nada en lo
+#   que coincidir;
+# * `precision` (precisión): el propio autograd no cumple la tolerancia, por el redondeo del dtype;
+# * `FD step` (paso de la diferencia finita): la diferencia finita no la cumple. Entre corchetes, el
+#   mayor de los dos términos del modelo anterior con ese paso, que indica hacia dónde mover h:
+#   `rounding` (redondeo, ε·|f|/h: ayuda un paso mayor) o `truncation`
+#   (truncamiento, h²·|f‴|/6: ayuda uno menor). f‴ se obtiene con autograd en float64.
+
+# %%
+@dataclass(frozen=True)
+class Row:
+    function: str
+    wrt: str  # the variable of the partial derivative
+    point: tuple
+    dtype: torch.dtype
+    closed_form: float  # float64, the reference
+    autograd: float
+    fd: float
+    step: float
+    rtol: float
+    atol: float
+    reasons: tuple  # empty when the row passes
+
+    @property
+    def passed(self):
+        return not self.reasons
+
+    @property
+    def tolerance(self):
+        return self.atol + self.rtol * abs(self.closed_form)
+
+
+def is_close(value, reference, rtol, atol):
+    # The same test as torch.testing.assert_close: |value - reference| <= atol + rtol * |reference|.
+    return bool(torch.isclose(torch.tensor(value, dtype=torch.float64),
+                              torch.tensor(reference, dtype=torch.float64), rtol=rtol, atol=atol))
+
+
+def along(function, point, index, dtype):
+    """f as a function of one argument, the others fixed at the point."""
+    fixed = [torch.tensor(v, dtype=dtype) for v in point]
+    return lambda t: function.f(*fixed[:index], t, *fixed[index + 1:])
+
+
+def fd_error_terms(function, point, index, dtype, h):
+    """The model of the figure: (rounding, truncation) for this point and step."""
+    x = torch.tensor(point[index], dtype=torch.float64, requires_grad=True)
+    value = derivative = along(function, point, index, torch.float64)(x)
+    for _ in range(3):
+        if not derivative.requires_grad:  # a polynomial ran out of terms: f''' is 0
+            derivative = torch.zeros(())
+            break
+        (derivative,) = torch.autograd.grad(derivative, x, create_graph=True)
+    return torch.finfo(dtype).eps * abs(value.item()) / h, h**2 * abs(derivative.item()) / 6
+
+
+def check(function, point, index, dtype, step_rule, tolerances):
+    reference = torch.tensor(point, dtype=torch.float64)
+    closed_form = function.partials[index](*reference).item()
+    inputs = [torch.tensor(v, dtype=dtype, requires_grad=True) for v in point]
+    autograd = torch.autograd.grad(function.f(*inputs), inputs)[index].item()
+    h = step_rule(dtype, point[index])
+    x = torch.tensor(point[index], dtype=dtype)
+    fd = central_difference(along(function, point, index, dtype), x, h).item()
+    rtol, atol = tolerances[dtype]
+    reasons = []
+    if not function.in_domain(*reference):
+        reasons.append("domain")
+    else:
+        if not is_close(autograd, closed_form, rtol, atol):
+            reasons.append("precision")
+        if not is_close(fd, closed_form, rtol, atol):
+            rounding, truncation = fd_error_terms(function, point, index, dtype, h)
+            reasons.append(f"FD step [{'rounding' if rounding > truncation else 'truncation'}]")
+    return Row(function.name, function.variables[index], point, dtype, closed_form, autograd, fd,
+               h, rtol, atol, tuple(reasons))
+
+
+def run(step_rule, tolerances):
+    return [check(function, point, index, dtype, step_rule, tolerances)
+            for function in FUNCTIONS
+            for point in function.points
+            for index in range(len(function.partials))
+            for dtype in DTYPES]
+
+
+rows = run(rule_of_thumb_step, TOLERANCES)
+print(f"{len(rows)} rows: {sum(r.passed for r in rows)} pass, {sum(not r.passed for r in rows)} fail")
+
+# %%
+def distance(value, row):
+    text = f"{abs(value - row.closed_form):.1e}"
+    return text if is_close(value, row.closed_form, row.rtol, row.atol) else f"**{text}**"
+
+
+def table(rows):
+    lines = ["| | f | ∂/∂ | at | dtype | closed form | autograd | FD | h | Δ autograd | Δ FD | tol "
+             "| reason |",
+             "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for row in rows:
+        at = ", ".join(f"{v:g}" for v in row.point)
+        lines.append(
+            f"| {'✅' if row.passed else '❌'} | {row.function} | {row.wrt} | {at} "
+            f"| {short(row.dtype)} | {row.closed_form:.8g} | {row.autograd:.8g} | {row.fd:.8g} "
+            f"| {row.step:.1e} | {distance(row.autograd, row)} | {distance(row.fd, row)} "
+            f"| {row.tolerance:.1e} | {'; '.join(row.reasons)} |")
+    return Markdown("\n".join(lines))
+
+
+display(table(rows))
+
+# %% [markdown] lang="en"
+# ## Why the failing rows fail
+#
+# **Domain.** At x = 0 the closed forms are infinite. Autograd follows the same formulas and
+# returns an infinity too, but the central difference straddles the singularity: for `log x` it
+# evaluates log(−h), which is `nan`, and for `1/x` it returns 1/h², a large number with the
+# wrong sign. These rows fail because no derivative exists there, whatever the three columns say.
+#
+# **Precision.** Autograd does not differentiate tanh symbolically: its backward formula is
+# 1 − tanh(x)², computed from the forward result in the dtype of the row. Where tanh
+# saturates, that result rounds to a value close to 1 and the subtraction cancels most of the
+# significant bits that bfloat16 has. The sigmoid, with σ(x)·(1 − σ(x)), fails at
+# x = 6 in the same way. The cell below shows the cancellation step by step.
+
+# %% [markdown] lang="es"
+# ## Por qué fallan las filas que fallan
+#
+# **Dominio.** En x = 0 las formas cerradas son infinitas. Autograd sigue las mismas fórmulas y
+# también devuelve un infinito, pero la diferencia central salta por encima de la singularidad: para
+# `log x` evalúa log(−h), que es `nan`, y para `1/x` devuelve 1/h², un número grande con el
+# signo equivocado. Estas filas fallan porque ahí no existe la derivada, digan lo que digan las tres
+# columnas.
+#
+# **Precisión.** Autograd no deriva tanh de forma simbólica: su fórmula de retropropagación es
+# 1 − tanh(x)², calculada a partir del resultado de la pasada hacia delante en el dtype de la
+# fila. Donde tanh se satura, ese resultado se redondea a un valor cercano a 1 y la resta cancela
+# la mayoría de los bits significativos que tiene bfloat16. La sigmoide, con
+# σ(x)·(1 − σ(x)), falla en x = 6 de la misma manera. La celda de abajo muestra la
+# cancelación paso a paso.
+
+# %%
+x = torch.tensor(3.0, dtype=torch.bfloat16, requires_grad=True)
+y = torch.tanh(x)
+y.backward()
+exact = 1 - math.tanh(3.0) ** 2
+print(f"tanh(3) in bfloat16: {y.item()!r}   in float64: {math.tanh(3.0)!r}")
+print(f"1 - tanh(3)² from the bfloat16 value: {1 - y.item() ** 2!r}")
+print(f"autograd in bfloat16: {x.grad.item()!r}   closed form: {exact!r}")
+print(f"relative error: {abs(x.grad.item() - exact) / exact:.0%}")
+# The failure the table reports, shown by torch's own check with bfloat16's default tolerance.
+try:
+    assert_close(x.grad, torch.tensor(exact, dtype=torch.bfloat16))
+except AssertionError as error:
+    print(error)
+else:
+    raise AssertionError("tanh'(3) in bfloat16 was expected to miss the default tolerance")
+
+# %% [markdown] lang="en"
+# **FD step.** Held to the tolerance autograd meets, the finite difference fails in many float32
+# and bfloat16 rows, even with the step of the figure: its error cannot go below the bottom of the
+# V, which lies far above ε. In float64 the bottom of the V is below the default tolerance,
+# so every float64 row in the domain passes.
+#
+# ## The story, as checks
+#
+# The next cell counts the rows and asserts what the table shows: no row is missing, autograd in
+# float64 agrees with every closed form in the domain to far better than any tolerance above, and
+# every verdict holds when `torch.testing.assert_close` judges the same numbers.
+
+# %% [markdown] lang="es"
+# **Paso de la diferencia finita.** Con la tolerancia que cumple autograd, la diferencia finita
+# falla en muchas filas de float32 y de bfloat16, incluso con el paso de la figura: su error no puede
+# bajar del fondo de la V, que queda muy por encima de ε. En float64 el fondo de la V está por debajo de
+# la tolerancia por defecto, así que todas las filas de float64 dentro del dominio pasan.
+#
+# ## La historia, como comprobaciones
+#
+# La celda siguiente cuenta las filas y afirma lo que muestra la tabla: no falta ninguna fila,
+# autograd en float64 coincide con cada forma cerrada dentro del dominio mucho mejor que cualquier
+# tolerancia anterior, y cada veredicto se mantiene cuando `torch.testing.assert_close` juzga los
+# mismos números.
+
+# %%
+def counts(rows):
+    lines = ["| dtype | rows | ✅ | ❌ | domain | precision | FD step |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for dtype in DTYPES:
+        mine = [r for r in rows if r.dtype == dtype]
+        reasons = [reason.split(" [")[0] for r in mine for reason in r.reasons]
+        lines.append(f"| {short(dtype)} | {len(mine)} | {sum(r.passed for r in mine)} "
+                     f"| {sum(not r.passed for r in mine)} | {reasons.count('domain')} "
+                     f"| {reasons.count('precision')} | {reasons.count('FD step')} |")
+    return Markdown("\n".join(lines))
+
+
+def judged_by_torch(value, row):
+    try:
+        assert_close(torch.tensor(value, dtype=torch.float64),
+                     torch.tensor(row.closed_form, dtype=torch.float64), rtol=row.rtol, atol=row.atol)
+    except AssertionError:
+        return False
+    return True
+
+
+display(counts(rows))
+
+# No row dropped: one per function, point, partial derivative and dtype.
+expected = sum(len(f.points) * len(f.partials) for f in FUNCTIONS) * len(DTYPES)
+keys = {(r.function, r.point, r.wrt, r.dtype) for r in rows}
+assert len(rows) == len(keys) == expected, (len(rows), len(keys), expected)
+
+# Autograd in float64 agrees with every closed form in the domain far below any tolerance above.
+in_domain = [r for r in rows if r.dtype == torch.float64 and "domain" not in r.reasons]
+worst = max(abs(r.autograd - r.closed_form) / max(1.0, abs(r.closed_form)) for r in in_domain)
+print(f"largest relative error of autograd in float64: {worst:.1e}")
+assert worst <= 1e-12
+
+# Every verdict is torch's verdict: a failing row fails assert_close, a passing one passes it.
+for r in rows:
+    if "domain" in r.reasons:
+        assert not math.isfinite(r.closed_form), r
+        continue
+    assert judged_by_torch(r.autograd, r) == ("precision" not in r.reasons), r
+    assert judged_by_torch(r.fd, r) == (not any(s.startswith("FD step") for s in r.reasons)), r
+
+# The failures are where the explanation above puts them.
+assert all("precision" not in r.reasons for r in rows if r.dtype != torch.bfloat16)
+assert any("precision" in r.reasons for r in rows if r.dtype == torch.bfloat16)
+assert all(r.passed for r in in_domain)
+
+# %% [markdown] lang="en"
+# ## Your turn: move the line between pass and fail
+#
+# Change a tolerance or the step below and run the cell again; it recomputes every row and shows
+# the counts before and after, and the rows that changed side. As shipped, it tightens float64 to
+# 10⁻¹²: autograd keeps passing everywhere in the domain, and most float64 finite differences fail,
+# because the bottom of their V lies above 10⁻¹². Then try `my_step = lambda dtype, x: 1e-4`, a
+# step that ignores the dtype, or `atol = 0` for float32.
+
+# %% [markdown] lang="es"
+# ## Tu turno: mueve la frontera entre pasar y fallar
+#
+# Cambia abajo una tolerancia o el paso y vuelve a ejecutar la celda; recalcula todas las filas y
+# muestra los recuentos antes y después, y las filas que cambiaron de lado. Tal como viene, ajusta
+# float64 a 10⁻¹²: autograd sigue pasando en todo el dominio, y la mayoría de las diferencias
+# finitas en float64 fallan, porque el fondo de su V está por encima de 10⁻¹². Prueba después
+# `my_step = lambda dtype, x: 1e-4`, un paso que ignora el dtype, o `atol = 0` para float32.
+
+# %%
+# Change these, then run the cell again.
+my_tolerances = dict(TOLERANCES)
+my_tolerances[torch.float64] = (1e-12, 1e-12)  # (rtol, atol); the default is (1e-7, 1e-7)
+my_tolerances[torch.float32] = (1.3e-6, 1e-5)  # the default; try atol = 0
+my_step = rule_of_thumb_step  # try: lambda dtype, x: 1e-4
+
+after = run(my_step, my_tolerances)
+moved = [new for old, new in zip(rows, after) if old.passed != new.passed]
+print(f"before: {sum(r.passed for r in rows)} pass, {sum(not r.passed for r in rows)} fail")
+print(f"after:  {sum(r.passed for r in after)} pass, {sum(not r.passed for r in after)} fail")
+print(f"{sum(not r.passed for r in moved)} rows moved to fail, {sum(r.passed for r in moved)} to pass")
+display(counts(after))
+display(table(moved))
+
+# %% [markdown] lang="en"
+# ## Sources
+#
+# * [`torch.autograd.grad`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.grad.html)
+# * [`torch.testing.assert_close`](https://docs.pytorch.org/docs/stable/testing.html), with its
+#   table of default tolerances per dtype
+# * [`torch.finfo`](https://docs.pytorch.org/docs/stable/type_info.html), where ε comes from
+# * [`torch.autograd.gradcheck`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.gradcheck.gradcheck.html)
+
+# %% [markdown] lang="es"
+# ## Fuentes
+#
+# * [`torch.autograd.grad`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.grad.html)
+# * [`torch.testing.assert_close`](https://docs.pytorch.org/docs/stable/testing.html), con su tabla
+#   de tolerancias por defecto para cada dtype
+# * [`torch.finfo`](https://docs.pytorch.org/docs/stable/type_info.html), de donde sale ε
+# * [`torch.autograd.gradcheck`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.gradcheck.gradcheck.html)
