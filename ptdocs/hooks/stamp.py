@@ -1,0 +1,304 @@
+"""A verification stamp under every page's title, in the page's language, from the real test run.
+
+The test suite writes ``reports/examples.json`` (see :mod:`ptdocs.report`): per
+page, how many examples passed, failed or were skipped (with the reasons), the
+torch build, the device, the date, and fingerprints of the page and the snippet
+files it includes. This hook turns that into one admonition per page:
+
+* every example passed: "N examples on this page ran and passed with torch X
+  on <device>, <date>", skips named with their reasons;
+* any example failed: a failure stamp, never a passing one;
+* no report, no entry for the page, a page or snippet changed since the run
+  (fingerprints differ), or a report from another torch than the one building
+  the site: "not verified in this build", saying which;
+* a page without code says so.
+
+Notebook pages get their stamp from a report entry when one exists; otherwise
+from what mkdocs-jupyter proves while building: with ``execute: true`` and
+``allow_errors: false`` every code cell ran without error in this build (a cell
+that raises stops it), unless the output came from mkdocs-jupyter's cache of an
+earlier build, which the stamp then says.
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib.metadata
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+
+import sys
+
+import markdown as markdown_lib
+from mkdocs.exceptions import PluginError
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
+    sys.path.insert(0, str(ROOT))
+
+from ptdocs.provenance import changed_sources, page_sources  # noqa: E402
+
+REPORT = Path("reports") / "examples.json"
+
+STRINGS = {
+    "en": {
+        "verified": "Verified",
+        "failed": "Failing examples",
+        "unverified": "Not verified in this build",
+        "no_code": "No code examples",
+        "examples": ("1 example", "{n} examples"),
+        "passed": "{count} on this page ran and passed with torch {torch} on {device}, {date}.",
+        "skipped": "Skipped: {count} ({reasons}).",
+        "failures": "Examples on this page that failed: {failed} of {total}, with torch {torch} on {device}, {date}.",
+        "none_ran": "No example on this page ran with torch {torch} on {device}, {date}.",
+        "no_report": ("No test report was found ({report}): run `python -m pytest` before building "
+                      "to verify the pages."),
+        "not_run": "The last test run ({date}) did not run the examples of this page.",
+        "changed": "This page or the code it shows changed after the last test run ({date}): {files}.",
+        "unrecorded": "The test report ({date}) does not record which version of this page it ran.",
+        "other_torch": "The last test run used torch {then}; this site was built with torch {now}.",
+        "no_code_text": "This page shows no code, so there is nothing to run.",
+        "notebook_ran": ("{count} of this notebook ran without error while this page was built, "
+                         "with torch {torch} on {device}, {date}."),
+        "cells": ("The 1 code cell", "All {n} code cells"),
+        "notebook_cached": ("The outputs of this notebook were reused from mkdocs-jupyter's cache of an "
+                            "earlier build; the notebook did not run in this build."),
+        "notebook_off": ("This build does not execute notebooks, or lets a failing cell pass "
+                         "(mkdocs-jupyter: execute, allow_errors)."),
+    },
+    "es": {
+        "verified": "Verificado",
+        "failed": "Ejemplos que fallan",
+        "unverified": "Sin verificar en esta compilación",
+        "no_code": "Sin ejemplos de código",
+        "examples": ("1 ejemplo", "{n} ejemplos"),
+        "passed": "{count} de esta página se {verb} con torch {torch} en {device}, {date}.",
+        "skipped": "Se {omitted} {count} ({reasons}).",
+        "failures": ("Ejemplos de esta página que fallaron: {failed} de {total}, con torch {torch} "
+                     "en {device}, {date}."),
+        "none_ran": "Ningún ejemplo de esta página se ejecutó con torch {torch} en {device}, {date}.",
+        "no_report": ("No se encontró el informe de pruebas ({report}): ejecuta `python -m pytest` "
+                      "antes de compilar el sitio para verificar las páginas."),
+        "not_run": "La última ejecución de las pruebas ({date}) no ejecutó los ejemplos de esta página.",
+        "changed": ("Esta página o el código que muestra cambió después de la última ejecución de las "
+                    "pruebas ({date}): {files}."),
+        "unrecorded": "El informe de pruebas ({date}) no registra qué versión de esta página ejecutó.",
+        "other_torch": "La última ejecución de las pruebas usó torch {then}; este sitio se compiló con torch {now}.",
+        "no_code_text": "Esta página no muestra código, así que no hay nada que ejecutar.",
+        "notebook_ran": ("{count} de este cuaderno se {verb} sin errores al compilar esta página, "
+                         "con torch {torch} en {device}, {date}."),
+        "cells": ("La única celda de código", "Las {n} celdas de código"),
+        "notebook_cached": ("Las salidas de este cuaderno se reutilizaron de la caché de mkdocs-jupyter de "
+                            "una compilación anterior; el cuaderno no se ejecutó en esta compilación."),
+        "notebook_off": ("Esta compilación no ejecuta los cuadernos, o deja pasar una celda que falla "
+                         "(mkdocs-jupyter: execute, allow_errors)."),
+    },
+}
+
+
+@dataclass(frozen=True)
+class Stamp:
+    kind: str  # a Material admonition type: success, failure, warning, info
+    title: str
+    text: str
+
+    def markdown(self) -> str:
+        return f'!!! {self.kind} "{self.title}"\n\n    {self.text}\n'
+
+    def html(self) -> str:
+        return markdown_lib.markdown(self.markdown(), extensions=["admonition"])
+
+
+def _count(language: str, noun: str, n: int) -> str:
+    one, many = STRINGS[language][noun]
+    return one if n == 1 else many.format(n=n)
+
+
+def _skips(language: str, counts: dict) -> str:
+    skipped = counts.get("skipped", 0)
+    if not skipped:
+        return ""
+    reasons = "; ".join(dict.fromkeys(counts.get("skip_reasons") or [])) or "?"
+    return " " + STRINGS[language]["skipped"].format(
+        count=_count(language, "examples", skipped), reasons=reasons,
+                                 omitted="omitió" if skipped == 1 else "omitieron")
+
+
+def _language(text_language: str) -> str:
+    return text_language if text_language in STRINGS else "en"
+
+
+def report_stamp(language: str, page: str, report: dict | None, current_sources: dict[str, str],
+                 torch_now: str | None, has_examples: bool, report_name: str = REPORT.as_posix()) -> Stamp:
+    """The stamp of one page, from the test report (None: there is none)."""
+    language = _language(language)
+    s = STRINGS[language]
+
+    def unverified(text: str) -> Stamp:
+        return Stamp("warning", s["unverified"], text)
+
+    if not has_examples:
+        return Stamp("info", s["no_code"], s["no_code_text"])
+    if report is None:
+        return unverified(s["no_report"].format(report=report_name))
+    date = report.get("date", "?")
+    if report.get("torch") != torch_now:
+        return unverified(s["other_torch"].format(then=report.get("torch"), now=torch_now))
+    entry = (report.get("pages") or {}).get(page)
+    if entry is None:
+        return unverified(s["not_run"].format(date=date))
+    if "sources" not in entry:
+        return unverified(s["unrecorded"].format(date=date))
+    changed = changed_sources(entry["sources"], current_sources)
+    if changed:
+        return unverified(s["changed"].format(date=date, files=", ".join(f"`{path}`" for path in changed)))
+    facts = {"torch": report["torch"], "device": report.get("device", "?"), "date": date}
+    passed, failed, skipped = (entry.get(key, 0) for key in ("passed", "failed", "skipped"))
+    if failed:
+        return Stamp("failure", s["failed"],
+                     s["failures"].format(failed=failed, total=passed + failed + skipped, **facts))
+    if not passed:
+        return unverified(s["none_ran"].format(**facts) + _skips(language, entry))
+    text = s["passed"].format(count=_count(language, "examples", passed),
+                                 verb="ejecutó y pasó" if passed == 1 else "ejecutaron y pasaron", **facts)
+    return Stamp("success", s["verified"], text + _skips(language, entry))
+
+
+def notebook_stamp(language: str, cells: int, executed: bool, cached: bool, torch_now: str | None,
+                   device: str, date: str) -> Stamp:
+    """The stamp of a notebook page that no test report covers: what this build's execution proves."""
+    language = _language(language)
+    s = STRINGS[language]
+    if not executed:
+        return Stamp("warning", s["unverified"], s["notebook_off"])
+    if cached:
+        return Stamp("warning", s["unverified"], s["notebook_cached"])
+    count = _count(language, "cells", cells)
+    return Stamp("success", s["verified"],
+                 s["notebook_ran"].format(count=count, verb="ejecutó" if cells == 1 else "ejecutaron",
+                                          torch=torch_now, device=device, date=date))
+
+
+def insert_under_title(markdown: str, stamp: Stamp) -> str:
+    """Put the stamp right after the page's first level-1 heading (at the top if it has none)."""
+    lines = markdown.split("\n")
+    fence = None
+    for index, line in enumerate(lines):
+        opening = re.match(r"^\s*(`{3,}|~{3,})", line)
+        if opening:
+            marker = opening.group(1)
+            if fence is None:
+                fence = marker
+            elif marker[0] == fence[0] and len(marker) >= len(fence):
+                fence = None
+            continue
+        if fence is None and re.match(r"^#\s+\S", line):
+            return "\n".join(lines[: index + 1] + ["", stamp.markdown()] + lines[index + 1 :])
+    return stamp.markdown() + "\n" + markdown
+
+
+def load_report(path: Path) -> dict | None:
+    if not path.is_file():
+        return None
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise PluginError(f"{path}: not a readable example report ({error}); rerun python -m pytest") from error
+    if not isinstance(report, dict) or not isinstance(report.get("pages"), dict):
+        raise PluginError(f"{path}: not an example report (no 'pages'); rerun python -m pytest")
+    return report
+
+
+def _installed_torch() -> str | None:
+    try:
+        return importlib.metadata.version("torch")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _count_examples(path: Path, root: Path) -> int:
+    """The examples the test suite collects from this page: its Python blocks, as Sybil sees them."""
+    from sybil import Document
+
+    from ptdocs.pages import PageBlockParser
+
+    document = Document(path.read_text(encoding="utf-8"), str(path))
+    return sum(1 for _ in PageBlockParser(root)(document))
+
+
+# ---- MkDocs events ----------------------------------------------------------------------------
+
+_build: dict = {}
+
+
+def on_pre_build(config):
+    root = Path(config.config_file_path).parent
+    _build.clear()
+    _build.update(root=root, report=load_report(root / REPORT), torch=_installed_torch(), notebooks={})
+
+
+def _page_language(page, config) -> str:
+    first = page.file.src_uri.split("/", 1)[0]
+    return first if first in STRINGS else config.theme.get("language", "en")
+
+
+def on_page_markdown(markdown, page, config, files):
+    source = Path(page.file.abs_src_path)
+    language = _page_language(page, config)
+    report = _build["report"]
+    entry = (report or {}).get("pages", {}).get(page.file.src_uri)
+    if source.suffix == ".ipynb":
+        # mkdocs-jupyter renders notebooks itself; the stamp goes into its HTML (on_page_content).
+        if entry is not None:
+            stamp = report_stamp(language, page.file.src_uri, report, page_sources(source, _build["root"]),
+                                 _build["torch"], True)
+        else:
+            stamp = _notebook_build_stamp(source, language, config)
+        _build["notebooks"][page.file.src_uri] = stamp
+        return markdown
+    stamp = report_stamp(language, page.file.src_uri, report, page_sources(source, _build["root"]),
+                         _build["torch"], _count_examples(source, _build["root"]) > 0)
+    return insert_under_title(markdown, stamp)
+
+
+def on_page_content(html, page, config, files):
+    stamp = _build.get("notebooks", {}).get(page.file.src_uri)
+    if stamp is None:
+        return html
+    end = html.find("</h1>")
+    at = end + len("</h1>") if end >= 0 else 0
+    return html[:at] + stamp.html() + html[at:]
+
+
+def _notebook_build_stamp(source: Path, language: str, config) -> Stamp:
+    import nbformat
+
+    from ptdocs.report import device_description
+
+    cells = sum(1 for cell in nbformat.read(source, as_version=4).cells
+                if cell.cell_type == "code" and cell.source.strip())
+    executed, cached = _jupyter_execution(source, config)
+    return notebook_stamp(language, cells, executed, cached, _build["torch"],
+                          device_description() if executed and not cached else "",
+                          datetime.date.today().isoformat())
+
+
+def _jupyter_execution(source: Path, config) -> tuple[bool, bool]:
+    """(will this build execute the notebook with errors failing it, will it use a cached render)."""
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is None:
+        return False, False
+    settings = plugin.config
+    executed = bool(settings["execute"]) and not settings["allow_errors"] and not any(
+        PurePath(source).match(pattern) for pattern in settings["execute_ignore"] or [])
+    if not executed or not settings["cache"]:
+        return executed, False
+    try:
+        from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
+    except ImportError:  # the cache layout is not what we know: do not claim a fresh run
+        return executed, True
+    path = _get_cache_path(settings["cache_dir"], _compute_cache_key(str(source), settings, True))
+    return executed, path.exists()
+

@@ -1,0 +1,203 @@
+"""The verification stamp says what the test run proved about each page, in the page's language."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from ptdocs.hooks import stamp
+from ptdocs.provenance import page_sources
+from ptdocs.report import ExampleReport
+from ptdocs.snippets import ROOT
+
+TORCH = "2.13.0+cpu"
+PASSED = {
+    "en": "3 examples on this page ran and passed with torch 2.13.0+cpu on CPU (x86_64), 2026-11-30.",
+    "es": "3 ejemplos de esta página se ejecutaron y pasaron con torch 2.13.0+cpu en CPU (x86_64), 2026-11-30.",
+}
+NOT_VERIFIED = {"en": "Not verified in this build", "es": "Sin verificar en esta compilación"}
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A page including a snippet, inside a root of its own."""
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "demo.py").write_text("# --8<-- [start:one]\nx = 1\n# --8<-- [end:one]\n")
+    (tmp_path / "docs" / "en").mkdir(parents=True)
+    page = tmp_path / "docs" / "en" / "demo.md"
+    page.write_text('# Demo\n\n```python\n--8<-- "snippets/demo.py:one"\n```\n')
+    return tmp_path, page
+
+
+def _report(sources, **counts):
+    entry = {"passed": 0, "failed": 0, "skipped": 0, "skip_reasons": [], **counts, "sources": sources}
+    return {"torch": TORCH, "device": "CPU (x86_64)", "date": "2026-11-30", "pages": {"en/demo.md": entry}}
+
+
+def _stamp(language, report, sources, torch=TORCH, has_examples=True):
+    return stamp.report_stamp(language, "en/demo.md", report, sources, torch, has_examples)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_page_whose_examples_all_passed_gets_a_passing_stamp_in_its_language(project, language):
+    root, page = project
+    sources = page_sources(page, root)
+    result = _stamp(language, _report(sources, passed=3), sources)
+    assert result.kind == "success"
+    assert result.text == PASSED[language]
+
+
+def test_the_sources_are_the_page_and_the_snippet_files_it_includes(project):
+    root, page = project
+    assert sorted(page_sources(page, root)) == ["docs/en/demo.md", "snippets/demo.py"]
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("passed", [0, 5])
+def test_a_page_with_a_failed_example_never_gets_a_passing_stamp(project, language, passed):
+    root, page = project
+    sources = page_sources(page, root)
+    result = _stamp(language, _report(sources, passed=passed, failed=1), sources)
+    assert result.kind == "failure"
+    assert result.text != PASSED[language] and "pasaron" not in result.text and "passed" not in result.text
+    assert f"1 {'of' if language == 'en' else 'de'} {passed + 1}" in result.text
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_without_a_report_the_page_is_not_verified(project, language):
+    root, page = project
+    result = _stamp(language, None, page_sources(page, root))
+    assert (result.kind, result.title) == ("warning", NOT_VERIFIED[language])
+    assert "python -m pytest" in result.text
+
+
+def test_a_page_the_last_run_did_not_cover_is_not_verified(project):
+    root, page = project
+    report = _report({}, passed=3)
+    report["pages"] = {"en/other.md": report["pages"]["en/demo.md"]}
+    result = _stamp("en", report, page_sources(page, root))
+    assert result.title == NOT_VERIFIED["en"]
+    assert "did not run the examples of this page" in result.text
+
+
+def test_editing_a_snippet_after_the_run_voids_the_stamp_and_names_the_file(project):
+    root, page = project
+    report = _report(page_sources(page, root), passed=3)
+    (root / "snippets" / "demo.py").write_text("# --8<-- [start:one]\nx = 2\n# --8<-- [end:one]\n")
+    result = _stamp("es", report, page_sources(page, root))
+    assert result.title == NOT_VERIFIED["es"]
+    assert "`snippets/demo.py`" in result.text and "docs/en/demo.md" not in result.text
+
+
+def test_a_report_from_another_torch_does_not_verify_this_build(project):
+    root, page = project
+    sources = page_sources(page, root)
+    result = _stamp("en", _report(sources, passed=3), sources, torch="2.12.0+cpu")
+    assert result.title == NOT_VERIFIED["en"]
+    assert "torch 2.13.0+cpu" in result.text and "torch 2.12.0+cpu" in result.text
+
+
+def test_skipped_examples_are_named_with_their_reason(project):
+    root, page = project
+    sources = page_sources(page, root)
+    reason = "needs an accelerator: only the CPU is present"
+    result = _stamp("en", _report(sources, passed=3, skipped=2, skip_reasons=[reason, reason]), sources)
+    assert result.kind == "success"
+    assert result.text == PASSED["en"] + f" Skipped: 2 examples ({reason})."
+    spanish = _stamp("es", _report(sources, passed=3, skipped=1, skip_reasons=[reason]), sources)
+    assert spanish.text == PASSED["es"] + f" Se omitió 1 ejemplo ({reason})."
+
+
+def test_a_page_whose_examples_were_all_skipped_is_not_verified(project):
+    root, page = project
+    sources = page_sources(page, root)
+    result = _stamp("en", _report(sources, skipped=3, skip_reasons=["no GPU"]), sources)
+    assert result.title == NOT_VERIFIED["en"]
+    assert "no GPU" in result.text
+
+
+def test_a_page_without_code_says_so(project):
+    root, page = project
+    result = _stamp("es", None, page_sources(page, root), has_examples=False)
+    assert (result.kind, result.text) == ("info", "Esta página no muestra código, así que no hay nada que ejecutar.")
+
+
+def test_the_report_the_test_suite_writes_is_the_one_the_stamp_reads(project):
+    """ExampleReport (fed pytest's reports) → reports/examples.json → stamp."""
+    root, page = project
+    collector = ExampleReport(root)
+    for outcome in ["passed", "passed", "failed"]:
+        collector.pytest_runtest_logreport(SimpleNamespace(fspath=str(page), when="call", outcome=outcome))
+    collector.pytest_sessionfinish(session=None)
+    report = stamp.load_report(root / "reports" / "examples.json")
+    result = stamp.report_stamp("en", "en/demo.md", report, page_sources(page, root), report["torch"], True)
+    assert result.kind == "failure"
+    assert result.text.startswith("Examples on this page that failed: 1 of 3, with torch ")
+
+
+def test_the_stamp_goes_under_the_title_not_into_code():
+    text = "```python\n# not a title\n```\n# Title\n\nBody\n"
+    result = stamp.insert_under_title(text, stamp.Stamp("success", "Verified", "ok"))
+    assert result.index('!!! success "Verified"') > result.index("# Title") > result.index("# not a title")
+    untitled = stamp.insert_under_title("Body\n", stamp.Stamp("info", "T", "x"))
+    assert untitled.startswith('!!! info "T"')
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_notebook_is_verified_only_when_this_build_ran_it(language):
+    ran = stamp.notebook_stamp(language, 3, executed=True, cached=False, torch_now=TORCH,
+                               device="CPU (x86_64)", date="2026-11-30")
+    assert ran.kind == "success" and "3" in ran.text and TORCH in ran.text
+    for executed, cached in [(True, True), (False, False)]:
+        result = stamp.notebook_stamp(language, 3, executed, cached, TORCH, "", "2026-11-30")
+        assert result.title == NOT_VERIFIED[language]
+
+
+def test_a_notebook_rendered_from_mkdocs_jupyters_cache_counts_as_not_run(tmp_path, monkeypatch):
+    from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
+
+    monkeypatch.chdir(tmp_path)
+    notebook = tmp_path / "n.ipynb"
+    notebook.write_text("{}")
+    settings = {"execute": True, "allow_errors": False, "execute_ignore": [], "cache": True,
+                "cache_dir": ".cache/nb", "kernel_name": "", "theme": "", "show_input": True,
+                "no_input": False, "no_prompt": False, "remove_tag_config": {},
+                "highlight_extra_classes": "", "include_requirejs": False, "custom_mathjax_url": "",
+                "toc_depth": 6}
+    config = SimpleNamespace(plugins={"mkdocs-jupyter": SimpleNamespace(config=settings)})
+    assert stamp._jupyter_execution(notebook, config) == (True, False)
+    cached = _get_cache_path(settings["cache_dir"], _compute_cache_key(str(notebook), settings, True))
+    cached.parent.mkdir(parents=True)
+    cached.write_text("{}")
+    assert stamp._jupyter_execution(notebook, config) == (True, True)
+    assert stamp._jupyter_execution(notebook, SimpleNamespace(
+        plugins={"mkdocs-jupyter": SimpleNamespace(config={**settings, "allow_errors": True})}))[0] is False
+
+
+def test_a_built_page_carries_its_stamp(project):
+    """The hook in a real (small) MkDocs build: report present, then removed."""
+    root, page = project
+    (root / "mkdocs.yml").write_text(
+        "site_name: t\ndocs_dir: docs\ntheme: mkdocs\n"
+        "markdown_extensions:\n  - admonition\n  - pymdownx.snippets:\n      base_path: ['.']\n"
+        f"hooks:\n  - {ROOT / 'ptdocs' / 'hooks' / 'stamp.py'}\n")
+    (root / "reports").mkdir()
+    report = {**_report(page_sources(page, root), passed=1), "torch": stamp._installed_torch()}
+    (root / "reports" / "examples.json").write_text(json.dumps(report))
+
+    def build():
+        env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+        result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "out"],
+                                cwd=root, env=env, capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        return (root / "out" / "en" / "demo" / "index.html").read_text()
+
+    assert (f"1 example on this page ran and passed with torch {report['torch']} on CPU (x86_64), "
+            "2026-11-30.") in build()
+    (root / "reports" / "examples.json").unlink()
+    html = build()
+    assert "Not verified in this build" in html and "ran and passed" not in html
