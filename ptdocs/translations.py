@@ -379,23 +379,59 @@ def _hash(data: bytes) -> str:
 FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n(?P<body>.*?\n)?(?:-{3}|\.{3})[ \t]*\n", re.S)
 
 
-def recorded_hash(path: Path) -> str | None:
+def notebook_source(docs: Path, path: Path) -> Path | None:
+    """The bilingual jupytext script a notebook is generated from (``ptdocs.notebook_twins``), if any.
+
+    A generated notebook is rewritten from its script, so its own metadata cannot keep a
+    record: the record lives in the script's header instead, next to the prose it is about."""
+    if path.suffix != ".ipynb":
+        return None
+    try:
+        from . import notebook_twins
+    except ModuleNotFoundError as error:
+        if error.name != f"{__package__}.notebook_twins":
+            raise
+        return None  # no notebook generator in this checkout: every notebook is written by hand
+
+    root = docs.resolve().parent
+    for source in notebook_twins.sources(root):
+        if notebook_twins.target(source, TARGET, root).resolve() == path.resolve():
+            return source
+    return None
+
+
+def recorded_hash(docs: Path, path: Path) -> str | None:
     """The English version a Spanish page says it translates, if it says."""
     if path.suffix == ".ipynb":
-        value = nbformat.read(path, as_version=4).metadata.get(FIELD)
+        source = notebook_source(docs, path)
+        if source is not None:
+            import jupytext  # imported here: slow, and only notebooks need it
+
+            value = jupytext.read(source, fmt="py:percent").metadata.get(FIELD)
+        else:
+            value = nbformat.read(path, as_version=4).metadata.get(FIELD)
     else:
         _, meta = get_data(path.read_text(encoding="utf-8"))
         value = meta.get(FIELD)
     return None if value is None else str(value)
 
 
-def record_hash(path: Path, value: str) -> None:
-    """Write ``translation_of: value`` into a page, keeping everything else as it is."""
+# A jupytext script's YAML header: "# ---" lines around commented YAML.
+SCRIPT_HEADER = re.compile(r"\A# ---[ \t]*\n(?P<body>(?:#.*\n)*?)# ---[ \t]*\n")
+
+
+def record_hash(docs: Path, path: Path, value: str) -> Path:
+    """Write ``translation_of: value`` for a page, keeping everything else as it is; returns
+    the file written (the page, or the script a generated notebook comes from)."""
     if path.suffix == ".ipynb":
+        source = notebook_source(docs, path)
+        if source is not None:
+            _record_in_script(source, value)
+            return source
         notebook = nbformat.read(path, as_version=4)
         notebook.metadata[FIELD] = value
         write_atomically(path, nbformat.writes(notebook) + "\n")
-        return
+        return path
     text = path.read_text(encoding="utf-8")
     line = f'{FIELD}: "{value}"'
     match = FRONT_MATTER.match(text)
@@ -407,6 +443,28 @@ def record_hash(path: Path, value: str) -> None:
         body = field_line.sub(line, body, count=1) if field_line.search(body) else body + line + "\n"
         text = f"---\n{body}---\n" + text[match.end():]
     write_atomically(path, text)
+    return path
+
+
+def _record_in_script(source: Path, value: str) -> None:
+    """The record as notebook metadata in the script's header (``jupyter: translation_of: ...``)."""
+    text = source.read_text(encoding="utf-8")
+    line = f'#   {FIELD}: "{value}"'
+    match = SCRIPT_HEADER.match(text)
+    if match is None:
+        text = f"# ---\n# jupyter:\n{line}\n# ---\n\n{text}"
+    else:
+        body = match["body"]
+        existing = re.compile(rf"^#   {FIELD}[ \t]*:.*$", re.M)
+        jupyter = re.compile(r"^# jupyter:[ \t]*$", re.M)
+        if existing.search(body):
+            body = existing.sub(lambda _: line, body, count=1)
+        elif jupyter.search(body):
+            body = jupyter.sub(lambda _: f"# jupyter:\n{line}", body, count=1)
+        else:
+            body = f"# jupyter:\n{line}\n{body}"
+        text = f"# ---\n{body}# ---\n" + text[match.end():]
+    write_atomically(source, text)
 
 
 @dataclass(frozen=True)
@@ -428,13 +486,16 @@ def freshness(docs: Path, page: str, with_diff: bool = False) -> Freshness:
                                          "English page, or remove it")
     if not spanish.is_file():
         return Freshness(es, en, MISSING, f"create it: translate {en}, then run: {COMMAND} mark {es}")
-    recorded, current = recorded_hash(spanish), content_hash(english)
+    recorded, current = recorded_hash(docs, spanish), content_hash(english)
     if recorded == current:
         return Freshness(es, en, CURRENT)
+    script = notebook_source(docs, spanish)
+    edit = (f"update the translation (the lang=\"{TARGET}\" cells of {shown(script, docs)}, then "
+            "python -m ptdocs.notebook_twins)" if script else "update the translation")
     if recorded is None:
         return Freshness(es, en, OUTDATED,
-                         f"records no version of {en} (no {FIELD}); compare the two pages, update "
-                         f"the translation, then run: {COMMAND} mark {es}")
+                         f"records no version of {en} (no {FIELD}); compare the two pages, {edit}, "
+                         f"then run: {COMMAND} mark {es}")
     reason = f"{en} has changed since the version translated here ({FIELD}: {recorded}"
     if not with_diff:
         return Freshness(es, en, OUTDATED, reason + ")")
@@ -448,7 +509,7 @@ def freshness(docs: Path, page: str, with_diff: bool = False) -> Freshness:
                          "(was it marked against uncommitted text?), so compare the pages by hand")
     label, old = found
     return Freshness(es, en, OUTDATED,
-                     f"{reason}, {label}); update the translation, then run: {COMMAND} mark {es}. "
+                     f"{reason}, {label}); {edit}, then run: {COMMAND} mark {es}. "
                      "What changed in English:",
                      _diff(old, english.read_bytes(), f"{en} ({label})", f"{en} (now)", english.suffix))
 
@@ -476,12 +537,13 @@ def translated_version(english: Path, recorded: str) -> tuple[str, bytes] | None
     except TranslationError:
         raise TranslationError("not a git repository, so old versions cannot be recovered") from None
     relative = english.resolve().relative_to(top.resolve()).as_posix()
-    candidates: list[tuple[str, str]] = [("the staged version", f":{relative}")]
+    candidates: list[tuple[str, str]] = []
     log = _git(top, "log", "--follow", "--format=%x00%h %cs", "--name-only", "--", relative).decode()
     for entry in log.split("\x00")[1:]:
         header, *paths = [line for line in entry.splitlines() if line.strip()]
         commit, date = header.split(" ", 1)
         candidates.append((f"commit {commit}, {date}", f"{commit}:{paths[-1] if paths else relative}"))
+    candidates.append(("the staged version", f":{relative}"))  # marked, then changed before a commit
     for label, spec in candidates:
         try:
             text = _git(top, "show", spec)
@@ -511,9 +573,10 @@ def _readable(data: bytes, suffix: str) -> str:
 # ---------------------------------------------------------------- marking
 
 
-def mark(docs: Path, path: Path) -> Freshness:
+def mark(docs: Path, path: Path) -> str:
     """Record that a Spanish page translates the current English page; refuses a page whose
-    structure differs from the English one (it would be marked current while wrong)."""
+    structure differs from the English one (it would be marked current while wrong).
+    Returns a line saying what was recorded where, for the translator."""
     page = spanish_page(docs, path)
     english, spanish = docs / SOURCE / page, docs / TARGET / page
     if not spanish.is_file():
@@ -524,8 +587,11 @@ def mark(docs: Path, path: Path) -> Freshness:
     if problems:
         raise TranslationError(f"not marked: {shown(spanish, docs)} differs from "
                                f"{shown(english, docs)}:\n  " + "\n  ".join(problems))
-    record_hash(spanish, content_hash(english))
-    return freshness(docs, page)
+    value = content_hash(english)
+    written = record_hash(docs, spanish, value)
+    where = "" if written == spanish else f", recorded in {shown(written, docs)}"
+    return (f"marked {shown(spanish, docs)} as the translation of {shown(english, docs)} "
+            f"({FIELD}: {value}{where})")
 
 
 def spanish_page(docs: Path, path: Path) -> str:
@@ -653,13 +719,10 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     for path in targets:
         try:
-            entry = mark(docs, path)
+            print(mark(docs, path))
         except TranslationError as error:
             print(f"error: {error}", file=sys.stderr)
             failed += 1
-            continue
-        print(f"marked {entry.page} as the translation of {entry.source} "
-              f"({FIELD}: {recorded_hash(docs / TARGET / spanish_page(docs, path))})")
     return 1 if failed else 0
 
 

@@ -1,0 +1,455 @@
+"""The translators' checks on small fixture sites: each problem is caught and said clearly."""
+
+import logging
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from types import SimpleNamespace
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from ptdocs import translations
+from ptdocs.hooks import translations as hook
+from ptdocs.snippets import ROOT
+from ptdocs.translations import compare, content_hash, freshness, main, mark, parity_problems
+
+ENGLISH = """\
+# Gradients
+
+A gradient is a derivative. See [tensors](tensors.md#shapes) first.
+
+```python
+--8<-- "snippets/autograd/basics.py:once"
+```
+
+## Accumulation
+
+!!! note "Why"
+    Gradients add up:
+
+    ```python
+    --8<-- "snippets/autograd/basics.py:twice"
+    ```
+
+```text
+a note that is not code
+```
+"""
+
+SPANISH = """\
+# Gradientes
+
+Un gradiente es una derivada. Lee antes [tensores](tensors.md#formas).
+
+```python
+--8<-- "snippets/autograd/basics.py:once"
+```
+
+## Acumulación
+
+!!! note "Por qué"
+    Los gradientes se suman:
+
+    ```python
+    --8<-- "snippets/autograd/basics.py:twice"
+    ```
+
+```text
+una nota que no es código
+```
+"""
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for relative, text in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text) if not relative.endswith(".ipynb") else text)
+    return root / "docs"
+
+
+def notebook(*cells) -> str:
+    made = [new_code_cell(source) if kind == "code" else new_markdown_cell(source) for kind, source in cells]
+    return nbformat.writes(new_notebook(cells=made)) + "\n"
+
+
+@pytest.fixture
+def docs(tmp_path):
+    """A correct pair of twins, plus the pages they link to."""
+    return write(tmp_path, {"docs/en/autograd.md": ENGLISH, "docs/es/autograd.md": SPANISH,
+                            "docs/en/tensors.md": "# Tensors\n", "docs/es/tensors.md": "# Tensores\n"})
+
+
+def status(docs, capsys) -> tuple[int, str]:
+    code = main(["--docs", str(docs), "status"])
+    return code, capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- parity
+
+
+def test_a_correct_pair_passes(docs):
+    assert parity_problems(docs) == []
+
+
+def test_a_missing_spanish_twin_is_named(docs):
+    (docs / "es" / "tensors.md").unlink()
+    assert parity_problems(docs) == [
+        "docs/en/tensors.md has no Spanish twin: create docs/es/tensors.md (same file name) and translate it"]
+
+
+def test_a_spanish_page_without_english_page_is_named(docs):
+    write(docs.parent, {"docs/es/extra.md": "# Extra\n"})
+    assert parity_problems(docs) == [
+        "docs/es/extra.md has no English page docs/en/extra.md: rename it to match its English "
+        "page, or remove it"]
+
+
+def test_a_different_snippet_is_named_with_both_lines(docs):
+    spanish = docs / "es" / "autograd.md"
+    spanish.write_text(SPANISH.replace("basics.py:twice", "basics.py:thrice"))
+    assert compare(docs, "autograd.md") == [
+        "docs/es/autograd.md, line 15, includes snippets/autograd/basics.py:thrice where "
+        "docs/en/autograd.md, line 15, includes snippets/autograd/basics.py:twice"]
+
+
+def test_snippets_in_another_order_are_caught(docs):
+    swapped = SPANISH.replace("basics.py:once", "basics.py:TMP").replace(
+        "basics.py:twice", "basics.py:once").replace("basics.py:TMP", "basics.py:twice")
+    (docs / "es" / "autograd.md").write_text(swapped)
+    problems = compare(docs, "autograd.md")
+    assert problems and all("includes" in problem for problem in problems)
+
+
+def test_a_missing_snippet_is_named(docs):
+    (docs / "es" / "autograd.md").write_text(SPANISH.replace(
+        '    ```python\n    --8<-- "snippets/autograd/basics.py:twice"\n    ```\n', ""))
+    assert compare(docs, "autograd.md") == [
+        "docs/es/autograd.md does not include snippets/autograd/basics.py:twice, which "
+        "docs/en/autograd.md includes at line 15",
+        "docs/es/autograd.md has 2 code blocks where docs/en/autograd.md has 3; not translated: "
+        "the ```python block at line 14 of docs/en/autograd.md, first include "
+        "snippets/autograd/basics.py:twice"]
+
+
+def test_an_extra_code_block_is_named(docs):
+    (docs / "es" / "autograd.md").write_text(SPANISH + "\n```text\notra nota\n```\n")
+    assert compare(docs, "autograd.md") == [
+        "docs/es/autograd.md has 4 code blocks where docs/en/autograd.md has 3; the extra: "
+        "the ```text block at line 22 of docs/es/autograd.md"]
+
+
+def test_a_fence_shown_inside_a_longer_fence_is_one_block():
+    text = '````markdown\n```python\n--8<-- "snippets/a.py:x"\n```\n````\n\n~~~\nplain\n~~~\n'
+    blocks = translations.code_blocks(text)
+    assert [(b.line, b.end, b.language, b.includes) for b in blocks] == [
+        (1, 5, "markdown", (("snippets/a.py:x", 3),)), (7, 9, "", ())]
+
+
+def test_a_missing_heading_is_named_with_both_lists(docs):
+    (docs / "es" / "autograd.md").write_text(SPANISH.replace("## Acumulación\n", "Acumulación\n"))
+    assert compare(docs, "autograd.md") == [
+        "docs/es/autograd.md has 0 level-2 headings (##) where docs/en/autograd.md has 1: "
+        "Spanish (none); English «Accumulation»"]
+
+
+def test_links_must_lead_to_the_same_pages_but_anchors_may_differ(docs):
+    assert compare(docs, "autograd.md") == []  # #shapes vs #formas: anchors are translated
+    (docs / "es" / "autograd.md").write_text(SPANISH.replace("tensors.md#formas", "index.md"))
+    assert compare(docs, "autograd.md") == [
+        "docs/es/autograd.md does not link to tensors.md, which docs/en/autograd.md links to",
+        "docs/es/autograd.md links to index.md, which docs/en/autograd.md does not link to"]
+
+
+def test_notebook_twins_need_identical_code_cells(tmp_path):
+    english = notebook(("markdown", "# Exercise"), ("code", "x = 1\nprint(x)"))
+    docs = write(tmp_path, {
+        "docs/en/exercises/n.ipynb": english,
+        "docs/es/exercises/n.ipynb": notebook(("markdown", "# Ejercicio"), ("code", "x = 1\nprint(x)")),
+    })
+    assert compare(docs, "exercises/n.ipynb") == []
+    (docs / "es/exercises/n.ipynb").write_text(notebook(("markdown", "# Ejercicio"), ("code", "x = 2\nprint(x)")))
+    assert compare(docs, "exercises/n.ipynb") == [
+        "docs/es/exercises/n.ipynb, cell 2: its code differs from cell 2 of docs/en/exercises/n.ipynb; "
+        "code cells are never translated, copy the English cell"]
+    (docs / "es/exercises/n.ipynb").write_text(notebook(("markdown", "# Ejercicio"), ("markdown", "Más."),
+                                                        ("code", "x = 1\nprint(x)")))
+    assert compare(docs, "exercises/n.ipynb") == [
+        "docs/es/exercises/n.ipynb has 3 cells (markdown, markdown, code) where "
+        "docs/en/exercises/n.ipynb has 2 (markdown, code): keep one Spanish cell per English cell"]
+
+
+# ---------------------------------------------------------------- freshness and the command
+
+
+def git(root, *args):
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid",
+               GIT_AUTHOR_DATE="2026-01-02T00:00:00", GIT_COMMITTER_DATE="2026-01-02T00:00:00")
+    return subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True, text=True).stdout
+
+
+@pytest.fixture
+def repository(docs):
+    """The fixture site in a git repository, both Spanish pages marked and committed."""
+    root = docs.parent
+    git(root, "init", "-q", "-b", "main")
+    assert main(["--docs", str(docs), "mark", str(docs / "es/autograd.md"), str(docs / "es/tensors.md")]) == 0
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "first")
+    return docs
+
+
+def test_mark_records_the_english_hash_in_the_front_matter(repository):
+    spanish = (repository / "es" / "autograd.md").read_text()
+    assert spanish == f'---\ntranslation_of: "{content_hash(repository / "en/autograd.md")}"\n---\n\n' + SPANISH
+    assert freshness(repository, "autograd.md").state == translations.CURRENT
+
+
+def test_mark_keeps_other_front_matter_and_replaces_only_its_field(docs):
+    page = docs / "es" / "autograd.md"
+    page.write_text('---\ntitle: Gradientes\ntranslation_of: "000000000000"\nhide: [toc]\n---\n' + SPANISH)
+    mark(docs, page)
+    assert page.read_text() == (f'---\ntitle: Gradientes\ntranslation_of: "{content_hash(docs / "en/autograd.md")}"'
+                                f'\nhide: [toc]\n---\n' + SPANISH)
+    before = page.read_text()
+    mark(docs, page)
+    assert page.read_text() == before  # marking twice changes nothing
+
+
+def test_all_up_to_date_exits_zero(repository, capsys):
+    code, out = status(repository, capsys)
+    assert code == 0
+    assert out == ("up to date       docs/es/autograd.md\n"
+                   "up to date       docs/es/tensors.md\n"
+                   "\n1 up to date (2 pages)\n".replace("1 up", "2 up"))
+
+
+def test_a_stale_hash_shows_the_english_diff_since_the_translated_version(repository, capsys):
+    english = repository / "en" / "autograd.md"
+    english.write_text(ENGLISH.replace("A gradient is a derivative.", "A gradient is a vector of derivatives."))
+    commit = git(repository.parent, "log", "-1", "--format=%h").strip()
+    recorded = translations.recorded_hash(repository, repository / "es/autograd.md")
+    code, out = status(repository, capsys)
+    assert code == 1
+    assert (f"outdated         docs/es/autograd.md: docs/en/autograd.md has changed since the version "
+            f"translated here (translation_of: {recorded}, commit {commit}, 2026-01-02); update the "
+            "translation, then run: python -m ptdocs.translations mark docs/es/autograd.md. "
+            "What changed in English:\n") in out
+    assert f"    --- docs/en/autograd.md (commit {commit}, 2026-01-02)\n    +++ docs/en/autograd.md (now)\n" in out
+    assert "    -A gradient is a derivative. See [tensors](tensors.md#shapes) first.\n" in out
+    assert "    +A gradient is a vector of derivatives. See [tensors](tensors.md#shapes) first.\n" in out
+    assert out.endswith("\n1 up to date, 1 outdated (2 pages)\n")
+    # The translator updates the page and marks it: current again.
+    assert main(["--docs", str(repository), "mark", str(repository / "es/autograd.md")]) == 0
+    assert status(repository, capsys)[0] == 0
+
+
+def test_a_hash_found_nowhere_in_history_is_said(repository, capsys):
+    page = repository / "es" / "autograd.md"
+    page.write_text(page.read_text().replace(content_hash(repository / "en/autograd.md"), "0123456789ab"))
+    code, out = status(repository, capsys)
+    assert code == 1
+    assert ("outdated         docs/es/autograd.md: docs/en/autograd.md has changed since the version "
+            "translated here (translation_of: 0123456789ab); no diff: no version of docs/en/autograd.md "
+            "in the git history has that hash (was it marked against uncommitted text?), so compare "
+            "the pages by hand\n") in out
+
+
+def test_outside_git_the_status_says_why_there_is_no_diff(docs, capsys):
+    mark(docs, docs / "es/autograd.md")
+    (docs / "en" / "autograd.md").write_text(ENGLISH + "\nMore.\n")
+    code, out = status(docs, capsys)
+    assert "no diff: not a git repository, so old versions cannot be recovered" in out
+
+
+def test_status_of_unmarked_missing_and_orphan_pages(docs, capsys):
+    write(docs.parent, {"docs/en/measuring.md": "# Measuring\n", "docs/es/old.md": "# Viejo\n"})
+    code, out = status(docs, capsys)
+    assert code == 1
+    assert out.splitlines()[:4] == [
+        "outdated         docs/es/autograd.md: records no version of docs/en/autograd.md (no "
+        "translation_of); compare the two pages, update the translation, then run: "
+        "python -m ptdocs.translations mark docs/es/autograd.md",
+        "missing          docs/es/measuring.md: create it: translate docs/en/measuring.md, then run: "
+        "python -m ptdocs.translations mark docs/es/measuring.md",
+        "no English page  docs/es/old.md: docs/en/old.md does not exist; rename this page to match "
+        "its English page, or remove it",
+        "outdated         docs/es/tensors.md: records no version of docs/en/tensors.md (no "
+        "translation_of); compare the two pages, update the translation, then run: "
+        "python -m ptdocs.translations mark docs/es/tensors.md",
+    ]
+    assert out.endswith("\n0 up to date, 2 outdated, 1 missing, 1 no English page (4 pages)\n")
+
+
+def test_status_lists_structure_differences_too(docs, capsys):
+    (docs / "es" / "autograd.md").write_text(SPANISH.replace("basics.py:twice", "basics.py:thrice"))
+    code, out = status(docs, capsys)
+    assert ("\nWhere the Spanish page's structure differs from the English page (the tests report "
+            "these too):\n  docs/es/autograd.md, line 15, includes snippets/autograd/basics.py:thrice") in out
+
+
+def test_mark_refuses_a_page_whose_structure_differs_and_leaves_it_untouched(docs, capsys):
+    page = docs / "es" / "autograd.md"
+    page.write_text(SPANISH + "\n```text\notra nota\n```\n")
+    before = page.read_bytes()
+    assert main(["--docs", str(docs), "mark", str(page)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: not marked: docs/es/autograd.md differs from docs/en/autograd.md:\n"
+                          "  docs/es/autograd.md has 4 code blocks where docs/en/autograd.md has 3")
+    assert page.read_bytes() == before
+
+
+@pytest.mark.parametrize("given, message", [
+    ("docs/en/autograd.md", "docs/en/autograd.md: give a Spanish page, inside docs/es/ (for example "
+                            "docs/es/autograd.md)"),
+    ("docs/es/nothing.md", "docs/es/nothing.md does not exist"),
+    ("docs/es/notes.txt", "docs/es/notes.txt: a page is a .md or .ipynb file"),
+])
+def test_mark_says_what_is_wrong_with_bad_input_in_one_line(docs, capsys, monkeypatch, given, message):
+    monkeypatch.chdir(docs.parent)
+    assert main(["--docs", "docs", "mark", given]) == 1
+    assert capsys.readouterr().err == f"error: {message}\n"
+
+
+def test_mark_records_a_hand_written_notebook_in_its_metadata(tmp_path):
+    cells = (("markdown", "# Exercise"), ("code", "x = 1"))
+    docs = write(tmp_path, {"docs/en/exercises/n.ipynb": notebook(*cells),
+                            "docs/es/exercises/n.ipynb": notebook(*cells)})
+    mark(docs, docs / "es/exercises/n.ipynb")
+    saved = nbformat.read(docs / "es/exercises/n.ipynb", as_version=4)
+    assert saved.metadata["translation_of"] == content_hash(docs / "en/exercises/n.ipynb")
+    assert freshness(docs, "exercises/n.ipynb").state == translations.CURRENT
+
+
+SCRIPT = """\
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+# ---
+
+# %% [markdown] lang="en"
+# # Exercise
+
+# %% [markdown] lang="es"
+# # Ejercicio
+
+# %%
+x = 1
+"""
+
+
+def test_a_generated_notebook_is_recorded_in_its_script_which_the_generator_rewrites_it_from(tmp_path):
+    from ptdocs import notebook_twins
+
+    source = tmp_path / "notebooks" / "n.py"
+    write(tmp_path, {"notebooks/n.py": SCRIPT})
+    for language, text in notebook_twins.twins(source).items():
+        write(tmp_path, {f"docs/{language}/exercises/n.ipynb": text})
+    docs = tmp_path / "docs"
+    spanish = (docs / "es/exercises/n.ipynb").read_bytes()
+    assert "recorded in notebooks/n.py" in mark(docs, docs / "es/exercises/n.ipynb")
+    assert (docs / "es/exercises/n.ipynb").read_bytes() == spanish  # still what the generator writes
+    assert source.read_text().startswith(
+        f'# ---\n# jupyter:\n#   translation_of: "{content_hash(docs / "en/exercises/n.ipynb")}"\n#   jupytext:\n')
+    assert freshness(docs, "exercises/n.ipynb").state == translations.CURRENT
+
+
+def test_the_command_runs_as_a_module_on_the_real_site():
+    done = subprocess.run([sys.executable, "-m", "ptdocs.translations", "status"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode in (0, 1), done.stderr
+    assert "(" in done.stdout.splitlines()[-1] and "pages)" in done.stdout
+
+
+# ---------------------------------------------------------------- the MkDocs hook
+
+
+def fake_page(src_uri, url):
+    english_url = url.removeprefix("es/")
+    return SimpleNamespace(file=SimpleNamespace(src_uri=src_uri, alternates={"en": SimpleNamespace(url=english_url)}),
+                           url=url)
+
+
+def test_an_outdated_page_gets_a_notice_in_spanish_after_its_title(docs):
+    config = SimpleNamespace(docs_dir=str(docs), plugins={})
+    out = hook.on_page_markdown("# Gradientes\n\nTexto.", fake_page("es/autograd.md", "es/autograd/"), config, None)
+    words = translations.MESSAGES["es"]
+    assert out.startswith(f'# Gradientes\n\n!!! warning "{words["outdated_title"]}"\n\n    La '
+                          f'<a href="../../autograd/">{words["original_page"]}</a> ha cambiado')
+    assert out.endswith("\nTexto.")
+
+
+def test_current_and_english_pages_are_left_alone(docs):
+    config = SimpleNamespace(docs_dir=str(docs), plugins={})
+    mark(docs, docs / "es/autograd.md")
+    assert hook.on_page_markdown("# G", fake_page("es/autograd.md", "es/autograd/"), config, None) == "# G"
+    assert hook.on_page_markdown("# G", fake_page("en/autograd.md", "autograd/"), config, None) == "# G"
+
+
+def test_every_interface_string_exists_in_both_languages():
+    assert set(translations.MESSAGES) == {translations.SOURCE, translations.TARGET}
+    assert len({frozenset(words) for words in translations.MESSAGES.values()}) == 1
+    assert all("{link}" in words["outdated_body"] for words in translations.MESSAGES.values())
+
+
+def test_a_missing_twin_is_a_warning_in_the_language_being_built(docs, caplog):
+    write(docs.parent, {"docs/en/new.md": "# New\n", "docs/es/old.md": "# Viejo\n"})
+    for language, expected in [("en", "docs/en/new.md has no Spanish twin docs/es/new.md"),
+                               ("es", "docs/es/old.md has no English page docs/en/old.md")]:
+        caplog.clear()
+        config = SimpleNamespace(docs_dir=str(docs), plugins={"i18n": SimpleNamespace(current_language=language)})
+        with caplog.at_level(logging.WARNING, logger="mkdocs"):
+            hook.on_files([], config)
+        messages = [record.getMessage() for record in caplog.records]
+        assert len(messages) == 1 and expected in messages[0], messages
+
+
+SITE = """\
+site_name: t
+docs_dir: docs
+strict: true
+plugins:
+  - i18n:
+      docs_structure: folder
+      fallback_to_default: false
+      languages:
+        - {{locale: en, default: true, name: English, build: true}}
+        - {{locale: es, name: Español, build: true}}
+markdown_extensions: [admonition]
+nav:
+  - index.md
+  - autograd.md
+  - tensors.md
+hooks:
+  - {hook}
+"""
+
+
+def build(docs):
+    (docs.parent / "mkdocs.yml").write_text(SITE.format(hook=ROOT / "ptdocs/hooks/translations.py"))
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(docs.parent / "site")],
+                          cwd=docs.parent, capture_output=True, text=True,
+                          env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+
+
+def test_the_strict_build_shows_the_notice_and_fails_on_a_missing_twin(docs):
+    write(docs.parent, {"docs/en/index.md": "# Home\n", "docs/es/index.md": "# Inicio\n"})
+    for page in ("tensors.md", "index.md"):  # autograd.md stays unmarked: outdated
+        mark(docs, docs / "es" / page)
+    done = build(docs)
+    assert done.returncode == 0, done.stderr
+    site = docs.parent / "site"
+    assert "Esta traducción está desactualizada" in (site / "es/autograd/index.html").read_text()
+    assert "desactualizada" not in (site / "es/tensors/index.html").read_text()
+    assert "out of date" not in (site / "autograd/index.html").read_text()
+
+    write(docs.parent, {"docs/en/extra.md": "# Not in the nav, no twin\n"})
+    done = build(docs)
+    assert done.returncode == 1
+    assert "docs/en/extra.md has no Spanish twin docs/es/extra.md" in done.stderr
