@@ -16,6 +16,7 @@ from pathlib import Path
 
 import torch
 
+from .pages import Block
 from .provenance import page_sources
 
 REPORT = Path("reports") / "examples.json"
@@ -49,6 +50,13 @@ class ExampleReport:
         self.docs = self.root / "docs"
         self.pages: dict[str, dict] = defaultdict(
             lambda: {"passed": 0, "failed": 0, "skipped": 0, "skip_reasons": []})
+        self.directives: set[str] = set()  # Sybil skip directives: items, but not examples
+
+    def pytest_collection_modifyitems(self, items) -> None:
+        for item in items:
+            example = getattr(item, "example", None)
+            if example is not None and not isinstance(example.parsed, (Block, str)):
+                self.directives.add(item.nodeid)
 
     def _page(self, report) -> str | None:
         path = Path(report.fspath) if report.fspath else None
@@ -62,7 +70,7 @@ class ExampleReport:
 
     def pytest_runtest_logreport(self, report) -> None:
         page = self._page(report)
-        if page is None:
+        if page is None or report.nodeid in self.directives:
             return
         counts = self.pages[page]
         if report.when == "call":
