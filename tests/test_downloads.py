@@ -1,0 +1,304 @@
+"""Every guide page's notebook and script, in both languages, runs and misses no example.
+
+The downloads are generated as the build generates them (ptdocs/downloads.py) and
+run the way a reader runs a downloaded file: alone in an empty folder, the
+notebook with nbclient, the script with ``python``. Both must print exactly the
+``#>`` lines the page shows (or ``Skipped: <reason>`` for an example the page
+skips here), and the asserts in the code are the page's analytical checks.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+import tokenize
+from types import SimpleNamespace
+
+import mkdocs.config
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from ptdocs.downloads import (SETUP_NAMES, DownloadError, Site, cell_code, guide_pages,
+                              make_downloads)
+from ptdocs.pages import PYTHON
+from ptdocs.snippets import ROOT, expand, include_target
+
+PAGES = guide_pages(ROOT)
+IDS = [page.relative_to(ROOT / "docs").as_posix() for page in PAGES]
+TIMEOUT = 600  # seconds for one download; the measuring page's benchmarks take the longest
+_made = {}
+
+
+@pytest.fixture(scope="module")
+def site():
+    return Site.from_config(mkdocs.config.load_config(str(ROOT / "mkdocs.yml")))
+
+
+def downloads_of(page, site):
+    if page not in _made:
+        _made[page] = make_downloads(page, site, ROOT)
+    return _made[page]
+
+
+# ---------------------------------------------------------------- what the page holds
+
+
+FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})[ \t]*\{?[ \t]*\.?(?P<language>[\w+-]*)")
+
+
+def page_include_targets(page) -> list[str]:
+    """The include lines of the page's Python blocks, in page order, read line by line
+    (independently of the Sybil parse the generator uses)."""
+    targets, fence, python = [], None, False
+    for line in page.read_text(encoding="utf-8").splitlines():
+        match = FENCE.match(line)
+        if fence is None and match:
+            fence, python = match["fence"], match["language"].lower() in PYTHON
+        elif fence is not None and line.strip() and set(line.strip()) == {fence[0]} \
+                and len(line.strip()) >= len(fence):
+            fence = None
+        elif fence is not None and python and include_target(line):
+            targets.append(include_target(line))
+    return targets
+
+
+def missing_examples(targets, code_cells) -> list[str]:
+    """The targets whose code is not in the cells, in order (indentation aside: a skipped
+    example is indented under its ``else``)."""
+    def lines(text):
+        return [line.strip() for line in text.splitlines() if line.strip()]
+
+    have = lines("\n".join(code_cells))
+    missing, position = [], 0
+    for target in targets:
+        want = lines("\n".join(expand(target, ROOT).shown))
+        found = next((start for start in range(position, len(have) - len(want) + 1)
+                      if have[start:start + len(want)] == want), None)
+        if found is None:
+            missing.append(target)
+        else:
+            position = found + len(want)
+    return missing
+
+
+def printed_lines(code: str) -> list[str]:
+    """The ``#>`` lines of some code, as the page shows them (see ptdocs/pages.py)."""
+    return [token.string[2:].removeprefix(" ")
+            for token in tokenize.generate_tokens(io.StringIO(code + "\n").readline)
+            if token.type == tokenize.COMMENT and token.string.startswith("#>")]
+
+
+def setup_namespace():
+    """SETUP_NAMES evaluated as a download evaluates them."""
+    scope, namespace = {}, {}
+    for name, (imports, expression) in SETUP_NAMES.items():
+        exec(imports, scope)
+        namespace[name] = eval(expression, scope)
+    return namespace
+
+
+def expected_output(example) -> list[str]:
+    """What one example prints here: its ``#>`` lines, or the skip reason."""
+    if example.skip and eval(example.skip.condition, setup_namespace()):
+        return [f"Skipped: {example.skip.reason}"]
+    return printed_lines(example.code)
+
+
+# ---------------------------------------------------------------- the tests
+
+
+def test_the_guide_pages_are_found_in_every_language():
+    languages = {path.name for path in (ROOT / "docs").iterdir() if path.is_dir()}
+    assert PAGES, "no page with Python blocks under docs/"
+    assert {page.relative_to(ROOT / "docs").parts[0] for page in PAGES} == languages
+
+
+@pytest.mark.parametrize("page", PAGES, ids=IDS)
+def test_the_downloads_hold_every_example_of_the_page(page, site):
+    downloads = downloads_of(page, site)
+    targets = page_include_targets(page)
+    assert targets, f"{page}: no include in its Python blocks"
+    cells = [cell.source for cell in downloads.notebook.cells if cell.cell_type == "code"]
+    assert missing_examples(targets, cells) == [], "the notebook misses examples of the page"
+    assert missing_examples(targets, [downloads.script]) == [], \
+        "the script misses examples of the page"
+    assert [include.target for example in downloads.examples
+            for include in example.includes] == targets
+
+
+def test_a_download_that_misses_an_example_is_noticed(site):
+    downloads = downloads_of(PAGES[0], site)
+    targets = page_include_targets(PAGES[0])
+    cells = [cell.source for cell in downloads.notebook.cells if cell.cell_type == "code"]
+    assert missing_examples(targets, cells[:-1]) == targets[-len(downloads.examples[-1].includes):]
+    assert missing_examples(["snippets/home/first_gradient.py:gradient"], ["import torch"]) \
+        == ["snippets/home/first_gradient.py:gradient"]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=IDS)
+def test_the_notebook_runs_alone_and_prints_what_the_page_shows(page, site, tmp_path):
+    downloads = downloads_of(page, site)
+    notebook = nbformat.reads(downloads.notebook_text, as_version=4)  # as a reader gets it
+    NotebookClient(notebook, timeout=TIMEOUT, kernel_name="python3",
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    example_cells = code_cells[len(code_cells) - len(downloads.examples):]
+    for example, cell in zip(downloads.examples, example_cells, strict=True):
+        printed = "".join(output.text for output in cell.outputs
+                          if output.output_type == "stream" and output.name == "stdout")
+        assert printed.splitlines() == expected_output(example), \
+            f"{page}: the notebook cell of line {example.line} prints something else"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=IDS)
+def test_the_script_runs_alone_and_prints_what_the_page_shows(page, site, tmp_path):
+    downloads = downloads_of(page, site)
+    script = tmp_path / downloads.script_name
+    script.write_text(downloads.script, encoding="utf-8")
+    environment = {**os.environ, "MPLBACKEND": "Agg", "PYTHONIOENCODING": "utf-8"}
+    run = subprocess.run([sys.executable, script.name], cwd=tmp_path, env=environment,
+                         capture_output=True, text=True, timeout=TIMEOUT)
+    assert run.returncode == 0, f"{downloads.script_name} failed:\n{run.stderr[-3000:]}"
+    expected = [line for example in downloads.examples for line in expected_output(example)]
+    assert run.stdout.splitlines() == expected
+
+
+# ---------------------------------------------------------------- how pages become downloads
+
+
+@pytest.fixture
+def repository(tmp_path):
+    """A repository of one page in each language, built from the given Markdown and snippet."""
+    (tmp_path / "mkdocs.yml").write_text((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    (tmp_path / "requirements.txt").write_text("torch==2.13.0\nnumpy==2.4.6\n")
+
+    def make(page_text, snippet, language="en"):
+        (tmp_path / "snippets").mkdir(exist_ok=True)
+        (tmp_path / "snippets" / "example.py").write_text(snippet, encoding="utf-8")
+        page = tmp_path / "docs" / language / "example.md"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(page_text, encoding="utf-8")
+        return page
+
+    make.root = tmp_path
+    return make
+
+
+SITE = Site("https://example.org/docs/", "en", {"en": "PyTorch explained", "es": "PyTorch explicado"})
+BLOCK = '```python\n--8<-- "snippets/example.py:{}"\n```\n'
+
+
+def run_script(downloads, folder):
+    script = folder / "run" / downloads.script_name
+    script.parent.mkdir()
+    script.write_text(downloads.script, encoding="utf-8")
+    return subprocess.run([sys.executable, script.name], cwd=script.parent, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_a_skipped_example_shows_its_reason_and_runs_elsewhere(repository):
+    snippet = ('# --8<-- [start:always]\nprint("ran")\n#> ran\n# --8<-- [end:always]\n'
+               '# --8<-- [start:gpu]\ntext = """a\nb"""\nassert text == "a\\nb"\n'
+               'raise SystemExit("only where the condition does not hold")\n# --8<-- [end:gpu]\n')
+    page = repository(
+        "# Title\n\n" + BLOCK.format("always")
+        + '\n<!-- skip: next if(True or not HAS_ACCELERATOR, reason="needs a GPU") -->\n\n'
+        + BLOCK.format("gpu"), snippet)
+    downloads = make_downloads(page, SITE, repository.root)
+    code = cell_code(downloads.examples[1])
+    assert "HAS_ACCELERATOR = torch.accelerator.is_available()" in code
+    assert 'text = """a\nb"""' in code  # a multi-line string keeps its lines
+    assert "skip:" not in "".join(cell.source for cell in downloads.notebook.cells)
+    run = run_script(downloads, repository.root)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["ran", "Skipped: needs a GPU"]
+
+
+def test_a_skipped_range_and_an_unconditional_skip(repository):
+    snippet = "".join(f"# --8<-- [start:{n}]\nprint('{n}')\n#> {n}\n# --8<-- [end:{n}]\n"
+                      for n in ("a", "b", "c", "d"))
+    page = repository(
+        "# T\n\n<!-- skip: start if(True, reason=\"r1\") -->\n\n" + BLOCK.format("a")
+        + "\n" + BLOCK.format("b") + "\n<!-- skip: end -->\n\n" + BLOCK.format("c")
+        + '\n<!-- skip: next "r2" -->\n' + BLOCK.format("d"), snippet)
+    downloads = make_downloads(page, SITE, repository.root)
+    assert [example.skip and example.skip.reason for example in downloads.examples] \
+        == ["r1", "r1", None, "r2"]
+    assert run_script(downloads, repository.root).stdout.splitlines() \
+        == ["Skipped: r1", "Skipped: r1", "c", "Skipped: r2"]
+
+
+@pytest.mark.parametrize("directive, message", [
+    ("<!-- skip: next -->", "a skip without a reason"),
+    ('<!-- skip: next if(NO_SUCH_NAME, reason="x") -->', "uses NO_SUCH_NAME"),
+])
+def test_a_skip_a_download_cannot_reproduce_is_an_error(repository, directive, message):
+    page = repository(f"# T\n\n{directive}\n" + BLOCK.format("s"),
+                      "# --8<-- [start:s]\nx = 1\n# --8<-- [end:s]\n")
+    with pytest.raises(DownloadError, match=message):
+        make_downloads(page, SITE, repository.root)
+
+
+def test_setup_names_match_what_the_page_tests_use():
+    import conftest
+
+    namespace = {}
+    conftest._setup(namespace)
+    assert namespace == setup_namespace()
+
+
+def test_prose_sections_and_files_the_examples_read(repository):
+    (repository.root / "snippets" / "data").mkdir(parents=True)
+    (repository.root / "snippets" / "data" / "numbers.txt").write_text("1 2 3\n")
+    snippet = ("# --8<-- [start:read]\nfrom pathlib import Path\n"
+               "numbers = Path('snippets/data/numbers.txt').read_text().split()\n"
+               "assert numbers == ['1', '2', '3']\nprint(len(numbers))\n#> 3\n"
+               "# --8<-- [end:read]\n")
+    page = repository(
+        "# Leer\n\nVer [autograd](autograd.md#hojas) y [aquí](#leer).\n\n"
+        '!!! note "Nota"\n    Una nota.\n\n## Sección { #s }\n\n' + BLOCK.format("read"),
+        snippet, language="es")
+    downloads = make_downloads(page, SITE, repository.root)
+    markdown = "\n\n".join(cell.source for cell in downloads.notebook.cells
+                           if cell.cell_type == "markdown")
+    assert "[autograd](https://example.org/docs/es/autograd/#hojas)" in markdown
+    assert "[aquí](https://example.org/docs/es/example/#leer)" in markdown
+    assert "> **Nota**\n>\n> Una nota." in markdown
+    assert "`pip install torch==2.13.0`" in markdown
+    assert "python -m pytest docs/es/example.md" in markdown
+    assert "# %% [markdown]\n# # Leer\n" in downloads.script
+    assert "# ## Sección\n" in downloads.script
+    run = run_script(downloads, repository.root)  # in a folder without snippets/data/
+    assert (run.returncode, run.stdout) == (0, "3\n"), run.stderr
+
+
+def test_an_import_that_requirements_do_not_pin_is_an_error(repository):
+    page = repository("# T\n\n" + BLOCK.format("s"),
+                      "# --8<-- [start:s]\nimport matplotlib\n# --8<-- [end:s]\n")
+    with pytest.raises(DownloadError, match="'matplotlib', which requirements.txt does not pin"):
+        make_downloads(page, SITE, repository.root)
+
+
+def test_the_hook_links_the_downloads_and_writes_them_next_to_the_page(tmp_path):
+    from ptdocs.hooks import downloads as hook
+
+    config = mkdocs.config.load_config(str(ROOT / "mkdocs.yml"))
+    config["site_dir"] = str(tmp_path)
+    page = SimpleNamespace(url="es/", file=SimpleNamespace(
+        abs_src_path=str(ROOT / "docs" / "es" / "index.md"), src_uri="es/index.md",
+        dest_uri="es/index.html"))
+    markdown = hook.on_page_markdown("# PyTorch explicado\n\nTexto.\n", page, config, None)
+    assert '<a class="md-button" href="index.ipynb" download>Descargar notebook</a>' in markdown
+    assert '<a class="md-button" href="index.py" download>Descargar script</a>' in markdown
+    assert "`python -m pytest docs/es/index.md`" in markdown
+    assert markdown.startswith("# PyTorch explicado\n")
+    hook.on_post_build(config)
+    assert nbformat.read(tmp_path / "es" / "index.ipynb", as_version=4).cells
+    assert (tmp_path / "es" / "index.py").read_text().startswith("# %% [markdown]")
+    page.url = "es/elsewhere/"
+    with pytest.raises(DownloadError, match="the page is at 'es/elsewhere/'"):
+        hook.on_page_markdown("# T\n", page, config, None)
