@@ -123,7 +123,7 @@ def test_a_page_whose_examples_were_all_skipped_is_not_verified(project):
 def test_a_page_without_code_says_so(project):
     root, page = project
     result = _stamp("es", None, page_sources(page, root), has_examples=False)
-    assert (result.kind, result.text) == ("info", "Esta página no muestra código, así que no hay nada que ejecutar.")
+    assert (result.kind, result.text) == ("info", "Esta página no tiene ejemplos de código que ejecutar.")
 
 
 def test_the_report_the_test_suite_writes_is_the_one_the_stamp_reads(project):

@@ -59,7 +59,7 @@ STRINGS = {
         "changed": "This page or the code it shows changed after the last test run ({date}): {files}.",
         "unrecorded": "The test report ({date}) does not record which version of this page it ran.",
         "other_torch": "The last test run used torch {then}; this site was built with torch {now}.",
-        "no_code_text": "This page shows no code, so there is nothing to run.",
+        "no_code_text": "This page has no code examples to run.",
         "notebook_ran": ("{count} of this notebook ran without error while this page was built, "
                          "with torch {torch} on {device}, {date}."),
         "cells": ("The 1 code cell", "All {n} code cells"),
@@ -86,7 +86,7 @@ STRINGS = {
                     "pruebas ({date}): {files}."),
         "unrecorded": "El informe de pruebas ({date}) no registra qué versión de esta página ejecutó.",
         "other_torch": "La última ejecución de las pruebas usó torch {then}; este sitio se compiló con torch {now}.",
-        "no_code_text": "Esta página no muestra código, así que no hay nada que ejecutar.",
+        "no_code_text": "Esta página no tiene ejemplos de código que ejecutar.",
         "notebook_ran": ("{count} de este cuaderno se {verb} sin errores al compilar esta página, "
                          "con torch {torch} en {device}, {date}."),
         "cells": ("La única celda de código", "Las {n} celdas de código"),
