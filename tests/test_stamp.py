@@ -130,8 +130,9 @@ def test_the_report_the_test_suite_writes_is_the_one_the_stamp_reads(project):
     """ExampleReport (fed pytest's reports) → reports/examples.json → stamp."""
     root, page = project
     collector = ExampleReport(root)
-    for outcome in ["passed", "passed", "failed"]:
-        collector.pytest_runtest_logreport(SimpleNamespace(fspath=str(page), when="call", outcome=outcome))
+    for index, outcome in enumerate(["passed", "passed", "failed"]):
+        collector.pytest_runtest_logreport(SimpleNamespace(
+            fspath=str(page), nodeid=f"docs/en/demo.md::line:{index}", when="call", outcome=outcome))
     collector.pytest_sessionfinish(session=None)
     report = stamp.load_report(root / "reports" / "examples.json")
     result = stamp.report_stamp("en", "en/demo.md", report, page_sources(page, root), report["torch"], True)
