@@ -348,13 +348,26 @@ def _compare_notebooks(english: Path, spanish: Path, en: str, es: str, page: str
     if kinds_en != kinds_es:
         return [f"{es} has {len(kinds_es)} cells ({_cell_kinds(kinds_es)}) where {en} has "
                 f"{len(kinds_en)} ({_cell_kinds(kinds_en)}): keep one Spanish cell per English cell"]
-    problems = [f"{es}, cell {number}: its code differs from cell {number} of {en}; code cells are "
-                "never translated, copy the English cell"
+    problems = [f"{es}, cell {number}: its code differs from cell {number} of {en} "
+                f"({_first_difference(a.source, b.source)}); code cells are never translated, "
+                "copy the English cell"
                 for number, (a, b) in enumerate(zip(theirs.cells, ours.cells), start=1)
                 if a.cell_type == "code" and a.source != b.source]
     prose = [_notebook_markdown(nb) for nb in (theirs, ours)]
     (h_en, l_en), (h_es, l_es) = (outline(text, page) for text in prose)
     return (problems + _compare_headings(h_en, h_es, en, es) + _compare_links(l_en, l_es, en, es))
+
+
+def _first_difference(english: str, spanish: str) -> str:
+    theirs, ours = english.splitlines(), spanish.splitlines()
+    for number, (a, b) in enumerate(zip(theirs, ours), start=1):
+        if a != b:
+            return f"line {number} is `{b.strip()}` where English has `{a.strip()}`"
+    if len(ours) > len(theirs):
+        return f"line {len(theirs) + 1}, `{ours[len(theirs)].strip()}`, is not in English"
+    if len(theirs) > len(ours):
+        return f"English line {len(ours) + 1}, `{theirs[len(ours)].strip()}`, is missing"
+    return "they differ only in line endings or a final newline"
 
 
 def _cell_kinds(kinds: list[str]) -> str:
@@ -637,8 +650,9 @@ def glossary(guide: Path) -> list[Term]:
 
 
 def glossary_problems(docs: Path, terms: list[Term]) -> list[str]:
-    """Spanish prose that uses a form the glossary rules out (text in parentheses is exempt:
-    "difusión (broadcasting)" names the English term on purpose)."""
+    """Spanish prose that uses a form the glossary rules out. Text in parentheses and in «»
+    is exempt: "difusión (broadcasting)" names the English term on purpose, and a quoted
+    title of an English source stays as it is."""
     problems = []
     for page in pages(docs, TARGET):
         path = docs / TARGET / page
@@ -670,6 +684,7 @@ def _prose_lines(path: Path):
             line = re.sub(r"`[^`]*`", " ", line)  # inline code
             line = re.sub(r"\]\([^)]*\)|<https?://[^>]*>|https?://\S+", " ", line)  # link targets
             line = re.sub(r"\([^()]*\)", " ", line)  # asides: "difusión (broadcasting)"
+            line = re.sub(r"«[^»]*»", " ", line)  # quoted titles of English sources
             if line.strip():
                 yield (f"line {number}" if label == "line" else label), line
 

@@ -174,8 +174,8 @@ def test_notebook_twins_need_identical_code_cells(tmp_path):
     assert compare(docs, "exercises/n.ipynb") == []
     (docs / "es/exercises/n.ipynb").write_text(notebook(("markdown", "# Ejercicio"), ("code", "x = 2\nprint(x)")))
     assert compare(docs, "exercises/n.ipynb") == [
-        "docs/es/exercises/n.ipynb, cell 2: its code differs from cell 2 of docs/en/exercises/n.ipynb; "
-        "code cells are never translated, copy the English cell"]
+        "docs/es/exercises/n.ipynb, cell 2: its code differs from cell 2 of docs/en/exercises/n.ipynb "
+        "(line 1 is `x = 2` where English has `x = 1`); code cells are never translated, copy the English cell"]
     (docs / "es/exercises/n.ipynb").write_text(notebook(("markdown", "# Ejercicio"), ("markdown", "Más."),
                                                         ("code", "x = 1\nprint(x)")))
     assert compare(docs, "exercises/n.ipynb") == [
@@ -453,3 +453,44 @@ def test_the_strict_build_shows_the_notice_and_fails_on_a_missing_twin(docs):
     done = build(docs)
     assert done.returncode == 1
     assert "docs/en/extra.md has no Spanish twin docs/es/extra.md" in done.stderr
+
+
+# ---------------------------------------------------------------- glossary
+
+
+GUIDE = """\
+| English | Spanish | Not in Spanish prose | Note |
+|---|---|---|---|
+| batch size | tamaño de lote | batch size | |
+| broadcasting | difusión (broadcasting) | broadcasting | |
+| tensor | tensor | | |
+"""
+
+
+def test_the_glossary_is_read_from_the_guide_table(tmp_path):
+    write(tmp_path, {"guide.md": "# Guide\n\n| What | Where |\n|---|---|\n| a | b |\n\n" + GUIDE + "\nAfter.\n"})
+    terms = translations.glossary(tmp_path / "guide.md")
+    assert [(t.english, t.spanish, t.avoid) for t in terms] == [
+        ("batch size", "tamaño de lote", ("batch size",)),
+        ("broadcasting", "difusión (broadcasting)", ("broadcasting",)),
+        ("tensor", "tensor", ())]
+
+
+def test_spanish_prose_with_a_ruled_out_word_is_caught_code_and_asides_are_not(tmp_path):
+    write(tmp_path, {"guide.md": GUIDE, "docs/es/m.md": """\
+        ---
+        translation_of: "broadcasting"
+        ---
+        # Medir
+
+        El batch size importa. La difusión (broadcasting) también.
+        Usa `batch size` en código, o cita «Batch size and broadcasting».
+
+        ```python
+        --8<-- "snippets/broadcasting.py"
+        ```
+        <!-- broadcasting -->
+        """})
+    terms = translations.glossary(tmp_path / "guide.md")
+    assert translations.glossary_problems(tmp_path / "docs", terms) == [
+        "docs/es/m.md, line 6: «batch size» in Spanish prose; the glossary says «tamaño de lote» for «batch size»"]

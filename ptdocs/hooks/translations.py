@@ -15,7 +15,9 @@ import markdown
 from mkdocs.plugins import get_plugin_logger
 from mkdocs.utils import get_relative_url
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # `mkdocs` run as a script: find ptdocs
+ROOT = str(Path(__file__).resolve().parents[2])
+if ROOT not in sys.path:  # `mkdocs` run as a command does not put the root on the path
+    sys.path.insert(0, ROOT)
 from ptdocs import translations  # noqa: E402
 
 log = get_plugin_logger("translations")

@@ -1,0 +1,35 @@
+"""The real site: every page has its Spanish twin, with the same structure, in the glossary's words.
+
+Freshness is not checked here on purpose: an English page may change before its
+translation catches up; `python -m ptdocs.translations status` lists those pages
+and the site shows their readers a notice.
+"""
+
+import pytest
+
+from ptdocs.snippets import ROOT
+from ptdocs.translations import DOCS, compare, glossary, glossary_problems, missing_twins, twins
+
+GUIDES = {"en": ROOT / "CONTRIBUTING.md", "es": ROOT / "CONTRIBUTING.es.md"}
+
+
+def test_every_page_has_its_twin_in_the_other_language():
+    problems = missing_twins(DOCS)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("page", twins(DOCS))
+def test_twins_have_the_same_snippets_blocks_headings_and_links(page):
+    problems = compare(DOCS, page)
+    assert not problems, "\n".join(problems)
+
+
+def test_both_guides_hold_the_same_glossary():
+    english, spanish = (glossary(path) for path in GUIDES.values())
+    assert len(english) >= 20
+    assert [(t.english, t.spanish, t.avoid) for t in english] == [(t.english, t.spanish, t.avoid) for t in spanish]
+
+
+def test_spanish_pages_follow_the_glossary():
+    problems = glossary_problems(DOCS, glossary(GUIDES["es"]))
+    assert not problems, "\n".join(problems)
