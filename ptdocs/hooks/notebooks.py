@@ -10,14 +10,28 @@ output path i18n chose (``exercises/...`` or ``es/exercises/...``).
 i18n treats a notebook as an asset, so it records no translations for it and
 its language switcher would lead to the other language's home page. The
 twins (``docs/en/x.ipynb`` and ``docs/es/x.ipynb``) are added as alternates.
+
+mkdocs-jupyter's ``include_source`` copies the ``.ipynb`` next to the page's
+HTML but, with the Material theme, shows no link to it: each notebook page gets
+a "Download notebook" button below its title, in the page's language, with a
+relative link, so it works under ``es/`` and at any site URL.
 """
 
 import posixpath
+import sys
 from pathlib import Path
 from types import SimpleNamespace
+from urllib.parse import quote
 
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs_jupyter.plugin import NotebookFile
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
+    sys.path.insert(0, str(ROOT))
+
+from ptdocs.downloads import TEXTS  # noqa: E402  the words the guide pages' download links use
 
 
 @event_priority(-200)
@@ -50,3 +64,29 @@ def _twins(file, i18n, config):
             prefix = "" if lang == i18n.default_language else f"{lang}/"
             twins[lang] = SimpleNamespace(url=prefix + page_url)
     return twins
+
+
+def on_page_content(html, page, config, files):
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is None or not jupyter.config["include_source"] or not jupyter.should_include(page.file):
+        return html
+    return with_download_link(html, page.file.src_uri)
+
+
+def with_download_link(html: str, src_uri: str) -> str:
+    """The rendered notebook with its download button after the first title (or at the top).
+
+    mkdocs-jupyter copies the notebook into the folder of the page's HTML under its own
+    name, so the link is just that name."""
+    language = src_uri.partition("/")[0]
+    if language not in TEXTS:
+        raise PluginError(f"{src_uri}: no download label for the language '{language}'; "
+                          "add it to TEXTS in ptdocs/downloads.py")
+    name = posixpath.basename(src_uri)
+    link = (f'<p><a class="md-button" href="{quote(name)}" download>'
+            f'{TEXTS[language]["notebook"]}</a></p>')
+    end = html.find("</h1>")
+    if end < 0:
+        return link + html
+    end += len("</h1>")
+    return html[:end] + link + html[end:]

@@ -1,0 +1,84 @@
+"""One jupytext source, one notebook per language (ptdocs.notebook_twins), and the download
+button of every notebook page (ptdocs/hooks/notebooks.py)."""
+
+import importlib.util
+
+import nbformat
+import pytest
+from mkdocs.exceptions import PluginError
+
+from ptdocs import notebook_twins
+from ptdocs.snippets import ROOT
+
+SOURCE = """\
+# %% [markdown] lang="en"
+# # Title
+
+# %% [markdown] lang="es"
+# # Título
+
+# %%
+x = 1
+
+# %% [markdown] lang="en"
+# Closing words.
+
+# %% [markdown] lang="es"
+# Palabras finales.
+"""
+
+
+def write(tmp_path, text):
+    source = tmp_path / "exercise.py"
+    source.write_text(text, encoding="utf-8")
+    return source
+
+
+def test_each_language_gets_the_code_and_its_own_prose(tmp_path):
+    texts = notebook_twins.twins(write(tmp_path, SOURCE))
+    cells = {language: nbformat.reads(text, as_version=4).cells for language, text in texts.items()}
+    assert [c["source"] for c in cells["en"]] == ["# Title", "x = 1", "Closing words."]
+    assert [c["source"] for c in cells["es"]] == ["# Título", "x = 1", "Palabras finales."]
+    assert all(c.get("outputs", []) == [] for c in cells["en"] + cells["es"])
+    # Regenerating gives the same bytes: cell ids are stable, not random.
+    assert notebook_twins.twins(write(tmp_path, SOURCE)) == texts
+
+
+def test_a_markdown_cell_without_a_language_is_refused(tmp_path):
+    source = write(tmp_path, SOURCE.replace('# %% [markdown] lang="es"\n# # Título',
+                                            "# %% [markdown]\n# # Título"))
+    with pytest.raises(notebook_twins.SourceError, match=r"Markdown cell 2 needs lang="):
+        notebook_twins.twins(source)
+
+
+def test_prose_missing_in_one_language_is_refused(tmp_path):
+    source = write(tmp_path, SOURCE.replace('# %% [markdown] lang="es"\n# Palabras finales.\n', ""))
+    with pytest.raises(notebook_twins.SourceError, match="different Markdown cells"):
+        notebook_twins.twins(source)
+
+
+def test_the_committed_notebooks_are_current():
+    assert notebook_twins.main(["--check"]) == 0
+
+
+def load_hook():
+    spec = importlib.util.spec_from_file_location("notebooks_hook",
+                                                  ROOT / "ptdocs" / "hooks" / "notebooks.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    return hook
+
+
+@pytest.mark.parametrize("language, label", [("en", "Download notebook"),
+                                             ("es", "Descargar notebook")])
+def test_the_download_button_follows_the_title_in_the_page_language(language, label):
+    html = '<div class="jp-Cell"><h1 id="t">Title</h1><p>Text</p></div>'
+    result = load_hook().with_download_link(html, f"{language}/exercises/derivatives.ipynb")
+    # Relative to the page's folder, where mkdocs-jupyter copies the notebook.
+    assert result == ('<div class="jp-Cell"><h1 id="t">Title</h1><p><a class="md-button" '
+                      f'href="derivatives.ipynb" download>{label}</a></p><p>Text</p></div>')
+
+
+def test_a_language_without_a_label_fails_the_build():
+    with pytest.raises(PluginError, match="no download label for the language 'fr'"):
+        load_hook().with_download_link("<h1>x</h1>", "fr/exercises/derivatives.ipynb")
