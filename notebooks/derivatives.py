@@ -99,7 +99,8 @@ FUNCTIONS = (
              in_domain=lambda x: x > 0),
     Function("1/x", lambda x: 1 / x, (lambda x: -1 / x**2,), ((-0.5,), (2.0,), (0.0,)),
              in_domain=lambda x: x != 0),
-    Function("tanh x", torch.tanh, (lambda x: 1 - torch.tanh(x) ** 2,), ((-0.5,), (1.0,), (3.0,))),
+    Function("tanh x", torch.tanh, (lambda x: 1 - torch.tanh(x) ** 2,),
+             ((-0.5,), (1.0,), (3.0,))),
     Function("σ(x)", torch.sigmoid, (sigmoid_prime,), ((-1.0,), (0.5,), (6.0,))),
     Function("sin(x²)·eˣ", lambda x: torch.sin(x**2) * torch.exp(x),
              (lambda x: (2 * x * torch.cos(x**2) + torch.sin(x**2)) * torch.exp(x),),
@@ -114,11 +115,11 @@ for function in FUNCTIONS:
     assert len(function.partials) == len(function.variables), function.name
     for point in function.points:
         assert len(point) == len(function.variables), (function.name, point)
-        # Exact in every dtype: the float64 closed form is the reference for all of them.
-        assert all(torch.tensor(v, dtype=torch.bfloat16).item() == v for v in point), point
+        # Exact in every dtype: the float64 closed form is the reference for all.
+        assert all(torch.tensor(v, dtype=torch.bfloat16).item() == v for v in point)
 
-print(f"{len(FUNCTIONS)} functions, "
-      f"{sum(len(f.points) * len(f.partials) for f in FUNCTIONS)} derivatives at a point, "
+derivatives = sum(len(f.points) * len(f.partials) for f in FUNCTIONS)
+print(f"{len(FUNCTIONS)} functions, {derivatives} derivatives at a point, "
       f"{len(DTYPES)} dtypes")
 
 # %% [markdown] lang="en"
@@ -160,17 +161,20 @@ for dtype, color in ((torch.float32, "tab:orange"), (torch.float64, "tab:blue"))
     error = (central_difference(torch.exp, x, steps.to(dtype)).double() - math.e).abs()
     name = str(dtype).removeprefix("torch.")
     # A difference that happens to be exact has error 0, which a log axis cannot show.
-    axes.loglog(steps, error.where(error > 0, math.nan), color=color, label=f"{name}: |FD − e|")
+    axes.loglog(steps, error.where(error > 0, math.nan), color=color,
+                label=f"{name}: |FD − e|")
     model = eps * math.e / steps + steps**2 * math.e / 6
-    axes.loglog(steps, model, color=color, linestyle=":", label=f"{name}: ε·e/h + h²·e/6")
+    axes.loglog(steps, model, color=color, linestyle=":",
+                label=f"{name}: ε·e/h + h²·e/6")
     axes.axvline(eps ** (1 / 3), color=color, linestyle="--", linewidth=0.8)
     best = int(torch.nan_to_num(error, nan=math.inf).argmin())
     best_steps[dtype] = steps[best].item()
     print(f"{name}: ε = {eps:.1e}, ε^(1/3) = {eps ** (1 / 3):.1e}; "
           f"smallest error {error[best]:.1e} at h = {steps[best]:.1e}; "
-          f"error {error[0]:.1e} at h = {steps[0]:.0e} and {error[-1]:.1e} at h = {steps[-1]:.0e}")
-    # The V of the figure, as a check: rounding on the left, truncation on the right, and the
-    # best step within a factor of ten of ε^(1/3).
+          f"error {error[0]:.1e} at h = {steps[0]:.0e}, "
+          f"{error[-1]:.1e} at h = {steps[-1]:.0e}")
+    # The V of the figure, as a check: rounding on the left, truncation on the
+    # right, and the best step within a factor of ten of ε^(1/3).
     assert error[0] > 100 * error[best] and error[-1] > 100 * error[best]
     assert eps ** (1 / 3) / 10 < steps[best] < eps ** (1 / 3) * 10
 axes.set_xlabel("h")
@@ -179,7 +183,8 @@ axes.set_ylim(1e-13, 10)
 axes.grid(True, which="major", alpha=0.3)
 axes.legend(fontsize=8)
 plt.show()
-print(f"gradcheck's default step: eps={inspect.signature(torch.autograd.gradcheck).parameters['eps'].default}")
+gradcheck_step = inspect.signature(torch.autograd.gradcheck).parameters["eps"].default
+print(f"gradcheck's default step: eps={gradcheck_step}")
 
 # %% [markdown] lang="en"
 # Both curves are a V on the log–log axes: rounding error falls with slope −1 as h grows,
@@ -238,8 +243,8 @@ def short(dtype):
 
 display(Markdown("\n".join(
     ["| dtype | ε | rtol | atol | h at x = 1 |", "|---|---|---|---|---|"]
-    + [f"| {short(d)} | {torch.finfo(d).eps:.1e} | {TOLERANCES[d][0]:g} | {TOLERANCES[d][1]:g} "
-       f"| {rule_of_thumb_step(d, 1.0):.1e} |" for d in DTYPES])))
+    + [f"| {short(d)} | {torch.finfo(d).eps:.1e} | {TOLERANCES[d][0]:g} "
+       f"| {TOLERANCES[d][1]:g} | {rule_of_thumb_step(d, 1.0):.1e} |" for d in DTYPES])))
 
 # %% [markdown] lang="en"
 # ## Every function, point and dtype
@@ -295,9 +300,9 @@ class Row:
 
 
 def is_close(value, reference, rtol, atol):
-    # The same test as torch.testing.assert_close: |value - reference| <= atol + rtol * |reference|.
-    return bool(torch.isclose(torch.tensor(value, dtype=torch.float64),
-                              torch.tensor(reference, dtype=torch.float64), rtol=rtol, atol=atol))
+    # assert_close's test: |value - reference| <= atol + rtol * |reference|.
+    value, reference = (torch.tensor(v, dtype=torch.float64) for v in (value, reference))
+    return bool(torch.isclose(value, reference, rtol=rtol, atol=atol))
 
 
 def along(function, point, index, dtype):
@@ -315,7 +320,8 @@ def fd_error_terms(function, point, index, dtype, h):
             derivative = torch.zeros(())
             break
         (derivative,) = torch.autograd.grad(derivative, x, create_graph=True)
-    return torch.finfo(dtype).eps * abs(value.item()) / h, h**2 * abs(derivative.item()) / 6
+    rounding = torch.finfo(dtype).eps * abs(value.item()) / h
+    return rounding, h**2 * abs(derivative.item()) / 6
 
 
 def check(function, point, index, dtype, step_rule, tolerances):
@@ -335,9 +341,10 @@ def check(function, point, index, dtype, step_rule, tolerances):
             reasons.append("precision")
         if not is_close(fd, closed_form, rtol, atol):
             rounding, truncation = fd_error_terms(function, point, index, dtype, h)
-            reasons.append(f"FD step [{'rounding' if rounding > truncation else 'truncation'}]")
-    return Row(function.name, function.variables[index], point, dtype, closed_form, autograd, fd,
-               h, rtol, atol, tuple(reasons))
+            larger = "rounding" if rounding > truncation else "truncation"
+            reasons.append(f"FD step [{larger}]")
+    return Row(function.name, function.variables[index], point, dtype, closed_form,
+               autograd, fd, h, rtol, atol, tuple(reasons))
 
 
 def run(step_rule, tolerances):
@@ -348,26 +355,34 @@ def run(step_rule, tolerances):
             for dtype in DTYPES]
 
 
+def tally(rows):
+    passed = sum(r.passed for r in rows)
+    return f"{len(rows)} rows: {passed} pass, {len(rows) - passed} fail"
+
+
 rows = run(rule_of_thumb_step, TOLERANCES)
-print(f"{len(rows)} rows: {sum(r.passed for r in rows)} pass, {sum(not r.passed for r in rows)} fail")
+print(tally(rows))
 
 # %%
 def distance(value, row):
     text = f"{abs(value - row.closed_form):.1e}"
-    return text if is_close(value, row.closed_form, row.rtol, row.atol) else f"**{text}**"
+    within = is_close(value, row.closed_form, row.rtol, row.atol)
+    return text if within else f"**{text}**"
 
 
 def table(rows):
-    lines = ["| | f | ∂/∂ | at | dtype | closed form | autograd | FD | h | Δ autograd | Δ FD | tol "
-             "| reason |",
-             "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    # Verdict and reason first: they stay in view while the numbers scroll sideways.
+    lines = ["| | f | at | dtype | reason | closed form | autograd | FD | Δ autograd "
+             "| Δ FD | tol | h |",
+             "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for row in rows:
+        name = row.function if len(row.point) == 1 else f"{row.function}, ∂/∂{row.wrt}"
         at = ", ".join(f"{v:g}" for v in row.point)
         lines.append(
-            f"| {'✅' if row.passed else '❌'} | {row.function} | {row.wrt} | {at} "
-            f"| {short(row.dtype)} | {row.closed_form:.8g} | {row.autograd:.8g} | {row.fd:.8g} "
-            f"| {row.step:.1e} | {distance(row.autograd, row)} | {distance(row.fd, row)} "
-            f"| {row.tolerance:.1e} | {'; '.join(row.reasons)} |")
+            f"| {'✓' if row.passed else '**✗**'} | {name} | {at} | {short(row.dtype)} "
+            f"| {'; '.join(row.reasons)} | {row.closed_form:.7g} | {row.autograd:.7g} "
+            f"| {row.fd:.7g} | {distance(row.autograd, row)} | {distance(row.fd, row)} "
+            f"| {row.tolerance:.1e} | {row.step:.1e} |")
     return Markdown("\n".join(lines))
 
 
@@ -418,7 +433,7 @@ try:
 except AssertionError as error:
     print(error)
 else:
-    raise AssertionError("tanh'(3) in bfloat16 was expected to miss the default tolerance")
+    raise AssertionError("tanh'(3) in bfloat16 should miss the default tolerance")
 
 # %% [markdown] lang="en"
 # **FD step.** Held to the tolerance autograd meets, the finite difference fails in many float32
@@ -447,7 +462,7 @@ else:
 
 # %%
 def counts(rows):
-    lines = ["| dtype | rows | ✅ | ❌ | domain | precision | FD step |",
+    lines = ["| dtype | rows | ✓ | ✗ | domain | precision | FD step |",
              "|---|---:|---:|---:|---:|---:|---:|"]
     for dtype in DTYPES:
         mine = [r for r in rows if r.dtype == dtype]
@@ -459,9 +474,9 @@ def counts(rows):
 
 
 def judged_by_torch(value, row):
+    value, reference = (torch.tensor(v, dtype=torch.float64) for v in (value, row.closed_form))
     try:
-        assert_close(torch.tensor(value, dtype=torch.float64),
-                     torch.tensor(row.closed_form, dtype=torch.float64), rtol=row.rtol, atol=row.atol)
+        assert_close(value, reference, rtol=row.rtol, atol=row.atol)
     except AssertionError:
         return False
     return True
@@ -476,7 +491,8 @@ assert len(rows) == len(keys) == expected, (len(rows), len(keys), expected)
 
 # Autograd in float64 agrees with every closed form in the domain far below any tolerance above.
 in_domain = [r for r in rows if r.dtype == torch.float64 and "domain" not in r.reasons]
-worst = max(abs(r.autograd - r.closed_form) / max(1.0, abs(r.closed_form)) for r in in_domain)
+worst = max(abs(r.autograd - r.closed_form) / max(1.0, abs(r.closed_form))
+            for r in in_domain)
 print(f"largest relative error of autograd in float64: {worst:.1e}")
 assert worst <= 1e-12
 
@@ -485,8 +501,9 @@ for r in rows:
     if "domain" in r.reasons:
         assert not math.isfinite(r.closed_form), r
         continue
+    fd_failed = any(reason.startswith("FD step") for reason in r.reasons)
     assert judged_by_torch(r.autograd, r) == ("precision" not in r.reasons), r
-    assert judged_by_torch(r.fd, r) == (not any(s.startswith("FD step") for s in r.reasons)), r
+    assert judged_by_torch(r.fd, r) == (not fd_failed), r
 
 # The failures are where the explanation above puts them.
 assert all("precision" not in r.reasons for r in rows if r.dtype != torch.bfloat16)
@@ -514,15 +531,16 @@ assert all(r.passed for r in in_domain)
 # %%
 # Change these, then run the cell again.
 my_tolerances = dict(TOLERANCES)
-my_tolerances[torch.float64] = (1e-12, 1e-12)  # (rtol, atol); the default is (1e-7, 1e-7)
+my_tolerances[torch.float64] = (1e-12, 1e-12)  # (rtol, atol); default (1e-7, 1e-7)
 my_tolerances[torch.float32] = (1.3e-6, 1e-5)  # the default; try atol = 0
 my_step = rule_of_thumb_step  # try: lambda dtype, x: 1e-4
 
 after = run(my_step, my_tolerances)
 moved = [new for old, new in zip(rows, after) if old.passed != new.passed]
-print(f"before: {sum(r.passed for r in rows)} pass, {sum(not r.passed for r in rows)} fail")
-print(f"after:  {sum(r.passed for r in after)} pass, {sum(not r.passed for r in after)} fail")
-print(f"{sum(not r.passed for r in moved)} rows moved to fail, {sum(r.passed for r in moved)} to pass")
+print(f"before: {tally(rows)}")
+print(f"after:  {tally(after)}")
+print(f"moved:  {sum(not r.passed for r in moved)} to fail, "
+      f"{sum(r.passed for r in moved)} to pass")
 display(counts(after))
 display(table(moved))
 

@@ -1,0 +1,228 @@
+"""The derivatives exercise, in both languages: generated from its source, shipped without
+outputs, and, once executed, telling the analytical story its prose tells.
+
+The notebooks run in a Jupyter kernel as on the site; a last cell added here (never shipped)
+prints the notebook's own rows as JSON, and every verdict is judged again in this process by
+``torch.testing.assert_close``.
+"""
+
+import asyncio
+import copy
+import json
+import math
+from itertools import product
+
+import nbformat
+import pytest
+import torch
+from nbclient import NotebookClient
+from torch.testing import assert_close
+from torch.testing._comparison import default_tolerances  # the table assert_close documents
+
+from ptdocs import notebook_twins
+from ptdocs.snippets import ROOT
+
+SOURCE = ROOT / "notebooks" / "derivatives.py"
+LANGUAGES = notebook_twins.LANGUAGES
+NOTEBOOKS = {language: notebook_twins.target(SOURCE, language) for language in LANGUAGES}
+DTYPES = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16}
+FLOAT64_AGREEMENT = 1e-12  # relative, autograd against the closed form, everywhere in the domain
+
+# Run in the notebook's kernel after its last cell: its state, as JSON.
+PROBE = """
+import json as _json
+
+def _row(r):
+    return {"function": r.function, "wrt": r.wrt, "point": list(r.point),
+            "dtype": short(r.dtype), "closed_form": r.closed_form, "autograd": r.autograd,
+            "fd": r.fd, "rtol": r.rtol, "atol": r.atol, "reasons": list(r.reasons),
+            "passed": r.passed}
+
+print(_json.dumps({
+    "functions": [{"name": f.name, "points": [list(p) for p in f.points],
+                   "variables": f.variables, "partials": len(f.partials)} for f in FUNCTIONS],
+    "dtypes": [short(d) for d in DTYPES],
+    "tolerances": {short(d): list(t) for d, t in TOLERANCES.items()},
+    "rows": [_row(r) for r in rows],
+    "after": [_row(r) for r in after],
+    "my_tolerances": {short(d): list(t) for d, t in my_tolerances.items()},
+}))
+"""
+
+
+def read(language):
+    return nbformat.read(NOTEBOOKS[language], as_version=4)
+
+
+def code_cells(notebook):
+    return [cell for cell in notebook.cells if cell.cell_type == "code"]
+
+
+@pytest.fixture(scope="module")
+def executed():
+    """Each language's notebook, executed (both kernels at once), and the state its probe printed."""
+    notebooks = {}
+    for language in LANGUAGES:
+        notebooks[language] = copy.deepcopy(read(language))
+        notebooks[language].cells.append(nbformat.v4.new_code_cell(PROBE))
+
+    async def run_all():
+        await asyncio.gather(*(
+            NotebookClient(notebook, kernel_name="python3", timeout=300,
+                           resources={"metadata": {"path": str(NOTEBOOKS[language].parent)}}
+                           ).async_execute()
+            for language, notebook in notebooks.items()))
+
+    asyncio.run(run_all())
+    results = {}
+    for language, notebook in notebooks.items():
+        probe = notebook.cells.pop()
+        state = json.loads("".join(o["text"] for o in probe.outputs if o.output_type == "stream"))
+        results[language] = (notebook, state)
+    return results
+
+
+# ------------------------------------------------------------------ the files as committed
+
+
+def test_the_notebooks_are_generated_from_their_source():
+    texts = notebook_twins.twins(SOURCE)
+    for language, path in NOTEBOOKS.items():
+        assert path.read_text(encoding="utf-8") == texts[language], (
+            f"{path.relative_to(ROOT)} differs from {SOURCE.relative_to(ROOT)}: edit the source, "
+            "then run python -m ptdocs.notebook_twins")
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "docs").rglob("*.ipynb")),
+                         ids=lambda path: str(path.relative_to(ROOT)))
+def test_no_notebook_ships_outputs(path):
+    """The site executes notebooks when it is built; stored outputs would be stale evidence."""
+    for number, cell in enumerate(nbformat.read(path, as_version=4).cells, start=1):
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, (
+                f"{path.relative_to(ROOT)}, cell {number} has stored outputs")
+
+
+def test_code_cells_are_identical_and_prose_is_translated():
+    english, spanish = read("en"), read("es")
+    assert [c.cell_type for c in english.cells] == [c.cell_type for c in spanish.cells]
+    assert [c.source for c in code_cells(english)] == [c.source for c in code_cells(spanish)]
+    prose = [(a.source, b.source) for a, b in zip(english.cells, spanish.cells)
+             if a.cell_type == "markdown"]
+    assert prose and all(a != b for a, b in prose), "a Markdown cell was left untranslated"
+
+
+# ------------------------------------------------------------------ the story, executed
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_row_is_dropped(executed, language):
+    _, state = executed[language]
+    expected = {(f["name"], tuple(point), variable, dtype)
+                for f in state["functions"]
+                for point, variable, dtype in product(f["points"], f["variables"], state["dtypes"])}
+    got = [(r["function"], tuple(r["point"]), r["wrt"], r["dtype"]) for r in state["rows"]]
+    assert len(got) == len(set(got)) == len(expected)
+    assert set(got) == expected
+    assert state["dtypes"] == list(DTYPES)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_float64_autograd_matches_every_closed_form_in_the_domain(executed, language):
+    _, state = executed[language]
+    in_domain = [r for r in state["rows"] if r["dtype"] == "float64" and "domain" not in r["reasons"]]
+    assert len(in_domain) == sum(r["dtype"] == "float64" for r in state["rows"]) - 2  # log 0, 1/0
+    for r in in_domain:
+        error = abs(r["autograd"] - r["closed_form"]) / max(1.0, abs(r["closed_form"]))
+        assert error <= FLOAT64_AGREEMENT, r
+        assert r["passed"], r
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_stated_tolerances_are_assert_close_defaults(executed, language):
+    _, state = executed[language]
+    for name, dtype in DTYPES.items():
+        assert tuple(state["tolerances"][name]) == default_tolerances(dtype)
+
+
+def judged(value, row):
+    try:
+        assert_close(torch.tensor(value, dtype=torch.float64),
+                     torch.tensor(row["closed_form"], dtype=torch.float64),
+                     rtol=row["rtol"], atol=row["atol"])
+    except AssertionError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_verdict_is_torchs_verdict(executed, language):
+    """A row marked failing really fails, for the reason it gives; a passing row passes."""
+    _, state = executed[language]
+    for r in state["rows"] + state["after"]:
+        if "domain" in r["reasons"]:
+            assert r["reasons"] == ["domain"] and not math.isfinite(r["closed_form"]), r
+            assert r["function"] in ("log x", "1/x") and r["point"] == [0.0], r
+            continue
+        assert judged(r["autograd"], r) == ("precision" not in r["reasons"]), r
+        fd_failed = any(reason.startswith("FD step [") for reason in r["reasons"])
+        assert judged(r["fd"], r) == (not fd_failed), r
+        assert r["passed"] == (not r["reasons"]), r
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_reduced_precision_failures_are_shown(executed, language):
+    _, state = executed[language]
+    rows = state["rows"]
+    precision = [r for r in rows if "precision" in r["reasons"]]
+    # Autograd fails only where the dtype is coarse: bfloat16 at the saturated tanh and sigmoid.
+    assert {(r["function"], r["dtype"]) for r in precision} == {("tanh x", "bfloat16"),
+                                                                ("σ(x)", "bfloat16")}
+    for r in precision:
+        assert abs(r["autograd"] - r["closed_form"]) > 10 * r["rtol"] * abs(r["closed_form"]), r
+    # The finite difference fails in both reduced precisions, never in float64.
+    for dtype in ("float32", "bfloat16"):
+        assert any("FD step" in " ".join(r["reasons"]) for r in rows if r["dtype"] == dtype)
+    assert not any("FD step" in " ".join(r["reasons"]) for r in rows if r["dtype"] == "float64")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_page_shows_every_row_and_the_figure(executed, language):
+    notebook, state = executed[language]
+    markdown = [o["data"]["text/markdown"] for cell in code_cells(notebook) for o in cell.outputs
+                if "text/markdown" in o.get("data", {})]
+    table = next(text for text in markdown if text.startswith("| | f | at | dtype | reason |"))
+    lines = table.splitlines()[2:]
+    assert len(lines) == len(state["rows"])
+    assert sum(line.startswith("| **✗** |") for line in lines) == sum(
+        not r["passed"] for r in state["rows"]) > 0
+    images = [o for cell in code_cells(notebook) for o in cell.outputs
+              if "image/png" in o.get("data", {})]
+    assert len(images) == 1
+    errors = [o for cell in code_cells(notebook) for o in cell.outputs
+              if o.output_type == "error" or o.get("name") == "stderr"]
+    assert errors == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_closing_cell_moves_rows_between_pass_and_fail(executed, language):
+    notebook, state = executed[language]
+    before, after = state["rows"], state["after"]
+    assert len(before) == len(after)
+    moved = [(a, b) for a, b in zip(before, after) if a["passed"] != b["passed"]]
+    assert moved
+    # As shipped it tightens float64 to 1e-12: autograd still passes in the domain, and only
+    # float64 finite differences move.
+    assert state["my_tolerances"]["float64"] == [1e-12, 1e-12]
+    assert all(b["dtype"] == "float64" and b["reasons"][0].startswith("FD step") for _, b in moved)
+    assert not any("precision" in r["reasons"] for r in after if r["dtype"] == "float64")
+    printed = "".join(o.get("text", "") for o in code_cells(notebook)[-1].outputs)
+    assert f"moved:  {len(moved)} to fail, 0 to pass" in printed
+
+
+def test_both_languages_print_the_same_outputs(executed):
+    def shown(notebook):
+        return [[o.get("text") or o.get("data", {}).get("text/markdown") for o in cell.outputs
+                 if "image/png" not in o.get("data", {})] for cell in code_cells(notebook)]
+
+    assert shown(executed["en"][0]) == shown(executed["es"][0])
