@@ -1,0 +1,198 @@
+"""The results page shows the CSV the pipeline produced (or the committed sample, saying so), never one it invents."""
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ptdocs import results
+from ptdocs.snippets import ROOT
+
+FIXTURE = ROOT / "tests" / "fixtures" / "benchmark-tiny.csv"  # a real `--preset tiny` run
+
+
+def _place(root: Path, csv_path: Path, *, metadata=True, rows=None, meta_changes=None):
+    (root / csv_path).parent.mkdir(parents=True, exist_ok=True)
+    text = FIXTURE.read_text()
+    if rows is not None:
+        text = _csv(rows)
+    (root / csv_path).write_text(text)
+    if metadata:
+        meta = json.loads(FIXTURE.with_suffix(".json").read_text())
+        if rows is not None:
+            meta["cells"] = len(rows)
+        for key, value in (meta_changes or {}).items():
+            if value is None:
+                meta.pop(key, None)
+            else:
+                meta[key] = value
+        (root / csv_path).with_suffix(".json").write_text(json.dumps(meta))
+
+
+def _rows():
+    return list(csv.DictReader(io.StringIO(FIXTURE.read_text())))
+
+
+def _csv(rows):
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def test_fresh_results_are_shown_as_the_pipelines_measurement(tmp_path):
+    _place(tmp_path, results.FRESH)
+    _place(tmp_path, results.SAMPLE)  # present too: the fresh run wins
+    shown = results.load(tmp_path)
+    assert shown.fresh and shown.csv_path == results.FRESH
+    assert '!!! info "Measured by the pipeline"' in results.source_note(shown, "en")
+    assert '"Medido por el pipeline"' in results.source_note(shown, "es")
+    assert "`results/benchmark.csv`" in results.source_note(shown, "en")
+
+
+def test_without_fresh_results_the_committed_sample_is_shown_and_labelled(tmp_path):
+    _place(tmp_path, results.SAMPLE)
+    shown = results.load(tmp_path)
+    assert not shown.fresh and shown.csv_path == results.SAMPLE
+    english, spanish = results.source_note(shown, "en"), results.source_note(shown, "es")
+    assert "Committed sample, not a measurement of this build" in english
+    assert "`samples/benchmark-cpu.csv`" in english and "`results/benchmark.csv`" in english
+    assert "Muestra del repositorio, no una medición de esta compilación" in spanish
+
+
+def test_no_results_at_all_is_an_error_not_an_empty_or_invented_page(tmp_path):
+    with pytest.raises(results.ResultsError, match="neither results/benchmark.csv .* nor the committed sample"):
+        results.load(tmp_path)
+
+
+@pytest.mark.parametrize("where", [results.FRESH, results.SAMPLE])
+def test_a_csv_without_its_metadata_is_a_clear_error(tmp_path, where):
+    _place(tmp_path, where, metadata=False)
+    with pytest.raises(results.ResultsError, match=r"has no metadata beside it \(.*\.json\)") as error:
+        results.load(tmp_path)
+    assert "\n" not in str(error.value)
+
+
+def test_metadata_without_hardware_torch_or_date_is_a_clear_error(tmp_path):
+    _place(tmp_path, results.FRESH, meta_changes={"torch_build": None, "date": None})
+    with pytest.raises(results.ResultsError, match="metadata lacks torch_build, date"):
+        results.load(tmp_path)
+
+
+def test_metadata_of_another_run_is_refused(tmp_path):
+    _place(tmp_path, results.FRESH, meta_changes={"torch_build": "2.12.0+cpu git 0 cuda none hip none"})
+    with pytest.raises(results.ResultsError, match="not the same run"):
+        results.load(tmp_path)
+
+
+def test_a_csv_off_the_template_is_refused(tmp_path):
+    rows = [{key: value for key, value in row.items() if key != "memory"} for row in _rows()]
+    _place(tmp_path, results.FRESH, rows=rows)
+    with pytest.raises(results.ResultsError, match="header must start with the template's columns"):
+        results.load(tmp_path)
+
+
+def test_the_machine_torch_build_and_date_come_from_the_metadata(tmp_path):
+    _place(tmp_path, results.FRESH)
+    shown = results.load(tmp_path)
+    meta = json.loads(FIXTURE.with_suffix(".json").read_text())
+    line = results.machine(shown, "en")
+    assert meta["device_name"] in line and f"`{meta['torch_build']}`" in line
+    assert meta["date"][:10] in line and f"{meta['threads']} threads" in line
+
+
+def _table_rows(markdown):
+    return [line for line in markdown.splitlines() if line.startswith("| ") and "`" in line]
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_cells_that_failed_the_quality_check_are_marked_and_their_latency_struck(tmp_path, language):
+    _place(tmp_path, results.FRESH)
+    shown = results.load(tmp_path)
+    table = _table_rows(results.table(shown, language))
+    assert len(table) == len(shown.rows) == 12
+    expected_failed = sum(row["quality_pass"] == "false" for row in _rows())
+    assert expected_failed == shown.failed_quality > 0
+    struck = [line for line in table if "<s>" in line]
+    assert len(struck) == expected_failed
+    assert all("✗" in line for line in struck)
+    assert all("✗" not in line and "<s>" not in line for line in table if line not in struck)
+    assert f"{expected_failed} {'of' if language == 'en' else 'de'} 12" in results.table(shown, language)
+
+
+def test_a_cell_that_did_not_run_keeps_its_row_with_the_error(tmp_path):
+    rows = _rows()
+    rows[0].update(latency="", memory="", latency_iqr="", quality_pass="false", samples_per_s="",
+                   rel_error="", error="RuntimeError: out of memory")
+    _place(tmp_path, results.FRESH, rows=rows)
+    shown = results.load(tmp_path)
+    line = next(line for line in _table_rows(results.table(shown, "en")) if "out of memory" in line)
+    assert "✗ did not run: RuntimeError: out of memory" in line and "<s>" not in line
+    assert results.plot_svg(shown, "en")  # a row without latency is not plotted, and does not break it
+
+
+def test_the_plot_draws_latency_against_batch_in_the_pages_language(tmp_path):
+    _place(tmp_path, results.FRESH)
+    shown = results.load(tmp_path)
+    english, spanish = results.plot_svg(shown, "en"), results.plot_svg(shown, "es")
+    assert english.lstrip().startswith("<?xml") and "<svg" in english
+    assert "batch size" in english and "quality check failed" in english
+    assert "tamaño de lote" in spanish and "control de calidad no superado" in spanish
+    for dtype in ("float32", "bfloat16"):
+        assert f">{dtype}</text>" in english
+
+
+def test_without_failed_cells_the_plot_has_no_failure_legend(tmp_path):
+    rows = [row for row in _rows() if row["quality_pass"] == "true"]
+    _place(tmp_path, results.FRESH, rows=rows)
+    assert "quality check failed" not in results.plot_svg(results.load(tmp_path), "en")
+
+
+def _site(root: Path, page_text: str):
+    (root / "docs").mkdir()
+    (root / "docs" / "results.md").write_text(page_text)
+    (root / "mkdocs.yml").write_text(
+        "site_name: t\ndocs_dir: docs\ntheme: mkdocs\nmarkdown_extensions:\n  - admonition\n  - tables\n"
+        f"hooks:\n  - {ROOT / 'ptdocs' / 'hooks' / 'results.py'}\n")
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "out"],
+                          cwd=root, env=env, capture_output=True, text=True)
+
+
+def test_a_built_results_page_has_the_table_the_plot_and_the_files(tmp_path):
+    _place(tmp_path, results.SAMPLE)
+    build = _site(tmp_path, "# Results\n\n<!-- results -->\n")
+    assert build.returncode == 0, build.stderr
+    out = tmp_path / "out" / "results"
+    html = (out / "index.html").read_text()
+    assert '<img alt="Latency per call against batch size, one line per dtype" src="latency.svg"' in html
+    assert "<table>" in html and html.count("<s>") == 6
+    assert "Committed sample, not a measurement of this build" in html
+    assert (out / "latency.svg").read_text().lstrip().startswith("<?xml")
+    assert (out / "benchmark.csv").read_bytes() == (tmp_path / results.SAMPLE).read_bytes()
+    assert (out / "benchmark.json").is_file()
+
+
+def test_a_build_without_results_fails_with_one_clear_line(tmp_path):
+    build = _site(tmp_path, "# Results\n\n<!-- results -->\n")
+    assert build.returncode != 0
+    assert "results page: no benchmark results: neither results/benchmark.csv" in build.stderr
+
+
+def test_a_results_page_without_the_marker_fails_the_build(tmp_path):
+    _place(tmp_path, results.SAMPLE)
+    build = _site(tmp_path, "# Results\n")
+    assert build.returncode != 0 and "put exactly one '<!-- results -->' line" in build.stderr
+
+
+def test_the_committed_sample_is_a_valid_results_pair():
+    if not (ROOT / results.SAMPLE).exists():
+        pytest.skip(f"{results.SAMPLE} is not committed yet (the benchmark's sample lands separately)")
+    shown = results.load_pair(ROOT, results.SAMPLE, fresh=False)
+    assert shown.rows and shown.metadata["torch_build"]
