@@ -112,3 +112,18 @@ def test_ci_runs_the_readme_test_command_and_deploys_only_from_main():
                for step in jobs["site"]["steps"])
     # The GPU entry exists only when a repository variable names a runner label.
     assert "vars.GPU_RUNNER_LABEL" in jobs["measure"]["strategy"]["matrix"]["target"]
+
+
+def test_the_local_pipeline_runs_what_ci_runs_in_the_same_order():
+    from tests.test_repository import TEST
+
+    script = (ROOT / "tools" / "pipeline.sh").read_text(encoding="utf-8")
+    commands = [line.strip() for line in script.splitlines() if line.strip().startswith("python ")]
+    runs = [step.get("run", "") for _, step in _steps(_load(ROOT / ".github" / "workflows" / "site.yml"))]
+    assert len(commands) == 3
+    tests, benchmark, build = commands
+    assert TEST.endswith(tests)
+    assert benchmark in runs
+    assert build.startswith("python -m mkdocs build --strict")
+    # The benchmark command names a module that exists.
+    assert (ROOT / benchmark.split()[1]).is_file()
