@@ -5,10 +5,15 @@ translation catches up; `python -m ptdocs.translations status` lists those pages
 and the site shows their readers a notice.
 """
 
+import re
+import warnings
+
 import pytest
 
 from ptdocs.snippets import ROOT
-from ptdocs.translations import DOCS, compare, glossary, glossary_problems, missing_twins, twins
+from ptdocs.translations import (DOCS, HASH_LENGTH, OUTDATED, SOURCE, TARGET, OutdatedTranslation, compare,
+                                 freshness, glossary, glossary_problems, missing_twins, pages, recorded_hash,
+                                 twins)
 
 GUIDES = {"en": ROOT / "CONTRIBUTING.md", "es": ROOT / "CONTRIBUTING.es.md"}
 
@@ -33,3 +38,18 @@ def test_both_guides_hold_the_same_glossary():
 def test_spanish_pages_follow_the_glossary():
     problems = glossary_problems(DOCS, glossary(GUIDES["es"]))
     assert not problems, "\n".join(problems)
+
+
+def test_outdated_translations_are_reported_and_records_are_well_formed():
+    """An outdated page is a warning in the test summary (it still builds, with a notice);
+    a record that is not a hash, typed by hand instead of by `mark`, is a failure."""
+    malformed = []
+    for page in twins(DOCS):
+        recorded = recorded_hash(DOCS, DOCS / TARGET / page)
+        if recorded is not None and not re.fullmatch(rf"[0-9a-f]{{{HASH_LENGTH}}}", recorded):
+            malformed.append(f"docs/{TARGET}/{page}: translation_of is {recorded!r}; write it with "
+                             f"python -m ptdocs.translations mark docs/{TARGET}/{page}")
+        state = freshness(DOCS, page)
+        if state.state == OUTDATED:
+            warnings.warn(OutdatedTranslation(f"{state.page}: {state.reason}"), stacklevel=1)
+    assert not malformed, "\n".join(malformed)
