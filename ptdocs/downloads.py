@@ -31,6 +31,7 @@ puts the links at its top.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.metadata
 import io
 import posixpath
@@ -44,6 +45,7 @@ from pathlib import Path, PurePosixPath
 import jupytext
 import markdown
 import nbformat
+from mkdocs.utils.meta import get_data
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from sybil import Document
 from sybil.parsers.markdown import SkipParser
@@ -114,10 +116,13 @@ class Site:
     names: dict  # language -> site name in that language
     use_directory_urls: bool = True
 
+    def name(self, language: str) -> str:
+        return self.names.get(language) or self.names.get(self.default_language, "")
+
     @classmethod
     def from_config(cls, config) -> Site:
         url = (config.get("site_url") or "").rstrip("/")
-        default, names = "en", {}
+        default, names = "en", {"en": config["site_name"]}
         i18n = config["plugins"].get("i18n")
         if i18n is not None:
             for language in i18n.config.languages:
@@ -205,7 +210,7 @@ def guide_pages(root: Path = ROOT) -> list[Path]:
     """Every Markdown page under docs/<language>/ with at least one Python block."""
     pages = []
     for page in sorted((Path(root) / "docs").glob("*/**/*.md")):
-        if _parse(page, root)[1]:
+        if any(not isinstance(region.parsed, tuple) for region in _parse(page, root)[1]):
             pages.append(page)
     return pages
 
@@ -216,14 +221,12 @@ def _parse(page: Path, root: Path):
     for parser in (SkipParser(), PageBlockParser(root)):
         for region in parser(document):
             document.add(region)
-    regions = [region for _, region in document.regions]  # sorted by start
-    blocks = [region for region in regions if not isinstance(region.parsed, tuple)]
-    return document, blocks, regions
+    return document, [region for _, region in document.regions]  # sorted by start
 
 
 def read_page(page: Path, root: Path = ROOT) -> tuple[list, list[Example]]:
     """The page as parts in order: prose (``str``) and examples (:class:`Example`)."""
-    document, _, regions = _parse(page, root)
+    document, regions = _parse(page, root)
     text, where = document.text, _relative(page, root)
     parts: list = []
     examples: list[Example] = []
@@ -257,6 +260,7 @@ def read_page(page: Path, root: Path = ROOT) -> tuple[list, list[Example]]:
         if not ranged:
             active = None
     parts.append(text[position:])
+    parts[0] = get_data(parts[0])[0]  # YAML front matter is the page's metadata, not prose
     return parts, examples
 
 
@@ -366,6 +370,11 @@ def requirements(root: Path = ROOT) -> dict[str, str]:
     return pins
 
 
+@functools.lru_cache(maxsize=1)
+def _distributions() -> dict:
+    return importlib.metadata.packages_distributions()  # slow: reads every installed RECORD
+
+
 def _normalize(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
@@ -375,7 +384,7 @@ def packages(codes, root: Path = ROOT) -> list[str]:
     pins = requirements(root)
     if "torch" not in pins:
         raise DownloadError("requirements.txt does not pin torch (torch==X.Y.Z)")
-    distributions = importlib.metadata.packages_distributions()
+    distributions = _distributions()
     wanted = {"torch"}
     for code in codes:
         for node in ast.walk(ast.parse(code)):
@@ -407,6 +416,7 @@ ADMONITION = re.compile(r'^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]*(?P<type>[\w
 HEADING = re.compile(r"^(?P<hashes>#{1,6})[ \t]+(?P<title>.+?)[ \t]*(?:\{[^}]*\})?[ \t]*#*[ \t]*$")
 FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 LINK = re.compile(r"(?P<open>!?\[[^\]\n]*\]\()(?P<target>[^)\s]+)(?P<rest>(?:[ \t]+\"[^\"]*\")?\))")
+REFERENCE = re.compile(r"^(?P<open>[ ]{0,3}\[[^\]\n]+\]:[ \t]*)(?P<target>\S+)(?P<rest>.*)$", re.M)
 
 
 def prose_markdown(text: str, language: str, relative: str, site: Site, root: Path) -> str:
@@ -414,8 +424,10 @@ def prose_markdown(text: str, language: str, relative: str, site: Site, root: Pa
     if "8<" in text:  # includes in prose: expanded by pymdownx.snippets, as on the page
         text = "\n".join(_snippet_preprocessor(root).run(text.split("\n")))
     text = _admonitions(text)
-    return LINK.sub(lambda m: m["open"] + _link(m["target"], language, relative, site) + m["rest"],
-                    text)
+    for pattern in (LINK, REFERENCE):
+        text = pattern.sub(
+            lambda m: m["open"] + _link(m["target"], language, relative, site) + m["rest"], text)
+    return text
 
 
 def _snippet_preprocessor(root: Path):
@@ -536,13 +548,14 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     page_title = _title(parts) or PurePosixPath(relative).stem
     page_link = f"[{page_title}]({site.url + site.page_url(language, relative)})" \
         if site.url else f"*{page_title}*"
-    site_name = site.names.get(language, "")
+    site_name = site.name(language)
+
+    install = " ".join(packages(codes, root))
 
     def intro(origin: str) -> str:
         lines = [texts[origin].format(page=page_link, site=site_name),
                  texts["verified"].format(torch=requirements(root)["torch"]),
-                 texts["install"].format(packages=" ".join(packages(codes, root)),
-                                         selector=SELECTOR),
+                 texts["install"].format(packages=install, selector=SELECTOR),
                  texts["output"]]
         if any(example.skip for example in examples):
             lines.append(texts["skips"])

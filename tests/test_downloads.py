@@ -259,7 +259,9 @@ def test_prose_sections_and_files_the_examples_read(repository):
                "assert numbers == ['1', '2', '3']\nprint(len(numbers))\n#> 3\n"
                "# --8<-- [end:read]\n")
     page = repository(
-        "# Leer\n\nVer [autograd](autograd.md#hojas) y [aquí](#leer).\n\n"
+        "---\ndescription: Leer un archivo\n---\n# Leer\n\n"
+        "Ver [autograd](autograd.md#hojas), [aquí](#leer) y [el índice][i].\n\n"
+        "[i]: index.md\n\n"
         '!!! note "Nota"\n    Una nota.\n\n## Sección { #s }\n\n' + BLOCK.format("read"),
         snippet, language="es")
     downloads = make_downloads(page, SITE, repository.root)
@@ -267,6 +269,8 @@ def test_prose_sections_and_files_the_examples_read(repository):
                            if cell.cell_type == "markdown")
     assert "[autograd](https://example.org/docs/es/autograd/#hojas)" in markdown
     assert "[aquí](https://example.org/docs/es/example/#leer)" in markdown
+    assert "[i]: https://example.org/docs/es/\n" in markdown
+    assert "description:" not in markdown
     assert "> **Nota**\n>\n> Una nota." in markdown
     assert "`pip install torch==2.13.0`" in markdown
     assert "python -m pytest docs/es/example.md" in markdown
