@@ -11,9 +11,8 @@ import warnings
 import pytest
 
 from ptdocs.snippets import ROOT
-from ptdocs.translations import (DOCS, HASH_LENGTH, OUTDATED, SOURCE, TARGET, OutdatedTranslation, compare,
-                                 freshness, glossary, glossary_problems, missing_twins, pages, recorded_hash,
-                                 twins)
+from ptdocs.translations import (DOCS, HASH_LENGTH, OUTDATED, TARGET, OutdatedTranslation, compare, freshness,
+                                 glossary, glossary_problems, missing_twins, recorded_hash, twins)
 
 GUIDES = {"en": ROOT / "CONTRIBUTING.md", "es": ROOT / "CONTRIBUTING.es.md"}
 
