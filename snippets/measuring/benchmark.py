@@ -276,28 +276,35 @@ def to_csv(rows):
 
 
 # --8<-- [start:cell]
-def measure_cell(cell, device, threads, min_run_time):
+def passes(cell, device, threads, min_run_time):
     """Setup, first call + quality, steady state, memory and FLOPs, each in its own pass."""
+    rounded = round_inputs(make_inputs(cell), cell.dtype)
+    reference = build(cell, rounded, torch.float64, torch.device("cpu"))()
+    call = build(cell, rounded, cell.dtype, device)
+    sync = synchronizer(device)
+    first, outputs = first_call(call, sync)
+    error = relative_error(outputs, reference)  # the timed callable's own output
+    del outputs, reference
+    timing = steady_state(call, sync, threads=threads, min_run_time=min_run_time)
+    memory, method = peak_memory(call, device)
+    return {"first": first, "timing": timing, "memory": memory, "memory_method": method,
+            "error_vs_reference": error, "flops": count_flops(call)}
+
+
+def measure_cell(cell, device, threads, min_run_time):
+    """One row for one cell, whatever happens in it."""
     try:
-        rounded = round_inputs(make_inputs(cell), cell.dtype)
-        reference = build(cell, rounded, torch.float64, torch.device("cpu"))()
-        call = build(cell, rounded, cell.dtype, device)
-        sync = synchronizer(device)
-        first, outputs = first_call(call, sync)
-        error = relative_error(outputs, reference)  # the timed callable's own output
-        del outputs, reference
-        timing = steady_state(call, sync, threads=threads, min_run_time=min_run_time)
-        memory, method = peak_memory(call, device)
-        flops = count_flops(call)
+        measured = passes(cell, device, threads, min_run_time)
     except Exception as failure:  # OOM, unsupported dtype, anything: keep the row, go on
-        release(device)
-        return make_row(cell, device, threads, failure=failure)
-    return make_row(cell, device, threads, first=first, timing=timing, memory=memory,
-                    memory_method=method, error_vs_reference=error, flops=flops)
+        row = make_row(cell, device, threads, failure=failure)
+    else:
+        return make_row(cell, device, threads, **measured)
+    release(device)  # the failed pass's tensors left with its frame and traceback
+    return row
 
 
 def release(device):
-    """Free what a failed cell left behind, so the next cell starts clean."""
+    """Give memory a failed cell held back, so the next cell starts clean."""
     gc.collect()
     if device.type != "cpu":
         torch.accelerator.empty_cache()
