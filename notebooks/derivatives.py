@@ -1,5 +1,6 @@
 # ---
 # jupyter:
+#   translation_of: "99b8bba79e0c"
 #   jupytext:
 #     cell_metadata_filter: lang,-all
 #     formats: py:percent
@@ -7,7 +8,7 @@
 # ---
 
 # %% [markdown] lang="en"
-# # Exercise: analytical derivatives against autograd
+# # Derivatives against autograd
 #
 # For functions whose derivatives you can work out by hand, this notebook puts three
 # numbers side by side at several points and in three dtypes:
@@ -22,7 +23,7 @@
 # notebook when it was built, and the tests run it again.
 
 # %% [markdown] lang="es"
-# # Ejercicio: derivadas analíticas frente a autograd
+# # Derivadas frente a autograd
 #
 # Para funciones cuya derivada se puede calcular a mano, este notebook pone tres números uno junto
 # a otro, en varios puntos y con tres tipos de datos (dtypes):
@@ -45,7 +46,7 @@ from typing import Callable
 
 import matplotlib.pyplot as plt
 import torch
-from IPython.display import Markdown, display
+from IPython.display import HTML, Markdown, display
 from torch.testing import assert_close
 
 # Every check runs in these dtypes, from the most precise to the least.
@@ -251,7 +252,7 @@ display(Markdown("\n".join(
 #
 # For each row the code computes the closed form in float64, autograd's value and the central
 # difference in the row's dtype, and their distances Δ to the closed form. The column *tol* is
-# atol + rtol·|f′|; a Δ in bold is over it. The reasons are:
+# atol + rtol·|f′|; a Δ in bold is over it, and failing rows are tinted red. The reasons are:
 #
 # * `domain`: the point is outside the domain of the derivative, so there is nothing to agree on;
 # * `precision`: autograd itself misses the tolerance, because of the dtype's rounding;
@@ -265,7 +266,8 @@ display(Markdown("\n".join(
 #
 # Para cada fila, el código calcula la forma cerrada en float64, el valor de autograd y la
 # diferencia central en el dtype de la fila, y sus distancias Δ a la forma cerrada. La columna *tol*
-# es atol + rtol·|f′|; una Δ en negrita la supera. Los motivos son:
+# es atol + rtol·|f′|; una Δ en negrita la supera, y las filas que fallan aparecen sombreadas en
+# rojo. Los motivos son:
 #
 # * `domain` (dominio): el punto está fuera del dominio de la derivada, así que no hay nada en lo
 #   que coincidir;
@@ -367,23 +369,31 @@ print(tally(rows))
 def distance(value, row):
     text = f"{abs(value - row.closed_form):.1e}"
     within = is_close(value, row.closed_form, row.rtol, row.atol)
-    return text if within else f"**{text}**"
+    return text if within else f"<b>{text}</b>"
+
+
+COLUMNS = ("", "f", "at", "dtype", "reason", "closed form", "autograd", "FD",
+           "Δ autograd", "Δ FD", "tol", "h")
+# Compact cells, failing rows tinted; verdict and reason come first, so they stay
+# in view while the numbers scroll sideways.
+CELL = "padding: 0.3em 0.6em; min-width: 0; white-space: nowrap"
+FAILED = "background: rgba(229, 57, 53, 0.08)"
 
 
 def table(rows):
-    # Verdict and reason first: they stay in view while the numbers scroll sideways.
-    lines = ["| | f | at | dtype | reason | closed form | autograd | FD | Δ autograd "
-             "| Δ FD | tol | h |",
-             "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    head = "".join(f'<th style="{CELL}">{name}</th>' for name in COLUMNS)
+    body = []
     for row in rows:
         name = row.function if len(row.point) == 1 else f"{row.function}, ∂/∂{row.wrt}"
-        at = ", ".join(f"{v:g}" for v in row.point)
-        lines.append(
-            f"| {'✓' if row.passed else '**✗**'} | {name} | {at} | {short(row.dtype)} "
-            f"| {'; '.join(row.reasons)} | {row.closed_form:.7g} | {row.autograd:.7g} "
-            f"| {row.fd:.7g} | {distance(row.autograd, row)} | {distance(row.fd, row)} "
-            f"| {row.tolerance:.1e} | {row.step:.1e} |")
-    return Markdown("\n".join(lines))
+        cells = ("✓" if row.passed else "<b>✗</b>", name,
+                 ", ".join(f"{v:g}" for v in row.point), short(row.dtype),
+                 "; ".join(row.reasons), f"{row.closed_form:.7g}", f"{row.autograd:.7g}",
+                 f"{row.fd:.7g}", distance(row.autograd, row), distance(row.fd, row),
+                 f"{row.tolerance:.1e}", f"{row.step:.1e}")
+        tds = "".join(f'<td style="{CELL}{"; text-align: right" if i > 4 else ""}">{c}</td>'
+                      for i, c in enumerate(cells))
+        body.append(f'<tr style="{"" if row.passed else FAILED}">{tds}</tr>')
+    return HTML(f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>")
 
 
 display(table(rows))
@@ -552,6 +562,9 @@ display(table(moved))
 #   table of default tolerances per dtype
 # * [`torch.finfo`](https://docs.pytorch.org/docs/stable/type_info.html), where ε comes from
 # * [`torch.autograd.gradcheck`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.gradcheck.gradcheck.html)
+# * [`tools/autograd/derivatives.yaml`](https://github.com/pytorch/pytorch/blob/main/tools/autograd/derivatives.yaml),
+#   where PyTorch declares each backward formula: `tanh_backward(grad, result)` and
+#   `sigmoid_backward(grad, result)` work from the forward result
 
 # %% [markdown] lang="es"
 # ## Fuentes
@@ -561,3 +574,6 @@ display(table(moved))
 #   de tolerancias por defecto para cada dtype
 # * [`torch.finfo`](https://docs.pytorch.org/docs/stable/type_info.html), de donde sale ε
 # * [`torch.autograd.gradcheck`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.gradcheck.gradcheck.html)
+# * [`tools/autograd/derivatives.yaml`](https://github.com/pytorch/pytorch/blob/main/tools/autograd/derivatives.yaml),
+#   donde PyTorch declara cada fórmula de retropropagación: `tanh_backward(grad, result)` y
+#   `sigmoid_backward(grad, result)` parten del resultado de la pasada hacia delante

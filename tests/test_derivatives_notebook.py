@@ -189,13 +189,15 @@ def test_reduced_precision_failures_are_shown(executed, language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_page_shows_every_row_and_the_figure(executed, language):
     notebook, state = executed[language]
-    markdown = [o["data"]["text/markdown"] for cell in code_cells(notebook) for o in cell.outputs
-                if "text/markdown" in o.get("data", {})]
-    table = next(text for text in markdown if text.startswith("| | f | at | dtype | reason |"))
-    lines = table.splitlines()[2:]
+    tables = [o["data"]["text/html"] for cell in code_cells(notebook) for o in cell.outputs
+              if "text/html" in o.get("data", {})]
+    table = tables[0]  # the full table; the closing cell shows only the rows that moved
+    lines = table.split("<tbody>")[1].split("<tr")[1:]
     assert len(lines) == len(state["rows"])
-    assert sum(line.startswith("| **✗** |") for line in lines) == sum(
-        not r["passed"] for r in state["rows"]) > 0
+    failing = [r for r in state["rows"] if not r["passed"]]
+    assert sum("<b>✗</b>" in line for line in lines) == len(failing) > 0
+    for line, row in zip(lines, state["rows"]):
+        assert ("; ".join(row["reasons"]) + "</td>") in line
     images = [o for cell in code_cells(notebook) for o in cell.outputs
               if "image/png" in o.get("data", {})]
     assert len(images) == 1
@@ -222,7 +224,8 @@ def test_the_closing_cell_moves_rows_between_pass_and_fail(executed, language):
 
 def test_both_languages_print_the_same_outputs(executed):
     def shown(notebook):
-        return [[o.get("text") or o.get("data", {}).get("text/markdown") for o in cell.outputs
+        return [[o.get("text") or o.get("data", {}).get("text/markdown")
+                 or o.get("data", {}).get("text/html") for o in cell.outputs
                  if "image/png" not in o.get("data", {})] for cell in code_cells(notebook)]
 
     assert shown(executed["en"][0]) == shown(executed["es"][0])
