@@ -28,7 +28,7 @@ SAMPLE = Path("samples") / "benchmark-cpu.csv"
 TEMPLATE = ("trial", "torch_build", "device", "dtype", "shape", "batch", "latency", "memory", "quality_pass")
 REQUIRED_METADATA = ("torch_build", "date", "device")
 # Columns whose single value is stated once above the table instead of in every row.
-CONSTANT = ("workload", "shape", "device", "threads")
+CONSTANT = ("workload", "shape", "device", "threads", "tolerance")
 
 
 class ResultsError(ValueError):
@@ -153,14 +153,16 @@ STRINGS = {
         "hardware": "Hardware", "torch": "torch build", "threads": "threads", "measured": "Measured",
         "preset": "preset", "python": "Python",
         "every_row": "Every row",
-        "constant": {"workload": "workload", "shape": "shape", "device": "device", "threads": "threads"}, "plot_alt": "Latency per call against batch size, one line per dtype",
-        "columns": ("Task", "dtype", "Batch", "Latency per call (median ± IQR)", "Memory", "Samples/s",
-                    "Quality check"),
-        "passed": "✓ passed", "failed": "✗ failed", "error": "✗ did not run",
-        "relative_error": "relative error {error} vs tolerance {tolerance}",
-        "failed_note": ("{n} of {total} cells failed the quality check (✗): their latency is struck "
+        "constant": {"workload": "workload", "shape": "shape", "device": "device", "threads": "threads",
+                     "tolerance": "relative-error tolerance"},
+        "plot_alt": "Latency per call against batch size, one line per dtype",
+        "columns": ("Task", "dtype", "Batch", "Latency (median ± IQR)", "Memory", "Samples/s",
+                    "Quality check (relative error)"),
+        "passed": "✓", "failed": "✗", "error": "✗ did not run",
+        "failed_note": ("{n} of {total} cells failed the quality check (✗: relative error above the tolerance): "
+                        "their latency is struck "
                         "through, because speed without the accepted result does not count."),
-        "all_passed": "All {total} cells passed the quality check.",
+        "all_passed": "All {total} cells passed the quality check (✓: relative error within the tolerance).",
         "download": "The files: [CSV]({csv}) · [metadata (JSON)]({json}).",
         "tasks": {"inference": "inference", "training": "training step", "gradient": "gradient"},
         "latency_axis": "latency per call (ms)", "batch_axis": "batch size",
@@ -178,14 +180,15 @@ STRINGS = {
         "preset": "preajuste", "python": "Python",
         "every_row": "Todas las filas",
         "constant": {"workload": "carga de trabajo", "shape": "forma", "device": "dispositivo",
-                     "threads": "hilos"}, "plot_alt": "Latencia por llamada frente al tamaño de lote, una línea por dtype",
-        "columns": ("Tarea", "dtype", "Tamaño de lote", "Latencia por llamada (mediana ± IQR)", "Memoria",
-                    "Muestras/s", "Control de calidad"),
-        "passed": "✓ superado", "failed": "✗ no superado", "error": "✗ no se ejecutó",
-        "relative_error": "error relativo {error} frente a la tolerancia {tolerance}",
-        "failed_note": ("{n} de {total} celdas no superaron el control de calidad (✗): su latencia aparece "
+                     "threads": "hilos", "tolerance": "tolerancia del error relativo"}, "plot_alt": "Latencia por llamada frente al tamaño de lote, una línea por dtype",
+        "columns": ("Tarea", "dtype", "Tamaño de lote", "Latencia (mediana ± IQR)", "Memoria",
+                    "Muestras/s", "Control de calidad (error relativo)"),
+        "passed": "✓", "failed": "✗", "error": "✗ no se ejecutó",
+        "failed_note": ("{n} de {total} celdas no superaron el control de calidad (✗: error relativo por encima de "
+                        "la tolerancia): su latencia aparece "
                         "tachada, porque la velocidad sin el resultado aceptado no cuenta."),
-        "all_passed": "Las {total} celdas superaron el control de calidad.",
+        "all_passed": "Las {total} celdas superaron el control de calidad (✓: error relativo dentro de la "
+                       "tolerancia).",
         "download": "Los archivos: [CSV]({csv}) · [metadatos (JSON)]({json}).",
         "tasks": {"inference": "inferencia", "training": "paso de entrenamiento", "gradient": "gradiente"},
         "latency_axis": "latencia por llamada (ms)", "batch_axis": "tamaño de lote",
@@ -280,7 +283,7 @@ def table(results: Results, language: str) -> str:
                 if column in results.rows[0] and len({row.get(column) for row in results.rows}) == 1}
     lines = []
     if constant:
-        lines += [f"{w['every_row']}: " + ", ".join(f"{w['constant'][column]} `{value}`"
+        lines += [f"{w['every_row']}: " + ", ".join(f"{w['constant'][column]} `{_plain(value)}`"
                                                    for column, value in constant.items())
                   + ".", ""]
     lines += ["| " + " | ".join(w["columns"]) + " |", "|" + "---|" * len(w["columns"])]
@@ -292,9 +295,10 @@ def table(results: Results, language: str) -> str:
             quality = f"{w['error']}: {_cell(row['error'])}"
         else:
             quality = w["passed"] if row["passed"] else w["failed"]
-            if row["rel_error"] is not None and row["tolerance"] is not None:
-                quality += " (" + w["relative_error"].format(error=f"{row['rel_error']:.2g}",
-                                                            tolerance=f"{row['tolerance']:.2g}") + ")"
+            if row["rel_error"] is not None:
+                quality += f" {row['rel_error']:.2g}"
+                if "tolerance" not in constant and row["tolerance"] is not None:
+                    quality += f" / {row['tolerance']:g}"
         if not row["passed"] and row["latency"] is not None:
             latency = f"✗ <s>{latency}</s>"
         samples = rate(row["samples_per_s"])
@@ -304,6 +308,10 @@ def table(results: Results, language: str) -> str:
     failed, total = results.failed_quality, len(results.rows)
     lines += ["", w["failed_note"].format(n=failed, total=total) if failed else w["all_passed"].format(total=total)]
     return "\n".join(lines) + "\n"
+
+
+def _plain(value) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def _task_order(task: str) -> int:
@@ -341,7 +349,7 @@ def draw(results: Results, language: str):
     tasks = sorted({row["task"] for row in results.rows}, key=_task_order)
     dtypes = sorted({row["dtype"] for row in results.rows})
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    figure, axes = plt.subplots(1, len(tasks), figsize=(3.3 * len(tasks) + 1.8, 3.3), squeeze=False,
+    figure, axes = plt.subplots(1, len(tasks), figsize=(2.9 * len(tasks), 3.3), squeeze=False,
                                 layout="constrained")
     handles = {}
     any_failed = False
@@ -373,7 +381,7 @@ def draw(results: Results, language: str):
     if any_failed:
         legend.append(Line2D([], [], linestyle="none", marker="x", markersize=9, markeredgewidth=2.2,
                              color=FAILED_COLOR, label=w["failed_legend"]))
-    figure.legend(handles=legend, loc="outside right center", frameon=False)
+    figure.legend(handles=legend, loc="outside lower center", ncols=len(legend), frameon=False)
     return figure
 
 
