@@ -5,7 +5,6 @@ Tiny shapes only: these check what the module writes, never how fast anything is
 
 import csv
 import importlib.util
-import io
 import json
 import math
 import os
