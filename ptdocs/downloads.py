@@ -150,7 +150,7 @@ class Site:
 class Skip:
     condition: str  # a Python expression, true where the example is skipped
     reason: str
-    names: tuple[str, ...]  # the SETUP_NAMES it uses
+    names: tuple[str, ...]  # the SETUP_NAMES it uses, defined just before it in a download
 
 
 @dataclass(frozen=True)
@@ -279,7 +279,10 @@ def _skip(argument: str | None, where: str) -> Skip:
             raise DownloadError(f"{where}: write the skip as if(CONDITION, reason=\"...\")")
         condition = call.args[0]
         reasons = call.args[1:] + [k.value for k in call.keywords if k.arg == "reason"]
-        reason = ast.literal_eval(reasons[0]) if reasons else None
+        try:
+            reason = ast.literal_eval(reasons[0]) if reasons else None
+        except ValueError:
+            raise DownloadError(f"{where}: a skip reason must be a plain string") from None
         text = ast.unparse(condition)
         reason = reason or text  # Sybil's own default reason
     else:
@@ -288,11 +291,10 @@ def _skip(argument: str | None, where: str) -> Skip:
         except (SyntaxError, ValueError):
             raise DownloadError(f"{where}: a skip reason must be a string or if(...)") from None
         text, condition = "True", ast.Constant(True)
-    names = sorted({node.id for node in ast.walk(condition) if isinstance(node, ast.Name)})
-    unknown = [name for name in names if name not in SETUP_NAMES]
-    if unknown:
-        raise DownloadError(f"{where}: the skip condition uses {', '.join(unknown)}, which "
-                            "ptdocs/downloads.py SETUP_NAMES does not define for downloads")
+    # Other names in a condition come from the page's earlier examples, which run
+    # before it in a download too.
+    names = sorted({node.id for node in ast.walk(condition)
+                    if isinstance(node, ast.Name) and node.id in SETUP_NAMES})
     return Skip(text, str(reason), tuple(names))
 
 
@@ -314,6 +316,8 @@ def cell_code(example: Example) -> str:
         return code
     imports = sorted({SETUP_NAMES[name][0] for name in skip.names})
     lines = [*imports, *(f"{name} = {SETUP_NAMES[name][1]}" for name in skip.names)]
+    if lines:
+        lines.append("")
     lines.append(f"if {skip.condition}:")
     lines.append(f"    print({('Skipped: ' + skip.reason)!r})")
     lines.append("else:")

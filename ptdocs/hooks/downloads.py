@@ -25,6 +25,10 @@ from ptdocs.report import write_atomically  # noqa: E402
 _pending = []  # (folder of the page in the site, Downloads) for this build
 
 
+def on_pre_build(config):
+    _pending.clear()  # what a failed build recorded (mkdocs serve rebuilds in one process)
+
+
 def on_page_markdown(markdown, page, config, files):
     source = page.file.abs_src_path
     if not source or not source.endswith(".md"):
