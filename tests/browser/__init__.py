@@ -1,0 +1,1 @@
+"""Browser tests of the built site (Playwright driving Debian's Chromium)."""
