@@ -75,6 +75,8 @@ class ExampleReport:
         counts = self.pages[page]
         if report.when == "call":
             counts[report.outcome] += 1
+            if report.skipped:  # a Sybil skip directive skips the example while it runs
+                counts["skip_reasons"].append(str(report.longrepr[-1]).removeprefix("Skipped: "))
         elif report.outcome == "failed":  # setup or teardown broke: the page is not verified
             counts["failed"] += 1
         elif report.skipped:

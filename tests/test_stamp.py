@@ -132,12 +132,28 @@ def test_the_report_the_test_suite_writes_is_the_one_the_stamp_reads(project):
     collector = ExampleReport(root)
     for index, outcome in enumerate(["passed", "passed", "failed"]):
         collector.pytest_runtest_logreport(SimpleNamespace(
-            fspath=str(page), nodeid=f"docs/en/demo.md::line:{index}", when="call", outcome=outcome))
+            fspath=str(page), nodeid=f"docs/en/demo.md::line:{index}", when="call", outcome=outcome,
+            skipped=False))
     collector.pytest_sessionfinish(session=None)
     report = stamp.load_report(root / "reports" / "examples.json")
     result = stamp.report_stamp("en", "en/demo.md", report, page_sources(page, root), report["torch"], True)
     assert result.kind == "failure"
     assert result.text.startswith("Examples on this page that failed: 1 of 3, with torch ")
+
+
+def test_an_example_skipped_while_it_runs_reaches_the_stamp_with_its_reason(project):
+    """A Sybil skip directive skips during the call phase; its reason must still be recorded."""
+    root, page = project
+    collector = ExampleReport(root)
+    collector.pytest_runtest_logreport(SimpleNamespace(
+        fspath=str(page), nodeid="a", when="call", outcome="passed", skipped=False))
+    collector.pytest_runtest_logreport(SimpleNamespace(
+        fspath=str(page), nodeid="b", when="call", outcome="skipped", skipped=True,
+        longrepr=(str(page), 3, "Skipped: needs an accelerator")))
+    collector.pytest_sessionfinish(session=None)
+    report = stamp.load_report(root / "reports" / "examples.json")
+    result = stamp.report_stamp("en", "en/demo.md", report, page_sources(page, root), report["torch"], True)
+    assert result.text.endswith("Skipped: 1 example (needs an accelerator).")
 
 
 def test_the_stamp_goes_under_the_title_not_into_code():

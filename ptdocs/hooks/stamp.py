@@ -51,6 +51,7 @@ STRINGS = {
         "examples": ("1 example", "{n} examples"),
         "passed": "{count} on this page ran and passed with torch {torch} on {device}, {date}.",
         "skipped": "Skipped: {count} ({reasons}).",
+        "no_reason": "no reason recorded",
         "failures": "Examples on this page that failed: {failed} of {total}, with torch {torch} on {device}, {date}.",
         "none_ran": "No example on this page ran with torch {torch} on {device}, {date}.",
         "no_report": ("No test report was found ({report}): run `python -m pytest` before building "
@@ -76,6 +77,7 @@ STRINGS = {
         "examples": ("1 ejemplo", "{n} ejemplos"),
         "passed": "{count} de esta página se {verb} con torch {torch} en {device}, {date}.",
         "skipped": "Se {omitted} {count} ({reasons}).",
+        "no_reason": "sin motivo registrado",
         "failures": ("Ejemplos de esta página que fallaron: {failed} de {total}, con torch {torch} "
                      "en {device}, {date}."),
         "none_ran": "Ningún ejemplo de esta página se ejecutó con torch {torch} en {device}, {date}.",
@@ -120,7 +122,7 @@ def _skips(language: str, counts: dict) -> str:
     skipped = counts.get("skipped", 0)
     if not skipped:
         return ""
-    reasons = "; ".join(dict.fromkeys(counts.get("skip_reasons") or [])) or "?"
+    reasons = "; ".join(dict.fromkeys(counts.get("skip_reasons") or [])) or STRINGS[language]["no_reason"]
     return " " + STRINGS[language]["skipped"].format(
         count=_count(language, "examples", skipped), reasons=reasons,
                                  omitted="omitió" if skipped == 1 else "omitieron")
