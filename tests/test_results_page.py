@@ -192,7 +192,17 @@ def test_a_results_page_without_the_marker_fails_the_build(tmp_path):
 
 
 def test_the_committed_sample_is_a_valid_results_pair():
-    if not (ROOT / results.SAMPLE).exists():
-        pytest.skip(f"{results.SAMPLE} is not committed yet (the benchmark's sample lands separately)")
+    """What a build without fresh results shows must itself be a traceable run."""
     shown = results.load_pair(ROOT, results.SAMPLE, fresh=False)
-    assert shown.rows and shown.metadata["torch_build"]
+    assert shown.rows and shown.metadata["torch_build"] and shown.metadata["date"]
+
+
+def test_an_accelerator_run_names_its_gpu_and_device(tmp_path):
+    rows = _rows()
+    for row in rows:
+        row["device"] = "cuda:0"
+    _place(tmp_path, results.FRESH, rows=rows,
+           meta_changes={"device": "cuda:0", "device_name": "NVIDIA H200", "gpu_name": "NVIDIA H200"})
+    shown = results.load(tmp_path)
+    assert "**Hardware:** NVIDIA H200 (`cuda:0`)" in results.machine(shown, "en")
+    assert "device `cuda:0`" in results.table(shown, "en")
