@@ -25,18 +25,18 @@
 # %% [markdown] lang="es"
 # # Derivadas frente a autograd
 #
-# Para funciones cuya derivada se puede calcular a mano, este notebook pone tres números uno junto
-# a otro, en varios puntos y con tres tipos de datos (dtypes):
+# Para funciones cuya derivada se puede calcular a mano, este notebook muestra tres números uno
+# junto a otro, en varios puntos y con tres tipos de datos (dtypes):
 #
-# * la **forma cerrada**, la derivada escrita a mano y evaluada en float64;
+# * la **forma cerrada**, la derivada calculada a mano y evaluada en float64;
 # * el valor de **autograd**, obtenido con `torch.autograd.grad` en el dtype de la fila;
 # * una **diferencia finita central** (FD, por sus siglas en inglés) en ese mismo dtype: la
 #   comprobación que escribirías sin autograd.
 #
 # Cada fila pasa o falla frente a una tolerancia explícita, y se muestran todas, también las que
 # fallan, con el motivo: la **precisión** del dtype, el **paso** de la diferencia finita o un punto
-# fuera del **dominio** de la función. En esta página no hay ningún número escrito a mano: el sitio
-# ejecutó este notebook al construirse, y las pruebas lo vuelven a ejecutar.
+# fuera del **dominio** de la función. En esta página no hay ningún resultado escrito a mano: el
+# sitio ejecutó este notebook al compilarse, y las pruebas lo vuelven a ejecutar.
 
 # %%
 import inspect
@@ -72,8 +72,8 @@ print(f"torch {torch.__version__}")
 # variables f(x, y) = x²y + sin(xy) tiene dos derivadas parciales, así que cada uno de sus
 # puntos da dos filas. `log` y `1/x` también se evalúan en x = 0, donde su derivada no existe.
 #
-# Todos los puntos se representan de forma exacta en bfloat16, así que todos los dtypes derivan en
-# el mismo x y la forma cerrada en float64 es la referencia exacta para los tres.
+# Todos los puntos se representan de forma exacta en bfloat16, así que en todos los dtypes se deriva
+# en el mismo x y la forma cerrada en float64 es la referencia exacta para los tres.
 
 # %%
 @dataclass(frozen=True)
@@ -139,7 +139,7 @@ print(f"{len(FUNCTIONS)} functions, {derivatives} derivatives at a point, "
 # ## ¿Qué tamaño debe tener el paso de la diferencia finita?
 #
 # Una diferencia central (f(x + h) − f(x − h)) / 2h comete dos errores. El de **truncamiento**:
-# la fórmula solo es exacta cuando h → 0; su error es del orden de h²·|f‴(x)|/6 y crece con h.
+# la fórmula solo es exacta en el límite h → 0; su error es del orden de h²·|f‴(x)|/6 y crece con h.
 # El de **redondeo**: f(x ± h) se redondean a la precisión ε del dtype y su diferencia se divide
 # entre un 2h pequeño; ese error es del orden de ε·|f(x)|/h y crece cuando h se reduce. La suma
 # es mínima cerca de h ≈ ε<sup>1/3</sup>.
@@ -206,19 +206,18 @@ print(f"gradcheck's default step: eps={gradcheck_step}")
 # tolerance, and a row passes only when both do.
 
 # %% [markdown] lang="es"
-# Las dos curvas forman una V en los ejes logarítmicos: el error de redondeo baja con pendiente −1
-# al crecer h, el de truncamiento sube con pendiente 2, y el mínimo medido queda junto a la línea
-# discontinua en ε<sup>1/3</sup>. El mínimo de float32 está varios órdenes de magnitud por
-# encima del de float64: ningún paso permite que una diferencia finita en float32 se acerque a la
-# exactitud de autograd. En el extremo izquierdo de la curva de float32, x ± h se redondea al
-# propio x y la diferencia vale cero, así que el error es e. `torch.autograd.gradcheck` también
-# compara autograd con diferencias finitas; su paso por defecto, impreso arriba, está pensado para
-# float64, y su documentación advierte de que la comprobación probablemente fallará con menor
-# precisión.
+# Las dos curvas forman una V con ambos ejes logarítmicos: el error de redondeo baja con pendiente
+# −1 al crecer h, el de truncamiento sube con pendiente 2, y el mínimo medido queda junto a la línea
+# discontinua en ε<sup>1/3</sup>. El mínimo de float32 está varios órdenes de magnitud por encima
+# del de float64: ningún paso permite que una diferencia finita en float32 se acerque a la exactitud
+# de autograd. En el extremo izquierdo de la curva de float32, x ± h se redondea al propio x y la
+# diferencia vale cero, así que el error es e. `torch.autograd.gradcheck` también compara autograd
+# con diferencias finitas; su paso por defecto, impreso arriba, está pensado para float64, y su
+# documentación advierte de que la comprobación probablemente fallará con precisiones menores.
 #
 # ## Paso y tolerancias
 #
-# La tabla de abajo usa el paso que recomienda la figura, escalado al punto:
+# La tabla de abajo usa el paso que recomienda la figura, escalado según el punto:
 # h = ε<sup>1/3</sup>·max(1, |x|). Un valor pasa si está dentro de la tolerancia que
 # `torch.testing.assert_close` usa por defecto para ese dtype: si
 # |valor − f′| ≤ atol + rtol·|f′|. Autograd y la diferencia finita se juzgan con la misma
@@ -269,8 +268,8 @@ display(Markdown("\n".join(
 # es atol + rtol·|f′|; una Δ en negrita la supera, y las filas que fallan aparecen sombreadas en
 # rojo. Los motivos son:
 #
-# * `domain` (dominio): el punto está fuera del dominio de la derivada, así que no hay nada en lo
-#   que coincidir;
+# * `domain` (dominio): el punto está fuera del dominio de la derivada, así que no hay ningún valor
+#   en el que coincidir;
 # * `precision` (precisión): el propio autograd no cumple la tolerancia, por el redondeo del dtype;
 # * `FD step` (paso de la diferencia finita): la diferencia finita no la cumple. Entre corchetes, el
 #   mayor de los dos términos del modelo anterior con ese paso, que indica hacia dónde mover h:
@@ -416,10 +415,10 @@ display(table(rows))
 # ## Por qué fallan las filas que fallan
 #
 # **Dominio.** En x = 0 las formas cerradas son infinitas. Autograd sigue las mismas fórmulas y
-# también devuelve un infinito, pero la diferencia central salta por encima de la singularidad: para
-# `log x` evalúa log(−h), que es `nan`, y para `1/x` devuelve 1/h², un número grande con el
-# signo equivocado. Estas filas fallan porque ahí no existe la derivada, digan lo que digan las tres
-# columnas.
+# también devuelve un infinito, pero la diferencia central toma puntos a ambos lados de la
+# singularidad: para `log x` evalúa log(−h), que es `nan`, y para `1/x` devuelve 1/h², un número
+# grande con el signo equivocado. Estas filas fallan porque ahí no existe la derivada, digan lo que
+# digan las tres columnas.
 #
 # **Precisión.** Autograd no deriva tanh de forma simbólica: su fórmula de retropropagación es
 # 1 − tanh(x)², calculada a partir del resultado de la pasada hacia delante en el dtype de la
@@ -463,12 +462,12 @@ else:
 # bajar del fondo de la V, que queda muy por encima de ε. En float64 el fondo de la V está por debajo de
 # la tolerancia por defecto, así que todas las filas de float64 dentro del dominio pasan.
 #
-# ## La historia, como comprobaciones
+# ## Lo anterior, en forma de comprobaciones
 #
-# La celda siguiente cuenta las filas y afirma lo que muestra la tabla: no falta ninguna fila,
-# autograd en float64 coincide con cada forma cerrada dentro del dominio mucho mejor que cualquier
-# tolerancia anterior, y cada veredicto se mantiene cuando `torch.testing.assert_close` juzga los
-# mismos números.
+# La celda siguiente cuenta las filas y comprueba con `assert` lo que muestra la tabla: no falta
+# ninguna fila, autograd en float64 coincide con cada forma cerrada dentro del dominio con un error
+# muy por debajo de cualquiera de las tolerancias anteriores, y cada veredicto se mantiene cuando
+# `torch.testing.assert_close` juzga los mismos números.
 
 # %%
 def counts(rows):
@@ -533,10 +532,11 @@ assert all(r.passed for r in in_domain)
 # ## Tu turno: mueve la frontera entre pasar y fallar
 #
 # Cambia abajo una tolerancia o el paso y vuelve a ejecutar la celda; recalcula todas las filas y
-# muestra los recuentos antes y después, y las filas que cambiaron de lado. Tal como viene, ajusta
-# float64 a 10⁻¹²: autograd sigue pasando en todo el dominio, y la mayoría de las diferencias
-# finitas en float64 fallan, porque el fondo de su V está por encima de 10⁻¹². Prueba después
-# `my_step = lambda dtype, x: 1e-4`, un paso que ignora el dtype, o `atol = 0` para float32.
+# muestra los recuentos antes y después, y las filas que cambiaron de lado. Tal como viene, endurece
+# la tolerancia de float64 hasta 10⁻¹²: autograd sigue pasando en todo el dominio, y la mayoría de
+# las diferencias finitas en float64 fallan, porque el fondo de su V está por encima de 10⁻¹².
+# Prueba después `my_step = lambda dtype, x: 1e-4`, un paso que ignora el dtype, o `atol = 0` para
+# float32.
 
 # %%
 # Change these, then run the cell again.
