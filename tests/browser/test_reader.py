@@ -65,13 +65,29 @@ def test_search_finds_the_autograd_page_in_the_readers_language(site, page, lang
     box = page.locator("input.md-search__input")
     box.click()
     box.fill(term)
+    # Wait for the answer, found or not: a count above rendered results, or "none".
+    page.wait_for_function("""() => {
+        const none = JSON.parse(document.getElementById("__config").textContent).translations["search.result.none"]
+        const text = document.querySelector(".md-search-result__meta").textContent.trim()
+        const shown = document.querySelectorAll(".md-search-result__item").length
+        return (/[0-9]/.test(text) && shown > 0) || text === none
+    }""", timeout=15_000)
+    meta = page.locator(".md-search-result__meta")
     results = page.locator(".md-search-result__item > a")
-    results.first.wait_for()
+    # Material renders results in batches as the list scrolls: scroll until all are there.
+    for _ in range(10):
+        shown = results.count()
+        if not shown:
+            break
+        results.last.scroll_into_view_if_needed()
+        page.wait_for_timeout(100)
+        if results.count() == shown:
+            break
     found = {_path(href, site) for href in (link.get_attribute("href") for link in results.all())}
     expected = Site.in_language("autograd/", language)
     assert expected in found, (
-        f"searching {term!r} on the {language} home page does not list /{expected}; "
-        f"it lists {sorted(found)}")
+        f"searching {term!r} on the {language} home page ({meta.inner_text()!r}) does not list "
+        f"/{expected}; it lists {sorted(found)}")
 
 
 # --- copy button --------------------------------------------------------------------------
