@@ -5,6 +5,7 @@ read a notebook, switch to dark mode. Screenshots of each kind of page go to
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from urllib.parse import urldefrag, urlsplit
 
@@ -150,6 +151,13 @@ def test_notebook_pages_show_their_executed_outputs_and_pictures(site, page):
         assert prompts == [f"In [{number}]:" for number in range(1, len(cells) + 1)], f"/{path}: {prompts}"
         outputs = [text for text in page.locator(".jp-OutputArea-output").all_inner_texts() if text.strip()]
         assert outputs, f"/{path}: no executed output is shown"
+        # Math is typeset (MathML, see ptdocs/hooks/notebook_math.py), not left as $TeX$.
+        prose = page.locator(".jp-MarkdownOutput").all_inner_texts()
+        raw = [text for text in prose if re.search(r"\$[^\s$][^$]*\$", text)]
+        assert not raw, f"/{path}: TeX shown as typed: {raw[0]!r}"
+        for formula in page.locator(".jp-MarkdownOutput math").all():
+            box = formula.bounding_box()
+            assert box and box["width"] > 0 and box["height"] > 0, f"/{path}: a formula is not displayed"
         pictures = page.locator(".jp-OutputArea-output img")
         for index in range(pictures.count()):
             picture = pictures.nth(index)
