@@ -74,6 +74,7 @@ class _Page(HTMLParser):
         self.links: list[str] = []
         self.assets: list[str] = []
         self.base: str | None = None
+        self.canonical: str | None = None
 
     def handle_starttag(self, tag, attrs):
         attributes = {name: value for name, value in attrs if value is not None}
@@ -90,6 +91,7 @@ class _Page(HTMLParser):
         elif tag == "link" and attributes.get("href"):
             rels = set(attributes.get("rel", "").lower().split())
             if "canonical" in rels:  # the page's own address where deployed, not a link to follow
+                self.canonical = attributes["href"]
                 return
             (self.assets if rels & LOADED_RELS else self.links).append(attributes["href"])
 

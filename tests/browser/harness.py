@@ -50,9 +50,8 @@ class Site:
     @cached_property
     def mount(self) -> str:
         """The path of the site's URL (``/pytorch-explained/``): the home page's links assume it."""
-        head = (self.folder / "index.html").read_text(encoding="utf-8").split("</head>")[0]
-        canonical = [href for href in parse(head).links if urlsplit(href).scheme in ("http", "https")]
-        return urlsplit(canonical[0]).path if canonical else "/"
+        canonical = parse((self.folder / "index.html").read_text(encoding="utf-8")).canonical
+        return urlsplit(canonical).path if canonical else "/"
 
     @cached_property
     def pages(self) -> list[str]:

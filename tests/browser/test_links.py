@@ -114,5 +114,5 @@ def test_the_parser_reads_ids_links_and_assets():
                  '<link rel="stylesheet" href="s.css"><link rel="canonical" href="https://x.org/">'
                  '<script src="j.js"></script><script>var s = "<a href=\'no\'>";</script>')
     assert page.ids == {"a", "b"}
-    assert page.links == ["#a"]
+    assert page.links == ["#a"] and page.canonical == "https://x.org/"
     assert page.assets == ["s.css", "j.js"]
