@@ -8,25 +8,10 @@ are skipped with that reason, or fail when ``REQUIRE_BROWSER=1`` (as in CI).
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
 
-from .harness import CHROMIUM, LAUNCH_ARGS, ROOT, new_context, serve
-
-
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory):
-    """``mkdocs build --strict`` once for the whole session, into a folder of its own."""
-    folder = tmp_path_factory.mktemp("site")
-    environment = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(folder)],
-        cwd=ROOT, env=environment, capture_output=True, text=True)
-    if result.returncode:
-        pytest.fail(f"mkdocs build --strict failed:\n{result.stdout}{result.stderr}"[-6000:], pytrace=False)
-    return folder
+from .harness import CHROMIUM, LAUNCH_ARGS, new_context, serve
 
 
 @pytest.fixture(scope="session")
@@ -36,7 +21,9 @@ def site(built_site):
     stop()
 
 
-@pytest.fixture(scope="session")
+# Package scope: Playwright's sync API keeps an event loop running in this thread
+# while it is open, and tests after the browser tests (nbclient) need their own.
+@pytest.fixture(scope="package")
 def browser():
     if not CHROMIUM.exists():
         reason = f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install chromium)"
