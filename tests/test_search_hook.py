@@ -1,0 +1,166 @@
+"""One search index per language (ptdocs/hooks/search.py): the split, the page's base, the build."""
+
+import json
+import re
+from pathlib import Path
+from types import SimpleNamespace
+from urllib.parse import urljoin
+
+import pytest
+from jinja2.utils import htmlsafe_json_dumps
+
+from ptdocs.hooks import search
+
+CONFIG = {"lang": ["en", "es"], "separator": "[\\s\\-]+", "pipeline": ["stopWordFilter"],
+          "fields": {"title": {"boost": 1000.0}}}
+# A combined index as mkdocs-static-i18n leaves it: both languages, locations from the site root.
+COMBINED = {"config": CONFIG, "docs": [
+    {"location": "", "title": "Home", "text": "gradient"},
+    {"location": "autograd/", "title": "Autograd", "text": "gradient"},
+    {"location": "autograd/#leaves", "title": "Leaves", "text": "leaf tensors"},
+    {"location": "estimates/", "title": "Estimates", "text": "an English page whose name starts with es"},
+    {"location": "es/", "title": "Inicio", "text": "gradiente"},
+    {"location": "es/autograd/", "title": "Autograd", "text": "gradiente"},
+    {"location": "es/autograd/#hojas", "title": "Hojas", "text": "tensores hoja", "boost": 2},
+]}
+
+
+def test_each_language_gets_its_own_pages_with_its_own_lunr_language():
+    split = search.split_index(COMBINED, "en", ["es"])
+    assert set(split) == {"en", "es"}
+    assert [doc["location"] for doc in split["en"]["docs"]] == ["", "autograd/", "autograd/#leaves", "estimates/"]
+    # Relative to es/, where Spanish pages resolve them (their config.base).
+    assert [doc["location"] for doc in split["es"]["docs"]] == ["", "autograd/", "autograd/#hojas"]
+    assert split["en"]["config"]["lang"] == ["en"]
+    assert split["es"]["config"]["lang"] == ["es"]
+    # Everything else of an entry and of the config is kept as the search plugin wrote it.
+    assert split["es"]["docs"][2] == {"location": "autograd/#hojas", "title": "Hojas",
+                                      "text": "tensores hoja", "boost": 2}
+    for index in split.values():
+        assert {key: value for key, value in index["config"].items() if key != "lang"} == \
+            {key: value for key, value in CONFIG.items() if key != "lang"}
+
+
+def test_the_split_leaves_the_combined_index_as_it_was():
+    before = json.dumps(COMBINED, sort_keys=True)
+    search.split_index(COMBINED, "en", ["es"])
+    assert json.dumps(COMBINED, sort_keys=True) == before
+
+
+def _page(base, translations="Escriba para buscar"):
+    """A page as Material writes it: its config through Jinja's tojson (HTML-safe JSON)."""
+    config = {"base": base, "features": ["search.highlight"], "search": "../../assets/w.js",
+              "translations": {"search.result.none": translations}}
+    return ('<html><head></head><body><script id="__config" type="application/json">'
+            + str(htmlsafe_json_dumps(config)) + "</script><script src=\"../../assets/b.js\"></script></body></html>")
+
+
+def _config(html):
+    return json.loads(re.search(r'<script id="__config" type="application/json">(.*?)</script>', html).group(1))
+
+
+@pytest.mark.parametrize("page, base", [("es/", ".."), ("es/autograd/", "../.."),
+                                        ("es/exercises/derivatives/", "../../..")])
+def test_a_spanish_page_resolves_its_base_to_the_spanish_root(page, base):
+    config = _config(search.with_language_base(_page(base), "es"))
+    # As Material's bundle does: new URL(config.base, location), then search/search_index.json.
+    root = urljoin(f"http://site/{page}", config["base"])
+    assert root == "http://site/es/"
+    assert urljoin(root, "search/search_index.json") == "http://site/es/search/search_index.json"
+    assert urljoin(root, "autograd/#hojas") == "http://site/es/autograd/#hojas"
+    assert {k: v for k, v in config.items() if k != "base"} == \
+        {k: v for k, v in _config(_page(base)).items() if k != "base"}
+
+
+def test_the_rewritten_config_stays_safe_inside_its_script_element():
+    html = search.with_language_base(_page("..", translations="</script><b>x</b>"), "es")
+    assert html.count("</script>") == 2, "a string of the config closed the script element"
+    assert _config(html)["translations"]["search.result.none"] == "</script><b>x</b>"
+
+
+def test_a_page_without_materials_config_is_a_clear_error():
+    with pytest.raises(search.SearchIndexError, match="__config"):
+        search.with_language_base("<html><body></body></html>", "es")
+
+
+# --- the hook in a build ------------------------------------------------------------------
+
+def _build(tmp_path, index=COMBINED, languages=("en", "es"), building=False, features=()):
+    site = tmp_path / "site"
+    (site / "search").mkdir(parents=True, exist_ok=True)
+    (site / "search" / "search_index.json").write_text(json.dumps(index))
+    i18n = SimpleNamespace(default_language=languages[0], build_languages=list(languages),
+                           current_language=languages[0], building=building)
+    config = SimpleNamespace(site_dir=str(site), plugins={"i18n": i18n},
+                             theme={"features": list(features)})
+    return site, config
+
+
+def _read(path: Path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_after_the_last_language_build_each_language_has_its_index(tmp_path):
+    site, config = _build(tmp_path)
+    search.on_post_build(config)
+    english, spanish = _read(site / "search" / "search_index.json"), _read(site / "es" / "search" / "search_index.json")
+    assert english == search.split_index(COMBINED, "en", ["es"])["en"]
+    assert spanish == search.split_index(COMBINED, "en", ["es"])["es"]
+
+
+def test_a_language_build_inside_the_i18n_loop_leaves_the_index_alone(tmp_path):
+    site, config = _build(tmp_path, building=True)
+    search.on_post_build(config)
+    assert _read(site / "search" / "search_index.json") == COMBINED
+    assert not (site / "es" / "search").exists()
+
+
+def test_a_language_without_pages_in_the_index_is_a_clear_error(tmp_path):
+    english_only = {**COMBINED, "docs": [doc for doc in COMBINED["docs"] if not doc["location"].startswith("es/")]}
+    site, config = _build(tmp_path, index=english_only)
+    with pytest.raises(search.SearchIndexError, match="no page of 'es'"):
+        search.on_post_build(config)
+    assert _read(site / "search" / "search_index.json") == english_only, "half the split was written"
+
+
+def test_a_language_lunr_cannot_process_is_a_clear_error(tmp_path):
+    site, config = _build(tmp_path, languages=("en", "xx"))
+    with pytest.raises(search.SearchIndexError, match="'xx'"):
+        search.on_post_build(config)
+
+
+def test_only_pages_of_another_language_get_a_new_base():
+    i18n = SimpleNamespace(default_language="en", current_language="en")
+    config = SimpleNamespace(plugins={"i18n": i18n})
+    assert search.on_post_page(_page(".."), None, config) == _page("..")
+    i18n.current_language = "es"
+    assert _config(search.on_post_page(_page(".."), None, config))["base"] == "../es/"
+
+
+@pytest.mark.parametrize("feature", ["navigation.instant", "navigation.instant.preview"])
+def test_features_that_need_the_sitemap_under_the_base_are_refused(tmp_path, feature):
+    _, config = _build(tmp_path, features=["search.highlight", feature])
+    with pytest.raises(search.SearchIndexError, match=feature):
+        search.on_config(config)
+
+
+# --- the real build -----------------------------------------------------------------------
+
+def test_the_built_site_has_one_index_per_language(built_site):
+    english = _read(built_site / "search" / "search_index.json")
+    spanish = _read(built_site / "es" / "search" / "search_index.json")
+    assert english["config"]["lang"] == ["en"] and spanish["config"]["lang"] == ["es"]
+    for folder, index in [(built_site, english), (built_site / "es", spanish)]:
+        pages = {doc["location"].partition("#")[0] for doc in index["docs"]}
+        assert "autograd/" in pages and "" in pages
+        for location in pages:
+            assert (folder / location / "index.html").is_file(), f"{folder}: no page at {location!r}"
+            assert not location.startswith("es/"), f"a Spanish page in the index of {folder}"
+    # Every Spanish page loads the Spanish index; every English page the root one.
+    for html in built_site.rglob("index.html"):
+        page = html.parent.relative_to(built_site).as_posix()
+        if page.split("/")[0] in ("assets", "search"):
+            continue
+        page = "" if page == "." else page + "/"
+        base = urljoin(f"http://site/{page}", _config(html.read_text(encoding="utf-8"))["base"])
+        assert base == ("http://site/es/" if page.startswith("es/") else "http://site/"), page
