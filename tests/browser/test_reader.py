@@ -60,12 +60,13 @@ def test_the_language_switcher_leads_to_the_same_page_and_back(site, page, langu
 SEARCHES = {"en": "gradient", "es": "gradiente"}
 
 
-@pytest.mark.parametrize("language, term", sorted(SEARCHES.items()))
-def test_search_finds_the_autograd_page_in_the_readers_language(site, page, language, term):
-    page.goto(site.page_url(Site.in_language("", language)))
+def search(page, site, term: str) -> set[str]:
+    """Type ``term`` into the search box of the open page; the pages its results link to."""
     box = page.locator("input.md-search__input")
     box.click()
-    box.fill(term)
+    # Key by key, as a reader types: Material reads the box on keyup (and once when its index
+    # is ready), so a fill() made after the index is ready is never searched.
+    box.press_sequentially(term)
     # Wait for the answer, found or not: a count above rendered results, or "none".
     page.wait_for_function("""() => {
         const none = JSON.parse(document.getElementById("__config").textContent).translations["search.result.none"]
@@ -73,7 +74,6 @@ def test_search_finds_the_autograd_page_in_the_readers_language(site, page, lang
         const shown = document.querySelectorAll(".md-search-result__item").length
         return (/[0-9]/.test(text) && shown > 0) || text === none
     }""", timeout=15_000)
-    meta = page.locator(".md-search-result__meta")
     results = page.locator(".md-search-result__item > a")
     # Material renders results in batches as the list scrolls: scroll until all are there.
     for _ in range(10):
@@ -84,11 +84,48 @@ def test_search_finds_the_autograd_page_in_the_readers_language(site, page, lang
         page.wait_for_timeout(100)
         if results.count() == shown:
             break
-    found = {_path(href, site) for href in (link.get_attribute("href") for link in results.all())}
+    return {_path(href, site) for href in (link.get_attribute("href") for link in results.all())}
+
+
+@pytest.mark.parametrize("language, term", sorted(SEARCHES.items()))
+def test_search_finds_the_autograd_page_and_only_pages_in_the_readers_language(site, page, language, term):
+    loaded = []  # what the page and its search worker fetched for search
+    page.on("response", lambda response: loaded.append(response))
+    page.goto(site.page_url(Site.in_language("", language)))
+    found = search(page, site, term)
+    meta = page.locator(".md-search-result__meta").inner_text()
     expected = Site.in_language("autograd/", language)
     assert expected in found, (
-        f"searching {term!r} on the {language} home page ({meta.inner_text()!r}) does not list "
-        f"/{expected}; it lists {sorted(found)}")
+        f"searching {term!r} on the {language} home page ({meta!r}) does not list /{expected}; "
+        f"it lists {sorted(found)}")
+    foreign = sorted(path for path in found if Site.language(path) != language)
+    assert not foreign, f"searching {term!r} on the {language} home page also lists {foreign}"
+    # It searched its own language's index, which lunr processes in that language: English
+    # is lunr's own; another language loads lunr-languages' file for it, and nothing else.
+    indexes = [response for response in loaded if response.url.endswith("/search_index.json")]
+    assert [_path(response.url, site) for response in indexes] == [
+        Site.in_language("search/search_index.json", language)]
+    assert indexes[0].json()["config"]["lang"] == [language]
+    lunr = {response.url.rpartition("/")[2] for response in loaded if "/javascripts/lunr/" in response.url}
+    assert lunr == (set() if language == "en" else {"lunr.stemmer.support.min.js", f"lunr.{language}.min.js"})
+
+
+@pytest.mark.parametrize("language, term", sorted(SEARCHES.items()))
+def test_a_search_result_opens_its_page_with_the_term_highlighted(site, page, language, term):
+    page.goto(site.page_url(Site.in_language("", language)))
+    found = search(page, site, term)
+    expected = Site.in_language("autograd/", language)
+    link = next((link for link in page.locator(".md-search-result__item > a").all()
+                 if _path(link.get_attribute("href"), site) == expected), None)
+    assert link, f"searching {term!r} lists no link to /{expected}: {sorted(found)}"
+    with page.expect_navigation(wait_until="domcontentloaded"):
+        link.click()
+    assert _path(page.url, site) == expected
+    assert page.locator("html").get_attribute("lang") == language
+    # search.highlight: the result's link carries the term (?h=), the page marks it.
+    marks = page.locator("article mark[data-md-highlight]")
+    marks.first.wait_for(timeout=5_000)
+    assert {text.lower() for text in marks.all_inner_texts()} >= {term}, marks.all_inner_texts()[:5]
 
 
 # --- copy button --------------------------------------------------------------------------
