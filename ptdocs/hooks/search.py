@@ -12,8 +12,8 @@ This hook, after the last language build, splits that index:
 
 * ``site/search/search_index.json``: the default language's pages, ``lang: [en]``;
 * ``site/<locale>/search/search_index.json``: that language's pages, their locations
-  relative to ``<locale>/``, ``lang: [<locale>]`` (lunr's Spanish stop words, trimmer and
-  stemmer; Material then keeps the parts its ``pipeline`` setting names);
+  relative to ``<locale>/``, ``lang: [<locale>]`` (the worker loads lunr-languages'
+  ``lunr.es``: Spanish stop words, trimmer, stemmer);
 
 and on every page of another language it points ``config.base`` (the JSON in
 ``<script id="__config">``) at that language's root, ``../../es/`` instead of ``../..``.
@@ -25,6 +25,13 @@ for at ``es/sitemap.xml``), the version selector (no mike) and the language swit
 sitemap lookup (language_links.py removes the links it starts from). Asset URLs and the
 palette's storage scope are written from ``base_url`` elsewhere in the page and stay as
 they are.
+
+Stemming: of lunr's language functions Material keeps those its ``pipeline`` setting names,
+by default only ``stopWordFilter``, and it appends ``*`` to every typed word, which lunr then
+matches as a prefix without running its pipeline. So a reader gets prefix matching
+("gradient" finds gradiente, gradientes), not stemming ("gradientes" does not find a page
+that only says "gradiente"), although lunr.es stems both to "gradient". Adding ``stemmer``
+to the pipeline stems the index but never the typed words: whole words then find nothing.
 """
 
 from __future__ import annotations
