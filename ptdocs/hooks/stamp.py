@@ -89,12 +89,12 @@ STRINGS = {
         "unrecorded": "El informe de pruebas ({date}) no registra qué versión de esta página ejecutó.",
         "other_torch": "La última ejecución de las pruebas usó torch {then}; este sitio se compiló con torch {now}.",
         "no_code_text": "Esta página no tiene ejemplos de código que ejecutar.",
-        "notebook_ran": ("{count} de este cuaderno se {verb} sin errores al compilar esta página, "
+        "notebook_ran": ("{count} de este notebook se {verb} sin errores al compilar esta página, "
                          "con torch {torch} en {device}, {date}."),
         "cells": ("La única celda de código", "Las {n} celdas de código"),
-        "notebook_cached": ("Las salidas de este cuaderno se reutilizaron de la caché de mkdocs-jupyter de "
-                            "una compilación anterior; el cuaderno no se ejecutó en esta compilación."),
-        "notebook_off": ("Esta compilación no ejecuta los cuadernos, o deja pasar una celda que falla "
+        "notebook_cached": ("Las salidas de este notebook se reutilizaron de la caché de mkdocs-jupyter de "
+                            "una compilación anterior; el notebook no se ejecutó en esta compilación."),
+        "notebook_off": ("Esta compilación no ejecuta los notebooks, o deja pasar una celda que falla "
                          "(mkdocs-jupyter: execute, allow_errors)."),
     },
 }
