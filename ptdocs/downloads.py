@@ -480,9 +480,9 @@ def _link(target: str, language: str, relative: str, site: Site) -> str:
     return url + ("#" + anchor if anchor else "")
 
 
-def headings(markdown_text: str) -> list[str]:
-    """The ATX headings of some Markdown, outside code fences, as they read."""
-    found, fence = [], None
+def _lines_with_prose_flag(markdown_text: str):
+    """Each line, and whether it is prose: outside every code fence and not a fence line."""
+    fence = None
     for line in markdown_text.split("\n"):
         match = FENCE.match(line)
         if match:
@@ -491,8 +491,16 @@ def headings(markdown_text: str) -> list[str]:
                 fence = marker
             elif marker[0] == fence[0] and len(marker) >= len(fence):
                 fence = None
-            continue
-        heading = HEADING.match(line) if fence is None else None
+            yield line, False
+        else:
+            yield line, fence is None
+
+
+def headings(markdown_text: str) -> list[str]:
+    """The ATX headings of some Markdown, outside code fences, as they read."""
+    found = []
+    for line, prose in _lines_with_prose_flag(markdown_text):
+        heading = HEADING.match(line) if prose else None
         if heading:
             found.append(f"{heading['hashes']} {heading['title']}")
     return found
@@ -509,16 +517,9 @@ def _title(parts) -> str | None:
 
 def _split_at_headings(text: str) -> list[str]:
     """Markdown cut before each heading (outside fences): one notebook cell per section."""
-    cells, current, fence = [], [], None
-    for line in text.split("\n"):
-        match = FENCE.match(line)
-        if match:
-            marker = match["fence"]
-            if fence is None:
-                fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence):
-                fence = None
-        elif fence is None and HEADING.match(line) and any(l.strip() for l in current):
+    cells, current = [], []
+    for line, prose in _lines_with_prose_flag(text):
+        if prose and HEADING.match(line) and any(l.strip() for l in current):
             cells.append("\n".join(current))
             current = []
         current.append(line)
