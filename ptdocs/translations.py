@@ -403,12 +403,7 @@ def notebook_source(docs: Path, path: Path) -> Path | None:
     record: the record lives in the script's header instead, next to the prose it is about."""
     if path.suffix != ".ipynb":
         return None
-    try:
-        from . import notebook_twins
-    except ModuleNotFoundError as error:
-        if error.name != f"{__package__}.notebook_twins":
-            raise
-        return None  # no notebook generator in this checkout: every notebook is written by hand
+    from . import notebook_twins  # imported here: it imports jupytext, slow, and only notebooks need it
 
     root = docs.resolve().parent
     for source in notebook_twins.sources(root):
