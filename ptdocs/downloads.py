@@ -43,7 +43,6 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 import jupytext
-import markdown
 import nbformat
 from mkdocs.utils.meta import get_data
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
@@ -51,7 +50,7 @@ from sybil import Document
 from sybil.parsers.markdown import SkipParser
 
 from .pages import Block, PageBlockParser
-from .snippets import ROOT, Include, _snippets_config
+from .snippets import ROOT, Include, snippet_preprocessor
 
 SELECTOR = "https://pytorch.org/get-started/locally/"
 
@@ -426,18 +425,12 @@ REFERENCE = re.compile(r"^(?P<open>[ ]{0,3}\[[^\]\n]+\]:[ \t]*)(?P<target>\S+)(?
 def prose_markdown(text: str, language: str, relative: str, site: Site, root: Path) -> str:
     """A stretch of the page's prose as notebook Markdown."""
     if "8<" in text:  # includes in prose: expanded by pymdownx.snippets, as on the page
-        text = "\n".join(_snippet_preprocessor(root).run(text.split("\n")))
+        text = "\n".join(snippet_preprocessor(root).run(text.split("\n")))
     text = _admonitions(text)
     for pattern in (LINK, REFERENCE):
         text = pattern.sub(
             lambda m: m["open"] + _link(m["target"], language, relative, site) + m["rest"], text)
     return text
-
-
-def _snippet_preprocessor(root: Path):
-    md = markdown.Markdown(extensions=["pymdownx.snippets"],
-                           extension_configs={"pymdownx.snippets": _snippets_config(Path(root))})
-    return md.preprocessors["snippet"]
 
 
 def _admonitions(text: str) -> str:

@@ -102,9 +102,14 @@ _TagTolerantLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
 
 
 @functools.lru_cache(maxsize=None)
+def site_config(root: Path) -> dict:
+    """The repository's mkdocs.yml as plain data (shared: copy before changing any of it)."""
+    return yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_TagTolerantLoader)
+
+
+@functools.lru_cache(maxsize=None)
 def _snippets_config(root: Path) -> dict:
-    config = yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_TagTolerantLoader)
-    for extension in config.get("markdown_extensions", []):
+    for extension in site_config(root).get("markdown_extensions", []):
         if isinstance(extension, dict) and "pymdownx.snippets" in extension:
             settings = dict(extension["pymdownx.snippets"] or {})
             settings["base_path"] = [str(root / base) for base in settings.get("base_path", ["."])]
@@ -112,11 +117,16 @@ def _snippets_config(root: Path) -> dict:
     raise IncludeError("mkdocs.yml does not configure pymdownx.snippets")
 
 
+def snippet_preprocessor(root: Path = ROOT):
+    """pymdownx.snippets' preprocessor, configured as in mkdocs.yml: it expands include lines."""
+    md = markdown.Markdown(extensions=["pymdownx.snippets"],
+                           extension_configs={"pymdownx.snippets": _snippets_config(Path(root))})
+    return md.preprocessors["snippet"]
+
+
 def pymdownx_expansion(target: str, root: Path = ROOT) -> list[str]:
     """What pymdownx.snippets puts on the page for this include line."""
-    md = markdown.Markdown(extensions=["pymdownx.snippets"],
-                           extension_configs={"pymdownx.snippets": _snippets_config(root)})
-    return md.preprocessors["snippet"].run([f'--8<-- "{target}"'])
+    return snippet_preprocessor(root).run([f'--8<-- "{target}"'])
 
 
 def _strip(lines) -> list[str]:

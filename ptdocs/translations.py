@@ -38,11 +38,10 @@ from urllib.parse import unquote, urlsplit
 
 import markdown
 import nbformat
-import yaml
 from mkdocs.utils.meta import get_data
 
 from .report import write_atomically
-from .snippets import ROOT, _TagTolerantLoader, include_target
+from .snippets import ROOT, include_target, site_config
 
 DOCS = ROOT / "docs"
 SOURCE = "en"  # the language pages are written in
@@ -202,9 +201,8 @@ class _Outline(html.parser.HTMLParser):
 @functools.lru_cache(maxsize=1)
 def _renderer() -> markdown.Markdown:
     """Python-Markdown with the site's extensions, minus snippets: include lines stay as written."""
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_TagTolerantLoader)
     names, settings = [], {}
-    for extension in config.get("markdown_extensions", []):
+    for extension in site_config(ROOT).get("markdown_extensions", []):
         name, options = next(iter(extension.items())) if isinstance(extension, dict) else (extension, None)
         if name == "pymdownx.snippets":
             continue
