@@ -473,7 +473,7 @@ def _link(target: str, language: str, relative: str, site: Site) -> str:
     return url + ("#" + anchor if anchor else "")
 
 
-def _lines_with_prose_flag(markdown_text: str):
+def lines_with_prose_flag(markdown_text: str):
     """Each line, and whether it is prose: outside every code fence and not a fence line."""
     fence = None
     for line in markdown_text.split("\n"):
@@ -492,7 +492,7 @@ def _lines_with_prose_flag(markdown_text: str):
 def headings(markdown_text: str) -> list[str]:
     """The ATX headings of some Markdown, outside code fences, as they read."""
     found = []
-    for line, prose in _lines_with_prose_flag(markdown_text):
+    for line, prose in lines_with_prose_flag(markdown_text):
         heading = HEADING.match(line) if prose else None
         if heading:
             found.append(f"{heading['hashes']} {heading['title']}")
@@ -511,7 +511,7 @@ def _title(parts) -> str | None:
 def _split_at_headings(text: str) -> list[str]:
     """Markdown cut before each heading (outside fences): one notebook cell per section."""
     cells, current = [], []
-    for line, prose in _lines_with_prose_flag(text):
+    for line, prose in lines_with_prose_flag(text):
         if prose and HEADING.match(line) and any(l.strip() for l in current):
             cells.append("\n".join(current))
             current = []

@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
     sys.path.insert(0, str(ROOT))
 
+from ptdocs.downloads import lines_with_prose_flag  # noqa: E402
 from ptdocs.provenance import changed_sources, page_sources  # noqa: E402
 
 REPORT = Path("reports") / "examples.json"
@@ -186,17 +187,8 @@ def notebook_stamp(language: str, cells: int, executed: bool, cached: bool, torc
 def insert_under_title(markdown: str, stamp: Stamp) -> str:
     """Put the stamp right after the page's first level-1 heading (at the top if it has none)."""
     lines = markdown.split("\n")
-    fence = None
-    for index, line in enumerate(lines):
-        opening = re.match(r"^\s*(`{3,}|~{3,})", line)
-        if opening:
-            marker = opening.group(1)
-            if fence is None:
-                fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence):
-                fence = None
-            continue
-        if fence is None and re.match(r"^#\s+\S", line):
+    for index, (line, prose) in enumerate(lines_with_prose_flag(markdown)):
+        if prose and re.match(r"^#\s+\S", line):
             return "\n".join(lines[: index + 1] + ["", stamp.markdown()] + lines[index + 1 :])
     return stamp.markdown() + "\n" + markdown
 
