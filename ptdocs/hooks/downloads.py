@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
     sys.path.insert(0, str(ROOT))
 
-from ptdocs.downloads import DownloadError, Site, make_downloads, with_links  # noqa: E402
+from ptdocs.downloads import DownloadError, Site, language_of, make_downloads, with_links  # noqa: E402
 from ptdocs.report import write_atomically  # noqa: E402
 
 _pending = []  # (folder of the page in the site, Downloads) for this build
@@ -42,8 +42,7 @@ def on_page_markdown(markdown, page, config, files):
     if downloads is None:
         return markdown
     # The notebook links back to the page by the same URL rules: check they hold.
-    language, _, relative = Path(source).relative_to(Path(config.docs_dir).resolve()).as_posix() \
-        .partition("/")
+    language, relative = language_of(Path(source), root)
     if site.page_url(language, relative) != page.url:
         raise DownloadError(f"{page.file.src_uri}: the page is at '{page.url}', not "
                             f"'{site.page_url(language, relative)}' as ptdocs/downloads.py expects")
