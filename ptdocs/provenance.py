@@ -12,6 +12,9 @@ from pathlib import Path
 
 from .snippets import ROOT, include_target, split_target
 
+# Where the test run records, per page, what ran and these fingerprints; the stamp reads it.
+REPORT = Path("reports") / "examples.json"
+
 
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()

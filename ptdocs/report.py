@@ -17,9 +17,7 @@ from pathlib import Path
 import torch
 
 from .pages import Block
-from .provenance import page_sources
-
-REPORT = Path("reports") / "examples.json"
+from .provenance import REPORT, page_sources
 
 
 def device_description() -> str:

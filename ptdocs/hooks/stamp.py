@@ -39,9 +39,7 @@ if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root
     sys.path.insert(0, str(ROOT))
 
 from ptdocs.downloads import lines_with_prose_flag  # noqa: E402
-from ptdocs.provenance import changed_sources, page_sources  # noqa: E402
-
-REPORT = Path("reports") / "examples.json"
+from ptdocs.provenance import REPORT, changed_sources, page_sources  # noqa: E402
 
 STRINGS = {
     "en": {
