@@ -34,8 +34,9 @@ def on_files(files, config):
              if file.is_documentation_page() and posixpath.basename(file.src_uri) == PAGE]
     if not pages:
         return files
+    root = Path(config.config_file_path).parent
     try:
-        results = load(Path(config.config_file_path).parent)
+        results = load(root)
     except ResultsError as error:
         raise PluginError(f"results page: {error}") from None
     for page in pages:
@@ -46,9 +47,9 @@ def on_files(files, config):
         generated = {
             "plot": (f"results-latency-{language}.svg", "latency.svg", plot_svg(results, language)),
             "csv": ("results-benchmark.csv", "benchmark.csv",
-                    (Path(config.config_file_path).parent / results.csv_path).read_bytes()),
+                    (root / results.csv_path).read_bytes()),
             "json": ("results-benchmark.json", "benchmark.json",
-                     (Path(config.config_file_path).parent / results.json_path).read_bytes()),
+                     (root / results.json_path).read_bytes()),
         }
         links = {}
         for key, (name, dest_name, content) in generated.items():
