@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
     sys.path.insert(0, str(ROOT))
 
-from ptdocs.downloads import TEXTS  # noqa: E402  the words the guide pages' download links use
+from ptdocs.downloads import TEXTS, Site  # noqa: E402  the download links' words; the site's URL rules
 
 
 @event_priority(-200)
@@ -55,15 +55,11 @@ def on_files(files, config):
 
 
 def _twins(file, i18n, config):
-    """The same notebook in each built language, by the i18n plugin's URL rules."""
-    locale, _, relative = file.src_uri.partition("/")
-    page_url = posixpath.splitext(relative)[0] + "/"
-    twins = {}
-    for lang in i18n.build_languages:
-        if (Path(config.docs_dir) / lang / relative).is_file():
-            prefix = "" if lang == i18n.default_language else f"{lang}/"
-            twins[lang] = SimpleNamespace(url=prefix + page_url)
-    return twins
+    """The same notebook in each built language, at the URL the site's rules give it."""
+    relative = file.src_uri.partition("/")[2]
+    site = Site.from_config(config)
+    return {lang: SimpleNamespace(url=site.page_url(lang, relative))
+            for lang in i18n.build_languages if (Path(config.docs_dir) / lang / relative).is_file()}
 
 
 def on_page_content(html, page, config, files):
