@@ -21,7 +21,7 @@ import jupytext
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from .report import write_atomically
+from .atomic import write_atomically
 from .snippets import ROOT
 
 SOURCES = Path("notebooks")

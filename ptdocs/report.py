@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
 import platform
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 
 import torch
 
+from .atomic import write_atomically
 from .pages import Block
 from .provenance import REPORT, page_sources
 
@@ -27,23 +26,6 @@ def device_description() -> str:
             return torch.cuda.get_device_name()
         return accelerator.type
     return f"CPU ({platform.machine()})"
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write through a temporary file in the same folder, then rename: never half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        # mkstemp makes the file private (0600); give it the usual permissions.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
 
 
 class ExampleReport:

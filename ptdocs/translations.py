@@ -40,7 +40,7 @@ import markdown
 import nbformat
 from mkdocs.utils.meta import get_data
 
-from .report import write_atomically
+from .atomic import write_atomically
 from .snippets import ROOT, include_target, site_config
 
 DOCS = ROOT / "docs"

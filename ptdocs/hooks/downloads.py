@@ -20,7 +20,7 @@ if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root
     sys.path.insert(0, str(ROOT))
 
 from ptdocs.downloads import DownloadError, Site, language_of, make_downloads, with_links  # noqa: E402
-from ptdocs.report import write_atomically  # noqa: E402
+from ptdocs.atomic import write_atomically  # noqa: E402
 
 _pending = []  # (folder of the page in the site, Downloads) for this build
 

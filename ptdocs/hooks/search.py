@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
     sys.path.insert(0, str(ROOT))
 
-from ptdocs.report import write_atomically  # noqa: E402
+from ptdocs.atomic import write_atomically  # noqa: E402
 
 INDEX = Path("search") / "search_index.json"
 # Features whose requests go to config.base/sitemap.xml, absent under a language's folder.
