@@ -6,11 +6,16 @@ reader downloads the very file whose sections the page shows
 file added here, in the strict build.
 """
 
-import posixpath
+import sys
 from pathlib import Path
 
 from mkdocs.plugins import event_priority
-from mkdocs.structure.files import File
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
+    sys.path.insert(0, str(ROOT))
+
+from ptdocs.generated import add_beside, pages_named  # noqa: E402
 
 MODULE = Path("snippets") / "measuring" / "benchmark.py"
 PAGE = "measuring.md"
@@ -18,14 +23,10 @@ PAGE = "measuring.md"
 
 @event_priority(-300)  # after mkdocs-static-i18n (-100) has decided each page's language and URL
 def on_files(files, config):
-    pages = [file for file in files
-             if file.is_documentation_page() and posixpath.basename(file.src_uri) == PAGE]
+    pages = pages_named(files, PAGE)
     if not pages:
         return files
     content = (Path(config.config_file_path).parent / MODULE).read_bytes()
     for page in pages:
-        module = File.generated(config, posixpath.join(posixpath.dirname(page.src_uri), MODULE.name),
-                                content=content)
-        module.dest_uri = posixpath.join(posixpath.dirname(page.dest_uri), MODULE.name)
-        files.append(module)
+        add_beside(files, config, page, MODULE.name, MODULE.name, content)
     return files

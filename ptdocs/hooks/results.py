@@ -9,18 +9,17 @@ to the page (``results/latency.svg``, ``es/results/latency.svg``, ...): they
 exist only in the built site, never in the repository.
 """
 
-import posixpath
 import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
-from mkdocs.structure.files import File
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
     sys.path.insert(0, str(ROOT))
 
+from ptdocs.generated import add_beside, pages_named  # noqa: E402
 from ptdocs.results import STRINGS, ResultsError, load, plot_svg, section  # noqa: E402
 
 MARKER = "<!-- results -->"
@@ -30,8 +29,7 @@ _pages = {}  # src_uri of a results page -> (Results, language, links)
 
 @event_priority(-300)  # after mkdocs-static-i18n (-100) has decided each page's language and URL
 def on_files(files, config):
-    pages = [file for file in files
-             if file.is_documentation_page() and posixpath.basename(file.src_uri) == PAGE]
+    pages = pages_named(files, PAGE)
     if not pages:
         return files
     root = Path(config.config_file_path).parent
@@ -42,8 +40,6 @@ def on_files(files, config):
     for page in pages:
         language = page.src_uri.split("/", 1)[0]
         language = language if language in STRINGS else config.theme.get("language", "en")
-        src_folder = posixpath.dirname(page.src_uri)
-        dest_folder = posixpath.dirname(page.dest_uri)
         generated = {
             "plot": (f"results-latency-{language}.svg", "latency.svg", plot_svg(results, language)),
             "csv": ("results-benchmark.csv", "benchmark.csv",
@@ -53,9 +49,7 @@ def on_files(files, config):
         }
         links = {}
         for key, (name, dest_name, content) in generated.items():
-            file = File.generated(config, posixpath.join(src_folder, name), content=content)
-            file.dest_uri = posixpath.join(dest_folder, dest_name)
-            files.append(file)
+            add_beside(files, config, page, name, dest_name, content)
             links[key] = name  # relative to the page's source: MkDocs validates and rewrites it
         _pages[page.src_uri] = (results, language, links)
     return files
