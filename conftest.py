@@ -9,7 +9,7 @@ import torch
 from sybil import Sybil
 from sybil.parsers.markdown import SkipParser
 
-from ptdocs.pages import PageBlockParser
+from ptdocs.pages import PageBlockParser, ProseValuesParser
 from ptdocs.report import ExampleReport
 from ptdocs.snippets import ROOT
 
@@ -20,7 +20,7 @@ def _setup(namespace):
 
 
 pages = Sybil(
-    parsers=[SkipParser(), PageBlockParser()],
+    parsers=[SkipParser(), PageBlockParser(), ProseValuesParser()],
     path="docs",
     patterns=["*.md"],  # matched from the right: pages in nested folders are collected too
     setup=_setup,

@@ -49,7 +49,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from sybil import Document
 from sybil.parsers.markdown import SkipParser
 
-from .pages import Block, PageBlockParser
+from .pages import PROSE_VALUES, Block, PageBlockParser
 from .snippets import ROOT, Include, snippet_preprocessor
 
 SELECTOR = "https://pytorch.org/get-started/locally/"
@@ -260,7 +260,13 @@ def read_page(page: Path, root: Path = ROOT) -> tuple[list, list[Example]]:
             active = None
     parts.append(text[position:])
     parts[0] = get_data(parts[0])[0]  # YAML front matter is the page's metadata, not prose
+    # prose-values comments are the site's checks of its prose, not part of what a reader runs
+    parts = [_without_prose_values(part) if isinstance(part, str) else part for part in parts]
     return parts, examples
+
+
+def _without_prose_values(prose: str) -> str:
+    return re.sub(rf"[ \t]*(?:{PROSE_VALUES.pattern})[ \t]*\n?", "", prose, flags=re.S)
 
 
 def _skip(argument: str | None, where: str) -> Skip:

@@ -11,6 +11,9 @@
   nothing).
 * All blocks of a page share one namespace, in page order, as for a reader who
   runs them top to bottom.
+* A number that the prose restates is pinned by a ``prose-values`` comment just
+  before its paragraph (:class:`ProseValuesParser`), so prose cannot drift from
+  what the code computes.
 """
 
 from __future__ import annotations
@@ -163,3 +166,122 @@ def _exception_report(include: Include, error: BaseException, where: str) -> str
 
 def _listing(lines: list[str]) -> str:
     return "".join(f"    {line}\n" for line in lines) if lines else "    (nothing)\n"
+
+
+# ---------------------------------------------------------------- prose values
+# <!-- prose-values: x.grad.item() -> 6; x.item() -> 3 -->
+# Each EXPR -> TEXT pair: EXPR, evaluated in the page's namespace where the comment
+# stands, formats as TEXT, and TEXT appears verbatim in the paragraph below it.
+# `EXPR :SPEC -> TEXT` formats with format(value, SPEC); without a spec a float is
+# formatted with "g" (6 significant digits) and anything else with str().
+PROSE_VALUES = re.compile(r"<!--[ \t]*prose-values:(?P<pairs>.*?)-->", re.S)
+_SPEC = re.compile(r"\s:(?P<spec>[^\s:]*)$")
+
+
+@dataclass(frozen=True)
+class ProseValue:
+    expression: str
+    spec: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class ProseValues:
+    page: str
+    line: int
+    values: tuple[ProseValue, ...]
+    paragraph: str
+
+
+def prose_value_pairs(pairs: str) -> tuple[ProseValue, ...]:
+    """The ``EXPR [:SPEC] -> TEXT`` pairs of a directive; ValueError says what is malformed."""
+    values = []
+    for pair in filter(str.strip, pairs.split(";")):
+        expression, arrow, text = pair.rpartition("->")
+        expression, text = expression.strip(), text.strip()
+        if not arrow or not expression or not text:
+            raise ValueError(f"write each pair as 'EXPRESSION -> TEXT', not {pair.strip()!r}")
+        spec = None
+        found = _SPEC.search(expression)
+        if found:
+            spec, expression = found["spec"], expression[:found.start()].strip()
+        try:
+            compile(expression, "<prose-values>", "eval")
+        except SyntaxError as error:
+            raise ValueError(f"{expression!r} is not a Python expression: {error.msg}") from None
+        values.append(ProseValue(expression, spec, text))
+    if not values:
+        raise ValueError("no 'EXPRESSION -> TEXT' pair")
+    return tuple(values)
+
+
+def _following_paragraph(text: str, end: int) -> str:
+    """The paragraph after a comment: blank lines skipped, then up to the next blank line."""
+    lines = text[end:].split("\n")
+    lines[0] = lines[0].strip()  # the rest of the comment's own line
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    paragraph = []
+    for line in lines:
+        if not line.strip():
+            break
+        paragraph.append(line)
+    return "\n".join(paragraph)
+
+
+def format_value(value, spec: str | None) -> str:
+    item = getattr(value, "item", None)
+    if callable(item) and getattr(value, "ndim", 0) == 0:  # a 0-dim tensor or NumPy scalar
+        value = item()
+    if spec is not None:
+        return format(value, spec)
+    if isinstance(value, float):
+        return format(value, "g")
+    return str(value)
+
+
+class ProseValuesParser:
+    """A Sybil parser: each ``prose-values`` comment is an example checked in page order."""
+
+    def __init__(self, root=ROOT) -> None:
+        self.root = root
+
+    def __call__(self, document):
+        page = _relative(document.path, self.root)
+        for match in PROSE_VALUES.finditer(document.text):
+            line = document.text.count("\n", 0, match.start()) + 1
+            try:
+                parsed = ProseValues(page, line, prose_value_pairs(match["pairs"]),
+                                     _following_paragraph(document.text, match.end()))
+            except ValueError as error:
+                parsed = f"{page}, line {line}: prose-values: {error}"
+            yield Region(match.start(), match.end(), parsed, check_prose_values)
+
+
+def check_prose_values(example) -> str | None:
+    directive = example.parsed
+    if isinstance(directive, str):
+        return directive
+    where = f"{directive.page}, line {directive.line}"
+    if not directive.paragraph:
+        return f"{where}: prose-values: no paragraph below the comment"
+    problems = []
+    for value in directive.values:
+        try:
+            shown = format_value(eval(value.expression, example.namespace), value.spec)  # noqa: S307
+        except Exception as error:  # noqa: BLE001 - reported with the page's line
+            problems.append(f"{value.expression}: {type(error).__name__}: {error}")
+            continue
+        if shown != value.text:
+            problems.append(f"the prose says {value.text} for {value.expression}, "
+                            f"the code gives {shown}")
+        elif not appears(value.text, directive.paragraph):
+            problems.append(f"{value.text!r} ({value.expression}) does not appear in the paragraph below")
+    if problems:
+        return f"{where}: prose-values:\n" + "".join(f"    {problem}\n" for problem in problems)
+    return None
+
+
+def appears(text: str, paragraph: str) -> bool:
+    """``text`` occurs in ``paragraph`` as a whole number or word: 6 is not found in 16 or 6.5."""
+    return re.search(rf"(?<![\w.]){re.escape(text)}(?![\w]|[.,]\d)", paragraph) is not None

@@ -15,7 +15,7 @@ from pathlib import Path
 import torch
 
 from .atomic import write_atomically
-from .pages import Block
+from .pages import Block, check_prose_values
 from .provenance import REPORT, page_sources
 
 
@@ -35,11 +35,17 @@ class ExampleReport:
         self.pages: dict[str, dict] = defaultdict(
             lambda: {"passed": 0, "failed": 0, "skipped": 0, "skip_reasons": []})
         self.directives: set[str] = set()  # Sybil skip directives: items, but not examples
+        # prose-values checks: not examples either, but a failing one fails its page
+        self.prose_checks: set[str] = set()
 
     def pytest_collection_modifyitems(self, items) -> None:
         for item in items:
             example = getattr(item, "example", None)
-            if example is not None and not isinstance(example.parsed, (Block, str)):
+            if example is None:
+                continue
+            if example.region.evaluator is check_prose_values:
+                self.prose_checks.add(item.nodeid)
+            elif not isinstance(example.parsed, (Block, str)):
                 self.directives.add(item.nodeid)
 
     def _page(self, report) -> str | None:
@@ -57,6 +63,10 @@ class ExampleReport:
         if page is None or report.nodeid in self.directives:
             return
         counts = self.pages[page]
+        if report.nodeid in self.prose_checks:
+            if report.outcome == "failed":
+                counts["failed"] += 1
+            return
         if report.when == "call":
             counts[report.outcome] += 1
             if report.skipped:  # a Sybil skip directive skips the example while it runs

@@ -41,6 +41,7 @@ import nbformat
 from mkdocs.utils.meta import get_data
 
 from .atomic import write_atomically
+from .pages import PROSE_VALUES
 from .snippets import ROOT, include_target, site_config
 
 DOCS = ROOT / "docs"
@@ -132,6 +133,8 @@ class Structure:
     blocks: list[CodeBlock] = field(default_factory=list)
     headings: list[tuple[int, str]] = field(default_factory=list)  # (level, text)
     links: set[str] = field(default_factory=set)  # pages linked, relative to the language folder
+    # prose-values comments (their text and line): the same checks of the same numbers in both
+    prose_values: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def includes(self) -> list[tuple[str, int]]:
@@ -238,7 +241,9 @@ def structure(path: Path, page: str) -> Structure:
     text = path.read_text(encoding="utf-8")
     body, _ = get_data(text)
     headings, links = outline(body, page)
-    return Structure(code_blocks(text), headings, links)
+    prose_values = [(" ".join(match[0].split()), text.count("\n", 0, match.start()) + 1)
+                    for match in PROSE_VALUES.finditer(text)]
+    return Structure(code_blocks(text), headings, links, prose_values)
 
 
 # ---------------------------------------------------------------- parity
@@ -272,7 +277,21 @@ def _compare_structures(english: Structure, spanish: Structure, en: str, es: str
     return (_compare_includes(english.includes, spanish.includes, en, es)
             + _compare_blocks(english.blocks, spanish.blocks, en, es)
             + _compare_headings(english.headings, spanish.headings, en, es)
-            + _compare_links(english.links, spanish.links, en, es))
+            + _compare_links(english.links, spanish.links, en, es)
+            + _compare_prose_values(english.prose_values, spanish.prose_values, en, es))
+
+
+def _compare_prose_values(english, spanish, en, es) -> list[str]:
+    """The numbers the prose restates are the same numbers in both languages, checked alike."""
+    problems = []
+    for (theirs, line), (mine, my_line) in zip(english, spanish):
+        if theirs != mine:
+            problems.append(f"{es}, line {my_line}, has {mine} where {en}, line {line}, has {theirs}")
+    for theirs, line in english[len(spanish):]:
+        problems.append(f"{es} lacks {theirs}, which {en} has at line {line}")
+    for mine, my_line in spanish[len(english):]:
+        problems.append(f"{es}, line {my_line}, has {mine}, which {en} does not have")
+    return problems
 
 
 def _compare_includes(english, spanish, en, es) -> list[str]:

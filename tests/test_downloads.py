@@ -291,6 +291,16 @@ def test_prose_sections_and_files_the_examples_read(repository):
     assert (run.returncode, run.stdout) == (0, "3\n"), run.stderr
 
 
+def test_prose_values_comments_are_the_sites_checks_not_the_readers_text(repository):
+    snippet = "# --8<-- [start:s]\nx = 3\n# --8<-- [end:s]\n"
+    page = repository("# T\n\n" + BLOCK.format("s")
+                      + "\n<!-- prose-values: x -> 3 -->\nHere x is 3.\n", snippet)
+    downloads = make_downloads(page, SITE, repository.root)
+    text = "".join(cell.source for cell in downloads.notebook.cells) + downloads.script
+    assert "Here x is 3." in text
+    assert "prose-values" not in text
+
+
 def test_an_import_that_requirements_do_not_pin_is_an_error(repository):
     page = repository("# T\n\n" + BLOCK.format("s"),
                       "# --8<-- [start:s]\nimport matplotlib\n# --8<-- [end:s]\n")

@@ -8,7 +8,7 @@ import pytest
 from sybil import Sybil
 from sybil.example import SybilFailure
 
-from ptdocs.pages import PageBlockParser
+from ptdocs.pages import PageBlockParser, ProseValuesParser, format_value, prose_value_pairs
 from ptdocs.snippets import ROOT, IncludeError, expand, pymdownx_expansion
 
 SNIPPET = """\
@@ -183,3 +183,74 @@ def test_pages_in_nested_folders_are_collected(pytestconfig):
     assert pages.should_parse(ROOT / "docs" / "en" / "exercises" / "deeper" / "page.md")
     assert pages.should_parse(ROOT / "docs" / "es" / "autograd.md")
     assert not pages.should_parse(ROOT / "README.md")
+
+
+# ---------------------------------------------------------------- prose values
+
+def run_with_prose(site, path):
+    """Blocks and prose-values comments in page order, as conftest.py collects them."""
+    document = Sybil(parsers=[PageBlockParser(site), ProseValuesParser(site)]).parse(path)
+    for example in document.examples():
+        try:
+            example.evaluate()
+        except SybilFailure as failure:
+            return failure
+    return None
+
+
+PROSE_PAGE = '''
+    ```python
+    --8<-- "snippets/demo/circle.py:area"
+    ```
+
+    <!-- prose-values: r -> {r}; area :.2f -> {area} -->
+    With radius {r} the area is {area}, to two decimals.
+'''
+
+
+def test_prose_that_restates_the_code_passes(site):
+    path = page(site, "en/circle.md", PROSE_PAGE.format(r="2", area="12.57"))
+    assert run_with_prose(site, path) is None
+
+
+def test_a_number_that_drifted_from_the_code_fails(site):
+    path = page(site, "en/circle.md", PROSE_PAGE.format(r="3", area="12.57"))
+    failure = run_with_prose(site, path)
+    assert failure is not None
+    assert "en/circle.md, line 6: prose-values" in str(failure)
+    assert "the prose says 3 for r, the code gives 2" in str(failure)
+
+
+def test_the_code_changing_under_the_prose_fails(site):
+    path = page(site, "en/circle.md", PROSE_PAGE.format(r="2", area="12.57"))
+    snippet = site / "snippets" / "demo" / "circle.py"
+    snippet.write_text(snippet.read_text().replace("r = 2.0", "r = 2.5").replace("12.566", "19.635"))
+    failure = run_with_prose(site, path)
+    assert "the code gives 2.5" in str(failure) and "the code gives 19.63" in str(failure)
+
+
+def test_the_value_must_appear_in_the_paragraph_below_as_a_whole_number(site):
+    # 12.57 is right, but the paragraph says 112.57: a substring is not the number.
+    body = PROSE_PAGE.replace("the area is {area}", "the area is 1{area}")
+    path = page(site, "en/circle.md", body.format(r="2", area="12.57"))
+    failure = run_with_prose(site, path)
+    assert "'12.57' (area) does not appear in the paragraph below" in str(failure)
+
+
+def test_a_malformed_directive_is_reported_with_its_line(site):
+    path = page(site, "en/circle.md", '''
+        <!-- prose-values: r = 2 -->
+        Radius 2.
+    ''')
+    failure = run_with_prose(site, path)
+    assert "en/circle.md, line 2: prose-values: write each pair as 'EXPRESSION -> TEXT'" in str(failure)
+
+
+def test_pairs_and_formats():
+    pairs = prose_value_pairs(" x.grad.item() -> 6; y[0:2].sum() :.1f -> 3.0 ")
+    assert [(p.expression, p.spec, p.text) for p in pairs] == [
+        ("x.grad.item()", None, "6"), ("y[0:2].sum()", ".1f", "3.0")]
+    assert format_value(6.0, None) == "6"
+    assert format_value(1.4000000000000001, None) == "1.4"
+    assert format_value(16777216.0, ".1f") == "16777216.0"
+    assert format_value(True, None) == "True"

@@ -141,6 +141,23 @@ def test_the_report_the_test_suite_writes_is_the_one_the_stamp_reads(project):
     assert result.text.startswith("Examples on this page that failed: 1 of 3, with torch ")
 
 
+def test_a_failing_prose_values_check_fails_the_page_and_a_passing_one_is_no_example(project):
+    """prose-values comments are checks, not examples: they add no count, but a failure counts."""
+    from ptdocs.pages import check_prose_values
+
+    root, page = project
+    collector = ExampleReport(root)
+    items = [SimpleNamespace(nodeid=name, example=SimpleNamespace(
+        region=SimpleNamespace(evaluator=check_prose_values), parsed=None)) for name in "pq"]
+    collector.pytest_collection_modifyitems(items)
+    for nodeid, outcome in [("a", "passed"), ("p", "passed"), ("q", "failed")]:
+        collector.pytest_runtest_logreport(SimpleNamespace(
+            fspath=str(page), nodeid=nodeid, when="call", outcome=outcome, skipped=False))
+    collector.pytest_sessionfinish(session=None)
+    report = stamp.load_report(root / "reports" / "examples.json")
+    assert {k: report["pages"]["en/demo.md"][k] for k in ("passed", "failed")} == {"passed": 1, "failed": 1}
+
+
 def test_an_example_skipped_while_it_runs_reaches_the_stamp_with_its_reason(project):
     """A Sybil skip directive skips during the call phase; its reason must still be recorded."""
     root, page = project

@@ -165,6 +165,23 @@ def test_links_must_lead_to_the_same_pages_but_anchors_may_differ(docs):
         "docs/es/autograd.md links to index.md, which docs/en/autograd.md does not link to"]
 
 
+def test_prose_values_must_be_the_same_checks_in_both_languages(docs):
+    directive = "<!-- prose-values: x.grad.item() -> 6 -->\n"
+    english, spanish = docs / "en" / "autograd.md", docs / "es" / "autograd.md"
+    english.write_text(ENGLISH.replace("## Accumulation\n", "## Accumulation\n\n" + directive))
+    spanish.write_text(SPANISH.replace("## Acumulación\n", "## Acumulación\n\n" + directive))
+    assert compare(docs, "autograd.md") == []
+    spanish.write_text(SPANISH.replace("## Acumulación\n", "## Acumulación\n\n"
+                                       + directive.replace("6", "7")))
+    assert compare(docs, "autograd.md") == [
+        "docs/es/autograd.md, line 11, has <!-- prose-values: x.grad.item() -> 7 --> where "
+        "docs/en/autograd.md, line 11, has <!-- prose-values: x.grad.item() -> 6 -->"]
+    spanish.write_text(SPANISH)
+    assert compare(docs, "autograd.md") == [
+        "docs/es/autograd.md lacks <!-- prose-values: x.grad.item() -> 6 -->, which "
+        "docs/en/autograd.md has at line 11"]
+
+
 def test_notebook_twins_need_identical_code_cells(tmp_path):
     english = notebook(("markdown", "# Exercise"), ("code", "x = 1\nprint(x)"))
     docs = write(tmp_path, {
