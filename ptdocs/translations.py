@@ -674,11 +674,23 @@ def glossary_problems(docs: Path, terms: list[Term]) -> list[str]:
         path = docs / TARGET / page
         for where, prose in _prose_lines(path):
             for term in terms:
+                # The approved form may hold a ruled-out word: «prueba piloto» is fine, «piloto» is not.
+                allowed = _approved_form(term)
+                checked = allowed.sub(" ", prose) if allowed else prose
                 for word in term.avoid:
-                    if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", prose, re.I):
+                    if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", checked, re.I):
                         problems.append(f"{shown(path, docs)}, {where}: «{word}» in Spanish prose; "
                                         f"the glossary says «{term.spanish}» for «{term.english}»")
     return problems
+
+
+def _approved_form(term: Term) -> re.Pattern | None:
+    """The glossary's Spanish term as a pattern (each word also in the plural), when it is one
+    plain phrase; None for entries such as «tensor (plural: tensores)» or «dtype, tipo de datos»."""
+    if not re.fullmatch(r"[^\W\d_]+(?: [^\W\d_]+)*", term.spanish):
+        return None
+    words = [re.escape(word) + "(?:e?s)?" for word in term.spanish.split()]
+    return re.compile(rf"(?<!\w){' '.join(words)}(?!\w)", re.I)
 
 
 def _prose_lines(path: Path):

@@ -511,3 +511,12 @@ def test_spanish_prose_with_a_ruled_out_word_is_caught_code_and_asides_are_not(t
     terms = translations.glossary(tmp_path / "guide.md")
     assert translations.glossary_problems(tmp_path / "docs", terms) == [
         "docs/es/m.md, line 6: «batch size» in Spanish prose; the glossary says «tamaño de lote» for «batch size»"]
+
+
+def test_a_ruled_out_word_inside_the_approved_term_is_fine(tmp_path):
+    write(tmp_path, {"guide.md": "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
+                                 "| pilot | prueba piloto | pilot, piloto | |\n",
+                     "docs/es/m.md": "# P\n\nUna prueba piloto, dos pruebas piloto.\nEl piloto decide.\n"})
+    terms = translations.glossary(tmp_path / "guide.md")
+    assert translations.glossary_problems(tmp_path / "docs", terms) == [
+        "docs/es/m.md, line 4: «piloto» in Spanish prose; the glossary says «prueba piloto» for «pilot»"]
