@@ -32,15 +32,19 @@ assert derivative_of_square(3.0) == w.grad.item()
 # --8<-- [end:no_framework]
 
 # --8<-- [start:quality_check]
-# Speed counts only when the result passes its quality check: 1/3 in float16
-# against a float64 reference, with a tolerance fixed before measuring.
-reference = torch.tensor(1 / 3, dtype=torch.float64)
-half = torch.tensor(1 / 3, dtype=torch.float16)
-tolerance = 1e-6
-quality_pass = torch.allclose(half.double(), reference, rtol=0, atol=tolerance)
-print(f"error {abs(half.double() - reference).item():.2e}, quality_pass = {quality_pass}")
-#> error 8.14e-05, quality_pass = False
-# float16 keeps 11 significant bits: between 1/4 and 1/2 its values are 2⁻¹²
-# apart, so rounding costs up to 2⁻¹³, far above the tolerance.
-assert tolerance < abs(half.double() - reference).item() <= 2**-13
+from fractions import Fraction
+
+# Speed counts only when the result passes the task's quality check, fixed before
+# measuring and the same for every dtype: here, 1/3 to a relative error of 1e-3.
+third, tolerance = Fraction(1, 3), Fraction(1, 1000)
+# By hand: 1/3 is 0.010101...₂. Rounded to float16's 11 significant bits it is
+# 1365/4096, off by 2⁻¹² relative; to bfloat16's 8 bits, 171/512, off by 2⁻⁹.
+by_hand = {torch.float16: Fraction(1, 2**12), torch.bfloat16: Fraction(1, 2**9)}
+for dtype, expected in by_hand.items():
+    stored = Fraction(torch.tensor(1 / 3, dtype=dtype).item())  # exactly what the dtype holds
+    error = abs(stored - third) / third
+    assert error == expected
+    print(f"{dtype}: relative error {float(error):.2e}, quality_pass = {error <= tolerance}")
+#> torch.float16: relative error 2.44e-04, quality_pass = True
+#> torch.bfloat16: relative error 1.95e-03, quality_pass = False
 # --8<-- [end:quality_check]
