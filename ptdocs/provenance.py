@@ -17,7 +17,8 @@ REPORT = Path("reports") / "examples.json"
 
 
 def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    # Line endings normalized, as for translation records: CRLF and LF clones agree.
+    return hashlib.sha256(path.read_bytes().replace(b"\r\n", b"\n")).hexdigest()
 
 
 def page_sources(page: Path, root: Path = ROOT) -> dict[str, str]:

@@ -407,7 +407,9 @@ def content_hash(path: Path) -> str:
 
 
 def _hash(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()[:HASH_LENGTH]
+    """The hash of a file's text, whatever its line endings: a clone with core.autocrlf=true (Git
+    for Windows' default) holds CRLF files, and must see and record the same hashes as any other."""
+    return hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()[:HASH_LENGTH]
 
 
 FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n(?P<body>.*?\n)?(?:-{3}|\.{3})[ \t]*\n", re.S)
@@ -471,6 +473,8 @@ def record_hash(docs: Path, path: Path, value: str) -> Path:
         field_line = re.compile(rf"^{FIELD}[ \t]*:.*$", re.M)
         body = field_line.sub(line, body, count=1) if field_line.search(body) else body + line + "\n"
         text = f"---\n{body}---\n" + text[match.end():]
+    if b"\r\n" in path.read_bytes():  # read_text gave "\n": keep the file's own line endings
+        text = text.replace("\n", "\r\n")
     write_atomically(path, text)
     return path
 

@@ -1,6 +1,7 @@
 """Promises the README makes, kept true."""
 
 import re
+import subprocess
 from pathlib import Path
 
 from ptdocs.snippets import ROOT
@@ -41,3 +42,41 @@ def test_each_language_runs_the_same_number_of_examples_per_page():
     spanish = {p.relative_to(ROOT / "docs" / "es"): count(p) for p in (ROOT / "docs" / "es").rglob("*.md")}
     assert english == spanish
     assert sum(english.values()) > 0
+
+
+def test_a_write_interrupted_midway_leaves_only_a_file_git_ignores(tmp_path, monkeypatch):
+    import os
+
+    from ptdocs import atomic
+
+    left = []
+
+    def interrupted(source, destination):
+        left.append(Path(source))
+        raise KeyboardInterrupt
+
+    target = ROOT / "docs" / "en" / "index.md"
+    monkeypatch.setattr(os, "replace", interrupted)
+    folder = tmp_path / "docs"
+    try:
+        atomic.write_atomically(folder / "index.md", "text\r\n")
+    except KeyboardInterrupt:
+        pass
+    assert left and not left[0].exists()  # cleaned up when it can be
+    # and when it cannot (the process killed), its name is one git ignores
+    name = target.parent / left[0].name
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(name)], cwd=ROOT)
+    assert ignored.returncode == 0, f"{name.name} is not ignored by .gitignore"
+
+
+def test_text_is_written_as_given_whatever_the_platform(tmp_path):
+    from ptdocs.atomic import write_atomically
+
+    write_atomically(tmp_path / "a.txt", "one\ntwo\r\n")
+    assert (tmp_path / "a.txt").read_bytes() == b"one\ntwo\r\n"
+
+
+def test_every_text_file_is_checked_out_with_lf():
+    attributes = subprocess.run(["git", "check-attr", "eol", "--", "docs/es/index.md", "snippets/home/previews.py",
+                                 "docs/es/exercises/derivatives.ipynb"], cwd=ROOT, capture_output=True, text=True)
+    assert attributes.stdout.count("eol: lf") == 3, attributes.stdout

@@ -520,3 +520,33 @@ def test_a_ruled_out_word_inside_the_approved_term_is_fine(tmp_path):
     terms = translations.glossary(tmp_path / "guide.md")
     assert translations.glossary_problems(tmp_path / "docs", terms) == [
         "docs/es/m.md, line 4: «piloto» in Spanish prose; the glossary says «prueba piloto» for «pilot»"]
+
+
+# ---------------------------------------------------------------- line endings
+
+
+def test_crlf_and_lf_copies_of_a_page_have_one_hash(docs):
+    english = docs / "en" / "autograd.md"
+    lf = content_hash(english)
+    english.write_bytes(english.read_bytes().replace(b"\n", b"\r\n"))
+    assert content_hash(english) == lf
+
+
+@pytest.mark.parametrize("attributes", [True, False], ids=["with .gitattributes", "without"])
+def test_a_clone_with_autocrlf_sees_the_pages_as_up_to_date(repository, tmp_path, attributes):
+    """Git for Windows' default (core.autocrlf=true) checks text out with CRLF. With the
+    project's .gitattributes the files stay LF; without it they are CRLF, and the hashes still
+    agree, so neither kind of clone reports (or records) a page as outdated."""
+    root = repository.parent
+    if attributes:
+        (root / ".gitattributes").write_text((ROOT / ".gitattributes").read_text())
+        git(root, "add", ".gitattributes")
+        git(root, "commit", "-q", "-m", "attributes")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "-c", "core.autocrlf=true", str(root), str(clone))
+    english = (clone / "docs" / "en" / "autograd.md").read_bytes()
+    assert (b"\r\n" in english) is not attributes
+    docs = clone / "docs"
+    assert {freshness(docs, page).state for page in ("autograd.md", "tensors.md")} == {translations.CURRENT}
+    assert main(["--docs", str(docs), "mark", str(docs / "es/autograd.md")]) == 0
+    assert git(clone, "status", "--porcelain") == ""  # marking again changed nothing
