@@ -246,6 +246,30 @@ def structure(path: Path, page: str) -> Structure:
     return Structure(code_blocks(text), headings, links, prose_values)
 
 
+# ---------------------------------------------------------------- menu labels
+
+
+def nav_titles(nav) -> list[str]:
+    """Every title of an MkDocs ``nav`` (sections and pages), in order; bare paths have none."""
+    titles = []
+    for entry in nav or []:
+        if isinstance(entry, dict):
+            for title, value in entry.items():
+                titles.append(title)
+                if isinstance(value, list):
+                    titles += nav_titles(value)
+    return titles
+
+
+def untranslated_nav(nav, labels: dict | None) -> list[str]:
+    """A sentence for each menu title without a label in ``nav_translations`` of the Spanish
+    language: without one, the Spanish menu would show the English title."""
+    labels = labels or {}
+    return [f"the menu title «{title}» has no Spanish label: add `{title}: ...` to nav_translations "
+            f"of the {TARGET} language in mkdocs.yml"
+            for title in dict.fromkeys(nav_titles(nav)) if title not in labels]
+
+
 # ---------------------------------------------------------------- parity
 
 

@@ -550,3 +550,27 @@ def test_a_clone_with_autocrlf_sees_the_pages_as_up_to_date(repository, tmp_path
     assert {freshness(docs, page).state for page in ("autograd.md", "tensors.md")} == {translations.CURRENT}
     assert main(["--docs", str(docs), "mark", str(docs / "es/autograd.md")]) == 0
     assert git(clone, "status", "--porcelain") == ""  # marking again changed nothing
+
+
+# ---------------------------------------------------------------- menu labels
+
+
+def test_menu_titles_are_listed_with_their_sections():
+    nav = [{"Home": "index.md"}, {"Guides": [{"Tensors": "tensors.md"}, "autograd.md"]}, "x.md"]
+    assert translations.nav_titles(nav) == ["Home", "Guides", "Tensors"]
+    assert translations.untranslated_nav(nav, {"Home": "Inicio", "Guides": "Guías", "Tensors": "Tensores"}) == []
+
+
+def test_a_menu_title_without_a_spanish_label_fails_the_strict_build(docs):
+    write(docs.parent, {"docs/en/index.md": "# Home\n", "docs/es/index.md": "# Inicio\n"})
+    for page in ("tensors.md", "index.md", "autograd.md"):
+        mark(docs, docs / "es" / page)
+    site = SITE.replace("        - {{locale: es, name: Español, build: true}}",
+                        "        - {{locale: es, name: Español, build: true, nav_translations: {{Home: Inicio}}}}")
+    site = site.replace("  - index.md\n  - autograd.md\n", "  - Home: index.md\n  - Gradients: autograd.md\n")
+    (docs.parent / "mkdocs.yml").write_text(site.format(hook=ROOT / "ptdocs/hooks/translations.py"))
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(docs.parent / "site")],
+                          cwd=docs.parent, capture_output=True, text=True, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    assert done.returncode != 0
+    assert "the menu title «Gradients» has no Spanish label" in done.stderr
+    assert "«Home»" not in done.stderr

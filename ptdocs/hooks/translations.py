@@ -1,5 +1,7 @@
 """Tell readers when a translation lags its English page; fail the strict build when one is missing.
 
+* A menu title without a Spanish label in ``nav_translations`` is a warning too:
+  the Spanish menu would show it in English.
 * A page without its twin (``docs/en/x.md`` without ``docs/es/x.md``, or the
   reverse) is logged as a warning, which ``mkdocs build --strict`` turns into a
   failure. The nav already fails for nav pages; this covers every page.
@@ -21,6 +23,16 @@ if ROOT not in sys.path:  # `mkdocs` run as a command does not put the root on t
 from ptdocs import translations  # noqa: E402
 
 log = get_plugin_logger("translations")
+
+
+def on_config(config):
+    """Every menu title has its Spanish label, or the strict build fails saying which."""
+    i18n = config.plugins.get("i18n")
+    for language in getattr(getattr(i18n, "config", None), "languages", None) or []:
+        if language.locale == translations.TARGET:
+            for problem in translations.untranslated_nav(config.nav, language.nav_translations):
+                log.warning(problem)
+    return config
 
 
 def on_files(files, config):
