@@ -49,6 +49,7 @@ def twins(source: Path) -> dict[str, str]:
             raise SourceError(f"{source}: the Markdown cell {position + 1} needs lang= one of "
                               f"{', '.join(LANGUAGES)} (it has {language!r})")
         prose[language].append(position)
+    _check_code(source, cells)
     # Every stretch of prose between two code cells exists in every language.
     shapes = {language: _shape(cells, language) for language in LANGUAGES}
     if len(set(map(tuple, shapes.values()))) > 1:
@@ -66,6 +67,27 @@ def twins(source: Path) -> dict[str, str]:
         nbformat.validate(notebook)
         texts[language] = nbformat.writes(notebook) + "\n"
     return texts
+
+
+def _check_code(source: Path, cells) -> None:
+    """Refuse a code cell that is not valid Python (IPython's %magics and !commands allowed),
+    naming the source file and line: it would otherwise land in every language's notebook."""
+    from IPython.core.inputtransformer2 import TransformerManager  # ipykernel's: runs the notebooks
+
+    text = Path(source).read_text(encoding="utf-8")
+    searched = 0
+    for position, cell in enumerate(cells):
+        if cell.cell_type != "code":
+            continue
+        found = text.find(cell.source, searched)
+        first_line = text.count("\n", 0, found) + 1 if found >= 0 else None
+        searched = max(searched, found)
+        try:
+            compile(TransformerManager().transform_cell(cell.source), str(source), "exec")
+        except SyntaxError as error:
+            line = (first_line + (error.lineno or 1) - 1) if first_line else None
+            where = f"{source}, line {line}" if line else f"{source}, code cell {position + 1}"
+            raise SourceError(f"{where}: {error.msg}: {(error.text or '').strip()}") from None
 
 
 def _shape(cells, language: str) -> list[int]:

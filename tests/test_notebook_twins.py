@@ -57,6 +57,28 @@ def test_prose_missing_in_one_language_is_refused(tmp_path):
         notebook_twins.twins(source)
 
 
+def test_a_code_cell_with_a_syntax_error_is_refused_with_file_and_line(tmp_path):
+    source = write(tmp_path, SOURCE.replace("x = 1\n", "x = 1\ny = (2\n"))
+    with pytest.raises(notebook_twins.SourceError, match=r"exercise\.py, line 9: '\(' was never closed"):
+        notebook_twins.twins(source)
+
+
+def test_ipython_magics_in_a_code_cell_are_fine(tmp_path):
+    texts = notebook_twins.twins(write(tmp_path, SOURCE.replace("x = 1\n", "%matplotlib inline\nx = 1\n")))
+    assert "%matplotlib inline" in texts["en"]
+
+
+def test_the_command_writes_nothing_for_a_broken_source_and_check_fails(tmp_path, monkeypatch, capsys):
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "notebooks" / "exercise.py").write_text(SOURCE.replace("x = 1", "x = = 1"))
+    monkeypatch.setattr(notebook_twins, "ROOT", tmp_path)
+    monkeypatch.setattr(notebook_twins, "sources", lambda root=tmp_path: [tmp_path / "notebooks" / "exercise.py"])
+    for argv in ([], ["--check"]):
+        assert notebook_twins.main(argv) == 2
+        assert "exercise.py, line 8: invalid syntax" in capsys.readouterr().err
+    assert not (tmp_path / "docs").exists()
+
+
 def test_the_committed_notebooks_are_current():
     assert notebook_twins.main(["--check"]) == 0
 
