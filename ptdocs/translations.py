@@ -694,22 +694,33 @@ def glossary(guide: Path) -> list[Term]:
 
 
 def glossary_problems(docs: Path, terms: list[Term]) -> list[str]:
-    """Spanish prose that uses a form the glossary rules out. Text in parentheses and in «»
-    is exempt: "difusión (broadcasting)" names the English term on purpose, and a quoted
-    title of an English source stays as it is."""
+    """Spanish prose that uses a form the glossary rules out, in the singular or plural, with a
+    space, a hyphen or a line break between its words. Text in «» is exempt (a quoted title of
+    an English source stays as it is), and so is an aside that only names the English term:
+    "difusión (broadcasting)" does it on purpose; any other parenthesis is prose."""
+    exempt = {name.lower() for term in terms for name in (term.english, *term.avoid)}
     problems = []
     for page in pages(docs, TARGET):
         path = docs / TARGET / page
-        for where, prose in _prose_lines(path):
+        for label, first_line, prose in _prose_texts(path, exempt):
             for term in terms:
                 # The approved form may hold a ruled-out word: «prueba piloto» is fine, «piloto» is not.
                 allowed = _approved_form(term)
-                checked = allowed.sub(" ", prose) if allowed else prose
+                checked = allowed.sub(lambda m: re.sub(r"\S", " ", m[0]), prose) if allowed else prose
                 for word in term.avoid:
-                    if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", checked, re.I):
-                        problems.append(f"{shown(path, docs)}, {where}: «{word}» in Spanish prose; "
-                                        f"the glossary says «{term.spanish}» for «{term.english}»")
-    return problems
+                    for found in re.finditer(_word_pattern(word), checked, re.I):
+                        line = first_line + prose.count("\n", 0, found.start())
+                        where = f"line {line}" if label == "line" else label
+                        problems.append((page, label, line, f"{shown(path, docs)}, {where}: «{word}» in "
+                                         f"Spanish prose; the glossary says «{term.spanish}» for «{term.english}»"))
+    return [message for *_, message in sorted(set(problems))]
+
+
+def _word_pattern(word: str) -> str:
+    """A ruled-out form as a whole word, plural included, its words joined by any space or hyphen."""
+    parts = [re.escape(part) for part in re.split(r"[\s\-]+", word.strip())]
+    joined = r"(?:[ \t]*\n[ \t]*|[\s\-\u2010\u2011])+".join(parts)
+    return rf"(?<!\w){joined}(?:e?s)?(?!\w)"
 
 
 def _approved_form(term: Term) -> re.Pattern | None:
@@ -717,32 +728,40 @@ def _approved_form(term: Term) -> re.Pattern | None:
     plain phrase; None for entries such as «tensor (plural: tensores)» or «dtype, tipo de datos»."""
     if not re.fullmatch(r"[^\W\d_]+(?: [^\W\d_]+)*", term.spanish):
         return None
-    words = [re.escape(word) + "(?:e?s)?" for word in term.spanish.split()]
-    return re.compile(rf"(?<!\w){' '.join(words)}(?!\w)", re.I)
+    words = r"\s+".join(re.escape(word) + "(?:e?s)?" for word in term.spanish.split())
+    return re.compile(rf"(?<!\w){words}(?!\w)", re.I)
 
 
-def _prose_lines(path: Path):
-    """(where, text) of each prose line, without code, include lines, link targets or asides."""
+def _prose_texts(path: Path, exempt: set[str]):
+    """(label, first line, text) of each Markdown source (a page, or a notebook's Markdown cell)
+    with what is not prose blanked out, line breaks kept: code, include lines, link targets,
+    «quoted titles» and asides that only name an English term."""
     if path.suffix == ".ipynb":
         notebook = nbformat.read(path, as_version=4)
         sources = [(f"cell {n}", cell.source) for n, cell in enumerate(notebook.cells, start=1)
                    if cell.cell_type == "markdown"]
     else:
         sources = [("line", path.read_text(encoding="utf-8"))]
+
+    def aside(match):
+        inner = re.sub(r"[*_]", "", match[1]).strip().lower()
+        return " " if inner in exempt else match[0]
+
     for label, text in sources:
-        # Blank out what is not prose, keeping line numbers.
         text = FRONT_MATTER.sub(lambda m: "\n" * m[0].count("\n"), text)
         text = re.sub(r"<!--.*?-->", lambda m: "\n" * m[0].count("\n"), text, flags=re.S)
         fenced = {line for block in code_blocks(text) for line in range(block.line, block.end + 1)}
+        lines = []
         for number, line in enumerate(text.split("\n"), start=1):
             if number in fenced:
+                lines.append("")
                 continue
             line = re.sub(r"`[^`]*`", " ", line)  # inline code
             line = re.sub(r"\]\([^)]*\)|<https?://[^>]*>|https?://\S+", " ", line)  # link targets
-            line = re.sub(r"\([^()]*\)", " ", line)  # asides: "difusión (broadcasting)"
+            line = re.sub(r"\(([^()]*)\)", aside, line)  # "difusión (broadcasting)"
             line = re.sub(r"«[^»]*»", " ", line)  # quoted titles of English sources
-            if line.strip():
-                yield (f"line {number}" if label == "line" else label), line
+            lines.append(line)
+        yield label, 1, "\n".join(lines)
 
 
 # ---------------------------------------------------------------- command line

@@ -574,3 +574,18 @@ def test_a_menu_title_without_a_spanish_label_fails_the_strict_build(docs):
     assert done.returncode != 0
     assert "the menu title «Gradients» has no Spanish label" in done.stderr
     assert "«Home»" not in done.stderr
+
+
+def test_plurals_hyphens_line_breaks_and_parentheses_do_not_hide_a_ruled_out_word(tmp_path):
+    write(tmp_path, {"guide.md": "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
+                                 "| throughput | tasa de procesamiento | throughput | |\n"
+                                 "| steady state | régimen estable | steady state | |\n",
+                     "docs/es/m.md": ("# M\n\nDos throughputs.\nUn steady-state.\nUn steady\n"
+                                      "state partido.\nLa tasa de procesamiento (throughput) está bien.\n"
+                                      "Pero (el throughput de la GPU) no.\n")})
+    terms = translations.glossary(tmp_path / "guide.md")
+    assert translations.glossary_problems(tmp_path / "docs", terms) == [
+        "docs/es/m.md, line 3: «throughput» in Spanish prose; the glossary says «tasa de procesamiento» for «throughput»",
+        "docs/es/m.md, line 4: «steady state» in Spanish prose; the glossary says «régimen estable» for «steady state»",
+        "docs/es/m.md, line 5: «steady state» in Spanish prose; the glossary says «régimen estable» for «steady state»",
+        "docs/es/m.md, line 8: «throughput» in Spanish prose; the glossary says «tasa de procesamiento» for «throughput»"]
