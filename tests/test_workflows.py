@@ -110,8 +110,22 @@ def test_ci_runs_the_readme_test_command_and_deploys_only_from_main():
     assert {step["uses"].split("@")[0] for step in jobs["deploy"]["steps"]} >= {"actions/deploy-pages"}
     assert any(step.get("uses", "").startswith("actions/upload-pages-artifact@")
                for step in jobs["site"]["steps"])
-    # The GPU entry exists only when a repository variable names a runner label.
-    assert "vars.GPU_RUNNER_LABEL" in jobs["measure"]["strategy"]["matrix"]["target"]
+    # The GPU entry exists only when a repository variable names a runner label, and never
+    # for a pull request: its code (a fork's too) must not reach the self-hosted runner.
+    target = jobs["measure"]["strategy"]["matrix"]["target"]
+    assert "vars.GPU_RUNNER_LABEL != ''" in target and "github.event_name != 'pull_request'" in target
+    assert set(workflow["on"]) == {"pull_request", "push", "workflow_dispatch"}
+    assert workflow["on"]["push"] == {"branches": ["main"]}
+
+
+def test_dependabot_updates_the_actions_and_the_python_lock_but_not_torch():
+    path = ROOT / ".github" / "dependabot.yml"
+    result = subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.dependabot",
+                             str(path)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    updates = {update["package-ecosystem"]: update for update in yaml.safe_load(path.read_text())["updates"]}
+    assert set(updates) == {"github-actions", "pip"}
+    assert {"dependency-name": "torch"} in updates["pip"]["ignore"]
 
 
 def test_the_local_pipeline_runs_what_ci_runs_in_the_same_order():
