@@ -80,3 +80,12 @@ def test_every_text_file_is_checked_out_with_lf():
     attributes = subprocess.run(["git", "check-attr", "eol", "--", "docs/es/index.md", "snippets/home/previews.py",
                                  "docs/es/exercises/derivatives.ipynb"], cwd=ROOT, capture_output=True, text=True)
     assert attributes.stdout.count("eol: lf") == 3, attributes.stdout
+
+
+def test_the_live_preview_reloads_on_every_source_a_page_is_built_from():
+    from mkdocs.config import load_config
+
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    watched = {Path(path).resolve() for path in config.watch}
+    for source in ("snippets", "notebooks", "ptdocs", "CONTRIBUTING.md", "CONTRIBUTING.es.md"):
+        assert (ROOT / source).resolve() in watched, f"mkdocs serve does not watch {source}"
