@@ -104,3 +104,30 @@ def test_the_download_button_follows_the_title_in_the_page_language(language, la
 def test_a_language_without_a_label_fails_the_build():
     with pytest.raises(PluginError, match="no download label for the language 'fr'"):
         load_hook().with_download_link("<h1>x</h1>", "fr/exercises/derivatives.ipynb")
+
+
+def test_a_language_build_keeps_the_other_languages_notebook_renders(tmp_path):
+    """i18n builds one language after the other; mkdocs-jupyter evicts what the language just
+    built did not use. The hook marks every language's current renders as used first."""
+    from types import SimpleNamespace
+
+    from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
+
+    spec = importlib.util.spec_from_file_location("notebooks_hook", ROOT / "ptdocs" / "hooks" / "notebooks.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    docs = tmp_path / "docs"
+    for language in ("en", "es"):
+        (docs / language / "exercises").mkdir(parents=True)
+        (docs / language / "exercises" / "n.ipynb").write_text(f'{{"lang": "{language}"}}')
+    (docs / "es" / "exercises" / ".ipynb_checkpoints").mkdir()
+    (docs / "es" / "exercises" / ".ipynb_checkpoints" / "n-checkpoint.ipynb").write_text("{}")
+    settings = {"execute": True, "execute_ignore": [], "cache": True, "cache_dir": str(tmp_path / "cache"),
+                "kernel_name": "", "theme": "", "allow_errors": False, "show_input": True, "no_input": False,
+                "no_prompt": False, "remove_tag_config": {}, "highlight_extra_classes": "",
+                "include_requirejs": False, "custom_mathjax_url": "", "toc_depth": 6}
+    english = _get_cache_path(settings["cache_dir"], _compute_cache_key(str(docs / "en/exercises/n.ipynb"), settings, True))
+    spanish = _get_cache_path(settings["cache_dir"], _compute_cache_key(str(docs / "es/exercises/n.ipynb"), settings, True))
+    jupyter = SimpleNamespace(config=settings, _used_cache_paths={english})  # the English build's
+    hook.on_post_build(SimpleNamespace(docs_dir=str(docs), plugins={"mkdocs-jupyter": jupyter}))
+    assert jupyter._used_cache_paths == {english, spanish}

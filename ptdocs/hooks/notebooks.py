@@ -15,11 +15,16 @@ mkdocs-jupyter's ``include_source`` copies the ``.ipynb`` next to the page's
 HTML but, with the Material theme, shows no link to it: each notebook page gets
 a "Download notebook" button below its title, in the page's language, with a
 relative link, so it works under ``es/`` and at any site URL.
+
+i18n builds one language at a time, and after each, mkdocs-jupyter evicts every
+cached render that this language did not use: the other language's. So each
+rebuild of ``mkdocs serve`` executed every notebook again. Before it evicts, the
+renders of every language's current notebooks are marked as used.
 """
 
 import posixpath
 import sys
-from pathlib import Path
+from pathlib import Path, PurePath
 from types import SimpleNamespace
 from urllib.parse import quote
 
@@ -86,3 +91,25 @@ def with_download_link(html: str, src_uri: str) -> str:
         return link + html
     end += len("</h1>")
     return html[:end] + link + html[end:]
+
+
+@event_priority(100)  # before mkdocs-jupyter's own on_post_build, which evicts
+def on_post_build(config):
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is None or not jupyter.config["cache"]:
+        return
+    jupyter._used_cache_paths |= current_renders(Path(config.docs_dir), jupyter.config)
+
+
+def current_renders(docs: Path, settings) -> set[Path]:
+    """Where mkdocs-jupyter keeps the render of each notebook under docs/, as it is now."""
+    from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
+
+    renders = set()
+    for notebook in sorted(docs.glob("*/**/*.ipynb")):
+        if any(part.startswith(".") for part in notebook.relative_to(docs).parts):
+            continue  # .ipynb_checkpoints and the like
+        executed = bool(settings["execute"]) and not any(
+            PurePath(notebook).match(pattern) for pattern in settings["execute_ignore"] or [])
+        renders.add(_get_cache_path(settings["cache_dir"], _compute_cache_key(str(notebook), settings, executed)))
+    return renders
