@@ -22,4 +22,5 @@ f = torch.tensor([1.0, 2.0])
 print(f.dtype)
 #> torch.float32
 assert f.dtype == torch.get_default_dtype()
+assert f.tolist() == [1.0, 2.0]  # small whole numbers are exact in float32
 # --8<-- [end:default_float]

@@ -1,10 +1,56 @@
 import sys
 
+# --8<-- [start:cpu_scalar]
 import torch
 
+# The meta device holds shape, dtype and device but no data, and exists on every
+# machine. For + it follows the same device rule as CUDA (with its own message),
+# so it can show that rule without a GPU.
+def add_ten(x):
+    return x + torch.tensor(10.0)  # a 0-dim CPU tensor
+
+# On the CPU the values can be checked: 1 + 10 in each place.
+assert add_ten(torch.ones(2)).tolist() == [11.0, 11.0]
+
+# The same code on meta computes no values, only the result's device, shape and dtype.
+on_meta = torch.ones(2, device="meta")
+print(on_meta)
+#> tensor(..., device='meta', size=(2,))
+# A 0-dim CPU tensor is accepted beside a tensor on another device, as a scalar:
+# the result stays on that device, with the other operand's shape.
+result = add_ten(on_meta)
+print(result.device, result.shape)
+#> meta torch.Size([2])
+
+# A CPU tensor with a dimension, even a single element, is refused.
+for cpu_operand in (torch.tensor([10.0, 20.0]), torch.tensor([10.0])):
+    try:
+        on_meta + cpu_operand
+    except RuntimeError as error:
+        print(error)
+    else:
+        raise AssertionError("a 1-d CPU tensor beside a meta tensor should be refused")
+#> Tensor on device cpu is not on the expected device meta!
+#> Tensor on device cpu is not on the expected device meta!
+
+# meta has no values to show or compare: .item() on it raises.
+try:
+    result[0].item()
+except RuntimeError as error:
+    print(error)
+#> Tensor.item() cannot be called on meta tensors
+
+# A stand-in for this check, not for every operation: this build accepts a matrix
+# product and an in-place add_ between a meta and a 1-d CPU tensor, so meta proves
+# nothing about those.
+assert (torch.ones(2, 2, device="meta") @ torch.ones(2, 2)).device.type == "meta"
+assert on_meta.clone().add_(torch.tensor([10.0, 20.0])).device.type == "meta"
+# --8<-- [end:cpu_scalar]
+
 if not torch.accelerator.is_available():
-    # The page skips this example on a CPU-only machine; as a script, say so and stop.
-    print("skipped: devices.py needs an accelerator, and only the CPU is present", file=sys.stderr)
+    # The page skips the next example on a CPU-only machine; as a script, say so and stop.
+    print("skipped: the rest of devices.py needs an accelerator, and only the CPU is present",
+          file=sys.stderr)
     sys.exit(0)
 
 # --8<-- [start:mismatch]
@@ -12,9 +58,14 @@ import torch
 
 accelerator = torch.accelerator.current_accelerator()
 on_accelerator = torch.tensor([1.0, 2.0], device=accelerator)
-on_cpu = torch.tensor([10.0, 20.0])
 
-# Operands must live on one device; PyTorch does not move data implicitly.
+# A 0-dim CPU tensor is used as a scalar: 1 + 10 and 2 + 10, on the accelerator.
+shifted = on_accelerator + torch.tensor(10.0)
+assert shifted.device.type == accelerator.type
+assert shifted.cpu().tolist() == [11.0, 12.0]
+
+# A 1-d CPU tensor is refused: PyTorch does not copy it to the accelerator for you.
+on_cpu = torch.tensor([10.0, 20.0])
 try:
     on_accelerator + on_cpu
 except RuntimeError as error:

@@ -1,34 +1,141 @@
 # --8<-- [start:promotion]
+import struct
+
 import torch
 
 ints = torch.tensor([1, 2])
 floats = torch.tensor([0.5, 0.25])
 
-# Mixed arithmetic promotes to a type that holds both operands.
+# Mixed arithmetic promotes: an integer tensor plus a floating tensor is floating.
 print(torch.result_type(ints, floats))
 #> torch.float32
 print(ints + floats)
 #> tensor([1.5000, 2.2500])
 assert (ints + floats).tolist() == [1.5, 2.25]
 
-# An in-place operation keeps the dtype of its left side, so it cannot promote.
+# The category (bool < integer < floating < complex) decides first; size only matters
+# within one category. int64 with float32 gives float32, which cannot hold every int64:
+# float32 has a 24-bit significand, so 2**24 + 1 is rounded to 2**24.
+big = torch.tensor([2**24 + 1])  # int64 holds it exactly
+summed = big + torch.tensor([0.0])
+print(summed.dtype, summed.item())
+#> torch.float32 16777216.0
+float32_of_big = struct.unpack("f", struct.pack("f", 2**24 + 1))[0]  # rounding done by struct
+assert summed.item() == float32_of_big == 2**24
+
+# Within one category the wider type wins, for these pairs.
+assert torch.result_type(torch.tensor([1], dtype=torch.int32), big) == torch.int64
+assert torch.result_type(floats.half(), floats) == torch.float32
+# --8<-- [end:promotion]
+
+# --8<-- [start:priority]
+import torch
+
+vector32 = torch.tensor([1.0, 2.0])                       # float32, 1 dimension
+scalar64 = torch.tensor(0.5, dtype=torch.float64)          # float64, 0 dimensions
+ints32 = torch.tensor([1, 2], dtype=torch.int32)
+
+# Within one category, tensors with dimensions outrank 0-dim tensors, which outrank
+# Python numbers: a 0-dim float64 tensor does not promote a float32 vector.
+cases = {
+    "float32 vector + float64 0-dim": (vector32, scalar64),
+    "float32 vector + float64 vector": (vector32, scalar64.reshape(1)),
+    "int32 vector + int64 0-dim": (ints32, torch.tensor(5)),
+    "int32 vector + float64 0-dim": (ints32, scalar64),
+    "int32 vector + Python int": (ints32, 5),
+    "int32 vector + Python float": (ints32, 2.5),
+    "float16 vector + Python float": (vector32.half(), 2.5),
+}
+for name, (left, right) in cases.items():
+    produced = (left + right).dtype
+    assert produced == torch.result_type(left, right)
+    print(f"{name:32} -> {produced}")
+#> float32 vector + float64 0-dim   -> torch.float32
+#> float32 vector + float64 vector  -> torch.float64
+#> int32 vector + int64 0-dim       -> torch.int32
+#> int32 vector + float64 0-dim     -> torch.float64
+#> int32 vector + Python int        -> torch.int32
+#> int32 vector + Python float      -> torch.float32
+#> float16 vector + Python float    -> torch.float16
+# --8<-- [end:priority]
+
+# --8<-- [start:beyond_result_type]
+import torch
+
+a = torch.tensor([1, 2])
+b = torch.tensor([2, 2])
+
+# result_type gives the promoted type of the operands, not what every operator returns.
+print(torch.result_type(a, b))
+#> torch.int64
+# True division of integers returns floats: 1/2 and 2/2, not 0 and 1.
+print(a / b)
+#> tensor([0.5000, 1.0000])
+assert (a / b).tolist() == [1 / 2, 2 / 2]
+# Floor division and comparisons: int64 and bool.
+print((a // b).dtype, (a < b).dtype)
+#> torch.int64 torch.bool
+# --8<-- [end:beyond_result_type]
+
+# --8<-- [start:in_place]
+import torch
+
+# In place, PyTorch computes in the promoted type, then casts back into the left
+# operand whenever torch.can_cast allows it, which it does within a category.
+print(torch.can_cast(torch.int64, torch.int32), torch.can_cast(torch.float64, torch.float16))
+#> True True
+print(torch.can_cast(torch.float32, torch.int64))
+#> False
+
+# int32 += int64: the sum 1 + 10**10 does not fit in int32 and wraps around, silently.
+counts = torch.tensor([1], dtype=torch.int32)
+counts.add_(torch.tensor([10**10]))
+print(counts)
+#> tensor([1410065409], dtype=torch.int32)
+# By hand: reduce modulo 2**32, then read the 32 bits as a signed number.
+wrapped = (1 + 10**10 + 2**31) % 2**32 - 2**31
+assert counts.item() == wrapped
+
+# float16 += float64: 1e-4 is below half the float16 spacing at 1 (2**-10), so it is lost.
+half = torch.tensor([1.0], dtype=torch.float16)
+tiny = torch.tensor([1e-4], dtype=torch.float64)
+print(half + tiny)  # out of place: promoted to float64, 1e-4 kept
+#> tensor([1.0001], dtype=torch.float64)
+assert (half + tiny).item() == 1.0 + 1e-4
+half.add_(tiny)
+print(half)
+#> tensor([1.], dtype=torch.float16)
+assert torch.finfo(torch.float16).eps == 2**-10 and 1e-4 < 2**-10 / 2
+assert half.item() == 1.0
+
+# Only a cast across categories is refused: a float result cannot go into an int tensor.
+ints = torch.tensor([1, 2])
 try:
-    ints.add_(floats)
+    ints.add_(torch.tensor([0.5, 0.25]))
 except RuntimeError as error:
     print(error)
 #> result type Float can't be cast to the desired output type Long
-# --8<-- [end:promotion]
+assert ints.tolist() == [1, 2]  # nothing was written
+# --8<-- [end:in_place]
 
 # --8<-- [start:mismatch]
+import torch
+
+# matmul (@) does not promote at all: not across categories, not even float32 with float64.
+pairs = [(torch.int64, torch.float32), (torch.float32, torch.float64), (torch.float16, torch.float32)]
+for left, right in pairs:
+    try:
+        torch.ones(2, 2, dtype=left) @ torch.ones(2, 2, dtype=right)
+    except RuntimeError as error:
+        print(error)
+    else:
+        raise AssertionError(f"{left} @ {right} was accepted")
+#> expected m1 and m2 to have the same dtype, but got: long int != float
+#> expected m1 and m2 to have the same dtype, but got: float != double
+#> expected m1 and m2 to have the same dtype, but got: c10::Half != float
+
 row = torch.tensor([[1, 2]])          # int64
 column = torch.tensor([[1.0], [2.0]])  # float32
-
-# Matrix multiplication does not promote: both sides must share a dtype.
-try:
-    row @ column
-except RuntimeError as error:
-    print(error)
-#> expected m1 and m2 to have the same dtype, but got: long int != float
 
 # Convert explicitly, and the answer is the hand-computed 1·1 + 2·2 = 5.
 product = row.to(column.dtype) @ column
