@@ -62,26 +62,47 @@ assert P.polyval(points, P.polyder(coefficients)).tolist() == expected
 samples = x.detach()
 X = torch.stack([samples**k for k in range(4)], dim=1)  # columns 1, x, x², x³
 y = p(samples)
-w = torch.zeros(4, dtype=torch.float64, requires_grad=True)
-loss = ((X @ w - y) ** 2).mean()
-loss.backward()
+
+
+def loss(w):
+    return ((X @ w - y) ** 2).mean()
+
+
+def hand_gradient(w):
+    return 2 / len(y) * X.T @ (X @ w - y)
+
+
+# A point away from the answer and from zero, so that every term of the formula counts.
+w = torch.tensor([0.5, -1.0, 0.25, 2.0], dtype=torch.float64, requires_grad=True)
+loss(w).backward()
 print(w.grad)
-#> tensor([-11.1875, -21.0938, -42.0469, -84.0234], dtype=torch.float64)
-assert_close(w.grad, 2 / len(y) * X.T @ (X @ w.detach() - y))
+#> tensor([ -3.1562,  -5.3906, -11.1328, -21.8789], dtype=torch.float64)
+assert_close(w.grad, hand_gradient(w.detach()))
+# At p's own coefficients the fit is exact: zero loss, zero gradient.
+exact = torch.tensor(coefficients, dtype=torch.float64, requires_grad=True)
+loss(exact).backward()
+assert loss(exact).item() == 0 and exact.grad.abs().max().item() == 0
 # --8<-- [end:many_parameters]
 
 # --8<-- [start:edited_model]
 from torch.autograd import gradcheck
 
 
-# Edit the model: squash the prediction through tanh. The hand-derived rule above
-# no longer holds; autograd needs no new rule, and gradcheck confirms it against
-# finite differences (in float64, the precision gradcheck is designed for).
+# Edit the model: squash the prediction through tanh. The rule above no longer
+# applies; autograd needs no new rule.
 def edited_loss(w):
     return ((torch.tanh(X @ w) - y) ** 2).mean()
 
 
 start = torch.tensor([0.1, -0.2, 0.3, 0.05], dtype=torch.float64, requires_grad=True)
+edited_loss(start).backward()
+# The old formula is now wrong...
+assert not torch.allclose(start.grad, hand_gradient(start.detach()))
+# ...and a new one must be derived: the chain rule through tanh, d tanh(u)/du = 1/cosh²(u).
+u = X @ start.detach()
+assert_close(start.grad, 2 / len(y) * X.T @ ((torch.tanh(u) - y) / torch.cosh(u) ** 2))
+# gradcheck compares autograd with finite differences, in float64, the
+# precision its tolerances are designed for.
 print(gradcheck(edited_loss, (start,)))
 #> True
 # --8<-- [end:edited_model]

@@ -20,7 +20,9 @@ SCHEMA = {
             "need_autograd": {"type": "boolean"},
             "target_device": {"enum": ["cpu", "cuda", "mps", "xpu"]},
             "operators": {"type": "array", "minItems": 1, "uniqueItems": True,
-                          "items": {"type": "string", "pattern": "^[a-z_][a-z0-9_]*$"}},
+                          # namespace.operator.overload, as make_fx names them
+                          "items": {"type": "string",
+                                    "pattern": "^[a-z_][a-z0-9_]*\\.[a-z_][a-z0-9_]*\\.[A-Za-z0-9_]+$"}},
             "acceptance": {"enum": ["known-answer", "known-answer-then-representative-task"]},
             "serving_layer": {"enum": ["none", "separate-decision"]},
         },
@@ -66,7 +68,7 @@ selection = load_selection("snippets/choosing/selection.yaml")
 print(selection["dependency"], selection["need_autograd"], selection["target_device"])
 #> torch True cpu
 print(selection["operators"])
-#> ['pow', 'mul', 'sub', 'add']
+#> ['aten.add.Tensor', 'aten.mul.Tensor', 'aten.pow.Tensor_Scalar', 'aten.sub.Tensor']
 # --8<-- [end:load]
 
 # --8<-- [start:bad_file]

@@ -23,19 +23,58 @@ assert_close(served, torch.tensor([p(v) for v in points], dtype=torch.float64))
 # --8<-- [end:inference]
 
 # --8<-- [start:inference_limits]
-# The price: an inference tensor cannot enter a graph later.
 scale = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
-try:
-    (scale * served).sum().backward()
-except RuntimeError as error:
-    print(error)
-#> Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.
 
-# A no_grad result is an ordinary tensor and may enter a graph: d(scale · Σp)/d(scale) = Σp.
-with torch.no_grad():
-    evaluated = p(x)
-(scale * evaluated).sum().backward()
+# Allowed: an inference tensor may enter a graph when no backward formula needs
+# to save it. d(Σ(served + scale))/d(scale) = 1 per element, so 4.
+(served + scale).sum().backward()
+print(scale.grad)
+#> tensor(4., dtype=torch.float64)
+assert scale.grad.item() == len(points)
+
+# Refused: the gradient of scale * served with respect to scale is served, so
+# the product must save served for backward, and an inference tensor cannot be saved.
+try:
+    scale * served
+except RuntimeError as error:
+    assert "Inference tensors cannot be saved for backward" in str(error)
+    print(str(error).split(".")[0])
+#> Inference tensors cannot be saved for backward
+
+# Refused: an in-place update outside inference mode, and turning on requires_grad.
+with torch.inference_mode():
+    totals = served.clone()  # allocated in inference mode, so an inference tensor too
+assert torch.is_inference(totals)
+for update in (lambda: totals.add_(1), lambda: totals.requires_grad_()):
+    try:
+        update()
+    except RuntimeError as error:
+        print(str(error).split(".")[0])
+#> Inplace update to inference tensor outside InferenceMode is not allowed
+#> Setting requires_grad=True on inference tensor outside InferenceMode is not allowed
+# Careful: in this build the in-place kernel has already written when the error
+# is raised, so a caught error does not mean the values are untouched.
+assert_close(totals, served + 1)
+# --8<-- [end:inference_limits]
+
+# --8<-- [start:inference_fix]
+# The fix: clone outside inference mode. The clone is an ordinary tensor, so it
+# can be saved for backward and updated in place: d(Σ scale·served)/d(scale) = Σ served.
+ordinary = served.clone()
+print(torch.is_inference(ordinary))
+#> False
+scale.grad = None
+(scale * ordinary).sum().backward()
 print(scale.grad)
 #> tensor(22.3750, dtype=torch.float64)
-assert_close(scale.grad, evaluated.sum())
-# --8<-- [end:inference_limits]
+assert_close(scale.grad, torch.tensor(sum(p(v) for v in points), dtype=torch.float64))
+
+# Or evaluate under no_grad: it records no graph either, but its results are
+# ordinary tensors, with none of the restrictions above.
+with torch.no_grad():
+    evaluated = p(x)
+print(evaluated.requires_grad, torch.is_inference(evaluated))
+#> False False
+evaluated.add_(1)  # allowed: not an inference tensor
+assert_close(evaluated, ordinary + 1)
+# --8<-- [end:inference_fix]
