@@ -1,6 +1,6 @@
 # ---
 # jupyter:
-#   translation_of: "99b8bba79e0c"
+#   translation_of: "bfa03bc2f347"
 #   jupytext:
 #     cell_metadata_filter: lang,-all
 #     formats: py:percent
@@ -61,6 +61,10 @@ print(f"torch {torch.__version__}")
 # f(x, y) = x²y + sin(xy) has two partial derivatives, so each of its points gives two rows.
 # `log` and `1/x` are also evaluated at x = 0, where their derivative does not exist.
 #
+# A closed form must not borrow the formula autograd uses, or the check compares autograd with
+# itself. So tanh′ is written as 1/cosh²x and σ′ as e⁻ˣ/(1 + e⁻ˣ)², from `cosh` and `exp`,
+# not as 1 − tanh²x and σ(1 − σ), PyTorch's own backward formulas (see below).
+#
 # All points are exactly representable in bfloat16, so every dtype differentiates at the same x
 # and the float64 closed form is the exact reference for all three.
 
@@ -71,6 +75,11 @@ print(f"torch {torch.__version__}")
 # acompañada de su derivada calculada a mano: una forma cerrada por argumento. La función de dos
 # variables f(x, y) = x²y + sin(xy) tiene dos derivadas parciales, así que cada uno de sus
 # puntos da dos filas. `log` y `1/x` también se evalúan en x = 0, donde su derivada no existe.
+#
+# Una forma cerrada no debe tomar prestada la fórmula que usa autograd; si lo hiciera, la
+# comprobación compararía autograd consigo mismo. Por eso tanh′ se escribe como 1/cosh²x y σ′
+# como e⁻ˣ/(1 + e⁻ˣ)², a partir de `cosh` y `exp`, y no como 1 − tanh²x y σ(1 − σ), las
+# fórmulas de retropropagación del propio PyTorch (véase más abajo).
 #
 # Todos los puntos se representan de forma exacta en bfloat16, así que en todos los dtypes se deriva
 # en el mismo x y la forma cerrada en float64 es la referencia exacta para los tres.
@@ -86,11 +95,6 @@ class Function:
     in_domain: Callable = lambda *args: True  # where the derivative exists
 
 
-def sigmoid_prime(x):
-    s = torch.sigmoid(x)
-    return s * (1 - s)
-
-
 FUNCTIONS = (
     Function("x²", lambda x: x**2, (lambda x: 2 * x,), ((-1.5,), (0.5,), (3.0,))),
     Function("x³", lambda x: x**3, (lambda x: 3 * x**2,), ((-2.0,), (0.5,), (3.0,))),
@@ -100,9 +104,12 @@ FUNCTIONS = (
              in_domain=lambda x: x > 0),
     Function("1/x", lambda x: 1 / x, (lambda x: -1 / x**2,), ((-0.5,), (2.0,), (0.0,)),
              in_domain=lambda x: x != 0),
-    Function("tanh x", torch.tanh, (lambda x: 1 - torch.tanh(x) ** 2,),
+    # tanh' = 1/cosh² x and σ'(x) = e⁻ˣ/(1 + e⁻ˣ)², from cosh and exp: not PyTorch's own
+    # backward formulas 1 − tanh² and σ(1 − σ), which a check should not borrow.
+    Function("tanh x", torch.tanh, (lambda x: 1 / torch.cosh(x) ** 2,),
              ((-0.5,), (1.0,), (3.0,))),
-    Function("σ(x)", torch.sigmoid, (sigmoid_prime,), ((-1.0,), (0.5,), (6.0,))),
+    Function("σ(x)", torch.sigmoid, (lambda x: torch.exp(-x) / (1 + torch.exp(-x)) ** 2,),
+             ((-1.0,), (0.5,), (6.0,))),
     Function("sin(x²)·eˣ", lambda x: torch.sin(x**2) * torch.exp(x),
              (lambda x: (2 * x * torch.cos(x**2) + torch.sin(x**2)) * torch.exp(x),),
              ((-1.0,), (0.5,), (2.0,))),
@@ -431,7 +438,7 @@ display(table(rows))
 x = torch.tensor(3.0, dtype=torch.bfloat16, requires_grad=True)
 y = torch.tanh(x)
 y.backward()
-exact = 1 - math.tanh(3.0) ** 2
+exact = 1 / math.cosh(3.0) ** 2  # the closed form, independent of tanh
 print(f"tanh(3) in bfloat16: {y.item()!r}   in float64: {math.tanh(3.0)!r}")
 print(f"1 - tanh(3)² from the bfloat16 value: {1 - y.item() ** 2!r}")
 print(f"autograd in bfloat16: {x.grad.item()!r}   closed form: {exact!r}")

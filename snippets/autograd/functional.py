@@ -36,17 +36,29 @@ assert_close(dy_dx, 2 * x.detach())
 assert_close(x.grad, dy_dx)
 # --8<-- [end:non_scalar]
 
+# --8<-- [start:backward_inputs]
+w = torch.tensor(2.0, requires_grad=True)
+b = torch.tensor(5.0, requires_grad=True)
+
+# inputs= restricts which leaves backward() fills; the others keep .grad = None.
+(w * w * b).backward(inputs=[w])
+print(w.grad, b.grad)
+#> tensor(20.) None
+assert_close(w.grad, 2 * w.detach() * b.detach())  # ∂(w²b)/∂w = 2wb
+assert b.requires_grad and b.grad is None  # b requires grad, but was not named
+# --8<-- [end:backward_inputs]
+
 # --8<-- [start:second_derivative]
-x = torch.tensor(2.0, requires_grad=True)
+x = torch.tensor(1.5, requires_grad=True)
 y = x**3
 
 # create_graph=True records the derivative itself, so it can be differentiated again.
 (first,) = torch.autograd.grad(y, x, create_graph=True)
 (second,) = torch.autograd.grad(first, x)
 print(first.item(), second.item())
-#> 12.0 12.0
+#> 6.75 9.0
 
-# By hand: 3x² = 12 and 6x = 12 at x = 2.
+# By hand: 3x² = 6.75 and 6x = 9 at x = 1.5 (x is chosen so that f, f′ and f″ all differ).
 assert_close(first.detach(), 3 * x.detach() ** 2)
 assert_close(second, 6 * x.detach())
 # --8<-- [end:second_derivative]

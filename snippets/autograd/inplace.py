@@ -1,0 +1,43 @@
+# --8<-- [start:version_counter]
+import torch
+from torch.testing import assert_close
+
+x = torch.tensor([0.5, 1.5], requires_grad=True)
+y = x.exp()  # exp saves its output y: d eˣ/dx = eˣ is read back from y
+y.add_(1)    # ...which this in-place update overwrites
+
+# Every in-place change bumps the tensor's version; backward checks it and refuses.
+try:
+    y.sum().backward()
+except RuntimeError as error:
+    print(str(error).split(":")[0])
+    assert "is at version 1; expected version 0 instead" in str(error)
+else:
+    raise AssertionError("backward should refuse a modified saved tensor")
+#> one of the variables needed for gradient computation has been modified by an inplace operation
+
+# The fix: an out-of-place operation leaves the saved tensor alone.
+y = x.exp()
+y = y + 1
+assert_close(y, torch.exp(x.detach()) + 1)
+y.sum().backward()
+assert_close(x.grad, x.detach().exp())  # d(eˣ + 1)/dx = eˣ
+
+# In place is fine where nothing saved is overwritten: add saves nothing, and
+# multiplying by a constant needs only the constant.
+x.grad = None
+y = x + 1
+y.mul_(2)
+y.sum().backward()
+assert_close(x.grad, torch.full_like(x, 2.0))  # d 2(x + 1)/dx = 2
+
+# detach() shares memory, and the version counter with it: the same trap.
+y = x.exp()
+y.detach().zero_()
+try:
+    y.sum().backward()
+except RuntimeError as error:
+    assert "modified by an inplace operation" in str(error)
+else:
+    raise AssertionError("a detached alias changed a saved tensor")
+# --8<-- [end:version_counter]
