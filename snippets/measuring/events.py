@@ -1,13 +1,22 @@
-"""Device-side timing with events: only where an accelerator exists.
+"""Device-side timing with events: they exist for accelerators, not for the CPU.
 
 On its own: python snippets/measuring/events.py
 """
 
 import sys
+import time
 
 import torch
 
-if not torch.accelerator.is_available():  # the page skips this example for the same reason
+# --8<-- [start:no_cpu_events]
+try:
+    torch.Event(device="cpu", enable_timing=True).record()
+except RuntimeError as error:
+    print(error)
+#> cpu backend doesn't support events.
+# --8<-- [end:no_cpu_events]
+
+if not torch.accelerator.is_available():  # the page skips the next example for the same reason
     print("Skipped: needs an accelerator: only the CPU is present")
     sys.exit(0)
 
@@ -17,11 +26,16 @@ a = torch.randn(1024, 1024, device=accelerator)
 start = torch.Event(enable_timing=True)
 end = torch.Event(enable_timing=True)
 
+torch.accelerator.synchronize()  # nothing queued: the host clock below starts on an idle device
+host_start = time.perf_counter()
 start.record()  # both events go into the current stream, between the kernels
 product = a @ a
 end.record()
 end.synchronize()  # the host waits until the end event has happened on the device
+host_milliseconds = 1000 * (time.perf_counter() - host_start)
 
 milliseconds = start.elapsed_time(end)  # device time between the two events
-assert milliseconds > 0 and product.shape == (1024, 1024)
+# The events were recorded after host_start and completed before the host stopped its
+# clock, so the device interval lies inside the host interval.
+assert milliseconds <= host_milliseconds and product.shape == (1024, 1024)
 # --8<-- [end:events]

@@ -1,0 +1,68 @@
+"""Where the time goes: torch.profiler's operator table and a Chrome trace.
+
+On its own: python snippets/measuring/profiler.py
+"""
+
+# --8<-- [start:profile]
+import json
+import math
+import os
+import shutil
+import tempfile
+from collections import Counter
+
+import torch
+from torch.profiler import ProfilerActivity, profile, record_function, schedule
+
+generator = torch.Generator().manual_seed(0)
+w1, b1 = torch.randn(4, 8, generator=generator), torch.randn(8, generator=generator)
+w2, b2 = torch.randn(8, 4, generator=generator), torch.randn(4, generator=generator)
+batch = torch.randn(2, 4, generator=generator)
+
+
+def mlp(x):  # per call: two matmuls, two additions, one tanh
+    return torch.tanh(x @ w1 + b1) @ w2 + b2
+
+
+trace_dir = tempfile.mkdtemp()
+trace_file = os.path.join(trace_dir, "mlp_trace.json")  # open it in Perfetto or chrome://tracing
+# Skip 1 step, warm up 1 (recorded, then thrown away), keep the next 2.
+steps = schedule(wait=1, warmup=1, active=2, repeat=1)
+with profile(activities=[ProfilerActivity.CPU], schedule=steps, record_shapes=True,
+             on_trace_ready=lambda p: p.export_chrome_trace(trace_file)) as prof:
+    for _ in range(4):
+        with record_function("mlp"):
+            mlp(batch)
+        prof.step()  # tells the schedule that one step has ended
+
+active = 2  # only the active steps are in the results
+calls = {event.key: event.count for event in prof.key_averages()}
+print(calls["mlp"], calls["aten::matmul"], calls["aten::mm"], calls["aten::add"], calls["aten::tanh"])
+#> 2 4 4 4 2
+assert (calls["aten::mm"], calls["aten::add"], calls["aten::tanh"]) == (2 * active, 2 * active, active)
+# --8<-- [end:profile]
+
+# --8<-- [start:read]
+# The table a reader prints: one row per operator, slowest self time first.
+table = prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=8)
+assert "# of Calls" in table and "aten::mm" in table
+
+# Self time excludes the operators called inside; total time includes them. So the
+# self times of every row add up to the total of the outermost rows, the steps.
+rows = prof.key_averages()
+steps_total = sum(row.cpu_time_total for row in rows if row.key.startswith("ProfilerStep"))
+assert math.isclose(sum(row.self_cpu_time_total for row in rows), steps_total, rel_tol=1e-9)
+
+# With record_shapes=True, rows can be split by input shape: each matmul of the MLP.
+by_shape = {str(row.input_shapes): row.count
+            for row in prof.key_averages(group_by_input_shape=True) if row.key == "aten::mm"}
+print(by_shape)
+#> {'[[2, 4], [4, 8]]': 2, '[[2, 8], [8, 4]]': 2}
+
+# The Chrome trace holds one complete ("X") event per operator call.
+with open(trace_file) as file:
+    trace = json.load(file)
+in_trace = Counter(e["name"] for e in trace["traceEvents"] if e.get("ph") == "X")
+assert all(in_trace[name] == calls[name] for name in ("mlp", "aten::mm", "aten::add", "aten::tanh"))
+shutil.rmtree(trace_dir)  # a real trace you would keep and open
+# --8<-- [end:read]
