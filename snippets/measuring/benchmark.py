@@ -4,10 +4,11 @@
 
 Each cell fixes workload, task (inference, training, gradient), dtype, device and
 batch size, and is measured in passes kept apart: setup, the first call (checked
-against a float64 reference), the steady state (torch.utils.benchmark), memory,
-FLOPs. A cell that fails still gets a row. Writes the CSV and a JSON file of
-metadata beside it, each atomically. Needs torch; tqdm, if installed, draws the
-progress bar. `--help` lists the options.
+against a float64 reference by the task's own criterion), the steady state
+(torch.utils.benchmark, with a noise flag), memory, FLOPs. A cell that fails still
+gets a row. Writes the CSV and a JSON file of metadata beside it, as a consistent
+pair. Needs torch; tqdm, if installed, draws the progress bar. `--help` lists the
+options.
 """
 
 # --8<-- [start:imports]
@@ -15,6 +16,7 @@ import csv
 import gc
 import io
 import math
+import os
 import time
 from dataclasses import dataclass
 
@@ -27,23 +29,45 @@ from torch.utils.flop_counter import FlopCounterMode
 
 import argparse
 import datetime
+import hashlib
 import json
-import os
 import platform
+import signal
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 # --8<-- [start:tolerance]
-# The task's acceptance criterion, fixed before anything is timed and the same
-# for every dtype: each output of the task, compared with a float64 reference
-# computed from the same rounded inputs, must satisfy
-# ||output - reference|| / ||reference|| <= TOLERANCE. NaN or inf never passes.
-TOLERANCE = 1e-4
+@dataclass(frozen=True)
+class Criterion:
+    """One requirement of a task: the CSV column measured, and the bound it must meet."""
+    column: str
+    bound: float
+    at_least: bool  # True: the value must be >= bound; False: <= bound
+    meaning: str
+
+
+# Each task's acceptance criteria, fixed before anything is timed and the same
+# for every dtype. Errors are relative to a float64 reference computed from the
+# same rounded inputs: ||result - reference|| / ||reference||, the worst over the
+# task's tensors. NaN or inf never passes.
+CRITERIA = {
+    "inference": (  # a prediction must lead to the same decision, and be close
+        Criterion("agreement", 0.99, True,
+                  "share of samples whose decision (the argmax of their output row) is the reference's"),
+        Criterion("rel_error", 1e-2, False, "relative error of the outputs")),
+    "training": (  # a step must report its loss and really apply its update
+        Criterion("loss_rel_error", 1e-2, False, "relative error of the loss"),
+        Criterion("rel_error", 5e-2, False,
+                  "relative error of the update each parameter received (after - before the step)")),
+    "gradient": (  # within 5% in norm: at most asin(0.05), about 2.9 degrees, off the exact direction
+        Criterion("rel_error", 5e-2, False, "relative error of the gradients"),),
+}
 # --8<-- [end:tolerance]
 
 # --8<-- [start:tasks]
-TASKS = ("inference", "training", "gradient")
+TASKS = tuple(CRITERIA)  # inference, training, gradient
 LEARNING_RATE = 0.01
 
 
@@ -92,7 +116,7 @@ def forward(workload, params, x):
 def make_task(task, workload, params, x, target):
     """The callable that is timed: one call is one unit of the task's work."""
     loss_of = lambda: torch.nn.functional.mse_loss(forward(workload, params, x), target)  # noqa: E731
-    if task == "inference":  # forward only, no autograd graph kept
+    if task == "inference":  # forward only, no autograd graph kept (and no target held)
         def call():
             with torch.inference_mode():
                 return (forward(workload, params, x),)
@@ -103,13 +127,14 @@ def make_task(task, workload, params, x, target):
         optimizer = torch.optim.SGD(params, lr=LEARNING_RATE)
 
         def call():
-            optimizer.zero_grad(set_to_none=True)  # fresh .grad tensors each step
+            optimizer.zero_grad(set_to_none=True)  # frees the last step's .grad tensors
             loss = loss_of()
             loss.backward()
             optimizer.step()
             return (loss.detach(), *(p.grad for p in params))  # what this step computed
     else:
         raise ValueError(f"unknown task {task!r}: choose from {', '.join(TASKS)}")
+    call.params = params  # the quality check reads the update a training step applied
     return call
 
 
@@ -140,49 +165,100 @@ def first_call(call, sync):
 
 
 # --8<-- [start:steady_state]
-def steady_state(call, sync, *, threads, min_run_time):
-    """Steady-state seconds per call: a torch.utils.benchmark Measurement (median, IQR)."""
+NOISE_THRESHOLD = 0.10  # torch's own: a Measurement warns (has_warnings) at IQR >= 10% of the median
+MIN_BLOCKS = 4  # adaptive_autorange judges the spread from the 4th timed block on
+
+
+def steady_state(call, sync, *, threads, min_run_time, max_run_time):
+    """Seconds per call in timed blocks: torch.utils.benchmark's Measurement of block means."""
     timer = Timer(
         stmt="call(); sync()",  # every timed call ends with the device synchronized
         globals={"call": call, "sync": sync},
         num_threads=threads,  # Timer's default is one thread: set it, and record it
     )
-    return timer.blocked_autorange(min_run_time=min_run_time)  # warms up first
+    # Warms up, then adds blocks until their IQR is under the threshold or max_run_time is spent.
+    return timer.adaptive_autorange(threshold=NOISE_THRESHOLD, min_run_time=min_run_time,
+                                    max_run_time=max_run_time)
+
+
+def is_noisy(timing):
+    """IQR >= 10% of the median (where torch's own Measurement warns), or too few blocks to tell."""
+    return not timing.meets_confidence(NOISE_THRESHOLD) or len(timing.times) < MIN_BLOCKS
+
+
+def timed(call, sync, *, threads, min_run_time, max_run_time, reruns):
+    """The steady state, re-measured up to `reruns` times while noisy; the least noisy is kept."""
+    attempts = [steady_state(call, sync, threads=threads, min_run_time=min_run_time,
+                             max_run_time=max_run_time)]
+    while is_noisy(attempts[-1]) and len(attempts) <= reruns:
+        attempts.append(steady_state(call, sync, threads=threads, min_run_time=min_run_time,
+                                     max_run_time=max_run_time))
+    best = min(attempts, key=lambda timing: (is_noisy(timing), timing.iqr / timing.median))
+    return best, len(attempts)
 # --8<-- [end:steady_state]
 
 
 # --8<-- [start:memory]
-# What the memory column measures; the metadata file spells it out (MEMORY_METHODS).
-CPU_MEMORY = "profiler peak above start"
-ACCELERATOR_MEMORY = "allocator peak above baseline"
+# What the memory columns hold; the metadata file spells it out (MEMORY_METHODS).
+CPU_MEMORY = "profiler: live tensor bytes since the build"
+ACCELERATOR_MEMORY = "allocator: allocated bytes since the build"
 
 
-def peak_memory(call, device):
-    """Peak bytes one call allocates, in a pass apart from timing, and how it was measured."""
-    if device.type == "cpu":
-        with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
-            call()  # frees what earlier calls left (old .grad): sizes the profiler can't know
-            with record_function("measured call"):
-                call()
-        events = prof.profiler.kineto_results.events()
-        window = next(e for e in events if e.name() == "measured call")
-        # Each "[memory]" event is one allocation (+bytes) or release (-bytes) by torch.
-        changes = sorted((e.start_ns(), e.nbytes()) for e in events
-                         if e.name() == "[memory]" and e.device_type() == DeviceType.CPU)
-        before = sum(nbytes for when, nbytes in changes if when < window.start_ns())
-        level = peak = before
-        for when, nbytes in changes:
-            if window.start_ns() <= when <= window.end_ns():
-                level += nbytes
-                peak = max(peak, level)
-        return peak - before, CPU_MEMORY
+def peak_memory(make_call, device):
+    """Bytes of tensor memory one steady-state call needs: (at its peak, held between calls).
+
+    Both include the cell's state (parameters, inputs, gradients, optimizer state): the
+    callable is built inside the measurement, so every byte it holds is seen allocated.
+    """
+    gc.collect()  # garbage of earlier cells is freed now, not inside the measurement
+    gc.disable()
+    try:
+        if device.type == "cpu":
+            return _cpu_peak_memory(make_call) + (CPU_MEMORY,)
+        return _accelerator_peak_memory(make_call, device) + (ACCELERATOR_MEMORY,)
+    finally:
+        gc.enable()
+
+
+def _cpu_peak_memory(make_call):
+    # Kineto prints trace markers on stderr at a level above its errors: quiet unless asked.
+    os.environ.setdefault("KINETO_LOG_LEVEL", "6")  # read once, when the profiler first starts
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+        call = make_call()
+        call()  # the first call creates what later calls keep (a training step's .grad)
+        with record_function("steady-state call"):
+            call()
+        del call
+    events = prof.profiler.kineto_results.events()
+    window = next(e for e in events if e.name() == "steady-state call")
+    start, end = window.start_ns(), window.end_ns()
+    # Each "[memory]" event is one allocation (+bytes) or release (-bytes) by torch.
+    changes = [(e.start_ns(), e.nbytes()) for e in sorted(events, key=lambda e: e.start_ns())
+               if e.name() == "[memory]" and e.device_type() == DeviceType.CPU]
+    held = sum(nbytes for when, nbytes in changes if when < start)  # live as the call starts
+    level = peak = held
+    for when, nbytes in changes:
+        if start <= when <= end:
+            level += nbytes
+            peak = max(peak, level)
+    return peak, held
+
+
+def _accelerator_peak_memory(make_call, device):
     sync = synchronizer(device)
+    warm = make_call()  # libraries create their workspaces on first use: not this cell's
+    warm()
+    del warm
     sync()
     before = torch.accelerator.memory_allocated(device)
+    call = make_call()
+    call()
+    sync()
+    held = torch.accelerator.memory_allocated(device) - before
     torch.accelerator.reset_peak_memory_stats(device)
     call()
     sync()
-    return torch.accelerator.max_memory_allocated(device) - before, ACCELERATOR_MEMORY
+    return torch.accelerator.max_memory_allocated(device) - before, held
 
 
 def count_flops(call):
@@ -194,10 +270,10 @@ def count_flops(call):
 
 
 # --8<-- [start:quality]
-def relative_error(outputs, reference):
-    """The worst ||output - reference|| / ||reference|| over the task's outputs, in float64."""
+def relative_error(results, reference):
+    """The worst ||result - reference|| / ||reference|| over the tensors, in float64."""
     worst = 0.0
-    for out, ref in zip(outputs, reference, strict=True):
+    for out, ref in zip(results, reference, strict=True):
         out = out.detach().to("cpu", torch.float64)
         ref = ref.detach().to("cpu", torch.float64)
         error = torch.linalg.vector_norm(out - ref).item()
@@ -209,8 +285,44 @@ def relative_error(outputs, reference):
     return worst
 
 
-def quality_pass(error):
-    return math.isfinite(error) and error <= TOLERANCE
+def agreement(output, reference):
+    """Share of rows whose decision, the index of their largest output, is the reference's."""
+    same = output.detach().cpu().argmax(dim=-1) == reference.detach().cpu().argmax(dim=-1)
+    return same.double().mean().item()
+
+
+def observe(call, sync):
+    """Time the first call and keep what the task's criteria look at (float64, on the CPU)."""
+    before = [p.detach().to("cpu", torch.float64, copy=True) for p in call.params]
+    seconds, outputs = first_call(call, sync)
+    after = [p.detach().to("cpu", torch.float64) for p in call.params]
+    return seconds, {"outputs": outputs, "update": [a - b for a, b in zip(after, before)]}
+
+
+def measure_quality(task, observed, reference):
+    """The task's quality metrics, named as the CSV columns that hold them."""
+    outputs, expected = observed["outputs"], reference["outputs"]
+    if task == "inference":
+        return {"agreement": agreement(outputs[0], expected[0]),
+                "rel_error": relative_error(outputs, expected)}
+    if task == "training":
+        return {"loss_rel_error": relative_error(outputs[:1], expected[:1]),
+                "rel_error": relative_error(observed["update"], reference["update"])}
+    return {"rel_error": relative_error(outputs, expected)}
+
+
+def judge(task, metrics):
+    """(passed, why not): every criterion of the task must hold; NaN or inf never passes."""
+    failures = []
+    for criterion in CRITERIA[task]:
+        value = metrics[criterion.column]
+        if criterion.at_least:
+            met, sign = value >= criterion.bound, "<"
+        else:
+            met, sign = value <= criterion.bound, ">"
+        if not (met and math.isfinite(value)):
+            failures.append(f"{criterion.column} {value:.3g} {sign} {criterion.bound:g}")
+    return not failures, "; ".join(failures)
 
 
 def round_inputs(inputs, dtype):
@@ -225,7 +337,9 @@ COLUMNS = ("trial", "torch_build", "device", "dtype", "shape", "batch",
            "latency", "memory", "quality_pass")  # the guide's template, in this order
 EXTRA_COLUMNS = ("workload", "task", "latency_iqr", "first_call", "runs", "threads",
                  "samples_per_s", "gflop_per_s", "memory_method", "rel_error", "tolerance",
-                 "error")  # appended after the template, never in between
+                 "error",  # appended after the template, never in between; new ones go last
+                 "blocks", "noisy", "attempts", "memory_state", "flops", "agreement",
+                 "loss_rel_error", "quality_failure", "pass_error")
 
 
 def torch_build():
@@ -238,11 +352,15 @@ def number(value):
     return "" if value is None else f"{value:.6g}"
 
 
-def make_row(cell, device, threads, *, first=None, timing=None, memory=None,
-             memory_method="", error_vs_reference=None, flops=None, failure=None):
-    """One CSV row. A failed cell keeps its row: empty latency and memory, quality false."""
+def make_row(cell, device, threads, *, first=None, timing=None, attempts=None, memory=None,
+             memory_state=None, memory_method="", flops=None, metrics=None, quality_failure="",
+             failure=None, pass_errors=()):
+    """One CSV row. A failed cell keeps its row: nothing measured, quality false, the error."""
+    metrics = metrics or {}
     latency = timing.median if timing is not None else None
-    passed = failure is None and error_vs_reference is not None and quality_pass(error_vs_reference)
+    passed = failure is None and not quality_failure and bool(metrics)
+    if failure is not None:
+        quality_failure = "the cell did not run (see error)"
     return {
         "trial": cell.trial, "torch_build": torch_build(), "device": str(device),
         "dtype": str(cell.dtype).removeprefix("torch."), "shape": cell.shape, "batch": cell.batch,
@@ -255,9 +373,20 @@ def make_row(cell, device, threads, *, first=None, timing=None, memory=None,
         "threads": threads,
         "samples_per_s": number(cell.batch / latency if latency else None),
         "gflop_per_s": number(flops / latency / 1e9 if latency and flops else None),
-        "memory_method": memory_method,
-        "rel_error": number(error_vs_reference), "tolerance": number(TOLERANCE),
+        "memory_method": memory_method if memory is not None else "",
+        "rel_error": number(metrics.get("rel_error")),
+        "tolerance": number(next(c.bound for c in CRITERIA[cell.task] if c.column == "rel_error")
+                            if cell.task in CRITERIA else None),
         "error": "" if failure is None else one_line(failure),
+        "blocks": len(timing.times) if timing is not None else "",
+        "noisy": ("true" if is_noisy(timing) else "false") if timing is not None else "",
+        "attempts": "" if attempts is None else attempts,
+        "memory_state": "" if memory_state is None else memory_state,
+        "flops": "" if flops is None else flops,
+        "agreement": number(metrics.get("agreement")),
+        "loss_rel_error": number(metrics.get("loss_rel_error")),
+        "quality_failure": quality_failure,
+        "pass_error": "; ".join(pass_errors),
     }
 
 
@@ -276,25 +405,52 @@ def to_csv(rows):
 
 
 # --8<-- [start:cell]
-def passes(cell, device, threads, min_run_time):
-    """Setup, first call + quality, steady state, memory and FLOPs, each in its own pass."""
+def passes(cell, device, threads, min_run_time, max_run_time, reruns):
+    """Setup, first call + quality, steady state, memory and FLOPs, each in its own pass.
+
+    Only the cell's own first call and steady state can fail the cell; a failing
+    reference, memory or FLOP pass is recorded in `pass_error` and the timing is kept.
+    """
     rounded = round_inputs(make_inputs(cell), cell.dtype)
-    reference = build(cell, rounded, torch.float64, torch.device("cpu"))()
     call = build(cell, rounded, cell.dtype, device)
     sync = synchronizer(device)
-    first, outputs = first_call(call, sync)
-    error = relative_error(outputs, reference)  # the timed callable's own output
-    del outputs, reference
-    timing = steady_state(call, sync, threads=threads, min_run_time=min_run_time)
-    memory, method = peak_memory(call, device)
-    return {"first": first, "timing": timing, "memory": memory, "memory_method": method,
-            "error_vs_reference": error, "flops": count_flops(call)}
-
-
-def measure_cell(cell, device, threads, min_run_time):
-    """One row for one cell, whatever happens in it."""
+    first, observed = observe(call, sync)
+    measured, errors = {"first": first}, []
+    try:  # the float64 reference runs on the CPU, where float64 is always available
+        reference_call = build(cell, rounded, torch.float64, torch.device("cpu"))
+        _, reference = observe(reference_call, torch.cpu.synchronize)
+        del reference_call
+    except Exception as failure:  # e.g. out of memory: the reference's failure, not the cell's
+        errors.append(f"reference: {one_line(failure)}")
+        measured["quality_failure"] = f"no float64 reference ({one_line(failure)})"
+    else:
+        metrics = measure_quality(cell.task, observed, reference)
+        measured["metrics"] = metrics
+        measured["quality_failure"] = judge(cell.task, metrics)[1]
+        del reference
+    del observed
+    measured["timing"], measured["attempts"] = timed(
+        call, sync, threads=threads, min_run_time=min_run_time, max_run_time=max_run_time,
+        reruns=reruns)
+    del call
     try:
-        measured = passes(cell, device, threads, min_run_time)
+        memory, held, method = peak_memory(lambda: build(cell, rounded, cell.dtype, device), device)
+        measured.update(memory=memory, memory_state=held, memory_method=method)
+    except Exception as failure:
+        errors.append(f"memory: {one_line(failure)}")
+    try:
+        measured["flops"] = count_flops(build(cell, rounded, cell.dtype, device))
+    except Exception as failure:
+        errors.append(f"flops: {one_line(failure)}")
+    measured["pass_errors"] = errors
+    return measured
+
+
+def measure_cell(cell, device, threads, min_run_time, *, max_run_time=None, reruns=0):
+    """One row for one cell, whatever happens in it."""
+    max_run_time = max_run_time or 10 * min_run_time
+    try:
+        measured = passes(cell, device, threads, min_run_time, max_run_time, reruns)
     except Exception as failure:  # OOM, unsupported dtype, anything: keep the row, go on
         row = make_row(cell, device, threads, failure=failure)
     else:
@@ -315,11 +471,14 @@ def release(device):
 
 PRESETS = {
     # For the tests: seconds.
-    "tiny": {"size": 8, "batch_sizes": (2, 4), "min_run_time": 0.01, "repeats": 1},
+    "tiny": {"size": 8, "batch_sizes": (2, 4), "min_run_time": 0.01, "max_run_time": 0.2,
+             "reruns": 0, "repeats": 1},
     # Under a minute on a 2-core CPU.
-    "quick": {"size": 256, "batch_sizes": (8, 64), "min_run_time": 0.2, "repeats": 1},
+    "quick": {"size": 256, "batch_sizes": (8, 64), "min_run_time": 0.2, "max_run_time": 1.0,
+              "reruns": 1, "repeats": 1},
     # Bigger shapes, three batch sizes, three repetitions of every cell.
-    "full": {"size": 1024, "batch_sizes": (1, 32, 256), "min_run_time": 1.0, "repeats": 3},
+    "full": {"size": 1024, "batch_sizes": (1, 32, 256), "min_run_time": 1.0, "max_run_time": 5.0,
+             "reruns": 2, "repeats": 3},
 }
 DTYPES = {"float64": torch.float64, "float32": torch.float32,
           "float16": torch.float16, "bfloat16": torch.bfloat16}
@@ -328,15 +487,39 @@ DEFAULT_DTYPES = {"cpu": ("float32", "bfloat16"), "cuda": ("float32", "bfloat16"
                   "xpu": ("float32", "bfloat16", "float16"), "mps": ("float32", "float16")}
 WORKLOADS = ("mlp", "matmul")
 MEMORY_METHODS = {
-    CPU_MEMORY: ("bytes of tensor memory at the peak of one call, above the level at its start: "
-                 "the running sum of the allocation and release events that torch.profiler "
-                 "records with profile_memory=True (PyTorch's CPU allocator only, not Python "
-                 "objects or memory a library allocates by itself)"),
-    ACCELERATOR_MEMORY: ("bytes at the peak of one call above the bytes allocated before it: "
-                         "torch.accelerator.reset_peak_memory_stats(), then max_memory_allocated() "
-                         "minus memory_allocated() (tensors in the caching allocator; what it "
-                         "reserves beyond that is not counted)"),
+    CPU_MEMORY: ("memory: the most bytes of tensor memory live at any moment of one steady-state "
+                 "call; memory_state: the bytes live as that call starts, i.e. what the cell holds "
+                 "between calls (parameters, inputs, gradients kept from the last step, optimizer "
+                 "state). Both count every allocation since the cell was built: the running sum of "
+                 "the allocation and release events torch.profiler records with profile_memory=True "
+                 "(read through prof.profiler.kineto_results.events(), a semi-internal API). The "
+                 "events carry the bytes requested, unrounded (the C library underneath may "
+                 "reserve a little more); scratch buffers that kernels allocate through PyTorch's "
+                 "allocator count (some bfloat16 kernels do, and their size depends on the thread "
+                 "count); Python objects and memory a library allocates outside that allocator "
+                 "do not."),
+    ACCELERATOR_MEMORY: ("memory: torch.accelerator.max_memory_allocated() during one steady-state "
+                         "call, after reset_peak_memory_stats(); memory_state: "
+                         "memory_allocated() as that call starts; both minus memory_allocated() "
+                         "before the cell was built, after a throwaway build and call (so that "
+                         "library workspaces created on first use are not counted). The caching "
+                         "allocator counts each allocation rounded up (on CUDA to a multiple of "
+                         "512 bytes by default); what it reserves beyond that is not counted."),
 }
+NOISE_CRITERION = (f"noisy = true when the IQR of the block means is >= {NOISE_THRESHOLD:g} of their "
+                   f"median (Measurement.meets_confidence({NOISE_THRESHOLD:g}) is false: where torch's "
+                   f"Measurement itself warns) or when fewer than {MIN_BLOCKS} "
+                   f"blocks were timed. Timing uses Timer.adaptive_autorange(threshold="
+                   f"{NOISE_THRESHOLD:g}), which adds blocks until the spread is under the "
+                   f"threshold or max_run_time is spent. Rerun policy: a noisy cell is timed again, "
+                   f"up to `reruns` more times, and the least noisy attempt is kept; `attempts` "
+                   f"counts them. Each cell still noisy is named on stderr.")
+ENVIRONMENT = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "KMP_AFFINITY",
+               "GOMP_CPU_AFFINITY", "OMP_PROC_BIND", "ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA",
+               "ATEN_CPU_CAPABILITY", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
+               "ROCR_VISIBLE_DEVICES", "ZE_AFFINITY_MASK", "PYTORCH_CUDA_ALLOC_CONF",
+               "PYTORCH_ALLOC_CONF", "CUBLAS_WORKSPACE_CONFIG", "NVIDIA_TF32_OVERRIDE",
+               "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE", "KINETO_LOG_LEVEL")
 
 
 class UsageError(Exception):
@@ -358,12 +541,20 @@ def positive_int(text):
     return value
 
 
+def distinct(kind, values):
+    repeated = sorted({str(value) for value in values if values.count(value) > 1})
+    if repeated:  # the same cell twice would give two rows the same trial id
+        raise argparse.ArgumentTypeError(f"{kind} {', '.join(repeated)} given twice")
+    return values
+
+
 def positive_ints(text):
     try:
-        return tuple(positive_int(part) for part in text.split(","))
+        values = tuple(positive_int(part) for part in text.split(","))
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(
             f"expected positive integers separated by commas, got {text!r}") from None
+    return distinct("batch size", values)
 
 
 def positive_float(text):
@@ -376,6 +567,16 @@ def positive_float(text):
     return value
 
 
+def non_negative_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return value
+
+
 def names(kind, allowed):
     def parse(text):
         values = tuple(part.strip() for part in text.split(","))
@@ -383,7 +584,7 @@ def names(kind, allowed):
             if value not in allowed:
                 raise argparse.ArgumentTypeError(
                     f"unknown {kind} {value!r}: choose from {', '.join(allowed)}")
-        return values
+        return distinct(kind, values)
     return parse
 
 
@@ -392,7 +593,8 @@ def parse_args(argv):
     parser.add_argument("--preset", choices=sorted(PRESETS), default="full",
                         help="shapes and run times (default: full; quick runs in under a minute)")
     parser.add_argument("--output", type=Path, default=Path("results/benchmark.csv"),
-                        help="CSV to write; the metadata goes beside it with .json (default: %(default)s)")
+                        help="CSV to write (.csv); the metadata goes beside it with .json "
+                             "(default: %(default)s)")
     parser.add_argument("--device", help="cpu, cuda, cuda:1, mps, xpu, ... "
                         "(default: the accelerator torch reports, else cpu)")
     parser.add_argument("--dtypes", type=names("dtype", tuple(DTYPES)),
@@ -403,7 +605,10 @@ def parse_args(argv):
     parser.add_argument("--hidden", type=positive_int, help="MLP hidden width (default: 4 x size)")
     parser.add_argument("--batch-sizes", type=positive_ints, help="comma-separated, e.g. 8,64")
     parser.add_argument("--repeats", type=positive_int, help="repetitions of every cell")
-    parser.add_argument("--min-run-time", type=positive_float, help="seconds of timing per cell")
+    parser.add_argument("--min-run-time", type=positive_float, help="seconds of timing per cell, at least")
+    parser.add_argument("--max-run-time", type=positive_float,
+                        help="seconds of timing per attempt, at most, while the spread is too wide")
+    parser.add_argument("--reruns", type=non_negative_int, help="extra attempts for a noisy cell")
     parser.add_argument("--threads", type=positive_int, default=torch.get_num_threads(),
                         help="intra-op CPU threads, set explicitly (default: %(default)s here)")
     parser.add_argument("--seed", type=int, default=0)
@@ -412,10 +617,36 @@ def parse_args(argv):
     for key, value in PRESETS[args.preset].items():
         if getattr(args, key) is None:
             setattr(args, key, value)
+    if args.max_run_time < args.min_run_time:
+        raise UsageError(f"--max-run-time {args.max_run_time:g} is below --min-run-time "
+                         f"{args.min_run_time:g}")
     args.hidden = args.hidden or 4 * args.size
     args.device = resolve_device(args.device)
     args.dtypes = args.dtypes or DEFAULT_DTYPES.get(args.device.type, ("float32", "float16"))
+    check_output(args.output)
     return args
+
+
+def check_output(path):
+    """The CSV and its metadata can be written there: checked before anything is measured."""
+    if path.is_dir():
+        raise UsageError(f"--output: {str(path)!r} is a folder")
+    if path.suffix != ".csv":
+        raise UsageError(f"--output {str(path)!r} must end in .csv: the metadata is written "
+                         f"beside it, as {path.with_suffix('.json').name}")
+    if path.with_suffix(".json").is_dir():
+        raise UsageError(f"--output: {str(path.with_suffix('.json'))!r} is a folder")
+    folder = path.parent
+    while not folder.exists():  # the folders still to create: the first one that exists decides
+        folder = folder.parent
+    if not folder.is_dir():
+        raise UsageError(f"--output: {str(folder)!r} is not a folder")
+    try:  # permissions alone do not tell (root, read-only mounts): try to create a file
+        handle, probe = tempfile.mkstemp(dir=folder, prefix=".benchmark-probe-")
+    except OSError as error:
+        raise UsageError(f"--output: cannot write in {str(folder)!r} ({error.strerror})") from None
+    os.close(handle)
+    os.unlink(probe)
 
 
 def resolve_device(name):
@@ -441,34 +672,68 @@ def resolve_device(name):
 
 def plan(args):
     """Every cell of the run, repetitions outermost so that drift spreads over all cells."""
-    return [Cell(trial=f"{args.workload}-{task}-{dtype}-b{batch}-r{repeat}", workload=args.workload,
-                 task=task, dtype=DTYPES[dtype], size=args.size, hidden=args.hidden, batch=batch,
-                 seed=args.seed)
-            for repeat in range(1, args.repeats + 1)
-            for task in args.tasks for dtype in args.dtypes for batch in args.batch_sizes]
+    cells = [Cell(trial=f"{args.workload}-{task}-{dtype}-b{batch}-r{repeat}", workload=args.workload,
+                  task=task, dtype=DTYPES[dtype], size=args.size, hidden=args.hidden, batch=batch,
+                  seed=args.seed)
+             for repeat in range(1, args.repeats + 1)
+             for task in args.tasks for dtype in args.dtypes for batch in args.batch_sizes]
+    assert len({cell.trial for cell in cells}) == len(cells), "trial ids must be unique"
+    return cells
 
 
-def progress(cells, enabled):
-    """A progress bar on stderr (tqdm if installed, else one line per cell)."""
-    if not enabled:
-        yield from cells
-        return
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        for index, cell in enumerate(cells, 1):
-            print(f"[{index}/{len(cells)}] {cell.trial}", file=sys.stderr, flush=True)
-            yield cell
-        return
-    with tqdm(cells, unit="cell", file=sys.stderr) as bar:
-        for cell in bar:
-            bar.set_postfix_str(cell.trial)
-            yield cell
+class Progress:
+    """A progress bar on stderr (tqdm if installed, else one line per cell), and notes beside it."""
+
+    def __init__(self, cells, enabled):
+        self.cells, self.enabled, self.bar = cells, enabled, None
+
+    def __iter__(self):
+        if not self.enabled:
+            yield from self.cells
+            return
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            for index, cell in enumerate(self.cells, 1):
+                print(f"[{index}/{len(self.cells)}] {cell.trial}", file=sys.stderr, flush=True)
+                yield cell
+            return
+        with tqdm(self.cells, unit="cell", file=sys.stderr) as self.bar:
+            for cell in self.bar:
+                self.bar.set_postfix_str(cell.trial)
+                yield cell
+        self.bar = None
+
+    def note(self, line):
+        """One line on stderr that does not break the bar."""
+        if self.bar is not None:
+            self.bar.write(line, file=sys.stderr)
+        else:
+            print(line, file=sys.stderr, flush=True)
 
 
-def run(cells, device, threads, min_run_time, show_progress=False):
+def noise_note(row):
+    if int(row["blocks"]) < MIN_BLOCKS:
+        why = f"only {row['blocks']} timed block(s), fewer than {MIN_BLOCKS}"
+    else:
+        spread = float(row["latency_iqr"]) / float(row["latency"])
+        why = f"IQR {spread:.0%} of the median over {row['blocks']} blocks"
+    return f"benchmark.py: noisy: {row['trial']}: {why}, {row['attempts']} attempt(s); compare it with care"
+
+
+def run(cells, device, threads, min_run_time, show_progress=False, *, max_run_time=None,
+        reruns=0, rows=None):
+    """Measure every cell, appending each row to `rows` as soon as it is complete."""
     torch.set_num_threads(threads)
-    return [measure_cell(cell, device, threads, min_run_time) for cell in progress(cells, show_progress)]
+    rows = [] if rows is None else rows
+    progress = Progress(cells, show_progress)
+    for cell in progress:
+        row = measure_cell(cell, device, threads, min_run_time, max_run_time=max_run_time,
+                           reruns=reruns)
+        rows.append(row)
+        if row["noisy"] == "true":
+            progress.note(noise_note(row))
+    return rows
 
 
 def cpu_model():
@@ -491,46 +756,139 @@ def device_name(device):
         return device.type
 
 
-def metadata(args, rows):
-    cuda = torch.backends.cuda.matmul
+def driver_version():
+    """The GPU driver, as nvidia-smi reports it, where there is one."""
+    if torch.version.cuda is None or not torch.cuda.is_available():
+        return None
+    try:
+        done = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                              capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip().splitlines()[0] if done.returncode == 0 and done.stdout.strip() else None
+
+
+def precision_settings():
+    """The float32 precision switches of this torch build, CPU (oneDNN) ones included."""
+    backends = torch.backends
+    settings = {"float32_matmul_precision": torch.get_float32_matmul_precision(),
+                "cuda_matmul_allow_tf32": backends.cuda.matmul.allow_tf32,
+                "cudnn_allow_tf32": backends.cudnn.allow_tf32,
+                "cuda_matmul_allow_bf16_reduced_precision_reduction":
+                    backends.cuda.matmul.allow_bf16_reduced_precision_reduction,
+                "cuda_matmul_allow_fp16_reduced_precision_reduction":
+                    backends.cuda.matmul.allow_fp16_reduced_precision_reduction,
+                "mkldnn_allow_tf32": getattr(backends.mkldnn, "allow_tf32", None)}
+    for name in ("", "cuda.matmul", "cudnn", "cudnn.conv", "cudnn.rnn", "mkldnn", "mkldnn.matmul",
+                 "mkldnn.conv", "mkldnn.rnn"):
+        backend = backends
+        for part in filter(None, name.split(".")):
+            backend = getattr(backend, part, None)
+        value = getattr(backend, "fp32_precision", None)
+        if value is not None:  # the fp32_precision API, where this build has it
+            settings[f"{name.replace('.', '_') + '_' if name else ''}fp32_precision"] = value
+    return settings
+
+
+def module_version():
+    """This file's SHA-256, and its git commit where it is in a clean git checkout."""
+    path = Path(__file__).resolve()
+    version = {"file": path.name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+               "git_commit": None, "git_modified": None}
+    try:
+        commit = subprocess.run(["git", "log", "-1", "--format=%H", "--", path.name], cwd=path.parent,
+                                capture_output=True, text=True, timeout=10)
+        status = subprocess.run(["git", "status", "--porcelain", "--", path.name], cwd=path.parent,
+                                capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return version
+    if commit.returncode == 0 and commit.stdout.strip():
+        version["git_commit"] = commit.stdout.strip()
+        version["git_modified"] = bool(status.stdout.strip())
+    return version
+
+
+COLUMN_MEANINGS = {
+    "trial": "unique id of the cell: workload-task-dtype-batch-repetition",
+    "torch_build": "torch version, git hash, CUDA and HIP versions it was built with",
+    "device": "the device measured", "dtype": "the cell's dtype",
+    "shape": "features x hidden x features (mlp) or n x n (matmul)", "batch": "rows per call",
+    "latency": "seconds per call: the median of the timed blocks' mean seconds per call "
+               "(torch.utils.benchmark, the device synchronized inside every call)",
+    "memory": "bytes: the peak of tensor memory live during one steady-state call, the cell's "
+              "state included (see memory_method)",
+    "quality_pass": "true when every criterion of the task holds (see criteria)",
+    "workload": "mlp or matmul", "task": "inference, training or gradient",
+    "latency_iqr": "seconds: the interquartile range of the blocks' mean seconds per call (not a "
+                   "half-width)",
+    "first_call": "seconds of the first call, lazy initialisation included, apart from the steady state",
+    "runs": "calls timed: blocks x calls per block", "threads": "intra-op CPU threads",
+    "samples_per_s": "batch / latency", "gflop_per_s": "flops / latency / 1e9",
+    "memory_method": "how memory and memory_state were measured (see memory_methods)",
+    "rel_error": "the task's relative error against the float64 reference: outputs (inference), "
+                 "the update applied to the parameters (training), gradients (gradient)",
+    "tolerance": "the bound rel_error must not exceed, for this task",
+    "error": "why the cell did not run; then nothing in the row was measured",
+    "blocks": "timed blocks", "noisy": "true or false: see noise",
+    "attempts": "timing attempts made: 1 + reruns used while noisy; the least noisy is kept",
+    "memory_state": "bytes live as a steady-state call starts: what the cell holds between calls",
+    "flops": "floating-point operations per call counted by FlopCounterMode (matmuls only)",
+    "agreement": "inference: share of samples whose argmax matches the reference's",
+    "loss_rel_error": "training: relative error of the loss",
+    "quality_failure": "why quality_pass is false: each failed criterion with its value",
+    "pass_error": "a reference, memory or FLOP pass that failed; the row keeps what was measured",
+}
+
+
+def metadata(args, rows, *, planned, interrupted, csv_text):
     return {
         "torch_build": torch_build(),
         "torch_version": torch.__version__,
         "torch_git_version": torch.version.git_version,
         "cuda_version": torch.version.cuda,
         "hip_version": torch.version.hip,
+        "cudnn_version": torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None,
+        "driver_version": driver_version(),
         "python": platform.python_version(),
         "platform": platform.platform(),
         "cpu_model": cpu_model(),
+        "cpu_capability": torch.backends.cpu.get_cpu_capability(),
         "device": str(args.device),
         "device_name": device_name(args.device),
         "gpu_name": device_name(args.device) if args.device.type != "cpu" else None,
         "threads": args.threads,
+        "parallel_info": torch.__config__.parallel_info(),
+        "environment": {name: os.environ.get(name) for name in ENVIRONMENT},
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "matmul_precision": {
-            "float32_matmul_precision": torch.get_float32_matmul_precision(),
-            "cuda_matmul_allow_tf32": cuda.allow_tf32,
-            "cudnn_allow_tf32": torch.backends.cudnn.allow_tf32,
-            "cuda_matmul_allow_bf16_reduced_precision_reduction":
-                cuda.allow_bf16_reduced_precision_reduction,
-            "cuda_matmul_allow_fp16_reduced_precision_reduction":
-                cuda.allow_fp16_reduced_precision_reduction,
-        },
-        "tolerance": {"value": TOLERANCE, "criterion": (
-            "every output of the task's callable: ||output - reference|| / ||reference|| <= value, "
-            "reference in float64 from the same rounded inputs; NaN or inf fails")},
+        "module": module_version(),
+        "matmul_precision": precision_settings(),
+        "criteria": {task: [{"column": c.column, "bound": c.bound,
+                             "passes_when": f"{c.column} {'>=' if c.at_least else '<='} {c.bound:g}",
+                             "meaning": c.meaning} for c in criteria]
+                     for task, criteria in CRITERIA.items()},
+        "reference": "float64 on the CPU, from the inputs rounded to the cell's dtype; NaN or inf fails",
+        "noise": {"threshold": NOISE_THRESHOLD, "min_blocks": MIN_BLOCKS, "criterion": NOISE_CRITERION},
         "memory_method": MEMORY_METHODS[CPU_MEMORY if args.device.type == "cpu" else ACCELERATOR_MEMORY],
+        "memory_methods": MEMORY_METHODS,
         "run": {"preset": args.preset, "workload": args.workload, "tasks": list(args.tasks),
                 "dtypes": list(args.dtypes), "size": args.size, "hidden": args.hidden,
                 "batch_sizes": list(args.batch_sizes), "repeats": args.repeats,
-                "min_run_time": args.min_run_time, "seed": args.seed},
+                "min_run_time": args.min_run_time, "max_run_time": args.max_run_time,
+                "reruns": args.reruns, "seed": args.seed},
+        "interrupted": interrupted,
+        "planned_cells": planned,
         "cells": len(rows),
         "failed_cells": sum(1 for row in rows if row["error"]),
+        "noisy_cells": sum(1 for row in rows if row["noisy"] == "true"),
+        "csv_sha256": hashlib.sha256(csv_text.encode("utf-8")).hexdigest(),
         "columns": list(COLUMNS + EXTRA_COLUMNS),
-        "units": {"latency": "median seconds per call (torch.utils.benchmark, synchronized)",
-                  "latency_iqr": "interquartile range of the per-call seconds",
+        "column_meanings": COLUMN_MEANINGS,
+        "units": {"latency": "seconds per call: median of block means (torch.utils.benchmark, synchronized)",
+                  "latency_iqr": "seconds: interquartile range of the block means",
                   "first_call": "seconds of the first call, apart from the steady state",
-                  "memory": "bytes, see memory_method", "samples_per_s": "batch / latency",
+                  "memory": "bytes at the peak, state included, see memory_method",
+                  "memory_state": "bytes held between calls", "flops": "per call",
+                  "samples_per_s": "batch / latency",
                   "gflop_per_s": "FlopCounterMode's count / latency / 1e9"},
     }
 
@@ -552,21 +910,52 @@ def write_atomically(path, text):
         raise
 
 
+def write_pair(output, rows, meta_of):
+    """The metadata, then the CSV, with Ctrl-C held back until both are in place.
+
+    The metadata records the CSV's SHA-256, so a pair that does not belong together
+    (a crash between the two renames) can be told from one that does.
+    """
+    csv_text = to_csv(rows)
+    meta = json.dumps(meta_of(csv_text), indent=2) + "\n"
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        write_atomically(output.with_suffix(".json"), meta)
+        write_atomically(output, csv_text)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def main(argv=None):
     try:
         args = parse_args(argv)
     except UsageError as error:
         print(f"benchmark.py: error: {error}", file=sys.stderr)
         return 2
-    rows = run(plan(args), args.device, args.threads, args.min_run_time, not args.no_progress)
-    # The metadata first, the CSV last: a CSV on disk always has its metadata beside it.
-    write_atomically(args.output.with_suffix(".json"),
-                     json.dumps(metadata(args, rows), indent=2) + "\n")
-    write_atomically(args.output, to_csv(rows))
+    cells, rows, interrupted = plan(args), [], False
+    try:
+        run(cells, args.device, args.threads, args.min_run_time, not args.no_progress,
+            max_run_time=args.max_run_time, reruns=args.reruns, rows=rows)
+    except KeyboardInterrupt:
+        interrupted = True
+        if not rows:
+            print("\nbenchmark.py: interrupted before any cell was complete; nothing written",
+                  file=sys.stderr)
+            return 130
+    write_pair(args.output, rows, lambda csv_text: metadata(
+        args, rows, planned=len(cells), interrupted=interrupted, csv_text=csv_text))
     failed = sum(1 for row in rows if row["error"])
     rejected = sum(1 for row in rows if row["quality_pass"] == "false")
-    print(f"wrote {len(rows)} rows to {args.output} ({failed} failed, "
-          f"{rejected} outside the tolerance or failed)", file=sys.stderr)
+    noisy = sum(1 for row in rows if row["noisy"] == "true")
+    if interrupted:
+        print(f"\nbenchmark.py: interrupted: wrote the {len(rows)} complete rows of {len(cells)} "
+              f"to {args.output}, marked interrupted in its metadata", file=sys.stderr)
+        return 130
+    print(f"wrote {len(rows)} rows to {args.output} ({failed} failed, {rejected} failed the "
+          f"quality criteria or did not run, {noisy} noisy)", file=sys.stderr)
+    if failed == len(rows):
+        print("benchmark.py: error: every cell failed; see the error column", file=sys.stderr)
+        return 1
     return 0
 
 
