@@ -9,8 +9,15 @@ numbers it cannot trace to a run.
 
 The CSV follows the measuring guide's template (``trial, torch_build, device,
 dtype, shape, batch, latency, memory, quality_pass``) with further columns
-appended (``task, latency_iqr, threads, error, ...``). Latency is in seconds,
-memory in bytes, as the metadata's ``units`` say.
+appended (``task, latency_iqr, threads, error, blocks, noisy, ...``), read by
+name. ``latency`` is the median of the timed blocks' mean seconds per call and
+``latency_iqr`` the interquartile range of those block means; memory is in bytes,
+as the metadata's ``units`` say. A CSV made before the ``noisy`` column existed
+still loads: its noise is shown as unknown.
+
+A comparison of two committed runs (``COMPARISON``: the quick preset at 1 and at
+2 threads) is drawn by ``snippets/measuring/compare.py``, the reader's own
+compare command, so the page and the command never disagree.
 """
 
 from __future__ import annotations
@@ -25,6 +32,8 @@ from pathlib import Path
 
 FRESH = Path("results") / "benchmark.csv"
 SAMPLE = Path("samples") / "benchmark-cpu.csv"
+COMPARISON = (Path("samples") / "benchmark-cpu-threads1.csv", Path("samples") / "benchmark-cpu-threads2.csv")
+COMPARE_MODULE = Path("snippets") / "measuring" / "compare.py"
 TEMPLATE = ("trial", "torch_build", "device", "dtype", "shape", "batch", "latency", "memory", "quality_pass")
 REQUIRED_METADATA = ("torch_build", "date", "device")
 # Columns whose single value is stated once above the table instead of in every row.
@@ -131,6 +140,12 @@ def read_rows(path: Path) -> tuple[dict, ...]:
         for column in ("latency", "memory", "latency_iqr", "rel_error", "tolerance", "samples_per_s"):
             row[column] = _number(raw.get(column) or "", path, line, column)
         row["passed"] = raw["quality_pass"] == "true"
+        noisy = (raw.get("noisy") or "").strip()
+        if noisy not in ("true", "false", ""):
+            raise ResultsError(f"{path}, line {line}: noisy must be true, false or empty, not {noisy!r}")
+        row["noisy"] = None if noisy == "" else noisy == "true"  # None: the CSV predates the flag
+        blocks = _number(raw.get("blocks") or "", path, line, "blocks")
+        row["blocks"] = None if blocks is None else int(blocks)
         row["error"] = raw.get("error") or ""
         row["task"] = raw.get("task") or ""
         rows.append(row)
@@ -156,17 +171,44 @@ STRINGS = {
         "constant": {"workload": "workload", "shape": "shape", "device": "device", "threads": "threads",
                      "tolerance": "relative-error tolerance"},
         "plot_alt": "Latency per call against batch size, one line per dtype",
-        "columns": ("Task", "dtype", "Batch", "Latency (median ± IQR)", "Memory", "Samples/s",
-                    "Quality check (relative error)"),
+        "columns": ("Task", "dtype", "Batch", "Latency (median of block means)", "IQR of block means",
+                    "Noise", "Memory", "Samples/s", "Quality check (relative error)"),
+        "noisy": "⚠ noisy", "steady": "not flagged", "noise_unknown": "unknown",
+        "noisy_note": ("{n} of {total} cells are flagged noisy (⚠): their blocks disagree too much for the "
+                       "median to be precise; measure them again on a quieter machine."),
+        "noise_criterion": "The noise criterion, as the metadata states it: {criterion}.",
+        "no_noise_column": ("This CSV was written before the benchmark flagged noise (it has no `noisy` "
+                            "column), so whether a cell was noisy is unknown."),
+        "noisy_legend": "noisy (hollow marker)",
         "passed": "✓", "failed": "✗", "error": "✗ did not run",
-        "failed_note": ("{n} of {total} cells failed the quality check (✗: relative error above the tolerance): "
-                        "their latency is struck "
+        "failed_note": ("{n} of {total} cells failed the quality check (✗: a criterion of the task's quality "
+                        "check was not met; the row says which when the CSV records it): their latency is struck "
                         "through, because speed without the accepted result does not count."),
-        "all_passed": "All {total} cells passed the quality check (✓: relative error within the tolerance).",
+        "all_passed": "All {total} cells passed the quality check (✓: every criterion of the task was met).",
         "download": "The files: [CSV]({csv}) · [metadata (JSON)]({json}).",
         "tasks": {"inference": "inference", "training": "training step", "gradient": "gradient"},
         "latency_axis": "latency per call (ms)", "batch_axis": "batch size",
         "failed_legend": "quality check failed",
+        "compare_title": "Committed sample pair, not a measurement of this build",
+        "compare_intro": ("Two runs of `python snippets/measuring/benchmark.py --preset quick` committed to the "
+                          "repository, the same settings except the thread count, compared by `{command}`. "
+                          "[1] is the baseline."),
+        "compare_columns": ("Task", "dtype", "Batch"),
+        "latency_of": "{label} latency (IQR)", "ratio_of": "{label} / [1]", "verdict_of": "Verdict {label}",
+        "threads_word": ("thread", "threads"),
+        "verdicts": {"faster": "faster", "slower": "slower", "within noise": "within noise",
+                     "not compared": "not compared", "missing": "missing"},
+        "reasons": {"did not run": ("did not run", "did not run"),
+                    "failed the quality check": ("failed the quality check", "failed the quality check"),
+                    "flagged noisy": ("flagged noisy", "flagged noisy"), "no IQR": ("has no IQR", "have no IQR")},
+        "beyond": "beyond {t}", "limit": "limit {t}", "not_in": "not in {label}", "and": "and",
+        "criterion": ("A change counts only when the time ratio differs from 1 by more than {floor} and by more "
+                      "than the sum of the two rows' IQR / median; a cell that did not run, failed the quality "
+                      "check or is flagged noisy in either run is not compared."),
+        "counts": "{label} against [1], cells per verdict: {counts}.",
+        "compare_alt": "Time ratio of each cell against the baseline run, coloured by verdict",
+        "ratio_axis": "time / [1] (log scale; left of 1: faster)",
+        "band_legend": "noise limit",
     },
     "es": {
         "fresh_title": "Medido por el pipeline",
@@ -181,18 +223,51 @@ STRINGS = {
         "every_row": "Todas las filas",
         "constant": {"workload": "carga de trabajo", "shape": "forma", "device": "dispositivo",
                      "threads": "hilos", "tolerance": "tolerancia del error relativo"}, "plot_alt": "Latencia por llamada frente al tamaño de lote, una línea por dtype",
-        "columns": ("Tarea", "dtype", "Tamaño de lote", "Latencia (mediana ± IQR)", "Memoria",
-                    "Muestras/s", "Control de calidad (error relativo)"),
+        "columns": ("Tarea", "dtype", "Tamaño de lote", "Latencia (mediana de las medias por bloque)",
+                    "IQR de las medias por bloque", "Ruido", "Memoria", "Muestras/s",
+                    "Control de calidad (error relativo)"),
+        "noisy": "⚠ ruidosa", "steady": "no marcada", "noise_unknown": "desconocido",
+        "noisy_note": ("{n} de {total} celdas están marcadas como ruidosas (⚠): sus bloques discrepan "
+                       "demasiado para que la mediana sea precisa; vuelve a medirlas en una máquina más "
+                       "tranquila."),
+        "noise_criterion": "El criterio de ruido, tal como lo dan los metadatos (en inglés): {criterion}.",
+        "no_noise_column": ("Este CSV se escribió antes de que el benchmark marcara el ruido (no tiene "
+                            "columna `noisy`), así que no se sabe si una celda fue ruidosa."),
+        "noisy_legend": "ruidosa (marcador hueco)",
         "passed": "✓", "failed": "✗", "error": "✗ no se ejecutó",
-        "failed_note": ("{n} de {total} celdas no superaron el control de calidad (✗: error relativo por encima de "
-                        "la tolerancia): su latencia aparece "
+        "failed_note": ("{n} de {total} celdas no superaron el control de calidad (✗: no se cumplió un criterio "
+                        "del control de calidad de la tarea; la fila dice cuál si el CSV lo registra): su latencia "
+                        "aparece "
                         "tachada, porque la velocidad sin el resultado aceptado no cuenta."),
-        "all_passed": "Las {total} celdas superaron el control de calidad (✓: error relativo dentro de la "
-                       "tolerancia).",
+        "all_passed": "Las {total} celdas superaron el control de calidad (✓: se cumplieron todos los criterios "
+                       "de la tarea).",
         "download": "Los archivos: [CSV]({csv}) · [metadatos (JSON)]({json}).",
         "tasks": {"inference": "inferencia", "training": "paso de entrenamiento", "gradient": "gradiente"},
         "latency_axis": "latencia por llamada (ms)", "batch_axis": "tamaño de lote",
         "failed_legend": "control de calidad no superado",
+        "compare_title": "Par de muestras del repositorio, no una medición de esta compilación",
+        "compare_intro": ("Dos ejecuciones de `python snippets/measuring/benchmark.py --preset quick` incluidas en "
+                          "el repositorio, con la misma configuración salvo el número de hilos, comparadas con "
+                          "`{command}`. [1] es la referencia."),
+        "compare_columns": ("Tarea", "dtype", "Tamaño de lote"),
+        "latency_of": "Latencia {label} (IQR)", "ratio_of": "{label} / [1]", "verdict_of": "Veredicto {label}",
+        "threads_word": ("hilo", "hilos"),
+        "verdicts": {"faster": "más rápida", "slower": "más lenta", "within noise": "dentro del ruido",
+                     "not compared": "no comparada", "missing": "ausente"},
+        "reasons": {"did not run": ("no se ejecutó", "no se ejecutaron"),
+                    "failed the quality check": ("no superó el control de calidad",
+                                                 "no superaron el control de calidad"),
+                    "flagged noisy": ("marcada como ruidosa", "marcadas como ruidosas"),
+                    "no IQR": ("no tiene IQR", "no tienen IQR")},
+        "beyond": "más allá del {t}", "limit": "límite {t}", "not_in": "no está en {label}", "and": "y",
+        "criterion": ("Un cambio solo cuenta si la razón de tiempos se aparta de 1 más del {floor} y más que la "
+                      "suma de los IQR / mediana de las dos filas; una celda que no se ejecutó, no superó el "
+                      "control de calidad o está marcada como ruidosa en cualquiera de las dos ejecuciones no "
+                      "se compara."),
+        "counts": "{label} frente a [1], celdas por veredicto: {counts}.",
+        "compare_alt": "Razón de tiempos de cada celda frente a la ejecución de referencia, coloreada por veredicto",
+        "ratio_axis": "tiempo / [1] (escala log.; a la izquierda de 1: más rápida)",
+        "band_legend": "límite del ruido",
     },
 }
 
@@ -289,13 +364,16 @@ def table(results: Results, language: str) -> str:
     lines += ["| " + " | ".join(w["columns"]) + " |", "|" + "---|" * len(w["columns"])]
     for row in sorted(results.rows, key=lambda r: (_task_order(r["task"]), r["dtype"], r["batch"])):
         latency = seconds(row["latency"])
-        if row["latency"] is not None and row["latency_iqr"] is not None:
-            latency += f" ± {seconds(row['latency_iqr'])}"
+        iqr = seconds(row["latency_iqr"]) if row["latency"] is not None else "—"
+        noise = "—" if row["latency"] is None else (
+            w["noise_unknown"] if row["noisy"] is None else w["noisy"] if row["noisy"] else w["steady"])
         if row["error"]:
             quality = f"{w['error']}: {_cell(row['error'])}"
         else:
             quality = w["passed"] if row["passed"] else w["failed"]
-            if row["rel_error"] is not None:
+            if not row["passed"] and row.get("quality_failure"):  # newer CSVs say which criterion failed
+                quality += f" {row['quality_failure']}"
+            elif row["rel_error"] is not None:
                 quality += f" {row['rel_error']:.2g}"
                 if "tolerance" not in constant and row["tolerance"] is not None:
                     quality += f" / {row['tolerance']:g}"
@@ -304,10 +382,36 @@ def table(results: Results, language: str) -> str:
         samples = rate(row["samples_per_s"])
         task = w["tasks"].get(row["task"], row["task"] or "—")
         lines.append("| " + " | ".join(_cell(value) for value in (
-            task, f"`{row['dtype']}`", row["batch"], latency, size(row["memory"]), samples, quality)) + " |")
+            task, f"`{row['dtype']}`", row["batch"], latency, iqr, noise, size(row["memory"]), samples,
+            quality)) + " |")
     failed, total = results.failed_quality, len(results.rows)
     lines += ["", w["failed_note"].format(n=failed, total=total) if failed else w["all_passed"].format(total=total)]
+    lines += ["", noise_note(results, language)]
     return "\n".join(lines) + "\n"
+
+
+def noise_criterion(metadata: dict) -> str:
+    """The metadata's statement of when a row is flagged noisy, or ''."""
+    noise = metadata.get("noise")
+    if isinstance(noise, dict):
+        noise = noise.get("criterion")
+    if not noise and isinstance(metadata.get("columns"), dict):
+        noise = metadata["columns"].get("noisy")
+    return str(noise).strip().rstrip(".") if noise else ""
+
+
+def noise_note(results: Results, language: str) -> str:
+    """How many rows are flagged noisy and by which criterion, or that the CSV cannot say."""
+    w = _words(language)
+    timed = [row for row in results.rows if row["latency"] is not None]
+    if any(row["noisy"] is None for row in timed):
+        return w["no_noise_column"]
+    noisy = sum(1 for row in timed if row["noisy"])
+    parts = [w["noisy_note"].format(n=noisy, total=len(results.rows))] if noisy else []
+    criterion = noise_criterion(results.metadata)
+    if criterion:
+        parts.append(w["noise_criterion"].format(criterion=criterion))
+    return " ".join(parts)
 
 
 def _plain(value) -> str:
@@ -337,7 +441,7 @@ FAILED_COLOR = "#d62728"
 
 
 def draw(results: Results, language: str):
-    """Latency against batch size, one line per dtype, one panel per task; failed quality marked ✗."""
+    """Latency against batch size, one line per dtype, one panel per task; noisy hollow, failed quality ✗."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -352,7 +456,7 @@ def draw(results: Results, language: str):
     figure, axes = plt.subplots(1, len(tasks), figsize=(2.9 * len(tasks), 3.3), squeeze=False,
                                 layout="constrained")
     handles = {}
-    any_failed = False
+    any_failed = any_noisy = False
     for axis, task in zip(axes[0], tasks):
         for index, dtype in enumerate(dtypes):
             mine = [r for r in results.rows
@@ -361,8 +465,15 @@ def draw(results: Results, language: str):
                 continue
             batches = sorted({r["batch"] for r in mine})
             medians = [statistics.median(r["latency"] for r in mine if r["batch"] == b) * 1e3 for b in batches]
-            (line,) = axis.plot(batches, medians, color=colors[index % len(colors)], marker="o", label=dtype)
+            color = colors[index % len(colors)]
+            (line,) = axis.plot(batches, medians, color=color, marker="o", label=dtype)
             handles.setdefault(dtype, line)
+            noisy = [b for b in batches if any(r["noisy"] for r in mine if r["batch"] == b)]
+            if noisy:  # hollow: a median the benchmark itself calls imprecise
+                any_noisy = True
+                axis.plot(noisy, [medians[batches.index(b)] for b in noisy], linestyle="none", marker="o",
+                          markersize=8, markerfacecolor="white", markeredgecolor=color, markeredgewidth=1.8,
+                          zorder=2.5)
             failed = [r for r in mine if not r["passed"]]
             if failed:
                 any_failed = True
@@ -378,6 +489,9 @@ def draw(results: Results, language: str):
         axis.grid(True, which="major", alpha=0.3)
     axes[0][0].set_ylabel(w["latency_axis"])
     legend = [handles[dtype] for dtype in dtypes if dtype in handles]
+    if any_noisy:
+        legend.append(Line2D([], [], linestyle="none", marker="o", markersize=8, markerfacecolor="white",
+                             markeredgecolor="0.3", markeredgewidth=1.8, label=w["noisy_legend"]))
     if any_failed:
         legend.append(Line2D([], [], linestyle="none", marker="x", markersize=9, markeredgewidth=2.2,
                              color=FAILED_COLOR, label=w["failed_legend"]))
@@ -396,4 +510,187 @@ def section(results: Results, language: str, plot: str, csv_link: str, json_link
         table(results, language),
         w["download"].format(csv=csv_link, json=json_link),
         "",
+    ])
+
+
+# ---- comparison of two runs (drawn by the reader's own compare command) -------------------------
+
+def compare_module():
+    """This repository's snippets/measuring/compare.py, imported from its file (a plain script, not a package)."""
+    import importlib.util
+    import sys
+
+    name = "ptdocs_compare"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parents[1] / COMPARE_MODULE)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses look their module up here
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def load_comparison(root: Path, paths=COMPARISON):
+    """The committed pair compared by compare.py, or None when the pair is absent; a bad pair is a ResultsError."""
+    if not all((root / path).is_file() for path in paths):
+        return None
+    for path in paths:  # the pair must be traceable runs, as the main results are
+        if not (root / path.with_suffix(".json")).is_file():
+            raise ResultsError(f"{path} has no metadata beside it ({path.with_suffix('.json')}); rerun "
+                               "snippets/measuring/benchmark.py, which writes both")
+        load_pair(root, path, fresh=False)
+    compare = compare_module()
+    try:
+        return compare.compare([root / path for path in paths])
+    except compare.CompareError as error:
+        raise ResultsError(f"comparison: {error}") from None
+
+
+def _run_name(run, root: Path, language: str) -> str:
+    w = _words(language)
+    try:
+        path = run.path.relative_to(root).as_posix()
+    except ValueError:
+        path = run.path.as_posix()
+    threads = ""
+    if run.threads:
+        one, many = w["threads_word"]
+        threads = f", {run.threads} {one if run.threads == '1' else many}"
+    date = f", {when(run.date)}" if run.date else ""
+    return f"**{run.label}** `{path}`: `{run.torch_build}`, `{run.device}`{threads}{date}"
+
+
+def _verdict_text(verdict, language: str) -> str:
+    w = _words(language)
+    if verdict.kind == "missing":
+        (_, (label,)), = verdict.causes
+        return f"{w['verdicts']['missing']} ({w['not_in'].format(label=label)})"
+    if verdict.kind == "not compared":
+        causes = "; ".join(f" {w['and']} ".join(labels) + " " + w["reasons"][reason][len(labels) > 1]
+                           for reason, labels in verdict.causes)
+        return f"{w['verdicts']['not compared']} ({causes})"
+    word = w["verdicts"][verdict.kind]
+    limit = (w["limit"] if verdict.kind == "within noise" else w["beyond"]).format(t=f"{verdict.threshold:.1%}")
+    return f"**{word}** ({limit})" if verdict.kind in ("faster", "slower") else f"{word} ({limit})"
+
+
+def comparison_table(comparison, root: Path, language: str) -> str:
+    """The comparison as Markdown: the runs, one row per cell, the criterion and the tally."""
+    w = _words(language)
+    runs = comparison.runs
+    lines = ["\n".join(f"- {_run_name(run, root, language)}" for run in runs), ""]
+    header = list(w["compare_columns"]) + [w["latency_of"].format(label=run.label) for run in runs]
+    for run in runs[1:]:
+        header += [w["ratio_of"].format(label=run.label), w["verdict_of"].format(label=run.label)]
+    lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for key in comparison.keys:
+        workload, task, dtype, shape, batch = key
+        cells = [w["tasks"].get(task, task or "—"), f"`{dtype}`", batch]
+        for run in runs:
+            entry = run.cells.get(key)
+            if entry is None or entry.latency is None:
+                cells.append("—")
+                continue
+            text = f"{seconds(entry.latency)} ({seconds(entry.iqr)})"
+            if entry.noisy:
+                text += f" {w['noisy']}"
+            if not entry.passed:
+                text = f"✗ <s>{text}</s>"
+            cells.append(text)
+        for index in range(1, len(runs)):
+            verdict = comparison.verdicts[key, index]
+            cells += ["—" if verdict.ratio is None else f"{verdict.ratio:.2f}", _verdict_text(verdict, language)]
+        lines.append("| " + " | ".join(_cell(cell) for cell in cells) + " |")
+    lines += ["", w["criterion"].format(floor=f"{comparison.min_change:.0%}")]
+    for index, run in enumerate(runs[1:], 1):
+        counts = ", ".join(f"{w['verdicts'][kind]} {n}" for kind, n in comparison.counts(index).items() if n)
+        lines.append(w["counts"].format(label=run.label, counts=counts))
+    if any(entry.noisy is None for run in runs for entry in run.cells.values()):
+        lines += ["", w["no_noise_column"]]
+    return "\n".join(lines) + "\n"
+
+
+VERDICT_COLORS = {"faster": "#2ca02c", "slower": "#d62728", "within noise": "#7f7f7f"}
+
+
+def draw_comparison(comparison, language: str):
+    """One horizontal bar per cell: the time ratio to [1] on a log axis, coloured by verdict.
+
+    The grey band behind a bar is the change that would have counted; a cell that
+    was not compared is a hatched outline, never a coloured verdict.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import FuncFormatter, NullLocator
+
+    w = _words(language)
+    keys = [key for key in comparison.keys
+            if any(comparison.verdicts[key, i].ratio is not None for i in range(1, len(comparison.runs)))]
+    others = len(comparison.runs) - 1
+    height = 0.8 / others
+    figure, axis = plt.subplots(figsize=(7.2, 0.9 + 0.32 * len(keys) * others), layout="constrained")
+    kinds = set()
+    for row, key in enumerate(keys):
+        for index in range(1, others + 1):
+            verdict = comparison.verdicts[key, index]
+            if verdict.ratio is None:
+                continue
+            y = row + (index - 1 - (others - 1) / 2) * height
+            if verdict.threshold is not None:
+                axis.barh(y, 2 * verdict.threshold, left=1 - verdict.threshold, height=height,
+                          color="0.9", zorder=0)
+            kinds.add(verdict.kind)
+            if verdict.kind in VERDICT_COLORS:
+                axis.barh(y, verdict.ratio - 1, left=1, height=height * 0.7, color=VERDICT_COLORS[verdict.kind])
+            else:
+                axis.barh(y, verdict.ratio - 1, left=1, height=height * 0.7, facecolor="none",
+                          edgecolor="0.4", hatch="///")
+    axis.axvline(1, color="0.2", linewidth=1)
+    axis.set_xscale("log")
+    axis.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    axis.xaxis.set_minor_locator(NullLocator())
+    low, high = axis.get_xlim()
+    fine = [t for t in (0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 4) if low <= t <= high]
+    coarse = [t for t in (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+              if low <= t <= high]
+    axis.set_xticks(fine if high / low < 20 else coarse)
+    axis.set_yticks(range(len(keys)), [f"{w['tasks'].get(k[1], k[1])} · {k[2]} · b{k[4]}" for k in keys])
+    axis.invert_yaxis()
+    axis.set_xlabel(w["ratio_axis"])
+    axis.grid(True, axis="x", alpha=0.3)
+    legend = [Patch(color=VERDICT_COLORS[kind], label=w["verdicts"][kind]) for kind in VERDICT_COLORS
+              if kind in kinds]
+    if "not compared" in kinds:
+        legend.append(Patch(facecolor="none", edgecolor="0.4", hatch="///", label=w["verdicts"]["not compared"]))
+    legend.append(Patch(color="0.9", label=w["band_legend"]))
+    figure.legend(handles=legend, loc="outside lower center", ncols=len(legend), frameon=False)
+    return figure
+
+
+def comparison_svg(comparison, language: str) -> str:
+    import matplotlib.pyplot as plt
+
+    with plt.rc_context(PLOT_STYLE):
+        figure = draw_comparison(comparison, language)
+        buffer = io.StringIO()
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
+        plt.close(figure)
+    return buffer.getvalue()
+
+
+COMMAND = "python snippets/measuring/compare.py"
+
+
+def comparison_section(comparison, root: Path, language: str, plot: str) -> str:
+    """Everything that replaces the page's ``<!-- comparison -->`` marker."""
+    w = _words(language)
+    paths = " ".join(path.as_posix() for path in COMPARISON)
+    note = w["compare_intro"].format(command=f"{COMMAND} {paths}")
+    return "\n".join([
+        f'!!! warning "{w["compare_title"]}"\n\n    {note}\n',
+        f"![{w['compare_alt']}]({plot})",
+        "",
+        comparison_table(comparison, root, language),
     ])

@@ -1,6 +1,7 @@
 """The results page shows the CSV the pipeline produced (or the committed sample, saying so), never one it invents."""
 
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -172,7 +173,7 @@ def test_a_built_results_page_has_the_table_the_plot_and_the_files(tmp_path):
     out = tmp_path / "out" / "results"
     html = (out / "index.html").read_text()
     assert '<img alt="Latency per call against batch size, one line per dtype" src="latency.svg"' in html
-    assert "<table>" in html and html.count("<s>") == 6
+    assert "<table>" in html and html.count("<s>") == 6 and "±" not in html
     assert "Committed sample, not a measurement of this build" in html
     assert (out / "latency.svg").read_text().lstrip().startswith("<?xml")
     assert (out / "benchmark.csv").read_bytes() == (tmp_path / results.SAMPLE).read_bytes()
@@ -206,3 +207,161 @@ def test_an_accelerator_run_names_its_gpu_and_device(tmp_path):
     shown = results.load(tmp_path)
     assert "**Hardware:** NVIDIA H200 (`cuda:0`)" in results.machine(shown, "en")
     assert "device `cuda:0`" in results.table(shown, "en")
+
+
+# ---- labels, the noise flag, the comparison ---------------------------------------------------
+
+def _noisy_rows(flags):
+    """The fixture's rows with the columns a newer benchmark adds (blocks, noisy)."""
+    rows = _rows()
+    for row, flag in zip(rows, flags):
+        row.update(blocks="10", noisy=flag)
+    return rows
+
+
+@pytest.mark.parametrize("language, median, iqr", [
+    ("en", "Latency (median of block means)", "IQR of block means"),
+    ("es", "Latencia (mediana de las medias por bloque)", "IQR de las medias por bloque"),
+])
+def test_latency_is_labelled_a_median_of_block_means_and_its_iqr_is_no_plus_minus(tmp_path, language,
+                                                                                   median, iqr):
+    _place(tmp_path, results.FRESH)
+    table = results.table(results.load(tmp_path), language)
+    header = next(line for line in table.splitlines() if line.startswith("| "))
+    assert f"| {median} | {iqr} |" in header
+    assert "±" not in table
+    row = next(line for line in _table_rows(table) if "`float32` | 2 |" in line)
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[3:5] == ["29.3 µs", "0"]  # latency 2.92895e-05 and latency_iqr 0, each in its own column
+
+
+def test_noisy_cells_are_flagged_in_the_table_with_the_criterion_from_the_metadata(tmp_path):
+    flags = ["true", "false"] * 6
+    _place(tmp_path, results.FRESH, rows=_noisy_rows(flags),
+           meta_changes={"noise": {"criterion": "IQR above 10% of the median, or fewer than 5 blocks"}})
+    shown = results.load(tmp_path)
+    assert [row["noisy"] for row in shown.rows] == [flag == "true" for flag in flags]
+    english, spanish = results.table(shown, "en"), results.table(shown, "es")
+    assert sum("⚠ noisy" in line for line in _table_rows(english)) == 6
+    assert sum("not flagged" in line for line in _table_rows(english)) == 6
+    assert sum("⚠ ruidosa" in line for line in _table_rows(spanish)) == 6
+    assert "6 of 12 cells are flagged noisy" in english and "6 de 12 celdas están marcadas como ruidosas" in spanish
+    assert "as the metadata states it: IQR above 10% of the median, or fewer than 5 blocks." in english
+
+
+def test_a_csv_from_before_the_noise_flag_shows_noise_as_unknown(tmp_path):
+    _place(tmp_path, results.FRESH)  # the fixture has neither blocks nor noisy
+    shown = results.load(tmp_path)
+    assert all(row["noisy"] is None for row in shown.rows)
+    table = results.table(shown, "en")
+    assert all("| unknown |" in line for line in _table_rows(table))
+    assert "so whether a cell was noisy is unknown" in table
+    assert "desconocido" in results.table(shown, "es")
+    assert "noisy (hollow marker)" not in results.plot_svg(shown, "en")  # unknown is not drawn as noisy
+
+
+def test_a_bad_noisy_value_is_refused(tmp_path):
+    _place(tmp_path, results.FRESH, rows=_noisy_rows(["maybe"] * 12))
+    with pytest.raises(results.ResultsError, match="line 2: noisy must be true, false or empty, not 'maybe'"):
+        results.load(tmp_path)
+
+
+def test_the_plot_draws_noisy_medians_hollow_with_a_legend(tmp_path):
+    _place(tmp_path, results.FRESH, rows=_noisy_rows(["true"] + ["false"] * 11))
+    shown = results.load(tmp_path)
+    assert "noisy (hollow marker)" in results.plot_svg(shown, "en")
+    assert "ruidosa (marcador hueco)" in results.plot_svg(shown, "es")
+    figure = results.draw(shown, "en")
+    hollow = [line for axis in figure.axes for line in axis.lines
+              if line.get_markerfacecolor() == "white" and line.get_linestyle() == "None"]
+    assert len(hollow) == 1 and list(hollow[0].get_xdata()) == [2]  # the one noisy cell: inference float32 b2
+    steady = dataclasses.replace(shown, rows=tuple(dict(row, noisy=False) for row in shown.rows))
+    assert "noisy (hollow marker)" not in results.plot_svg(steady, "en")
+
+
+def _pair(root: Path, first_rows, second_rows):
+    for path, rows in zip(results.COMPARISON, (first_rows, second_rows)):
+        _place(root, path, rows=rows)
+
+
+def _halved(rows):
+    return [dict(row, latency=f"{float(row['latency']) / 2:g}") for row in rows]
+
+
+def test_the_comparison_is_the_compare_commands_verdicts_as_a_table(tmp_path):
+    first = _noisy_rows(["false"] * 12)
+    second = _halved(_noisy_rows(["true"] + ["false"] * 11))
+    _pair(tmp_path, first, second)
+    comparison = results.load_comparison(tmp_path)
+    english = results.comparison_table(comparison, tmp_path, "en")
+    lines = _table_rows(english)
+    assert len(lines) == 12
+    # latency halved: faster where both rows passed and are steady (their IQRs are far below 50%) ...
+    steady_passed = [r for r in first[1:] if r["quality_pass"] == "true"]
+    assert sum("**faster** (beyond" in line for line in lines) == len(steady_passed)
+    # ... never for a noisy row or a failed one, each saying why
+    noisy = next(line for line in lines if line.startswith("| inference | `float32` | 2 |"))
+    assert "not compared ([2] flagged noisy)" in noisy and "0.50" in noisy
+    failed = [line for line in lines if "failed the quality check" in line]
+    assert len(failed) == sum(r["quality_pass"] == "false" for r in first)
+    assert all("✗ <s>" in line for line in failed)
+    assert "**[1]** `samples/benchmark-cpu-threads1.csv`" in english
+    spanish = results.comparison_table(comparison, tmp_path, "es")
+    assert "**más rápida** (más allá del" in spanish and "no comparada ([2] marcada como ruidosa)" in spanish
+    assert "[1] y [2] no superaron el control de calidad" in spanish
+    svg = results.comparison_svg(comparison, "en")
+    assert "time / [1] (log scale; left of 1: faster)" in svg and ">faster</text>" in svg
+    assert "tiempo / [1]" in results.comparison_svg(comparison, "es")
+
+
+def test_without_the_pair_there_is_no_comparison_and_a_half_pair_is_not_shown(tmp_path):
+    assert results.load_comparison(tmp_path) is None
+    _place(tmp_path, results.COMPARISON[0])
+    assert results.load_comparison(tmp_path) is None
+
+
+def test_a_pair_without_its_metadata_is_refused(tmp_path):
+    _place(tmp_path, results.COMPARISON[0])
+    _place(tmp_path, results.COMPARISON[1], metadata=False)
+    with pytest.raises(results.ResultsError, match="has no metadata beside it"):
+        results.load_comparison(tmp_path)
+
+
+def test_the_committed_pair_is_two_real_runs_that_differ_in_threads_only():
+    comparison = results.load_comparison(ROOT)
+    assert comparison is not None
+    first, second = comparison.runs
+    assert (first.threads, second.threads) == ("1", "2")
+    assert first.torch_build == second.torch_build and first.device == second.device
+    metas = [json.loads((ROOT / path).with_suffix(".json").read_text()) for path in results.COMPARISON]
+    assert [m["threads"] for m in metas] == [1, 2]
+    assert metas[0]["run"] == metas[1]["run"]  # same preset, shapes, dtypes, batches, seed
+    assert len(comparison.keys) == metas[0]["cells"] and comparison.counts(1)["missing"] == 0
+
+
+def test_a_built_results_page_shows_the_comparison_where_its_marker_is(tmp_path):
+    _place(tmp_path, results.SAMPLE)
+    _pair(tmp_path, _noisy_rows(["false"] * 12), _halved(_noisy_rows(["false"] * 12)))
+    build = _site(tmp_path, "# Results\n\n<!-- results -->\n\n## Compare\n\n<!-- comparison -->\n")
+    assert build.returncode == 0, build.stderr
+    out = tmp_path / "out" / "results"
+    html = (out / "index.html").read_text()
+    assert 'src="comparison.svg"' in html and "Committed sample pair" in html
+    assert html.count("<table>") == 2
+    assert (out / "comparison.svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_a_comparison_marker_without_the_pair_fails_the_build(tmp_path):
+    _place(tmp_path, results.SAMPLE)
+    build = _site(tmp_path, "# Results\n\n<!-- results -->\n\n<!-- comparison -->\n")
+    assert build.returncode != 0 and "needs the committed pair" in build.stderr
+
+
+def test_a_failed_cell_says_which_criterion_failed_when_the_csv_records_it(tmp_path):
+    rows = _noisy_rows(["false"] * 12)
+    for row in rows:
+        row["quality_failure"] = "agreement 0.5 < 0.99" if row["quality_pass"] == "false" else ""
+    _place(tmp_path, results.FRESH, rows=rows)
+    table = _table_rows(results.table(results.load(tmp_path), "en"))
+    failed = [line for line in table if "<s>" in line]
+    assert failed and all("| ✗ agreement 0.5 < 0.99 |" in line for line in failed)
