@@ -105,9 +105,12 @@ BROKEN = {
     "operator without an overload": (_broken("operators", "operators: [pow]"),
                                      "$.selection.operators[0]: 'pow' does not match "
                                      "'^[a-z_][a-z0-9_]*\\\\.[a-z_][a-z0-9_]*\\\\.[A-Za-z0-9_]+$'"),
+    "a framework the file does not list": (_broken("dependency", "dependency: jax"),
+                                           "$.selection.dependency: 'jax' is not one of "
+                                           "['plain-python', 'numpy', 'torch', 'hosted-api']"),
     "autograd without torch": (_broken("dependency", "dependency: hosted-api"),
                                "$.selection.dependency: need_autograd is true but 'hosted-api' "
-                               "computes no gradients; use 'torch'"),
+                               "computes no gradients; of the allowed values, only 'torch' does"),
     "not YAML": ("selection:\n\tdependency: torch\n",
                  ", line 2: not valid YAML: found character '\\t' that cannot start any token"),
     "empty file": ("", "the file is empty"),

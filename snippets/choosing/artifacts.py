@@ -28,6 +28,33 @@ assert_close(restored(inputs), model(inputs))
 # --8<-- [end:state_dict]
 
 
+# --8<-- [start:allowed]
+import datetime
+
+# Allowed by default: tensors, primitive types, containers and a few torch types.
+buffer = io.BytesIO()
+torch.save({"history": [0.5, (2, 3)], "tags": {"best"}, "shape": torch.Size([2]),
+            "dtype": torch.float16, "device": torch.device("cpu")}, buffer)
+buffer.seek(0)
+print(torch.load(buffer))
+#> {'history': [0.5, (2, 3)], 'tags': {'best'}, 'shape': torch.Size([2]), 'dtype': torch.float16, 'device': device(type='cpu')}
+
+# Any other class is refused until you allowlist it, here a date in the metadata.
+buffer = io.BytesIO()
+torch.save({"saved_on": datetime.date(2026, 7, 8)}, buffer)
+buffer.seek(0)
+try:
+    torch.load(buffer)
+except pickle.UnpicklingError as error:
+    assert "Unsupported global: GLOBAL datetime.date" in str(error)
+else:
+    raise AssertionError("a class outside the allowlist was built")
+buffer.seek(0)
+with torch.serialization.safe_globals([datetime.date]):  # add_safe_globals: for good
+    print(torch.load(buffer))
+#> {'saved_on': datetime.date(2026, 7, 8)}
+# --8<-- [end:allowed]
+
 # --8<-- [start:refused]
 # A pickle may name any importable function and have it called while loading.
 # This harmless one calls print; a malicious file would call something else.
@@ -45,6 +72,8 @@ try:
 except pickle.UnpicklingError as error:
     assert "Unsupported global: GLOBAL print" in str(error)
     print(str(error).split(".")[0])
+else:
+    raise AssertionError("the file's call to print was allowed")
 #> Weights only load failed
 
 # The same file with weights_only=False runs the call: this is what the default prevents.

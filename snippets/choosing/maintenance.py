@@ -1,23 +1,36 @@
 # --8<-- [start:footprint]
 import os
+import re
 from importlib.metadata import distribution
 
 import torch
 
 
 def installed_bytes(name):
-    """Bytes on disk of an installed distribution's files, as its RECORD lists them."""
-    files = [file for file in distribution(name).files if file.size]
-    recorded = sum(file.size for file in files)
-    # RECORD is written at install time; check it against the files on disk.
-    assert recorded == sum(os.path.getsize(file.locate()) for file in files)
-    return recorded
+    """Bytes on disk of the files one installed distribution lists in its RECORD.
+
+    Only that distribution's own files: each of its dependencies is a distribution
+    of its own, and is not counted.
+    """
+    files = distribution(name).files
+    # RECORD gives most files' sizes at install time; they must match the disk.
+    assert all(os.path.getsize(file.locate()) == file.size for file in files if file.size)
+    # Files RECORD lists without a size (mostly bytecode compiled at install) count too.
+    return sum(os.path.getsize(file.locate()) for file in files if os.path.isfile(file.locate()))
+
+
+def requirements(name):
+    """Names of the distributions name requires, its optional extras left out."""
+    return {re.match(r"[A-Za-z0-9._-]+", requirement).group().lower()
+            for requirement in distribution(name).requires or [] if "extra ==" not in requirement}
 
 
 # The numbers depend on the build and platform, so they are checked, not printed:
-# on the build these tests use, torch takes more than ten times NumPy's space.
+# on the build these tests use, torch's own files take more than five times NumPy's.
 torch_bytes, numpy_bytes = installed_bytes("torch"), installed_bytes("numpy")
-assert torch_bytes > 10 * numpy_bytes
+assert torch_bytes > 5 * numpy_bytes
+# Its dependencies come on top, sympy and networkx among them.
+assert {"sympy", "networkx"} <= requirements("torch")
 
 # The release, without any "+" build suffix: the version you pin, test and move.
 print(torch.__version__.split("+")[0])
@@ -27,4 +40,6 @@ print(torch.__version__.split("+")[0])
 # build has no CUDA support at all (a CPU-only build).
 if not torch.backends.cuda.is_built():
     assert torch.version.cuda is None
+else:  # a ROCm build uses the same API and reports HIP's version instead
+    assert torch.version.cuda is not None or torch.version.hip is not None
 # --8<-- [end:footprint]

@@ -53,7 +53,8 @@ def parse_selection(text, source):
     # A rule across two fields, checked by hand so the message can say why.
     if selection["need_autograd"] and selection["dependency"] != "torch":
         raise SelectionError(f"{source}: $.selection.dependency: need_autograd is true but "
-                             f"{selection['dependency']!r} computes no gradients; use 'torch'")
+                             f"{selection['dependency']!r} computes no gradients; "
+                             "of the allowed values, only 'torch' does")
     return selection
 
 
@@ -81,5 +82,5 @@ for field, value in [("target_device", "gpu"), ("dependency", "numpy")]:
     except SelectionError as error:
         print(error)
 #> broken.yaml: $.selection.target_device: 'gpu' is not one of ['cpu', 'cuda', 'mps', 'xpu']
-#> broken.yaml: $.selection.dependency: need_autograd is true but 'numpy' computes no gradients; use 'torch'
+#> broken.yaml: $.selection.dependency: need_autograd is true but 'numpy' computes no gradients; of the allowed values, only 'torch' does
 # --8<-- [end:bad_file]

@@ -31,6 +31,9 @@ scale = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
 print(scale.grad)
 #> tensor(4., dtype=torch.float64)
 assert scale.grad.item() == len(points)
+# That is observed behaviour, not a promise: the documented contract is broader.
+contract = " ".join(torch.inference_mode.__doc__.split())
+assert "tensors created in this mode cannot be used in computations recorded by autograd" in contract
 
 # Refused: the gradient of scale * served with respect to scale is served, so
 # the product must save served for backward, and an inference tensor cannot be saved.
@@ -39,17 +42,28 @@ try:
 except RuntimeError as error:
     assert "Inference tensors cannot be saved for backward" in str(error)
     print(str(error).split(".")[0])
+else:
+    raise AssertionError("scale * served saved an inference tensor for backward")
 #> Inference tensors cannot be saved for backward
 
-# Refused: an in-place update outside inference mode, and turning on requires_grad.
+# Refused outside inference mode: an in-place update, and turning on requires_grad.
 with torch.inference_mode():
     totals = served.clone()  # allocated in inference mode, so an inference tensor too
-assert torch.is_inference(totals)
-for update in (lambda: totals.add_(1), lambda: totals.requires_grad_()):
+    # Inside the mode, turning on requires_grad is allowed.
+    inside = torch.arange(3.0).requires_grad_()
+assert torch.is_inference(totals) and torch.is_inference(inside) and inside.requires_grad
+refusals = [
+    (lambda: totals.add_(1), "Inplace update to inference tensor outside InferenceMode"),
+    (lambda: totals.requires_grad_(), "Setting requires_grad=True on inference tensor outside InferenceMode"),
+]
+for update, refusal in refusals:
     try:
         update()
     except RuntimeError as error:
+        assert refusal in str(error)
         print(str(error).split(".")[0])
+    else:
+        raise AssertionError(f"not refused: {refusal}")
 #> Inplace update to inference tensor outside InferenceMode is not allowed
 #> Setting requires_grad=True on inference tensor outside InferenceMode is not allowed
 # Careful: in this build the in-place kernel has already written when the error
