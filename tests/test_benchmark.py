@@ -5,6 +5,7 @@ every FLOP it reports against a figure computed by hand, never how fast anything
 """
 
 import csv
+import datetime
 import hashlib
 import importlib.util
 import json
@@ -211,6 +212,11 @@ def test_metadata_beside_the_csv(tiny_run):
     assert meta["module"]["sha256"] == hashlib.sha256(MODULE.read_bytes()).hexdigest()
     assert meta["columns"] == list(read_csv(output)[0]) == list(meta["column_meanings"])
     assert meta["csv_sha256"] == hashlib.sha256(output.read_bytes()).hexdigest()
+    # The run's span: it began before it ended, and took as long as it says.
+    started = datetime.datetime.fromisoformat(meta["started"])
+    ended = datetime.datetime.fromisoformat(meta["date"])
+    assert 0 < meta["wall_seconds"] and started <= ended
+    assert (ended - started).total_seconds() <= meta["wall_seconds"] + 2  # both clocks, 1 s resolution
     assert meta["noise"] == {"threshold": 0.1, "min_blocks": 4, "criterion": bench.NOISE_CRITERION}
     assert meta["criteria"]["inference"][0] == {
         "column": "agreement", "bound": 0.99, "passes_when": "agreement >= 0.99",

@@ -840,7 +840,7 @@ COLUMN_MEANINGS = {
 }
 
 
-def metadata(args, rows, *, planned, interrupted, csv_text):
+def metadata(args, rows, *, planned, interrupted, csv_text, started=None, wall_seconds=None):
     return {
         "torch_build": torch_build(),
         "torch_version": torch.__version__,
@@ -860,6 +860,9 @@ def metadata(args, rows, *, planned, interrupted, csv_text):
         "parallel_info": torch.__config__.parallel_info(),
         "environment": {name: os.environ.get(name) for name in ENVIRONMENT},
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        # When the run began and how long it took: two runs whose spans overlap shared the machine.
+        "started": started,
+        "wall_seconds": None if wall_seconds is None else round(wall_seconds, 3),
         "module": module_version(),
         "matmul_precision": precision_settings(),
         "criteria": {task: [{"column": c.column, "bound": c.bound,
@@ -933,6 +936,8 @@ def main(argv=None):
         print(f"benchmark.py: error: {error}", file=sys.stderr)
         return 2
     cells, rows, interrupted = plan(args), [], False
+    started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    clock = time.perf_counter()
     try:
         run(cells, args.device, args.threads, args.min_run_time, not args.no_progress,
             max_run_time=args.max_run_time, reruns=args.reruns, rows=rows)
@@ -942,8 +947,10 @@ def main(argv=None):
             print("\nbenchmark.py: interrupted before any cell was complete; nothing written",
                   file=sys.stderr)
             return 130
+    wall_seconds = time.perf_counter() - clock
     write_pair(args.output, rows, lambda csv_text: metadata(
-        args, rows, planned=len(cells), interrupted=interrupted, csv_text=csv_text))
+        args, rows, planned=len(cells), interrupted=interrupted, csv_text=csv_text,
+        started=started, wall_seconds=wall_seconds))
     failed = sum(1 for row in rows if row["error"])
     rejected = sum(1 for row in rows if row["quality_pass"] == "false")
     noisy = sum(1 for row in rows if row["noisy"] == "true")
