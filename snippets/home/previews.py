@@ -36,11 +36,14 @@ assert [derivative_of_square(x) for x in points.tolist()] == points.grad.tolist(
 # --8<-- [end:no_framework]
 
 # --8<-- [start:quality_check]
+import math
 from fractions import Fraction
 
 # Speed counts only when the result passes the task's quality check, fixed before
 # measuring and the same for every dtype: here, 1/3 to a relative error of 1e-3.
 third, tolerance = Fraction(1, 3), Fraction(1, 1000)
+# Decimal digits a dtype keeps: -log10 of its unit roundoff, eps / 2.
+digits = {dtype: -math.log10(torch.finfo(dtype).eps / 2) for dtype in (torch.float16, torch.bfloat16)}
 # By hand: 1/3 is 0.010101...₂. Rounded to float16's 11 significant bits it is
 # 1365/4096, off by 2⁻¹² relative; to bfloat16's 8 bits, 171/512, off by 2⁻⁹.
 by_hand = {torch.float16: Fraction(1, 2**12), torch.bfloat16: Fraction(1, 2**9)}
