@@ -18,9 +18,9 @@ assert t.sum(dim=0).tolist() == [5, 7, 9]
 
 # --8<-- [start:default_float]
 # Python floats become the default floating dtype, not float64 as in NumPy.
-f = torch.tensor([1.0, 2.0])
-print(f.dtype)
-#> torch.float32
+f = torch.tensor([0.5, 2.0])
+print(f, f.dtype)
+#> tensor([0.5000, 2.0000]) torch.float32
 assert f.dtype == torch.get_default_dtype()
-assert f.tolist() == [1.0, 2.0]  # small whole numbers are exact in float32
+assert f.tolist() == [1 / 2, 2.0]  # halves and small whole numbers are exact in float32
 # --8<-- [end:default_float]

@@ -40,11 +40,15 @@ except RuntimeError as error:
     print(error)
 #> Tensor.item() cannot be called on meta tensors
 
-# A stand-in for this check, not for every operation: this build accepts a matrix
-# product and an in-place add_ between a meta and a 1-d CPU tensor, so meta proves
-# nothing about those.
+# A stand-in for this check, not for every operation: this build accepts all of the
+# following on meta, which CUDA refuses according to PyTorch's source (a matrix product
+# and add_ with a 1-d CPU tensor, two 0-dim CPU inputs in one operation, a 0-dim CPU
+# tensor as the output), so meta proves nothing about those.
+cpu_scalar = torch.tensor(2.0)
 assert (torch.ones(2, 2, device="meta") @ torch.ones(2, 2)).device.type == "meta"
 assert on_meta.clone().add_(torch.tensor([10.0, 20.0])).device.type == "meta"
+assert torch.addcmul(on_meta, cpu_scalar, cpu_scalar).device.type == "meta"
+assert cpu_scalar.add_(torch.tensor(1.0, device="meta")).device.type == "cpu"
 # --8<-- [end:cpu_scalar]
 
 if not torch.accelerator.is_available():

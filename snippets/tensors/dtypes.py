@@ -23,9 +23,20 @@ print(summed.dtype, summed.item())
 float32_of_big = struct.unpack("f", struct.pack("f", 2**24 + 1))[0]  # rounding done by struct
 assert summed.item() == float32_of_big == 2**24
 
-# Within one category the wider type wins, for these pairs.
+# Within one category the wider type usually wins...
 assert torch.result_type(torch.tensor([1], dtype=torch.int32), big) == torch.int64
 assert torch.result_type(floats.half(), floats) == torch.float32
+# ...but not when neither type holds the other: then a third, wider type is chosen.
+print(torch.result_type(torch.tensor([1], dtype=torch.uint8), torch.tensor([1], dtype=torch.int8)))
+#> torch.int16
+print(torch.result_type(floats.bfloat16(), floats.half()))
+#> torch.float32
+# And uint16, uint32 and uint64 refuse to promote with any other integer or bool type.
+try:
+    torch.result_type(torch.tensor([1], dtype=torch.uint32), big)
+except RuntimeError as error:
+    print(error)
+#> Promotion for uint16, uint32, uint64 types is not supported, attempted to promote UInt32 and Long
 # --8<-- [end:promotion]
 
 # --8<-- [start:priority]
@@ -41,22 +52,31 @@ cases = {
     "float32 vector + float64 0-dim": (vector32, scalar64),
     "float32 vector + float64 vector": (vector32, scalar64.reshape(1)),
     "int32 vector + int64 0-dim": (ints32, torch.tensor(5)),
+    "int32 0-dim + int64 0-dim": (ints32[0], torch.tensor(5)),
     "int32 vector + float64 0-dim": (ints32, scalar64),
     "int32 vector + Python int": (ints32, 5),
     "int32 vector + Python float": (ints32, 2.5),
+    "int64 vector + Python float": (ints32.long(), 2.5),
     "float16 vector + Python float": (vector32.half(), 2.5),
+    # The exception: complex beside a floating tensor keeps that tensor's precision.
+    "float32 vector + complex128 0-dim": (vector32, torch.tensor(1j, dtype=torch.complex128)),
+    "float64 vector + Python complex": (vector32.double(), 1j),
 }
 for name, (left, right) in cases.items():
     produced = (left + right).dtype
     assert produced == torch.result_type(left, right)
-    print(f"{name:32} -> {produced}")
-#> float32 vector + float64 0-dim   -> torch.float32
-#> float32 vector + float64 vector  -> torch.float64
-#> int32 vector + int64 0-dim       -> torch.int32
-#> int32 vector + float64 0-dim     -> torch.float64
-#> int32 vector + Python int        -> torch.int32
-#> int32 vector + Python float      -> torch.float32
-#> float16 vector + Python float    -> torch.float16
+    print(f"{name:33} -> {produced}")
+#> float32 vector + float64 0-dim    -> torch.float32
+#> float32 vector + float64 vector   -> torch.float64
+#> int32 vector + int64 0-dim        -> torch.int32
+#> int32 0-dim + int64 0-dim         -> torch.int64
+#> int32 vector + float64 0-dim      -> torch.float64
+#> int32 vector + Python int         -> torch.int32
+#> int32 vector + Python float       -> torch.float32
+#> int64 vector + Python float       -> torch.float32
+#> float16 vector + Python float     -> torch.float16
+#> float32 vector + complex128 0-dim -> torch.complex64
+#> float64 vector + Python complex   -> torch.complex128
 # --8<-- [end:priority]
 
 # --8<-- [start:beyond_result_type]
@@ -72,6 +92,7 @@ print(torch.result_type(a, b))
 print(a / b)
 #> tensor([0.5000, 1.0000])
 assert (a / b).tolist() == [1 / 2, 2 / 2]
+assert (a / b).dtype == torch.get_default_dtype()
 # Floor division and comparisons: int64 and bool.
 print((a // b).dtype, (a < b).dtype)
 #> torch.int64 torch.bool
@@ -108,31 +129,78 @@ print(half)
 assert torch.finfo(torch.float16).eps == 2**-10 and 1e-4 < 2**-10 / 2
 assert half.item() == 1.0
 
-# Only a cast across categories is refused: a float result cannot go into an int tensor.
-ints = torch.tensor([1, 2])
-try:
-    ints.add_(torch.tensor([0.5, 0.25]))
-except RuntimeError as error:
-    print(error)
+# The sum is computed in the promoted type first, then cast: casting the right operand
+# first would give other answers. 1 + 2**-11 + 2**-22 is just above the midpoint between
+# 1 and 1 + 2**-10, so it rounds up; 2**-11 alone in float16 would tie and round to 1.
+half = torch.tensor([1.0], dtype=torch.float16)
+half.add_(torch.tensor([2**-11 + 2**-22], dtype=torch.float64))
+assert half.item() == 1 + 2**-10
+# 7 // (2**32 + 2) is 0; the divisor cast first to int32 would wrap to 2, giving 3.
+sevens = torch.tensor([7], dtype=torch.int32)
+sevens.floor_divide_(torch.tensor([2**32 + 2]))
+assert sevens.item() == 7 // (2**32 + 2) == 0
+
+# Only a cast to a lower category is refused, and then nothing is written:
+# float into int, int into bool, complex into float.
+for target, other in [
+    (torch.tensor([1, 2]), torch.tensor([0.5, 0.25])),
+    (torch.tensor([True, False]), torch.tensor([2, 3])),
+    (torch.tensor([1.0, 2.0]), torch.tensor([1j, 1j])),
+]:
+    before = target.clone()
+    try:
+        target.add_(other)
+    except RuntimeError as error:
+        print(error)
+    else:
+        raise AssertionError(f"{other.dtype} into {target.dtype} was accepted")
+    assert torch.equal(target, before)  # nothing was written
 #> result type Float can't be cast to the desired output type Long
-assert ints.tolist() == [1, 2]  # nothing was written
+#> result type Long can't be cast to the desired output type Bool
+#> result type ComplexFloat can't be cast to the desired output type Float
 # --8<-- [end:in_place]
 
 # --8<-- [start:mismatch]
 import torch
 
-# matmul (@) does not promote at all: not across categories, not even float32 with float64.
+# matmul (@) does not promote: not across categories, not even float32 with float64,
+# although result_type would promote that pair to float64.
+assert torch.result_type(torch.ones(1), torch.ones(1, dtype=torch.float64)) == torch.float64
 pairs = [(torch.int64, torch.float32), (torch.float32, torch.float64), (torch.float16, torch.float32)]
 for left, right in pairs:
     try:
         torch.ones(2, 2, dtype=left) @ torch.ones(2, 2, dtype=right)
     except RuntimeError as error:
-        print(error)
+        message = str(error)
     else:
         raise AssertionError(f"{left} @ {right} was accepted")
-#> expected m1 and m2 to have the same dtype, but got: long int != float
-#> expected m1 and m2 to have the same dtype, but got: float != double
-#> expected m1 and m2 to have the same dtype, but got: c10::Half != float
+    # The message goes on with C++ type names, spelled differently on each platform,
+    # so only its start is shown and checked.
+    start = "expected m1 and m2 to have the same dtype"
+    assert message.startswith(start), message
+    print(f"{left} @ {right}: {start}")
+#> torch.int64 @ torch.float32: expected m1 and m2 to have the same dtype
+#> torch.float32 @ torch.float64: expected m1 and m2 to have the same dtype
+#> torch.float16 @ torch.float32: expected m1 and m2 to have the same dtype
+
+# Other shapes reach other kernels, with other wording (these name PyTorch dtypes).
+for shape_left, shape_right in [((2,), (2,)), ((2, 2), (2,)), ((3, 2, 2), (3, 2, 2))]:
+    try:
+        torch.ones(shape_left) @ torch.ones(shape_right, dtype=torch.float64)
+    except RuntimeError as error:
+        print(error)
+    else:
+        raise AssertionError(f"{shape_left} @ {shape_right} was accepted")
+#> dot : expected both vectors to have same dtype, but found Float and Double
+#> addmv input tensors must have the same dtype, but got Double, Float, and Double
+#> expected scalar type Float but found Double
+
+# Under autocast, PyTorch casts eligible inputs for you: float32 @ bfloat16 runs in bfloat16.
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    mixed = torch.ones(2, 2) @ torch.full((2, 2), 3.0, dtype=torch.bfloat16)
+print(mixed.dtype)
+#> torch.bfloat16
+torch.testing.assert_close(mixed, torch.full((2, 2), 1 * 3 + 1 * 3, dtype=torch.bfloat16))
 
 row = torch.tensor([[1, 2]])          # int64
 column = torch.tensor([[1.0], [2.0]])  # float32

@@ -54,8 +54,15 @@ table = torch.arange(6).reshape(2, 3)
 print(table[table % 2 == 0])
 #> tensor([0, 2, 4])
 
-# A list of indices (advanced indexing) copies too, unlike a slice.
+# A list or a 1-d tensor of indices (advanced indexing) copies too, unlike a slice.
 picked = table[[0, 1], [2, 0]]  # elements (0, 2) and (1, 0)
 picked[0] = -1
 assert picked.tolist() == [-1, 3] and table[0, 2].item() == 2
+rows = table[torch.tensor([1])]  # row 1, as a (1, 3) copy
+rows[0, 0] = -1
+assert rows.tolist() == [[-1, 4, 5]] and table[1, 0].item() == 3
+# A 0-dim integer tensor is the exception: it indexes like a plain integer, giving a view.
+one_row = table[torch.tensor(1)]
+one_row[0] = 30
+assert table[1].tolist() == [30, 4, 5]
 # --8<-- [end:masks]

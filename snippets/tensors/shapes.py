@@ -22,6 +22,9 @@ except RuntimeError as error:
     print(error)
 #> view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.
 
+# reshape returns a view when the strides allow it: same memory as grid.
+assert grid.reshape(3, 2).data_ptr() == grid.data_ptr()
+
 # reshape copies when it must. By hand: the rows of the transpose are
 # (0, 3), (1, 4), (2, 5), read one after another.
 copy = turned.reshape(6)
@@ -45,6 +48,11 @@ print(table)
 #>         [21, 22, 23]])
 by_hand = torch.tensor([[1, 2, 3], [11, 12, 13], [21, 22, 23]])
 assert torch.equal(table, by_hand)
+# The stretch is a stride of 0 over the inputs' own memory, not a copy.
+wide_column, wide_row = torch.broadcast_tensors(column, row)
+print(wide_column.stride(), wide_row.stride())
+#> (1, 0) (0, 1)
+assert wide_column.data_ptr() == column.data_ptr() and wide_row.data_ptr() == row.data_ptr()
 
 # Trailing sizes that differ and are not 1 cannot broadcast.
 try:
