@@ -102,8 +102,8 @@ BROKEN = {
     "operator listed twice": (_broken("operators", "operators: [aten.exp.default, aten.exp.default]"),
                               "$.selection.operators: ['aten.exp.default', 'aten.exp.default'] "
                               "has non-unique elements"),
-    "operator without an overload": (_broken("operators", "operators: [pow]"),
-                                     "$.selection.operators[0]: 'pow' does not match "
+    "operator without an overload": (_broken("operators", "operators: [aten.pow]"),
+                                     "$.selection.operators[0]: 'aten.pow' does not match "
                                      "'^[a-z_][a-z0-9_]*\\\\.[a-z_][a-z0-9_]*\\\\.[A-Za-z0-9_]+$'"),
     "a framework the file does not list": (_broken("dependency", "dependency: jax"),
                                            "$.selection.dependency: 'jax' is not one of "
