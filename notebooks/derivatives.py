@@ -1,6 +1,6 @@
 # ---
 # jupyter:
-#   translation_of: "bfa03bc2f347"
+#   translation_of: "7357cd71b5f5"
 #   jupytext:
 #     cell_metadata_filter: lang,-all
 #     formats: py:percent
@@ -133,26 +133,31 @@ print(f"{len(FUNCTIONS)} functions, {derivatives} derivatives at a point, "
 # %% [markdown] lang="en"
 # ## How big should the finite-difference step be?
 #
-# A central difference (f(x + h) − f(x − h)) / 2h makes two errors. **Truncation**: the formula
-# is exact only as h → 0; its error is about h²·|f‴(x)|/6 and grows with h. **Rounding**:
-# f(x ± h) are each rounded to the dtype's precision ε, and their difference is divided by a
-# small 2h; that error is about ε·|f(x)|/h and grows as h shrinks. The sum is smallest near
-# h ≈ ε<sup>1/3</sup>.
+# A central difference (f(x + h) − f(x − h)) / 2h makes three errors. **Truncation**: the
+# formula is exact only as h → 0; its error is about h²·|f‴(x)|/6 and grows with h. Two
+# **rounding** errors, both divided by a small 2h, so both grow as h shrinks: x ± h is rounded
+# to the dtype's precision ε, so the step actually taken is off by up to about ε·|x|, which
+# costs about ε·|x·f′(x)|/h; and f(x ± h) are each rounded, which costs about ε·|f(x)|/h.
+# Together, rounding costs about ε·(|f(x)| + |x·f′(x)|)/h. The sum of rounding and truncation
+# is smallest near h ≈ ε<sup>1/3</sup>.
 #
 # The figure measures the error of the central difference of eˣ at x = 1 (its derivative is e)
-# over fourteen decades of h, in float32 and float64, next to that two-term model.
+# over fourteen decades of h, in float32 and float64, next to that model.
 
 # %% [markdown] lang="es"
 # ## ¿Qué tamaño debe tener el paso de la diferencia finita?
 #
-# Una diferencia central (f(x + h) − f(x − h)) / 2h comete dos errores. El de **truncamiento**:
+# Una diferencia central (f(x + h) − f(x − h)) / 2h comete tres errores. El de **truncamiento**:
 # la fórmula solo es exacta en el límite h → 0; su error es del orden de h²·|f‴(x)|/6 y crece con h.
-# El de **redondeo**: f(x ± h) se redondean a la precisión ε del dtype y su diferencia se divide
-# entre un 2h pequeño; ese error es del orden de ε·|f(x)|/h y crece cuando h se reduce. La suma
-# es mínima cerca de h ≈ ε<sup>1/3</sup>.
+# Y dos de **redondeo**, ambos divididos entre un 2h pequeño, así que ambos crecen cuando h se
+# reduce: x ± h se redondea a la precisión ε del dtype, de modo que el paso que se da realmente se
+# desvía hasta unos ε·|x|, lo que cuesta del orden de ε·|x·f′(x)|/h; y cada f(x ± h) se redondea,
+# lo que cuesta del orden de ε·|f(x)|/h. En conjunto, el redondeo cuesta del orden de
+# ε·(|f(x)| + |x·f′(x)|)/h. La suma del redondeo y el truncamiento es mínima cerca de
+# h ≈ ε<sup>1/3</sup>.
 #
 # La figura mide el error de la diferencia central de eˣ en x = 1 (su derivada es e) a lo largo de
-# catorce órdenes de magnitud de h, en float32 y en float64, junto a ese modelo de dos términos.
+# catorce órdenes de magnitud de h, en float32 y en float64, junto a ese modelo.
 
 # %%
 def central_difference(f, x, h):
@@ -171,9 +176,10 @@ for dtype, color in ((torch.float32, "tab:orange"), (torch.float64, "tab:blue"))
     # A difference that happens to be exact has error 0, which a log axis cannot show.
     axes.loglog(steps, error.where(error > 0, math.nan), color=color,
                 label=f"{name}: |FD − e|")
-    model = eps * math.e / steps + steps**2 * math.e / 6
+    # ε·(|f| + |x·f′|)/h + h²·|f‴|/6, with f = f′ = f‴ = e and x = 1.
+    model = eps * 2 * math.e / steps + steps**2 * math.e / 6
     axes.loglog(steps, model, color=color, linestyle=":",
-                label=f"{name}: ε·e/h + h²·e/6")
+                label=f"{name}: ε·2e/h + h²·e/6")
     axes.axvline(eps ** (1 / 3), color=color, linestyle="--", linewidth=0.8)
     best = int(torch.nan_to_num(error, nan=math.inf).argmin())
     best_steps[dtype] = steps[best].item()
@@ -263,9 +269,10 @@ display(Markdown("\n".join(
 # * `domain`: the point is outside the domain of the derivative, so there is nothing to agree on;
 # * `precision`: autograd itself misses the tolerance, because of the dtype's rounding;
 # * `FD step`: the finite difference misses it. In brackets, the larger of the two terms of the
-#   model above at that step, which says which way to move h: `rounding` (ε·|f|/h,
-#   a larger step helps) or `truncation` (h²·|f‴|/6, a smaller one does). f‴ comes from
-#   autograd in float64.
+#   model above at that step: `rounding` (ε·(|f| + |x·f′|)/h, which grows as h shrinks) or
+#   `truncation` (h²·|f‴|/6, which grows with h). f′ and f‴ come from autograd in float64. The
+#   model gives orders of magnitude only; at this step, near the bottom of the V, the two terms
+#   are often close, and moving h either way may not help.
 
 # %% [markdown] lang="es"
 # ## Cada función, punto y dtype
@@ -279,9 +286,11 @@ display(Markdown("\n".join(
 #   en el que coincidir;
 # * `precision` (precisión): el propio autograd no cumple la tolerancia, por el redondeo del dtype;
 # * `FD step` (paso de la diferencia finita): la diferencia finita no la cumple. Entre corchetes, el
-#   mayor de los dos términos del modelo anterior con ese paso, que indica hacia dónde mover h:
-#   `rounding` (redondeo, ε·|f|/h: ayuda un paso mayor) o `truncation`
-#   (truncamiento, h²·|f‴|/6: ayuda uno menor). f‴ se obtiene con autograd en float64.
+#   mayor de los dos términos del modelo anterior con ese paso: `rounding` (redondeo,
+#   ε·(|f| + |x·f′|)/h, que crece cuando h se reduce) o `truncation` (truncamiento, h²·|f‴|/6,
+#   que crece con h). f′ y f‴ se obtienen con autograd en float64. El modelo solo da órdenes de
+#   magnitud; con este paso, cerca del fondo de la V, los dos términos suelen ser parecidos, y
+#   mover h en cualquiera de los dos sentidos puede no servir de nada.
 
 # %%
 @dataclass(frozen=True)
@@ -322,14 +331,16 @@ def along(function, point, index, dtype):
 def fd_error_terms(function, point, index, dtype, h):
     """The model of the figure: (rounding, truncation) for this point and step."""
     x = torch.tensor(point[index], dtype=torch.float64, requires_grad=True)
-    value = derivative = along(function, point, index, torch.float64)(x)
+    derivatives = [along(function, point, index, torch.float64)(x)]  # f, f', f'', f'''
     for _ in range(3):
-        if not derivative.requires_grad:  # a polynomial ran out of terms: f''' is 0
-            derivative = torch.zeros(())
-            break
-        (derivative,) = torch.autograd.grad(derivative, x, create_graph=True)
-    rounding = torch.finfo(dtype).eps * abs(value.item()) / h
-    return rounding, h**2 * abs(derivative.item()) / 6
+        if not derivatives[-1].requires_grad:  # a polynomial ran out of terms: the rest are 0
+            derivatives.append(torch.zeros(()))
+            continue
+        derivatives.append(torch.autograd.grad(derivatives[-1], x, create_graph=True)[0])
+    value, slope, third = (abs(derivatives[i].item()) for i in (0, 1, 3))
+    # Rounding of f(x ± h), plus rounding of x ± h itself, which moves the step by about ε·|x|.
+    rounding = torch.finfo(dtype).eps * (value + abs(point[index]) * slope) / h
+    return rounding, h**2 * third / 6
 
 
 def check(function, point, index, dtype, step_rule, tolerances):

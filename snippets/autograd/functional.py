@@ -14,7 +14,7 @@ assert_close(dy_dx, 2 * x.detach())
 # --8<-- [end:grad_returns]
 
 # --8<-- [start:non_scalar]
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+x = torch.tensor([1.0, 1.5, 3.0], requires_grad=True)
 y = x * x  # three outputs, not one
 
 # With several outputs autograd needs to know how to weight each one.
@@ -27,7 +27,7 @@ except RuntimeError as error:
 # Weights of 1 give the derivative of y.sum(): 2x for each element.
 (dy_dx,) = torch.autograd.grad(y, x, grad_outputs=torch.ones_like(y))
 print(dy_dx)
-#> tensor([2., 4., 6.])
+#> tensor([2., 3., 6.])
 assert_close(dy_dx, 2 * x.detach())
 
 # backward() takes the same vector under the name gradient and stores the result.
@@ -37,15 +37,23 @@ assert_close(x.grad, dy_dx)
 # --8<-- [end:non_scalar]
 
 # --8<-- [start:backward_inputs]
-w = torch.tensor(2.0, requires_grad=True)
+w = torch.tensor(3.0, requires_grad=True)
 b = torch.tensor(5.0, requires_grad=True)
 
-# inputs= restricts which leaves backward() fills; the others keep .grad = None.
+# inputs= restricts which tensors backward() fills; the others keep .grad = None.
 (w * w * b).backward(inputs=[w])
 print(w.grad, b.grad)
-#> tensor(20.) None
+#> tensor(30.) None
 assert_close(w.grad, 2 * w.detach() * b.detach())  # ∂(w²b)/∂w = 2wb
 assert b.requires_grad and b.grad is None  # b requires grad, but was not named
+
+# The tensors named need not be leaves: h gets a .grad, and w, behind it, gets nothing more.
+h = w + b
+(h * h).backward(inputs=[h])
+print(h.grad, w.grad)
+#> tensor(16.) tensor(30.)
+assert not h.is_leaf
+assert_close(h.grad, 2 * h.detach())  # d(h²)/dh = 2h
 # --8<-- [end:backward_inputs]
 
 # --8<-- [start:second_derivative]

@@ -52,4 +52,20 @@ print(f"{x.grad.item():.4f}")
 #> -5.2291
 # Two walks accumulate: 2 · d sin(x²)/dx = 2 · 2x·cos(x²).
 assert_close(x.grad, 2 * (2 * x.detach() * torch.cos(x.detach() ** 2)))
+
+# Two losses that share s = x²: walked one after the other, the graph must be retained...
+x.grad = None
+s = x * x
+torch.sin(s).backward(retain_graph=True)
+(s * s).backward()
+two_walks = x.grad
+
+# ...while one backward() of their sum walks it once: the same .grad, up to rounding.
+x.grad = None
+s = x * x
+(torch.sin(s) + s * s).backward()
+print(f"{x.grad.item():.4f}")
+#> 29.3854
+assert_close(x.grad, two_walks)
+assert_close(x.grad, 2 * x.detach() * torch.cos(x.detach() ** 2) + 4 * x.detach() ** 3)
 # --8<-- [end:retain_graph]

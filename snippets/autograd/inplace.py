@@ -40,4 +40,13 @@ except RuntimeError as error:
     assert "modified by an inplace operation" in str(error)
 else:
     raise AssertionError("a detached alias changed a saved tensor")
+
+# .data is the exception: it bypasses the version counter, and the gradient is silently wrong.
+x.grad = None
+y = x.exp()
+y.data.add_(1)
+y.sum().backward()
+print(x.grad)
+#> tensor([2.6487, 5.4817])
+assert_close(x.grad, x.detach().exp() + 1)  # read from the changed y: eˣ + 1, not d eˣ/dx = eˣ
 # --8<-- [end:version_counter]

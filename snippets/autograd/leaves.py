@@ -18,7 +18,8 @@ w = torch.tensor([3.0, 4.0], requires_grad=True)  # created by you, tracked
 b = a * 2                                        # an operation nobody tracks
 h = w * b                                        # an operation autograd recorded
 d = h.detach()                                   # h's values, cut from the graph
-w64 = w.double()                                 # a conversion is an operation too
+w64 = w.double()                                 # a conversion is an operation too...
+assert w.float() is w and w.to(w.device) is w    # ...unless nothing changes: then it is w
 
 for name, t in {"a": a, "w": w, "b": b, "h": h, "d": d, "w64": w64}.items():
     print(f"{name:>3}: requires_grad={t.requires_grad!s:5} is_leaf={t.is_leaf}")
@@ -36,7 +37,7 @@ for t in (a, w, b, h, d, w64):
 
 (h.sum() + (w64 * w64).sum()).backward()
 
-# .grad is filled for tensors that are leaves AND require grad: here only w.
+# By default .grad is filled for tensors that are leaves AND require grad: here only w.
 print(w.grad)
 #> tensor([ 8., 12.])
 # d/dw [sum(w·b) + sum(w²)] = b + 2w = 2a + 2w; the double() copy passes its part back to w.

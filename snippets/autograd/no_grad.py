@@ -38,22 +38,28 @@ print(t.requires_grad, t.is_inference())
 assert_close(w.grad, torch.ones(2))
 w.grad = None
 
-# But an operation that would have to save it for backward is refused.
+# But an operation that would have to save it for backward is refused, as it runs:
+# the forward pass raises, before any backward().
 try:
-    (w * t).sum().backward()  # ∂/∂w needs t, so MulBackward would save it
+    w * t  # ∂/∂w needs t, so MulBackward would save it
 except RuntimeError as error:
     print(str(error).split(". ")[0])
 #> Inference tensors cannot be saved for backward
 
-# So is an in-place update outside inference mode.
+# So is asking it to require grad, or updating it in place, outside inference mode.
 with torch.inference_mode():
     u = torch.zeros(2)
-try:
-    u.add_(1)
-except RuntimeError as error:
-    assert str(error).startswith("Inplace update to inference tensor outside InferenceMode")
-else:
-    raise AssertionError("an inference tensor was updated in place outside inference mode")
+refusals = {
+    "Setting requires_grad=True on inference tensor outside InferenceMode": u.requires_grad_,
+    "Inplace update to inference tensor outside InferenceMode": lambda: u.add_(1),
+}
+for message, attempt in refusals.items():
+    try:
+        attempt()
+    except RuntimeError as error:
+        assert str(error).startswith(message), error
+    else:
+        raise AssertionError(f"not refused: {message}")
 
 # A clone outside inference mode is an ordinary tensor.
 (w * t.clone()).sum().backward()

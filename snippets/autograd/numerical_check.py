@@ -1,6 +1,7 @@
 # --8<-- [start:float64_passes]
 import torch
 from torch.autograd.gradcheck import GradcheckError, gradcheck
+from torch.testing import assert_close
 
 
 def f(x):
@@ -48,7 +49,11 @@ def central_difference(x, eps):
 
 x = x32.detach()
 exact = 3 * x64.detach() ** 2                  # f'(x) = 3x², in float64
-tolerance = 1e-5 + 1e-3 * exact.abs()          # gradcheck's atol + rtol·|f'|
+(analytical,) = torch.autograd.grad(f(x32).sum(), x32)  # what gradcheck checks
+assert_close(analytical, exact.float())        # autograd is right, to float32 precision
+# gradcheck passes where |analytical − numerical| ≤ atol + rtol·|numerical|; with f' in place
+# of the numerical value, this is the tolerance the errors below are measured against.
+tolerance = 1e-5 + 1e-3 * exact.abs()
 unit = torch.finfo(torch.float32).eps          # ε = 2⁻²³ ≈ 1.2e-07
 print(f"tolerance at x = 0.7 and 1.3: {tolerance[0]:.1e}, {tolerance[1]:.1e}")
 #> tolerance at x = 0.7 and 1.3: 1.5e-03, 5.1e-03
@@ -58,34 +63,39 @@ for eps in (1e-6, 2**-20, 1e-3):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         passed = gradcheck(f, (x32,), eps=eps, raise_exception=False)
+    numerical = central_difference(x, eps)
+    # gradcheck's own comparison reproduces its verdict: the same numbers, the same test.
+    assert passed == torch.allclose(analytical, numerical, rtol=1e-3, atol=1e-5)
+    error = (numerical.double() - exact).abs()                      # observed, vs the closed form
     step_error = ((x + eps) - (x - eps)).double() / (2 * eps) - 1  # the step taken vs 2·eps
-    error = (central_difference(x, eps).double() - exact).abs()     # observed, vs the closed form
+    step = step_error.abs() * exact.abs()                           # estimate: its cost, |f'|·that
     rounding = unit * f(x64.detach()).abs() / eps                   # estimate: ε·|f|/eps
     truncation = eps**2 * 6 / 6                                     # eps²·|f'''|/6, f''' = 6
-    rows[eps] = dict(passed=passed, step_error=step_error, error=error, rounding=rounding,
-                     truncation=truncation)
+    rows[eps] = dict(passed=passed, step_error=step_error, error=error, step=step,
+                     rounding=rounding, truncation=truncation)
     # The worst of the two points, in units of the tolerance: above 1 fails.
-    print(f"eps={eps:<9.3g} gradcheck {passed!s:5}  step off by {step_error.abs().max():.1e}  "
-          f"error {(error / tolerance).max():.2g}×tol, "
-          f"rounding estimate {(rounding / tolerance).max():.2g}×tol")
-#> eps=1e-06     gradcheck False  step off by 4.6e-02  error 59×tol, rounding estimate 52×tol
-#> eps=9.54e-07  gradcheck False  step off by 0.0e+00  error 14×tol, rounding estimate 54×tol
-#> eps=0.001     gradcheck True   step off by 4.7e-05  error 0.041×tol, rounding estimate 0.052×tol
+    print(f"eps={eps:<9.3g} gradcheck {passed!s:5}  error {(error / tolerance).max():.2g}×tol; "
+          f"estimates: step {(step / tolerance).max():.2g}×tol, "
+          f"outputs {(rounding / tolerance).max():.2g}×tol")
+#> eps=1e-06     gradcheck False  error 59×tol; estimates: step 46×tol, outputs 52×tol
+#> eps=9.54e-07  gradcheck False  error 14×tol; estimates: step 0×tol, outputs 54×tol
+#> eps=0.001     gradcheck True   error 0.041×tol; estimates: step 0.047×tol, outputs 0.052×tol
 
 default, exact_step, large = rows[1e-6], rows[2**-20], rows[1e-3]
 for row in rows.values():
-    # gradcheck's verdict is this comparison: the explanation accounts for the outcome.
-    assert row["passed"] == bool((row["error"] <= tolerance).all())
     # The truncation term never matters here.
     assert (row["truncation"] < tolerance / 100).all()
-# eps = 1e-6: the rounded step is off by more than rtol, and rounding is estimated above tolerance.
-assert (default["step_error"].abs() > 1e-3).all() and (default["rounding"] > tolerance).all()
-# eps = 2⁻²⁰: x ± eps are exact in float32, and the check still fails on rounding alone,
-# with an error within the estimate.
+# eps = 1e-6: the rounded step alone, and the rounding of the outputs alone, each miss the
+# tolerance at both points.
+assert (default["step"] > tolerance).all() and (default["rounding"] > tolerance).all()
+# eps = 2⁻²⁰: x ± eps are exact in float32, and the check still fails on the outputs'
+# rounding alone, with an error within the estimate.
 assert (exact_step["step_error"] == 0).all() and not exact_step["passed"]
+assert (exact_step["error"] > tolerance).all()
 assert (exact_step["error"] <= exact_step["rounding"]).all()
-# eps = 1e-3: the estimate falls below the tolerance, and the check passes.
-assert (large["rounding"] < tolerance).all() and large["passed"]
+# eps = 1e-3: both estimates fall below the tolerance, and the check passes.
+assert (large["step"] < tolerance).all() and (large["rounding"] < tolerance).all()
+assert large["passed"]
 
 # In float64 the same estimate at the default step is far below the tolerance.
 rounding64 = torch.finfo(torch.float64).eps * f(x64.detach()).abs() / 1e-6

@@ -11,7 +11,7 @@ assert_close(t.sum(), torch.tensor(10.0))
 # --8<-- [end:tensors]
 
 # --8<-- [start:not_a_step]
-# A gradient says which way to move; it does not move anything.
+# A gradient says which way is uphill; it does not move anything.
 w = torch.tensor(3.0, requires_grad=True)
 (w * w).backward()
 print(w.grad, w.detach())
