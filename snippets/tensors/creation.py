@@ -23,7 +23,8 @@ print(points)
 #> tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
 assert points.tolist() == [k / 4 for k in range(5)]
 
-# *_like copies shape, dtype and device from another tensor, never its values.
+# *_like copies shape, dtype and device from another tensor, never its values
+# (here both are on the CPU, so the device part is only a sanity check).
 model = torch.tensor([[1, 2], [3, 4]], dtype=torch.int32)
 nines = torch.full_like(model, 9)
 print(nines)

@@ -42,10 +42,17 @@ except RuntimeError as error:
 
 # A stand-in for this check, not for every operation: this build accepts all of the
 # following on meta, which CUDA refuses according to PyTorch's source (a matrix product
-# and add_ with a 1-d CPU tensor, two 0-dim CPU inputs in one operation, a 0-dim CPU
-# tensor as the output), so meta proves nothing about those.
+# with a 2-d CPU matrix, add_ with a 1-d CPU tensor, two 0-dim CPU inputs in one operation,
+# a 0-dim CPU tensor as the output), so meta proves nothing about those.
+# (A matrix product with a 1-d CPU operand is refused on meta, as the + above was.)
 cpu_scalar = torch.tensor(2.0)
 assert (torch.ones(2, 2, device="meta") @ torch.ones(2, 2)).device.type == "meta"
+try:
+    torch.ones(2, 2, device="meta") @ torch.ones(2)
+except RuntimeError as error:
+    assert str(error) == "Tensor on device cpu is not on the expected device meta!", error
+else:
+    raise AssertionError("a 1-d CPU operand of @ beside meta should be refused")
 assert on_meta.clone().add_(torch.tensor([10.0, 20.0])).device.type == "meta"
 assert torch.addcmul(on_meta, cpu_scalar, cpu_scalar).device.type == "meta"
 assert cpu_scalar.add_(torch.tensor(1.0, device="meta")).device.type == "cpu"

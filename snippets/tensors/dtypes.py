@@ -31,12 +31,18 @@ print(torch.result_type(torch.tensor([1], dtype=torch.uint8), torch.tensor([1], 
 #> torch.int16
 print(torch.result_type(floats.bfloat16(), floats.half()))
 #> torch.float32
-# And uint16, uint32 and uint64 refuse to promote with any other integer or bool type.
+# And uint16, uint32 and uint64 refuse to promote with another integer or bool operand
+# of the same priority (here two tensors with dimensions)...
+unsigned32 = torch.tensor([1], dtype=torch.uint32)
 try:
-    torch.result_type(torch.tensor([1], dtype=torch.uint32), big)
+    torch.result_type(unsigned32, big)
 except RuntimeError as error:
     print(error)
 #> Promotion for uint16, uint32, uint64 types is not supported, attempted to promote UInt32 and Long
+# ...but a 0-dim int64 tensor or a Python int beside them ranks lower and leaves uint32
+# (the priority rule of the next section).
+print(torch.result_type(unsigned32, torch.tensor(5)), torch.result_type(unsigned32, 5))
+#> torch.uint32 torch.uint32
 # --8<-- [end:promotion]
 
 # --8<-- [start:priority]
@@ -116,6 +122,9 @@ print(counts)
 # By hand: reduce modulo 2**32, then read the 32 bits as a signed number.
 wrapped = (1 + 10**10 + 2**31) % 2**32 - 2**31
 assert counts.item() == wrapped
+# can_cast said True for int64 -> int32, yet this value does not fit: can_cast only says
+# whether the update will raise. Whether a value fits is a comparison with iinfo/finfo.
+assert 1 + 10**10 > torch.iinfo(torch.int32).max
 
 # float16 += float64: 1e-4 is below half the float16 spacing at 1 (2**-10), so it is lost.
 half = torch.tensor([1.0], dtype=torch.float16)
@@ -183,7 +192,7 @@ for left, right in pairs:
 #> torch.float32 @ torch.float64: expected m1 and m2 to have the same dtype
 #> torch.float16 @ torch.float32: expected m1 and m2 to have the same dtype
 
-# Other shapes reach other kernels, with other wording (these name PyTorch dtypes).
+# Other shapes reach other kernels, with other wording (these use ATen's names, Float and Double).
 for shape_left, shape_right in [((2,), (2,)), ((2, 2), (2,)), ((3, 2, 2), (3, 2, 2))]:
     try:
         torch.ones(shape_left) @ torch.ones(shape_right, dtype=torch.float64)
