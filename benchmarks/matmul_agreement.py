@@ -7,15 +7,21 @@ contestants: the module (`measure_cell`: matmul workload, inference task, batch
 n, with its synchronization, inference mode and thread setting), a bare
 `Timer("a @ b")` on tensors of the same shape, and that same Timer a second
 time: the A/A control, which shows how much one Timer disagrees with itself on
-this machine. Each round runs the three in another order (every order once per
-six rounds), and each round gives two paired ratios: module / Timer and
-Timer again / Timer. Verdict, on the medians of those per-round ratios (one
-slowed round cannot move a median of six):
+this machine. Each round runs the three in another order (the six orders in
+turn), and each round gives two paired ratios: module / Timer and Timer again /
+Timer. The number of rounds is odd (7 by default), so the median is one
+round's ratio: one slowed round can push it up to the next clean round's value
+but never beyond, so it flips the verdict only if half of the other rounds
+(3 of 6) were already past the limit. The A/A range is taken without its
+lowest and highest round, for the same reason. Verdict:
 
-  agree         the module's median ratio is within 5% of 1;
-  DISAGREE      it is off by more than 5% and outside the range of the A/A
-                ratios: the module differs more than the Timer from itself;
-  inconclusive  off by more than 5% but inside the A/A range: the machine is
+  agree         the module's median ratio is within 5% of 1, and so is the
+                whole A/A range: the Timer agrees with itself to 5%, so a 5%
+                agreement with it means something;
+  DISAGREE      the median is off by more than 5% and outside the A/A range:
+                the module differs more than the Timer from itself;
+  inconclusive  anything else: the median is off but inside the A/A range, or
+                within 5% while the A/A range is wider than 5%. The machine is
                 too noisy to tell; rerun on a quieter one.
 
 Exit status 0, 1 and 2 respectively. This is a measurement, not a unit test.
@@ -37,27 +43,39 @@ LIMIT = 0.05
 ORDERS = tuple(itertools.permutations(("module", "plain", "again")))
 
 
+def aa_range(aa_ratios):
+    """The A/A ratios' range without the lowest and the highest round, so one slowed round does not widen it."""
+    ordered = sorted(aa_ratios)
+    return ordered[1], ordered[-2]
+
+
 def verdict(module_ratios, aa_ratios, limit=LIMIT):
-    """('agree' | 'DISAGREE' | 'inconclusive', median module/Timer ratio, A/A range)."""
+    """('agree' | 'DISAGREE' | 'inconclusive', median module/Timer ratio, trimmed A/A range).
+
+    Needs an odd number (at least 5) of rounds of each, so that the median is one round's ratio.
+    """
+    if len(module_ratios) % 2 == 0 or len(module_ratios) < 5 or len(aa_ratios) != len(module_ratios):
+        raise ValueError("an odd number of rounds, at least 5, of module and A/A ratios alike")
     ratio = statistics.median(module_ratios)
-    low, high = min(aa_ratios), max(aa_ratios)
-    if abs(ratio - 1) <= limit:
+    low, high = aa_range(aa_ratios)
+    within = abs(ratio - 1) <= limit
+    if within and 1 - limit <= low and high <= 1 + limit:
         return "agree", ratio, (low, high)
-    if low <= ratio <= high:
-        return "inconclusive", ratio, (low, high)
-    return "DISAGREE", ratio, (low, high)
+    if not within and not low <= ratio <= high:
+        return "DISAGREE", ratio, (low, high)
+    return "inconclusive", ratio, (low, high)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=1024)
-    parser.add_argument("--rounds", type=int, default=6, help="at least 3 (default: %(default)s)")
+    parser.add_argument("--rounds", type=int, default=7, help="odd, at least 5 (default: %(default)s)")
     parser.add_argument("--min-run-time", type=float, default=1.0)
     parser.add_argument("--threads", type=int, default=torch.get_num_threads())
     args = parser.parse_args(argv)
-    if args.rounds < 3:
-        parser.error("--rounds must be at least 3: a median of fewer rounds is one slowed round away "
-                     "from flipping")
+    if args.rounds < 5 or args.rounds % 2 == 0:
+        parser.error("--rounds must be odd and at least 5: with an even number the median averages two "
+                     "rounds, so one slowed round moves it")
     torch.set_num_threads(args.threads)
     device = torch.device("cpu")
     n = args.n
@@ -93,8 +111,8 @@ def main(argv=None):
     print(f"  the module's gflop_per_s column: {statistics.median(counted):.1f}")
     print("  per round, module / Timer: " + " ".join(f"{r:.3f}" for r in module_ratios))
     print("  per round, A/A:            " + " ".join(f"{r:.3f}" for r in aa_ratios))
-    print(f"  module / Timer: median {ratio:.3f} ({ratio - 1:+.1%}); A/A range {low:.3f} to {high:.3f} "
-          f"(median {statistics.median(aa_ratios):.3f}); limit {LIMIT:.0%}: {kind}")
+    print(f"  module / Timer: median {ratio:.3f} ({ratio - 1:+.1%}); A/A range without the extreme rounds "
+          f"{low:.3f} to {high:.3f} (median {statistics.median(aa_ratios):.3f}); limit {LIMIT:.0%}: {kind}")
     return {"agree": 0, "DISAGREE": 1, "inconclusive": 2}[kind]
 
 

@@ -15,16 +15,19 @@ name. ``latency`` is the median of the timed blocks' mean seconds per call and
 as the metadata's ``units`` say. A CSV made before the ``noisy`` column existed
 still loads: its noise is shown as unknown.
 
-A comparison of two committed runs (``COMPARISON``: the quick preset at 1 and at
-2 threads) is drawn by ``snippets/measuring/compare.py``, the reader's own
-compare command, so the page and the command never disagree.
+A comparison of two committed runs (``COMPARISON``) is drawn by
+``snippets/measuring/compare.py``, the reader's own compare command, so the page
+and the command never disagree; what the two runs differ in is read from their
+metadata, not typed.
 """
 
 from __future__ import annotations
 
 import csv
 import datetime
+import hashlib
 import io
+import itertools
 import json
 import statistics
 from dataclasses import dataclass
@@ -83,6 +86,10 @@ def load_pair(root: Path, csv_path: Path, fresh: bool) -> Results:
     json_path = csv_path.with_suffix(".json")
     rows, metadata = read_rows(root / csv_path), read_metadata(root / json_path)
     check_pair(csv_path, json_path, rows, metadata)
+    recorded = metadata.get("csv_sha256")  # absent in metadata written before the benchmark recorded it
+    if recorded is not None and recorded != hashlib.sha256((root / csv_path).read_bytes()).hexdigest():
+        raise ResultsError(f"{json_path} records another CSV (csv_sha256 does not match {csv_path}): "
+                           "not the same run")
     return Results(csv_path, json_path, fresh, rows, metadata)
 
 
@@ -161,7 +168,7 @@ STRINGS = {
         "fresh_title": "Measured by the pipeline",
         "fresh": ("These numbers are the pipeline's own measurement (`{csv}`), written by "
                   "`python snippets/measuring/benchmark.py --preset {preset}` on the machine described below."),
-        "sample_title": "Committed sample, not a measurement of this build",
+        "sample_title": "Committed sample, not a measurement of this site build",
         "sample": ("This site was built without fresh results (`{fresh}`), so it shows the sample "
                    "committed to the repository (`{csv}`), measured on the machine and at the date "
                    "below. The pipeline's own measurement replaces it."),
@@ -174,37 +181,55 @@ STRINGS = {
         "columns": ("Task", "dtype", "Batch", "Latency (median of block means)", "IQR of block means",
                     "Noise", "Memory", "Samples/s", "Quality check (relative error)"),
         "noisy": "⚠ noisy", "steady": "not flagged", "noise_unknown": "unknown",
-        "noisy_note": ("{n} of {total} cells are flagged noisy (⚠): their blocks disagree too much for the "
-                       "median to be precise; measure them again on a quieter machine."),
+        "noisy_note": ("{n} of {total} cells are flagged noisy (⚠): their blocks spread widely (or were too "
+                       "few), a sign the machine was not steady; measure them again on a quieter machine."),
+        "noise_rule": ("A cell is flagged noisy when the IQR of its block means is at least {threshold} of their "
+                       "median, or when fewer than {min_blocks} blocks were timed."),
+        "rerun_rule": ("A noisy cell was timed again, up to {reruns} more {times}, and the least noisy attempt "
+                       "kept."),
+        "times_word": ("time", "times"),
         "noise_criterion": "The noise criterion, as the metadata states it: {criterion}.",
         "no_noise_column": ("This CSV was written before the benchmark flagged noise (it has no `noisy` "
                             "column), so whether a cell was noisy is unknown."),
         "noisy_legend": "noisy (hollow marker)",
         "passed": "✓", "failed": "✗", "error": "✗ did not run",
         "failed_note": ("{n} of {total} cells failed the quality check (✗: a criterion of the task's quality "
-                        "check was not met; the row says which when the CSV records it): their latency is struck "
-                        "through, because speed without the accepted result does not count."),
+                        "check was not met; the row says which when the CSV records it): their latency and samples per "
+                        "second are struck through, because speed without the accepted result does not count."),
         "all_passed": "All {total} cells passed the quality check (✓: every criterion of the task was met).",
         "download": "The files: [CSV]({csv}) · [metadata (JSON)]({json}).",
         "tasks": {"inference": "inference", "training": "training step", "gradient": "gradient"},
         "latency_axis": "latency per call (ms)", "batch_axis": "batch size",
         "failed_legend": "quality check failed",
-        "compare_title": "Committed sample pair, not a measurement of this build",
-        "compare_intro": ("Two runs of `python snippets/measuring/benchmark.py --preset quick` committed to the "
-                          "repository, the same settings except the thread count, compared by `{command}`. "
-                          "[1] is the baseline."),
+        "compare_title": "Committed sample pair, not a measurement of this site build",
+        "compare_intro": ("Runs of `{benchmark}` committed to the repository, compared by `{command}`; [1] is the "
+                          "baseline."),
+        "differs": "From their metadata, {label} differs from [1] in {changed}",
+        "differs_none": "From their metadata, {label} differs from [1] in none of {names}: an A/A pair",
+        "agrees": "; they agree in {same}",
+        "settings": {"torch build": "torch build", "device": "device", "CPU model": "CPU model",
+                     "threads": "thread count", "preset": "preset"},
+        "mixed": "More than one setting differs, so each ratio mixes their effects.",
+        "overlapped": ("{first} and {second} ran at the same time (their start times and durations overlap): they "
+                       "shared the machine, and each slowed the other."),
+        "started": "started {when}, took {seconds} s", "finished": "finished {when}",
         "compare_columns": ("Task", "dtype", "Batch"),
         "latency_of": "{label} latency (IQR)", "ratio_of": "{label} / [1]", "verdict_of": "Verdict {label}",
         "threads_word": ("thread", "threads"),
         "verdicts": {"faster": "faster", "slower": "slower", "within noise": "within noise",
                      "not compared": "not compared", "missing": "missing"},
         "reasons": {"did not run": ("did not run", "did not run"),
+                    "a repeat failed": ("had a repeat that failed", "had a repeat that failed"),
                     "failed the quality check": ("failed the quality check", "failed the quality check"),
                     "flagged noisy": ("flagged noisy", "flagged noisy"), "no IQR": ("has no IQR", "have no IQR")},
-        "beyond": "beyond {t}", "limit": "limit {t}", "not_in": "not in {label}", "and": "and",
-        "criterion": ("A change counts only when the time ratio differs from 1 by more than {floor} and by more "
-                      "than the sum of the two rows' IQR / median; a cell that did not run, failed the quality "
-                      "check or is flagged noisy in either run is not compared."),
+        "beyond": "beyond ×{f}", "limit": "limit ×{f}", "not_in": "not in {label}", "and": "and",
+        "criterion": ("The verdict is a conservative rule of thumb, not a significance test. With t the larger of "
+                      "{floor} (`--min-change`, a chosen default) and the two rows' IQR / median summed, a change "
+                      "counts when the time ratio is beyond a factor of 1 + t in either direction: above 1 + t "
+                      "(slower) or below 1 / (1 + t) (faster); the table states the factor (×1.050 for t = 5%). The number "
+                      "of blocks is not used, and an IQR is a spread, not a margin of error. A cell is not "
+                      "compared when, in either run, it did not run, had a repeat that failed, failed the quality "
+                      "check, is flagged noisy or has no IQR; it is missing when a run lacks it."),
         "counts": "{label} against [1], cells per verdict: {counts}.",
         "compare_alt": "Time ratio of each cell against the baseline run, coloured by verdict",
         "ratio_axis": "time / [1] (log scale; left of 1: faster)",
@@ -214,7 +239,7 @@ STRINGS = {
         "fresh_title": "Medido por el pipeline",
         "fresh": ("Estos números son la medición del propio pipeline (`{csv}`), escrita por "
                   "`python snippets/measuring/benchmark.py --preset {preset}` en la máquina que se describe abajo."),
-        "sample_title": "Muestra del repositorio, no una medición de esta compilación",
+        "sample_title": "Muestra del repositorio, no una medición de esta compilación del sitio",
         "sample": ("Este sitio se compiló sin resultados recientes (`{fresh}`), así que presenta la "
                    "muestra incluida en el repositorio (`{csv}`), medida en la máquina y en la fecha que "
                    "se indican abajo. La medición del propio pipeline la sustituye."),
@@ -227,43 +252,61 @@ STRINGS = {
                     "IQR de las medias por bloque", "Ruido", "Memoria", "Muestras/s",
                     "Control de calidad (error relativo)"),
         "noisy": "⚠ ruidosa", "steady": "no marcada", "noise_unknown": "desconocido",
-        "noisy_note": ("{n} de {total} celdas están marcadas como ruidosas (⚠): sus bloques discrepan "
-                       "demasiado para que la mediana sea precisa; vuelve a medirlas en una máquina más "
-                       "tranquila."),
+        "noisy_note": ("{n} de {total} celdas están marcadas como ruidosas (⚠): sus bloques se dispersaron "
+                       "mucho (o fueron muy pocos), señal de que la máquina no estaba estable; vuelve a medirlas "
+                       "en una máquina más tranquila."),
+        "noise_rule": ("Una celda se marca como ruidosa cuando el IQR de sus medias por bloque es al menos el "
+                       "{threshold} de su mediana, o cuando se midieron menos de {min_blocks} bloques."),
+        "rerun_rule": ("Una celda ruidosa se volvió a medir hasta {reruns} {times} más y se conservó el intento "
+                       "menos ruidoso."),
+        "times_word": ("vez", "veces"),
         "noise_criterion": "El criterio de ruido, tal como lo dan los metadatos (en inglés): {criterion}.",
         "no_noise_column": ("Este CSV se escribió antes de que el benchmark marcara el ruido (no tiene "
                             "columna `noisy`), así que no se sabe si una celda fue ruidosa."),
         "noisy_legend": "ruidosa (marcador hueco)",
         "passed": "✓", "failed": "✗", "error": "✗ no se ejecutó",
         "failed_note": ("{n} de {total} celdas no superaron el control de calidad (✗: no se cumplió un criterio "
-                        "del control de calidad de la tarea; la fila dice cuál si el CSV lo registra): su latencia "
-                        "aparece "
-                        "tachada, porque la velocidad sin el resultado aceptado no cuenta."),
+                        "del control de calidad de la tarea; la fila dice cuál si el CSV lo registra): su latencia y "
+                        "sus muestras por segundo aparecen tachadas, porque la velocidad sin el resultado aceptado "
+                        "no cuenta."),
         "all_passed": "Las {total} celdas superaron el control de calidad (✓: se cumplieron todos los criterios "
                        "de la tarea).",
         "download": "Los archivos: [CSV]({csv}) · [metadatos (JSON)]({json}).",
         "tasks": {"inference": "inferencia", "training": "paso de entrenamiento", "gradient": "gradiente"},
         "latency_axis": "latencia por llamada (ms)", "batch_axis": "tamaño de lote",
         "failed_legend": "control de calidad no superado",
-        "compare_title": "Par de muestras del repositorio, no una medición de esta compilación",
-        "compare_intro": ("Dos ejecuciones de `python snippets/measuring/benchmark.py --preset quick` incluidas en "
-                          "el repositorio, con la misma configuración salvo el número de hilos, comparadas con "
-                          "`{command}`. [1] es la referencia."),
+        "compare_title": "Par de muestras del repositorio, no una medición de esta compilación del sitio",
+        "compare_intro": ("Ejecuciones de `{benchmark}` incluidas en el repositorio, comparadas con `{command}`; "
+                          "[1] es la referencia."),
+        "differs": "Según sus metadatos, {label} difiere de [1] en {changed}",
+        "differs_none": "Según sus metadatos, {label} no difiere de [1] en nada de esto: {names}; es un par A/A",
+        "agrees": "; coinciden en {same}",
+        "settings": {"torch build": "compilación de torch", "device": "dispositivo", "CPU model": "modelo de CPU",
+                     "threads": "número de hilos", "preset": "preajuste"},
+        "mixed": "Difiere más de un ajuste, así que cada razón mezcla sus efectos.",
+        "overlapped": ("{first} y {second} se ejecutaron a la vez (sus horas de inicio y duraciones se solapan): "
+                       "compartieron la máquina y cada una frenó a la otra."),
+        "started": "empezó {when}, duró {seconds} s", "finished": "terminó {when}",
         "compare_columns": ("Tarea", "dtype", "Tamaño de lote"),
         "latency_of": "Latencia {label} (IQR)", "ratio_of": "{label} / [1]", "verdict_of": "Veredicto {label}",
         "threads_word": ("hilo", "hilos"),
         "verdicts": {"faster": "más rápida", "slower": "más lenta", "within noise": "dentro del ruido",
                      "not compared": "no comparada", "missing": "ausente"},
         "reasons": {"did not run": ("no se ejecutó", "no se ejecutaron"),
+                    "a repeat failed": ("tuvo una repetición fallida", "tuvieron una repetición fallida"),
                     "failed the quality check": ("no superó el control de calidad",
                                                  "no superaron el control de calidad"),
                     "flagged noisy": ("marcada como ruidosa", "marcadas como ruidosas"),
                     "no IQR": ("no tiene IQR", "no tienen IQR")},
-        "beyond": "más allá del {t}", "limit": "límite {t}", "not_in": "no está en {label}", "and": "y",
-        "criterion": ("Un cambio solo cuenta si la razón de tiempos se aparta de 1 más del {floor} y más que la "
-                      "suma de los IQR / mediana de las dos filas; una celda que no se ejecutó, no superó el "
-                      "control de calidad o está marcada como ruidosa en cualquiera de las dos ejecuciones no "
-                      "se compara."),
+        "beyond": "por encima del límite ×{f}", "limit": "límite ×{f}", "not_in": "no está en {label}", "and": "y",
+        "criterion": ("El veredicto es una regla práctica conservadora, no una prueba de significación. Con t el "
+                      "mayor entre el {floor} (`--min-change`, un valor por defecto elegido) y la suma de los "
+                      "IQR / mediana de las dos filas, un cambio cuenta cuando la razón de tiempos supera un factor "
+                      "de 1 + t en cualquier sentido: por encima de 1 + t (más lenta) o por debajo de 1 / (1 + t) "
+                      "(más rápida); la tabla da ese factor (×1.050 para t = 5%). No se usa el número de bloques, y un IQR es "
+                      "una dispersión, no un margen de error. Una celda no se compara cuando, en alguna de las "
+                      "ejecuciones, no se ejecutó, tuvo una repetición fallida, no superó el control de calidad, "
+                      "está marcada como ruidosa o no tiene IQR; está ausente cuando a una ejecución le falta."),
         "counts": "{label} frente a [1], celdas por veredicto: {counts}.",
         "compare_alt": "Razón de tiempos de cada celda frente a la ejecución de referencia, coloreada por veredicto",
         "ratio_axis": "tiempo / [1] (escala log.; a la izquierda de 1: más rápida)",
@@ -377,9 +420,11 @@ def table(results: Results, language: str) -> str:
                 quality += f" {row['rel_error']:.2g}"
                 if "tolerance" not in constant and row["tolerance"] is not None:
                     quality += f" / {row['tolerance']:g}"
-        if not row["passed"] and row["latency"] is not None:
-            latency = f"✗ <s>{latency}</s>"
         samples = rate(row["samples_per_s"])
+        if not row["passed"] and row["latency"] is not None:  # speed without the accepted result: struck
+            latency = f"✗ <s>{latency}</s>"
+            if row["samples_per_s"] is not None:
+                samples = f"<s>{samples}</s>"
         task = w["tasks"].get(row["task"], row["task"] or "—")
         lines.append("| " + " | ".join(_cell(value) for value in (
             task, f"`{row['dtype']}`", row["batch"], latency, iqr, noise, size(row["memory"]), samples,
@@ -390,8 +435,26 @@ def table(results: Results, language: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def noise_rule(metadata: dict, language: str) -> str:
+    """When a row is flagged noisy (and the rerun policy), in the page's language, from the metadata's numbers.
+
+    '' when the metadata lacks the numbers (written before it recorded them).
+    """
+    w, noise = _words(language), metadata.get("noise")
+    if not isinstance(noise, dict):
+        return ""
+    threshold, min_blocks = noise.get("threshold"), noise.get("min_blocks")
+    if not isinstance(threshold, (int, float)) or not isinstance(min_blocks, int):
+        return ""
+    text = w["noise_rule"].format(threshold=f"{threshold:.0%}", min_blocks=min_blocks)
+    reruns = (metadata.get("run") or {}).get("reruns")
+    if isinstance(reruns, int) and reruns > 0:
+        text += " " + w["rerun_rule"].format(reruns=reruns, times=w["times_word"][reruns != 1])
+    return text
+
+
 def noise_criterion(metadata: dict) -> str:
-    """The metadata's statement of when a row is flagged noisy, or ''."""
+    """The metadata's own (English) statement of when a row is flagged noisy, or ''."""
     noise = metadata.get("noise")
     if isinstance(noise, dict):
         noise = noise.get("criterion")
@@ -408,8 +471,11 @@ def noise_note(results: Results, language: str) -> str:
         return w["no_noise_column"]
     noisy = sum(1 for row in timed if row["noisy"])
     parts = [w["noisy_note"].format(n=noisy, total=len(results.rows))] if noisy else []
-    criterion = noise_criterion(results.metadata)
-    if criterion:
+    rule = noise_rule(results.metadata, language)  # built from the numbers, so each language says it itself
+    criterion = "" if rule else noise_criterion(results.metadata)  # else an older metadata's own words
+    if rule:
+        parts.append(rule)
+    elif criterion:
         parts.append(w["noise_criterion"].format(criterion=criterion))
     return " ".join(parts)
 
@@ -551,12 +617,20 @@ def _run_name(run, root: Path, language: str) -> str:
         path = run.path.relative_to(root).as_posix()
     except ValueError:
         path = run.path.as_posix()
+    device = f"`{run.device}`"
+    if run.device_name and run.device_name != run.device:
+        device += f" ({_cell(run.device_name)})"
     threads = ""
     if run.threads:
         one, many = w["threads_word"]
         threads = f", {run.threads} {one if run.threads == '1' else many}"
-    date = f", {when(run.date)}" if run.date else ""
-    return f"**{run.label}** `{path}`: `{run.torch_build}`, `{run.device}`{threads}{date}"
+    preset = f", {w['preset']} `{run.preset}`" if run.preset else ""
+    if run.span:
+        moment = ", " + w["started"].format(when=when(run.meta("started")),
+                                            seconds=f"{float(run.meta('wall_seconds')):.0f}")
+    else:
+        moment = ", " + w["finished"].format(when=when(run.date)) if run.date else ""
+    return f"**{run.label}** `{path}`: `{run.torch_build}`, {device}{threads}{preset}{moment}"
 
 
 def _verdict_text(verdict, language: str) -> str:
@@ -569,7 +643,7 @@ def _verdict_text(verdict, language: str) -> str:
                            for reason, labels in verdict.causes)
         return f"{w['verdicts']['not compared']} ({causes})"
     word = w["verdicts"][verdict.kind]
-    limit = (w["limit"] if verdict.kind == "within noise" else w["beyond"]).format(t=f"{verdict.threshold:.1%}")
+    limit = (w["limit"] if verdict.kind == "within noise" else w["beyond"]).format(f=f"{verdict.factor:.3f}")
     return f"**{word}** ({limit})" if verdict.kind in ("faster", "slower") else f"{word} ({limit})"
 
 
@@ -615,8 +689,9 @@ VERDICT_COLORS = {"faster": "#2ca02c", "slower": "#d62728", "within noise": "#7f
 def draw_comparison(comparison, language: str):
     """One horizontal bar per cell: the time ratio to [1] on a log axis, coloured by verdict.
 
-    The grey band behind a bar is the change that would have counted; a cell that
-    was not compared is a hatched outline, never a coloured verdict.
+    The grey band behind a bar spans the ratios that would not have counted,
+    1 / (1 + t) to 1 + t; a cell that was not compared gets no bar and no band,
+    only a label at 1, so that no ratio without a verdict reads as a speedup.
     """
     import matplotlib
 
@@ -627,7 +702,7 @@ def draw_comparison(comparison, language: str):
 
     w = _words(language)
     keys = [key for key in comparison.keys
-            if any(comparison.verdicts[key, i].ratio is not None for i in range(1, len(comparison.runs)))]
+            if any(comparison.verdicts[key, i].kind != "missing" for i in range(1, len(comparison.runs)))]
     others = len(comparison.runs) - 1
     height = 0.8 / others
     figure, axis = plt.subplots(figsize=(7.2, 0.9 + 0.32 * len(keys) * others), layout="constrained")
@@ -635,20 +710,20 @@ def draw_comparison(comparison, language: str):
     for row, key in enumerate(keys):
         for index in range(1, others + 1):
             verdict = comparison.verdicts[key, index]
-            if verdict.ratio is None:
-                continue
             y = row + (index - 1 - (others - 1) / 2) * height
-            if verdict.threshold is not None:
-                axis.barh(y, 2 * verdict.threshold, left=1 - verdict.threshold, height=height,
-                          color="0.9", zorder=0)
             kinds.add(verdict.kind)
-            if verdict.kind in VERDICT_COLORS:
-                axis.barh(y, verdict.ratio - 1, left=1, height=height * 0.7, color=VERDICT_COLORS[verdict.kind])
-            else:
-                axis.barh(y, verdict.ratio - 1, left=1, height=height * 0.7, facecolor="none",
-                          edgecolor="0.4", hatch="///")
+            if verdict.kind not in VERDICT_COLORS:  # not compared (or missing): a label, no bar
+                axis.annotate(w["verdicts"][verdict.kind], (1, y), xytext=(6, 0), textcoords="offset points",
+                              ha="left", va="center", color="0.35", fontstyle="italic", fontsize=8)
+                continue
+            factor = verdict.factor
+            axis.barh(y, factor - 1 / factor, left=1 / factor, height=height, color="0.9", zorder=0)
+            axis.barh(y, verdict.ratio - 1, left=1, height=height * 0.7, color=VERDICT_COLORS[verdict.kind])
     axis.axvline(1, color="0.2", linewidth=1)
     axis.set_xscale("log")
+    low, high = axis.get_xlim()  # keep 1 well inside, so the labels of cells not compared have room
+    spread = max(high, 1 / low, 1.2)
+    axis.set_xlim(min(low, 1 / spread), max(high, spread))
     axis.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
     axis.xaxis.set_minor_locator(NullLocator())
     low, high = axis.get_xlim()
@@ -662,8 +737,6 @@ def draw_comparison(comparison, language: str):
     axis.grid(True, axis="x", alpha=0.3)
     legend = [Patch(color=VERDICT_COLORS[kind], label=w["verdicts"][kind]) for kind in VERDICT_COLORS
               if kind in kinds]
-    if "not compared" in kinds:
-        legend.append(Patch(facecolor="none", edgecolor="0.4", hatch="///", label=w["verdicts"]["not compared"]))
     legend.append(Patch(color="0.9", label=w["band_legend"]))
     figure.legend(handles=legend, loc="outside lower center", ncols=len(legend), frameon=False)
     return figure
@@ -681,13 +754,48 @@ def comparison_svg(comparison, language: str) -> str:
 
 
 COMMAND = "python snippets/measuring/compare.py"
+BENCHMARK_COMMAND = "python snippets/measuring/benchmark.py"
+
+
+def benchmark_command(comparison) -> str:
+    """The benchmark command the runs share: with --preset when every run's metadata names the same one."""
+    presets = {run.preset for run in comparison.runs}
+    preset = presets.pop() if len(presets) == 1 else None
+    return f"{BENCHMARK_COMMAND} --preset {preset}" if preset else BENCHMARK_COMMAND
+
+
+def setting_notes(comparison, language: str) -> list[str]:
+    """What each run differs from [1] in, from the metadata and CSVs, and the warnings that follow from it."""
+    compare, w = compare_module(), _words(language)
+    names = w["settings"]
+    base = comparison.runs[0]
+    notes = []
+    for run in comparison.runs[1:]:
+        changed = compare.differences(base, run)
+        known = [name for name in compare.SETTINGS
+                 if base.settings()[name] is not None and run.settings()[name] is not None]
+        if changed:
+            text = w["differs"].format(label=run.label, changed=", ".join(
+                f"{names[name]} (`{a}` → `{b}`)" for name, (a, b) in changed.items()))
+            same = [names[name] for name in known if name not in changed]
+            notes.append(text + (w["agrees"].format(same=", ".join(same)) if same else "") + ".")
+        else:
+            notes.append(w["differs_none"].format(label=run.label, names=", ".join(names[n] for n in known)) + ".")
+        if len(changed) > 1:
+            notes.append(w["mixed"])
+    for first, second in itertools.combinations(comparison.runs, 2):
+        if compare.overlap(first, second):
+            notes.append(w["overlapped"].format(first=first.label, second=second.label))
+    return notes
 
 
 def comparison_section(comparison, root: Path, language: str, plot: str) -> str:
     """Everything that replaces the page's ``<!-- comparison -->`` marker."""
     w = _words(language)
     paths = " ".join(path.as_posix() for path in COMPARISON)
-    note = w["compare_intro"].format(command=f"{COMMAND} {paths}")
+    note = " ".join([w["compare_intro"].format(benchmark=benchmark_command(comparison),
+                                               command=f"{COMMAND} {paths}"),
+                     *setting_notes(comparison, language)])
     return "\n".join([
         f'!!! warning "{w["compare_title"]}"\n\n    {note}\n',
         f"![{w['compare_alt']}]({plot})",

@@ -5,8 +5,10 @@ the real module check that it reads what the benchmark writes.
 """
 
 import csv
+import hashlib
 import importlib.util
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -94,11 +96,11 @@ def test_every_verdict_follows_from_the_medians_and_iqrs(pair):
         (t, d, str(b)): kind for (t, d, b), kind in KEY.items()}
     faster = result.verdicts[key("inference", "float32", 8), 1]
     assert faster.ratio == pytest.approx(80 / 100) and faster.threshold == pytest.approx(0.05)
-    assert faster.text() == "faster (beyond 5.0%)"
+    assert faster.text() == "faster (beyond ×1.050)"
     noise = result.verdicts[key("inference", "float32", 64), 1]
-    assert noise.threshold == pytest.approx(10 / 100 + 11.5 / 115) and noise.text() == "within noise (limit 20.0%)"
-    assert result.verdicts[key("training", "float32", 8), 1].text() == "within noise (limit 5.0%)"
-    assert result.verdicts[key("training", "float32", 64), 1].text() == "slower (beyond 5.0%)"
+    assert noise.threshold == pytest.approx(10 / 100 + 11.5 / 115) and noise.text() == "within noise (limit ×1.200)"
+    assert result.verdicts[key("training", "float32", 8), 1].text() == "within noise (limit ×1.050)"
+    assert result.verdicts[key("training", "float32", 64), 1].text() == "slower (beyond ×1.050)"
     assert result.counts(1) == {"faster": 1, "slower": 1, "within noise": 2, "not compared": 3, "missing": 2}
 
 
@@ -113,6 +115,28 @@ def test_noisy_failed_and_crashed_rows_are_never_called_faster_and_say_why(pair)
     assert crashed.ratio is None and crashed.text() == "not compared ([2] did not run)"
     assert result.verdicts[key("inference", "bfloat16", 64), 1].text() == "missing (not in [2])"
     assert result.verdicts[key("training", "bfloat16", 8), 1].text() == "missing (not in [1])"
+
+
+def entry(latency, iqr):
+    return compare.Entry(latency, iqr, False, True, "", 1)
+
+
+def test_the_verdict_does_not_depend_on_which_run_is_the_baseline():
+    """100 µs against 95.2 µs: a factor of 1.0504 either way, so faster one way and slower the other.
+
+    Judged on |ratio - 1|, 95.2 / 100 is off by 4.8% (within 5%) but 100 / 95.2 by 5.04%.
+    """
+    a, b = entry(100e-6, 0.1e-6), entry(95.2e-6, 0.1e-6)
+    assert compare.judge(a, b).kind == "faster" and compare.judge(b, a).kind == "slower"
+    assert compare.judge(a, b).threshold == compare.judge(b, a).threshold
+    c = entry(95.3e-6, 0.1e-6)  # a factor of 1.0493: within noise both ways
+    assert compare.judge(a, c).kind == compare.judge(c, a).kind == "within noise"
+    mirror = {"faster": "slower", "slower": "faster", "within noise": "within noise"}
+    rng = random.Random(0)
+    for _ in range(2000):
+        x = entry(rng.uniform(50e-6, 150e-6), rng.uniform(0, 10e-6))
+        y = entry(rng.uniform(50e-6, 150e-6), rng.uniform(0, 10e-6))
+        assert compare.judge(x, y).kind == mirror[compare.judge(y, x).kind]
 
 
 def test_the_minimum_change_is_a_stated_floor(pair):
@@ -131,6 +155,10 @@ def test_the_table_is_one_compare_style_block_per_cell(pair):
     assert "✗ quality" in text and "noisy" in text and "did not run" in text
     assert "[2] against [1]: 1 faster, 1 slower, 2 within noise, 3 not compared, 2 missing" in text
     assert "noise ?" not in text  # every row has its noisy flag
+    assert "not a significance test" in text and "chosen default" in text
+    for reason in compare.REASONS:  # every reason a cell can go uncompared is listed
+        assert reason.replace("a repeat failed", "had a repeat that failed").replace("no IQR", "has no IQR") \
+            .replace("flagged noisy", "is flagged noisy") in text
 
 
 def test_a_csv_made_before_the_noise_flag_loads_with_noise_unknown(tmp_path):
@@ -152,6 +180,20 @@ def test_repeats_of_a_cell_combine_into_one_entry_without_hiding_their_spread(tm
     assert entry.iqr == pytest.approx(10e-6)  # the range between repeats exceeds every row's IQR
 
 
+def test_a_cell_with_a_failed_repeat_says_so_and_is_not_compared(tmp_path):
+    """The repeats that ran give a median, but the one that crashed must not be hidden behind it."""
+    base = write(tmp_path / "b.csv", [row("inference", "float32", 8, 100e-6, 1e-6)])
+    rows = [row("inference", "float32", 8, 50e-6, 1e-6, repeat=1),
+            row("inference", "float32", 8, "", "", passed="false", error="RuntimeError: boom", repeat=2),
+            row("inference", "float32", 8, 52e-6, 1e-6, repeat=3)]
+    result = compare.compare([base, write(tmp_path / "o.csv", rows)])
+    (entry,) = result.runs[1].cells.values()
+    assert entry.latency == pytest.approx(51e-6) and entry.failed_repeats == 1 and entry.passed
+    verdict = result.verdicts[key("inference", "float32", 8), 1]
+    assert verdict.kind == "not compared" and verdict.text() == "not compared ([2] a repeat failed)"
+    assert "1 of 3 repeats failed" in compare.render(result) and "did not run" not in verdict.text()
+
+
 def test_the_comparison_is_written_as_csv_or_json(pair, tmp_path):
     out = tmp_path / "cmp.csv"
     assert compare.main([*map(str, pair), "--output", str(out)]) == 0
@@ -159,6 +201,7 @@ def test_the_comparison_is_written_as_csv_or_json(pair, tmp_path):
     assert len(records) == 2 * 9 and {r["run"] for r in records} == {"[1]", "[2]"}
     slower = next(r for r in records if r["task"] == "training" and r["batch"] == "64" and r["run"] == "[2]")
     assert slower["verdict"] == "slower" and float(slower["ratio"]) == pytest.approx(1.3)
+    assert float(slower["limit_factor"]) == pytest.approx(1.05)
     out = tmp_path / "cmp.json"
     assert compare.main([*map(str, pair), "--output", str(out)]) == 0
     data = json.loads(out.read_text())
@@ -223,13 +266,102 @@ def test_it_reads_what_the_real_module_writes(tmp_path):
     assert text.count("[---") == 12
 
 
-def test_matmul_agreement_judges_against_its_aa_control_and_one_slow_round_cannot_flip_it():
+def with_metadata(csv_path: Path, **fields):
+    """Metadata beside a hand-made CSV, its csv_sha256 that of the CSV unless given."""
+    meta = {"csv_sha256": hashlib.sha256(csv_path.read_bytes()).hexdigest(), "cpu_model": "Test CPU",
+            "device_name": "Test CPU", "date": "2026-01-01T10:00:30+00:00", "run": {"preset": "quick"}}
+    meta.update(fields)
+    csv_path.with_suffix(".json").write_text(json.dumps({k: v for k, v in meta.items() if v is not None}))
+    return csv_path
+
+
+def test_metadata_names_the_hardware_preset_and_when_the_run_took_place(pair):
+    base, other = pair
+    with_metadata(base, started="2026-01-01T10:00:00+00:00", wall_seconds=30.0)
+    with_metadata(other)
+    result = compare.compare(pair)
+    assert result.warnings == ()  # only the thread count differs, and [2] records no start
+    text = compare.render(result)
+    assert "cpu (Test CPU), 1 thread, preset quick, started 2026-01-01T10:00:00+00:00, took 30 s" in text
+    assert "cpu (Test CPU), 2 threads, preset quick, finished 2026-01-01T10:00:30+00:00" in text
+    assert compare.differences(*result.runs) == {"threads": ("1", "2")}
+
+
+def test_metadata_of_another_csv_is_ignored_with_a_one_line_warning(pair, tmp_path):
+    base, other = pair
+    with_metadata(base, csv_sha256="0" * 64, cpu_model="Other CPU", device_name="Other CPU")
+    with_metadata(other)
+    result = compare.compare(pair)
+    assert result.runs[0].metadata is None and result.runs[0].device_name is None
+    assert result.runs[1].device_name == "Test CPU"
+    (warning,) = result.warnings
+    assert "base.json: its csv_sha256 does not match base.csv" in warning and "ignored" in warning
+    run = cli(base, other)
+    assert run.returncode == 0 and run.stderr.count("compare.py: warning: ") == 1
+    assert "Other CPU" not in run.stdout
+    with_metadata(base, csv_sha256=None)  # an older benchmark's metadata: used, but said to be unchecked
+    result = compare.compare(pair)
+    assert result.runs[0].device_name == "Test CPU" and "used unchecked" in result.warnings[0]
+
+
+def test_runs_that_differ_in_more_than_one_setting_or_overlap_in_time_are_warned(tmp_path):
+    base = with_metadata(write(tmp_path / "b.csv", BASE), started="2026-01-01T10:00:00+00:00", wall_seconds=60)
+    rows = [dict(r, torch_build="2.12.0+cpu git 0 cuda none hip none") for r in OTHER]
+    other = with_metadata(write(tmp_path / "o.csv", rows), started="2026-01-01T10:00:59+00:00", wall_seconds=60)
+    warnings = compare.compare([base, other]).warnings
+    assert len(warnings) == 2
+    assert warnings[0].startswith("[2] differs from [1] in more than one setting (torch build: ")
+    assert "threads: 1 vs 2" in warnings[0]
+    assert "[1] and [2] ran at the same time" in warnings[1]
+    with_metadata(other, started="2026-01-01T10:01:00+00:00", wall_seconds=60)  # starts as [1] ends
+    assert not any("same time" in w for w in compare.compare([base, other]).warnings)
+
+
+def load_agreement():
     spec = importlib.util.spec_from_file_location("matmul_agreement", ROOT / "benchmarks" / "matmul_agreement.py")
     agreement = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(agreement)
-    steady_aa = [0.99, 1.0, 1.01, 1.0, 0.995, 1.005]
-    one_slow_round = [1.0, 1.01, 0.99, 1.055, 1.0, 1.0]  # the round that once read "DISAGREE 5.5%"
+    return agreement
+
+
+def test_matmul_agreement_judges_against_its_aa_control_and_one_slow_round_cannot_flip_it():
+    agreement = load_agreement()
+    steady_aa = [0.99, 1.0, 1.01, 1.0, 0.995, 1.005, 1.0]
+    one_slow_round = [1.0, 1.01, 0.99, 1.055, 1.0, 1.0, 1.0]  # the round that once read "DISAGREE 5.5%"
     assert agreement.verdict(one_slow_round, steady_aa)[0] == "agree"
-    assert agreement.verdict([1.1] * 6, steady_aa)[0] == "DISAGREE"
-    assert agreement.verdict([1.1] * 6, steady_aa + [1.2])[0] == "inconclusive"  # the Timer moves as much
-    assert len(agreement.ORDERS) == 6  # every order of the three once per six rounds
+    assert agreement.verdict([1.1] * 7, steady_aa)[0] == "DISAGREE"
+    assert agreement.verdict([1.1] * 7, steady_aa[:-2] + [1.2, 1.15])[0] == "inconclusive"  # the Timer moves too
+    # Near the limit: two clean rounds already past 5% and one slowed round. With six rounds the median
+    # averaged 1.045 and 1.07 (1.0575: DISAGREE); with seven it is a clean round's ratio.
+    near = [1.0, 1.0, 1.0, 1.045, 1.07, 1.07]
+    assert agreement.verdict(near + [1.5], steady_aa) == ("agree", 1.045, (0.995, 1.005))
+    for slow in (1.06, 1.5, 10.0):  # however slow the round, wherever it falls among the seven
+        for where in range(7):
+            assert agreement.verdict(near[:where] + [slow] + near[where:], steady_aa)[0] == "agree"
+    # It flips only when half of the clean rounds (3 of 6) are already past the limit.
+    assert agreement.verdict([1.0, 1.0, 1.045, 1.06, 1.07, 1.07, 1.5], steady_aa)[0] == "DISAGREE"
+    # One slowed A/A round is dropped from the A/A range as well.
+    assert agreement.verdict(one_slow_round, steady_aa[:-1] + [1.5])[0] == "agree"
+    with pytest.raises(ValueError, match="odd number"):
+        agreement.verdict([1.0] * 6, [1.0] * 6)
+
+
+def test_matmul_agreement_needs_a_steady_aa_control_to_say_agree():
+    """A module within 5% of a Timer that disagrees with itself by 20-30% has not been shown to agree."""
+    agreement = load_agreement()
+    wide_aa = [0.7, 0.8, 1.0, 1.0, 1.0, 1.3, 1.4]
+    assert agreement.verdict([1.03] * 7, wide_aa) == ("inconclusive", 1.03, (0.8, 1.3))
+    assert agreement.verdict([1.5] * 7, wide_aa)[0] == "DISAGREE"  # outside even the wide A/A range
+    assert agreement.verdict([1.2] * 7, wide_aa)[0] == "inconclusive"
+
+
+def test_matmul_agreement_runs_end_to_end_on_a_small_matmul():
+    """Exit status and printed verdict agree; an even --rounds is refused."""
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "matmul_agreement.py"), "--n", "64",
+                          "--min-run-time", "0.01", "--threads", "1"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    kind = {0: "agree", 1: "DISAGREE", 2: "inconclusive"}[run.returncode]
+    assert run.stdout.rstrip().endswith(f"limit 5%: {kind}") and "7 rounds" in run.stdout, run.stderr
+    refused = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "matmul_agreement.py"), "--rounds", "6"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "--rounds must be odd" in refused.stderr

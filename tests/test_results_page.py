@@ -2,6 +2,7 @@
 
 import csv
 import dataclasses
+import hashlib
 import io
 import json
 import os
@@ -27,6 +28,7 @@ def _place(root: Path, csv_path: Path, *, metadata=True, rows=None, meta_changes
         meta = json.loads(FIXTURE.with_suffix(".json").read_text())
         if rows is not None:
             meta["cells"] = len(rows)
+        meta["csv_sha256"] = hashlib.sha256((root / csv_path).read_bytes()).hexdigest()  # as the benchmark does
         for key, value in (meta_changes or {}).items():
             if value is None:
                 meta.pop(key, None)
@@ -62,9 +64,9 @@ def test_without_fresh_results_the_committed_sample_is_shown_and_labelled(tmp_pa
     shown = results.load(tmp_path)
     assert not shown.fresh and shown.csv_path == results.SAMPLE
     english, spanish = results.source_note(shown, "en"), results.source_note(shown, "es")
-    assert "Committed sample, not a measurement of this build" in english
+    assert "Committed sample, not a measurement of this site build" in english
     assert "`samples/benchmark-cpu.csv`" in english and "`results/benchmark.csv`" in english
-    assert "Muestra del repositorio, no una medición de esta compilación" in spanish
+    assert "Muestra del repositorio, no una medición de esta compilación del sitio" in spanish
 
 
 def test_no_results_at_all_is_an_error_not_an_empty_or_invented_page(tmp_path):
@@ -83,6 +85,12 @@ def test_a_csv_without_its_metadata_is_a_clear_error(tmp_path, where):
 def test_metadata_without_hardware_torch_or_date_is_a_clear_error(tmp_path):
     _place(tmp_path, results.FRESH, meta_changes={"torch_build": None, "date": None})
     with pytest.raises(results.ResultsError, match="metadata lacks torch_build, date"):
+        results.load(tmp_path)
+
+
+def test_metadata_whose_csv_sha256_is_another_csvs_is_refused(tmp_path):
+    _place(tmp_path, results.FRESH, meta_changes={"csv_sha256": "0" * 64})
+    with pytest.raises(results.ResultsError, match="csv_sha256 does not match results/benchmark.csv"):
         results.load(tmp_path)
 
 
@@ -123,6 +131,9 @@ def test_cells_that_failed_the_quality_check_are_marked_and_their_latency_struck
     struck = [line for line in table if "<s>" in line]
     assert len(struck) == expected_failed
     assert all("✗" in line for line in struck)
+    for line in struck:  # both speeds struck: the latency and the samples per second
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        assert cells[3].startswith("✗ <s>") and cells[7].startswith("<s>") and cells[7].endswith("</s>")
     assert all("✗" not in line and "<s>" not in line for line in table if line not in struck)
     assert f"{expected_failed} {'of' if language == 'en' else 'de'} 12" in results.table(shown, language)
 
@@ -173,8 +184,9 @@ def test_a_built_results_page_has_the_table_the_plot_and_the_files(tmp_path):
     out = tmp_path / "out" / "results"
     html = (out / "index.html").read_text()
     assert '<img alt="Latency per call against batch size, one line per dtype" src="latency.svg"' in html
-    assert "<table>" in html and html.count("<s>") == 6 and "±" not in html
-    assert "Committed sample, not a measurement of this build" in html
+    failed = sum(row["quality_pass"] == "false" for row in _rows())
+    assert "<table>" in html and html.count("<s>") == 2 * failed == 12 and "±" not in html  # latency, samples/s
+    assert "Committed sample, not a measurement of this site build" in html
     assert (out / "latency.svg").read_text().lstrip().startswith("<?xml")
     assert (out / "benchmark.csv").read_bytes() == (tmp_path / results.SAMPLE).read_bytes()
     assert (out / "benchmark.json").is_file()
@@ -238,7 +250,9 @@ def test_latency_is_labelled_a_median_of_block_means_and_its_iqr_is_no_plus_minu
 def test_noisy_cells_are_flagged_in_the_table_with_the_criterion_from_the_metadata(tmp_path):
     flags = ["true", "false"] * 6
     _place(tmp_path, results.FRESH, rows=_noisy_rows(flags),
-           meta_changes={"noise": {"criterion": "IQR above 10% of the median, or fewer than 5 blocks"}})
+           meta_changes={"noise": {"threshold": 0.15, "min_blocks": 5,
+                                   "criterion": "noisy = true when the IQR is >= 0.15 of the median"},
+                         "run": {"preset": "tiny", "reruns": 2}})
     shown = results.load(tmp_path)
     assert [row["noisy"] for row in shown.rows] == [flag == "true" for flag in flags]
     english, spanish = results.table(shown, "en"), results.table(shown, "es")
@@ -246,7 +260,22 @@ def test_noisy_cells_are_flagged_in_the_table_with_the_criterion_from_the_metada
     assert sum("not flagged" in line for line in _table_rows(english)) == 6
     assert sum("⚠ ruidosa" in line for line in _table_rows(spanish)) == 6
     assert "6 of 12 cells are flagged noisy" in english and "6 de 12 celdas están marcadas como ruidosas" in spanish
-    assert "as the metadata states it: IQR above 10% of the median, or fewer than 5 blocks." in english
+    # The criterion is built from the metadata's numbers in each language, never pasted in English.
+    assert ("A cell is flagged noisy when the IQR of its block means is at least 15% of their median, or when "
+            "fewer than 5 blocks were timed. A noisy cell was timed again, up to 2 more times") in english
+    assert ("Una celda se marca como ruidosa cuando el IQR de sus medias por bloque es al menos el 15% de su "
+            "mediana, o cuando se midieron menos de 5 bloques. Una celda ruidosa se volvió a medir hasta 2 veces "
+            "más") in spanish
+    assert "noisy = true" not in english + spanish and "spread widely (or were too few)" in english
+
+
+def test_metadata_that_gives_the_noise_criterion_only_in_words_is_quoted(tmp_path):
+    _place(tmp_path, results.FRESH, rows=_noisy_rows(["false"] * 12),
+           meta_changes={"noise": {"criterion": "IQR above 10% of the median, or fewer than 5 blocks"}})
+    shown = results.load(tmp_path)
+    assert "as the metadata states it: IQR above 10% of the median, or fewer than 5 blocks." in \
+        results.table(shown, "en")
+    assert "tal como lo dan los metadatos (en inglés)" in results.table(shown, "es")
 
 
 def test_a_csv_from_before_the_noise_flag_shows_noise_as_unknown(tmp_path):
@@ -305,13 +334,38 @@ def test_the_comparison_is_the_compare_commands_verdicts_as_a_table(tmp_path):
     failed = [line for line in lines if "failed the quality check" in line]
     assert len(failed) == sum(r["quality_pass"] == "false" for r in first)
     assert all("✗ <s>" in line for line in failed)
-    assert "**[1]** `samples/benchmark-cpu-threads1.csv`" in english
+    assert "**[1]** `samples/benchmark-cpu-threads1.csv`" in english and "**faster** (beyond ×1.050)" in english
+    meta = json.loads(FIXTURE.with_suffix(".json").read_text())
+    assert f"`cpu` ({meta['device_name']}), 2 threads, preset `tiny`, finished {meta['date'][:10]}" in english
     spanish = results.comparison_table(comparison, tmp_path, "es")
-    assert "**más rápida** (más allá del" in spanish and "no comparada ([2] marcada como ruidosa)" in spanish
+    assert "**más rápida** (por encima del límite ×1.050)" in spanish
+    assert "no comparada ([2] marcada como ruidosa)" in spanish
     assert "[1] y [2] no superaron el control de calidad" in spanish
     svg = results.comparison_svg(comparison, "en")
     assert "time / [1] (log scale; left of 1: faster)" in svg and ">faster</text>" in svg
     assert "tiempo / [1]" in results.comparison_svg(comparison, "es")
+
+
+def test_the_comparison_plot_draws_no_bar_for_a_cell_not_compared(tmp_path):
+    """A ratio without a verdict is a label at 1, never a bar that reads like a speedup."""
+    from matplotlib.patches import Rectangle
+
+    _pair(tmp_path, _noisy_rows(["false"] * 12), _halved(_noisy_rows(["true"] + ["false"] * 11)))
+    comparison = results.load_comparison(tmp_path)
+    verdicts = [comparison.verdicts[key, 1] for key in comparison.keys]
+    judged = [v for v in verdicts if v.kind in results.VERDICT_COLORS]
+    skipped = [v for v in verdicts if v.kind == "not compared"]
+    assert judged and skipped and len(judged) + len(skipped) == 12
+    figure = results.draw_comparison(comparison, "en")
+    (axis,) = figure.axes
+    bars = [p for p in axis.patches if isinstance(p, Rectangle) and p.get_facecolor()[:3] != (0.9, 0.9, 0.9)]
+    bands = [p for p in axis.patches if isinstance(p, Rectangle) and p.get_facecolor()[:3] == (0.9, 0.9, 0.9)]
+    assert len(bars) == len(bands) == len(judged)  # one verdict bar and one noise band per judged cell
+    for band, verdict in zip(bands, judged):  # the band spans 1 / (1 + t) to 1 + t: symmetric on the log axis
+        assert band.get_x() == pytest.approx(1 / verdict.factor)
+        assert band.get_x() + band.get_width() == pytest.approx(verdict.factor)
+    labels = [text.get_text() for text in axis.texts]
+    assert labels == ["not compared"] * len(skipped)
 
 
 def test_without_the_pair_there_is_no_comparison_and_a_half_pair_is_not_shown(tmp_path):
@@ -332,11 +386,39 @@ def test_the_committed_pair_is_two_real_runs_that_differ_in_threads_only():
     assert comparison is not None
     first, second = comparison.runs
     assert (first.threads, second.threads) == ("1", "2")
+    assert first.preset == second.preset == "quick" and comparison.warnings == ()
+    assert results.compare_module().differences(first, second) == {"threads": ("1", "2")}
+    english = " ".join(results.setting_notes(comparison, "en"))
+    assert "From their metadata, [2] differs from [1] in thread count (`1` → `2`); they agree in torch build, "\
+        "device, CPU model, preset." \
+        == english
+    assert results.benchmark_command(comparison) == "python snippets/measuring/benchmark.py --preset quick"
     assert first.torch_build == second.torch_build and first.device == second.device
     metas = [json.loads((ROOT / path).with_suffix(".json").read_text()) for path in results.COMPARISON]
     assert [m["threads"] for m in metas] == [1, 2]
     assert metas[0]["run"] == metas[1]["run"]  # same preset, shapes, dtypes, batches, seed
     assert len(comparison.keys) == metas[0]["cells"] and comparison.counts(1)["missing"] == 0
+
+
+def test_the_comparison_note_is_built_from_the_metadata_and_warns_in_each_language(tmp_path):
+    """Presets, builds and start times differ here: the note says so, in English and in Spanish."""
+    first = [dict(row, threads="1") for row in _noisy_rows(["false"] * 12)]
+    _place(tmp_path, results.COMPARISON[0], rows=first,
+           meta_changes={"threads": 1, "started": "2026-01-01T10:00:00+00:00", "wall_seconds": 90})
+    second = [dict(row, threads="2") for row in _halved(_noisy_rows(["false"] * 12))]
+    _place(tmp_path, results.COMPARISON[1], rows=second,
+           meta_changes={"run": {"preset": "quick"}, "threads": 2,
+                         "started": "2026-01-01T10:01:00+00:00", "wall_seconds": 90})
+    comparison = results.load_comparison(tmp_path)
+    english = results.comparison_section(comparison, tmp_path, "en", "c.svg")
+    spanish = results.comparison_section(comparison, tmp_path, "es", "c.svg")
+    assert "Runs of `python snippets/measuring/benchmark.py` committed" in english  # no common preset
+    assert "thread count (`1` → `2`), preset (`tiny` → `quick`)" in english
+    assert "More than one setting differs, so each ratio mixes their effects." in english
+    assert "[1] and [2] ran at the same time" in english and "started 2026-01-01 10:00 UTC, took 90 s" in english
+    assert "número de hilos (`1` → `2`), preajuste (`tiny` → `quick`)" in spanish
+    assert "Difiere más de un ajuste" in spanish and "[1] y [2] se ejecutaron a la vez" in spanish
+    assert "empezó 2026-01-01 10:00 UTC, duró 90 s" in spanish
 
 
 def test_a_built_results_page_shows_the_comparison_where_its_marker_is(tmp_path):

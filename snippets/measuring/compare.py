@@ -10,6 +10,15 @@ cell. For every cell, a table in the style of torch.utils.benchmark.Compare
 gives each run's median of block means, its IQR, the time ratio to the
 baseline and a verdict. Without CSVs it compares the committed pair
 samples/benchmark-cpu-threads1.csv and -threads2.csv. Standard library only.
+
+The verdict is a conservative rule of thumb, not a significance test: a change
+counts when the ratio is beyond a factor of 1 + the larger of --min-change (5%
+by default, a chosen value) and the two rows' IQR / median summed, in either
+direction, so swapping baseline and run swaps faster and slower and nothing
+else. It does not use the number of blocks. The JSON metadata beside a CSV
+(when its csv_sha256 matches) names the CPU or GPU, the preset and when the run
+took place; stderr warns when runs differ in more than one of torch build,
+device, CPU model, threads and preset, or ran at the same time.
 """
 
 # torch.utils.benchmark.Compare renders Measurement objects built from raw block
@@ -18,7 +27,10 @@ samples/benchmark-cpu-threads1.csv and -threads2.csv. Standard library only.
 
 import argparse
 import csv
+import datetime
+import hashlib
 import io
+import itertools
 import json
 import math
 import os
@@ -33,10 +45,15 @@ SAMPLE_PAIR = (ROOT / "samples" / "benchmark-cpu-threads1.csv", ROOT / "samples"
 TEMPLATE = ("trial", "torch_build", "device", "dtype", "shape", "batch", "latency", "memory", "quality_pass")
 # What makes two rows the same cell: the work done, not where or how fast it ran.
 CELL = ("workload", "task", "dtype", "shape", "batch")
-# A difference smaller than this never counts, however tight the IQRs: two runs
-# of the same setting (an A/A pair) differ by a few percent on a shared machine.
+# A chosen default, not a measured one: a difference smaller than this never
+# counts, however tight the IQRs (an IQR is the spread of blocks, not a margin of
+# error, and runs can move together between blocks).
 MIN_CHANGE = 0.05
 VERDICTS = ("baseline", "faster", "slower", "within noise", "not compared", "missing")
+# Why a cell is not compared, in the order they are checked (and "not in" for a missing cell).
+REASONS = ("did not run", "a repeat failed", "failed the quality check", "flagged noisy", "no IQR")
+# What describes a run; a comparison should vary one of them (warned otherwise).
+SETTINGS = ("torch build", "device", "CPU model", "threads", "preset")
 
 
 class CompareError(ValueError):
@@ -54,6 +71,7 @@ class Entry:
     passed: bool
     error: str
     rows: int
+    failed_repeats: int = 0  # rows of this cell that did not run while others did
 
     @property
     def spread(self) -> float | None:
@@ -68,16 +86,55 @@ class Run:
     path: Path
     label: str  # "[1]", "[2]", ...
     cells: dict  # cell key -> Entry
-    metadata: dict | None
+    metadata: dict | None  # None when absent, unreadable or not this CSV's (csv_sha256)
     torch_build: str
     device: str
     threads: str
-    date: str
+    date: str  # when the run finished (the metadata's date), or ''
+
+    def meta(self, key):
+        value = (self.metadata or {}).get(key)
+        return value if value not in (None, "") else None
+
+    @property
+    def device_name(self) -> str | None:
+        return self.meta("device_name") or self.meta("gpu_name") or self.meta("cpu_model")
+
+    @property
+    def preset(self) -> str | None:
+        run = self.meta("run")
+        return run.get("preset") if isinstance(run, dict) and run.get("preset") else None
+
+    @property
+    def span(self) -> tuple | None:
+        """(start, end) as aware datetimes when the metadata records started and wall_seconds, else None."""
+        started, wall = self.meta("started"), self.meta("wall_seconds")
+        try:
+            start = datetime.datetime.fromisoformat(started)
+            wall = float(wall)
+        except (TypeError, ValueError):
+            return None
+        if start.tzinfo is None or not math.isfinite(wall) or wall < 0:
+            return None
+        return start, start + datetime.timedelta(seconds=wall)
+
+    def settings(self) -> dict:
+        """What describes this run (None: unknown), keyed by SETTINGS."""
+        return {"torch build": self.torch_build if self.torch_build != "?" else None,
+                "device": self.device if self.device != "?" else None,
+                "CPU model": self.meta("cpu_model"), "threads": self.threads or None, "preset": self.preset}
 
     def describe(self) -> str:
+        device = self.device
+        if self.device_name and self.device_name != device:
+            device = f"{device} ({self.device_name})"
         threads = f", {self.threads} thread{'s' if self.threads != '1' else ''}" if self.threads else ""
-        date = f", {self.date}" if self.date else ""
-        return f"{self.path}: torch {self.torch_build}, {self.device}{threads}{date}"
+        preset = f", preset {self.preset}" if self.preset else ""
+        if self.span:
+            when = f", started {self.meta('started')}, took {float(self.meta('wall_seconds')):.0f} s"
+        else:
+            when = f", finished {self.date}" if self.date else ""
+        return f"{self.path}: torch {self.torch_build}, {device}{threads}{preset}{when}"
 
 
 def _number(text, path, line, column):
@@ -136,15 +193,17 @@ def cell_key(row) -> tuple:
 def combine(rows) -> Entry:
     """One entry for a cell's rows in one run (one row, or its repeats).
 
-    With repeats, the latency is the median of the rows' latencies and the IQR is
-    the larger of the rows' IQRs and the range of their latencies, so that a
-    spread between repeats is never hidden.
+    With repeats, the latency is the median of the timed rows' latencies and the
+    IQR is the larger of their IQRs and the range of their latencies, so that a
+    spread between repeats is never hidden. A repeat that did not run while
+    others did is counted in failed_repeats (the cell is then not compared), and
+    quality is judged on the rows that ran.
     """
     errors = [row.get("error") or "" for row in rows]
     timed = [row for row in rows if row["latency"] is not None and not (row.get("error") or "")]
-    flags = [row.get("noisy", "") for row in rows]
+    flags = [row.get("noisy", "") for row in timed or rows]
     noisy = True if "true" in flags else (None if "" in flags else False)
-    passed = all(row["quality_pass"] == "true" for row in rows)
+    passed = all(row["quality_pass"] == "true" for row in timed or rows)
     error = next((e for e in errors if e), "" if timed else "no latency")
     if not timed:
         return Entry(None, None, noisy, passed, error, len(rows))
@@ -152,7 +211,7 @@ def combine(rows) -> Entry:
     iqrs = [row["latency_iqr"] for row in timed]
     latency = statistics.median(latencies)
     iqr = None if None in iqrs else max(iqrs + [max(latencies) - min(latencies)])
-    return Entry(latency, iqr, noisy, passed, error, len(rows))
+    return Entry(latency, iqr, noisy, passed, error, len(rows), failed_repeats=len(rows) - len(timed))
 
 
 def _one(values, fallback="?"):
@@ -160,19 +219,40 @@ def _one(values, fallback="?"):
     return ", ".join(values) if values else fallback
 
 
-def load_run(path: Path, label: str) -> Run:
+def read_metadata(path: Path, warnings: list) -> dict | None:
+    """The JSON beside a CSV when it belongs to it (its csv_sha256 matches the CSV's bytes), else None.
+
+    The CSV is the data; the metadata only describes the run, so a missing one is
+    silent, a bad or foreign one is ignored with a one-line warning, and one too
+    old to record csv_sha256 is used with a warning that it could not be checked.
+    """
+    beside = path.with_suffix(".json")
+    if not beside.is_file():
+        return None
+    try:
+        metadata = json.loads(beside.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        metadata = None
+    if not isinstance(metadata, dict):
+        warnings.append(f"{beside}: not readable as the benchmark's metadata; ignored")
+        return None
+    recorded = metadata.get("csv_sha256")
+    if recorded is None:  # written before the benchmark recorded it
+        warnings.append(f"{beside}: records no csv_sha256 (an older benchmark), so it cannot be checked "
+                        f"against {path.name}; used unchecked")
+        return metadata
+    if recorded != hashlib.sha256(path.read_bytes()).hexdigest():
+        warnings.append(f"{beside}: its csv_sha256 does not match {path.name} (metadata of another run); ignored")
+        return None
+    return metadata
+
+
+def load_run(path: Path, label: str, warnings: list | None = None) -> Run:
     rows = read_csv(path)
     groups = {}
     for row in rows:
         groups.setdefault(cell_key(row), []).append(row)
-    metadata = None
-    beside = path.with_suffix(".json")
-    if beside.is_file():
-        try:
-            metadata = json.loads(beside.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            metadata = None  # the CSV is the data; the metadata only adds the date
-        metadata = metadata if isinstance(metadata, dict) else None
+    metadata = read_metadata(path, [] if warnings is None else warnings)
     return Run(path=path, label=label, cells={key: combine(group) for key, group in groups.items()},
                metadata=metadata, torch_build=_one(row["torch_build"] for row in rows),
                device=_one(row["device"] for row in rows), threads=_one((row.get("threads") for row in rows), ""),
@@ -185,9 +265,13 @@ def load_run(path: Path, label: str) -> Run:
 class Verdict:
     kind: str  # one of VERDICTS
     ratio: float | None = None  # this run's latency / the baseline's
-    threshold: float | None = None  # the relative change that would have counted
+    threshold: float | None = None  # t: the change counted when the ratio is beyond a factor of 1 + t
     reason: str = ""
     causes: tuple = ()  # ("flagged noisy", ("[2]",)), ...: why it was not compared or is missing
+
+    @property
+    def factor(self) -> float | None:
+        return None if self.threshold is None else 1 + self.threshold
 
     def text(self) -> str:
         return f"{self.kind} ({self.reason})" if self.reason else self.kind
@@ -195,8 +279,10 @@ class Verdict:
 
 def _unusable(entry: Entry) -> str:
     """Why this entry's speed cannot be judged, or ''."""
-    if entry.error or not entry.latency:  # no time (or a time of 0) is nothing to divide by
+    if not entry.latency:  # no time (or a time of 0) is nothing to divide by
         return "did not run"
+    if entry.failed_repeats:  # the median of the repeats that ran would hide the one that crashed
+        return "a repeat failed"
     if not entry.passed:
         return "failed the quality check"
     if entry.noisy:
@@ -210,14 +296,17 @@ def judge(base: Entry | None, other: Entry | None, base_label="[1]", label="[2]"
           min_change=MIN_CHANGE) -> Verdict:
     """Faster, slower or within noise; never a speed verdict for a row that failed, ran noisy or did not run.
 
-    A change counts when |other / base - 1| exceeds both min_change and the sum of
-    the two rows' relative IQRs (IQR / median).
+    With t the larger of min_change and the two rows' IQR / median summed, a
+    change counts when the ratio r = other / base is beyond a factor of 1 + t:
+    r > 1 + t (slower) or r < 1 / (1 + t) (faster). Both t and |log r| are the
+    same whichever run is the baseline, so swapping the two swaps faster and
+    slower and nothing else. A conservative rule of thumb, not a significance test.
     """
     if base is None or other is None:
         absent = base_label if base is None else label
         return Verdict("missing", reason=f"not in {absent}", causes=(("not in", (absent,)),))
     ratio = None
-    if base.latency and other.latency is not None and not (base.error or other.error):
+    if base.latency and other.latency is not None:
         ratio = other.latency / base.latency
     why = {}
     for lab, entry in ((base_label, base), (label, other)):
@@ -228,9 +317,9 @@ def judge(base: Entry | None, other: Entry | None, base_label="[1]", label="[2]"
                        reason="; ".join(f"{' and '.join(labs)} {reason}" for reason, labs in why.items()),
                        causes=tuple((reason, tuple(labs)) for reason, labs in why.items()))
     threshold = max(min_change, base.spread + other.spread)
-    if abs(ratio - 1) <= threshold:
-        return Verdict("within noise", ratio, threshold, f"limit {threshold:.1%}")
-    return Verdict("faster" if ratio < 1 else "slower", ratio, threshold, f"beyond {threshold:.1%}")
+    if abs(math.log(ratio)) <= math.log1p(threshold):
+        return Verdict("within noise", ratio, threshold, f"limit ×{1 + threshold:.3f}")
+    return Verdict("faster" if ratio < 1 else "slower", ratio, threshold, f"beyond ×{1 + threshold:.3f}")
 
 
 @dataclass(frozen=True)
@@ -239,6 +328,7 @@ class Comparison:
     keys: tuple  # every cell key of any run, in the baseline's order first
     verdicts: dict  # (key, run index >= 1) -> Verdict
     min_change: float
+    warnings: tuple = ()  # one line each: ignored metadata, runs that differ in more than one setting or overlap
 
     def counts(self, index: int) -> dict:
         tally = dict.fromkeys(VERDICTS[1:], 0)
@@ -250,7 +340,8 @@ class Comparison:
 def compare(paths, min_change=MIN_CHANGE) -> Comparison:
     if len(paths) < 2:
         raise CompareError("give at least two CSVs: the baseline first, then the runs to compare with it")
-    runs = tuple(load_run(Path(path), f"[{index}]") for index, path in enumerate(paths, 1))
+    warnings = []
+    runs = tuple(load_run(Path(path), f"[{index}]", warnings) for index, path in enumerate(paths, 1))
     base = runs[0]
     for run in runs[1:]:
         if not set(run.cells) & set(base.cells):
@@ -261,7 +352,32 @@ def compare(paths, min_change=MIN_CHANGE) -> Comparison:
         keys += [key for key in run.cells if key not in keys]
     verdicts = {(key, index): judge(base.cells.get(key), run.cells.get(key), base.label, run.label, min_change)
                 for key in keys for index, run in enumerate(runs) if index}
-    return Comparison(runs, tuple(keys), verdicts, min_change)
+    for run in runs[1:]:
+        changed = differences(base, run)
+        if len(changed) > 1:
+            warnings.append(f"{run.label} differs from {base.label} in more than one setting ("
+                            + "; ".join(f"{name}: {a} vs {b}" for name, (a, b) in changed.items())
+                            + "): the ratios mix their effects")
+    for first, second in itertools.combinations(runs, 2):
+        if overlap(first, second):
+            warnings.append(f"{first.label} and {second.label} ran at the same time (their start times and "
+                            "durations overlap): each slowed the other")
+    return Comparison(runs, tuple(keys), verdicts, min_change, tuple(warnings))
+
+
+def differences(base: Run, run: Run) -> dict:
+    """The settings known in both runs whose values differ: name -> (base's, run's)."""
+    mine, theirs = base.settings(), run.settings()
+    return {name: (mine[name], theirs[name]) for name in SETTINGS
+            if mine[name] is not None and theirs[name] is not None and mine[name] != theirs[name]}
+
+
+def overlap(first: Run, second: Run) -> bool:
+    """True when both runs record when they ran and their spans overlap (they shared the machine)."""
+    if first.span is None or second.span is None:
+        return False
+    (start_a, end_a), (start_b, end_b) = first.span, second.span
+    return start_a < end_b and start_b < end_a
 
 
 # ---- showing ----------------------------------------------------------------------------------
@@ -293,9 +409,11 @@ def marks(entry: Entry | None) -> str:
     if entry is None:
         return "absent"
     found = []
-    if entry.error or entry.latency is None:
+    if entry.latency is None:
         found.append("did not run")
-    elif not entry.passed:
+    elif entry.failed_repeats:
+        found.append(f"{entry.failed_repeats} of {entry.rows} repeats failed")
+    if entry.latency is not None and not entry.passed:
         found.append("✗ quality")
     if entry.noisy:
         found.append("noisy")
@@ -335,9 +453,12 @@ def render(comparison: Comparison) -> str:
     out += [f"  {run.label} {run.describe()}" for run in runs]
     out += [f"A cell is the same {', '.join(CELL)}. Latency: median of the timed blocks' mean time per call; "
             "IQR: interquartile range of those block means.",
-            f"A change counts when |time / [1] - 1| exceeds both {comparison.min_change:.0%} and the sum of the "
-            "two rows' IQR / median. Rows that did not run, failed the quality check or are flagged noisy are "
-            "not compared.", ""]
+            f"Verdict, a conservative rule of thumb, not a significance test: with t the larger of "
+            f"{comparison.min_change:.0%} (--min-change, a chosen default) and the two rows' IQR / median summed, "
+            "a change counts when time / [1] is beyond a factor of 1 + t (above 1 + t: slower; below "
+            "1 / (1 + t): faster). The number of blocks is not used.",
+            "Not compared: a row that did not run, had a repeat that failed, failed the quality check, is "
+            "flagged noisy or has no IQR. Missing: the cell is absent from a run.", ""]
     out += [cell_table(comparison, key) for key in comparison.keys]
     for index, run in enumerate(runs[1:], 1):
         counts = comparison.counts(index)
@@ -362,7 +483,7 @@ def records(comparison: Comparison) -> list[dict]:
                         "noisy": "" if entry is None or entry.noisy is None else str(entry.noisy).lower(),
                         "quality_pass": "" if entry is None else str(entry.passed).lower(),
                         "ratio": "" if verdict.ratio is None else f"{verdict.ratio:.6g}",
-                        "threshold": "" if verdict.threshold is None else f"{verdict.threshold:.6g}",
+                        "limit_factor": "" if verdict.factor is None else f"{verdict.factor:.6g}",
                         "verdict": verdict.kind, "reason": verdict.reason})
     return out
 
@@ -386,9 +507,12 @@ def output_text(comparison: Comparison, path: Path) -> str:
     rows = records(comparison)
     if path.suffix == ".json":
         return json.dumps({"runs": [{"label": run.label, "csv": str(run.path), "torch_build": run.torch_build,
-                                     "device": run.device, "threads": run.threads, "date": run.date}
+                                     "device": run.device, "device_name": run.device_name, "threads": run.threads,
+                                     "preset": run.preset, "started": run.meta("started"),
+                                     "wall_seconds": run.meta("wall_seconds"), "date": run.date}
                                     for run in comparison.runs],
-                           "cell": list(CELL), "min_change": comparison.min_change, "rows": rows}, indent=2) + "\n"
+                           "cell": list(CELL), "min_change": comparison.min_change,
+                           "warnings": list(comparison.warnings), "rows": rows}, indent=2) + "\n"
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
     writer.writeheader()
@@ -432,14 +556,16 @@ def fraction(text):
 
 def parse_args(argv):
     parser = _Parser(prog="compare.py", description=__doc__.split("\n\n")[0],
-                     epilog="Verdicts: faster / slower (|time / baseline - 1| exceeds both --min-change and the "
-                            "two rows' IQR / median summed), within noise, "
-                            "not compared (a row did not run, failed the quality check or is flagged noisy), "
-                            "missing (the cell is absent from a run). Exit status 2 on bad input.")
+                     epilog="Verdicts: faster / slower (time / baseline beyond a factor of 1 + t, t the larger "
+                            "of --min-change and the two rows' IQR / median summed: a rule of thumb, not a "
+                            "significance test), within noise, not compared (a row did not run, had a repeat "
+                            "that failed, failed the quality check, is flagged noisy or has no IQR), missing "
+                            "(the cell is absent from a run). Warnings on stderr. Exit status 2 on bad input.")
     parser.add_argument("csv", nargs="*", type=Path,
                         help="benchmark CSVs, the baseline first (default: the committed threads1/threads2 pair)")
     parser.add_argument("--min-change", type=fraction, default=MIN_CHANGE,
-                        help="smallest relative change that can count (default: %(default)s)")
+                        help="smallest change that can count: a factor of 1 + this (default: %(default)s, "
+                             "a chosen value)")
     parser.add_argument("--output", type=Path, help="also write the comparison as CSV or JSON (by the suffix)")
     args = parser.parse_args(argv)
     if not args.csv:
@@ -456,6 +582,8 @@ def main(argv=None) -> int:
     except CompareError as error:
         print(f"compare.py: error: {error}", file=sys.stderr)
         return 2
+    for warning in comparison.warnings:
+        print(f"compare.py: warning: {warning}", file=sys.stderr)
     sys.stdout.write(render(comparison))
     if args.output is not None:
         write_atomically(args.output, output_text(comparison, args.output))
