@@ -1,6 +1,6 @@
 # ---
 # jupyter:
-#   translation_of: "7357cd71b5f5"
+#   translation_of: "fb66a41e7365"
 #   jupytext:
 #     cell_metadata_filter: lang,-all
 #     formats: py:percent
@@ -471,8 +471,11 @@ else:
 # ## The story, as checks
 #
 # The next cell counts the rows and asserts what the table shows: no row is missing, autograd in
-# float64 agrees with every closed form in the domain to far better than any tolerance above, and
-# every verdict holds when `torch.testing.assert_close` judges the same numbers.
+# float64 agrees with every closed form in the domain to far better than any tolerance above, and,
+# as a consistency check, each row's verdict and reasons match what `torch.testing.assert_close`
+# says about the same numbers. That check confirms the bookkeeping (no reason lost or misfiled),
+# not the verdicts themselves: `assert_close` applies the same inequality as `is_close`, so the
+# verdicts rest on the closed forms and tolerances above.
 
 # %% [markdown] lang="es"
 # **Paso de la diferencia finita.** Con la tolerancia que cumple autograd, la diferencia finita
@@ -484,8 +487,12 @@ else:
 #
 # La celda siguiente cuenta las filas y comprueba con `assert` lo que muestra la tabla: no falta
 # ninguna fila, autograd en float64 coincide con cada forma cerrada dentro del dominio con un error
-# muy por debajo de cualquiera de las tolerancias anteriores, y cada veredicto se mantiene cuando
-# `torch.testing.assert_close` juzga los mismos números.
+# muy por debajo de cualquiera de las tolerancias anteriores y, como comprobación de coherencia,
+# que el veredicto y los motivos de cada fila coinciden con lo que dice
+# `torch.testing.assert_close` de los mismos números. Esa comprobación confirma la contabilidad
+# (ningún motivo perdido ni mal asignado), no los veredictos en sí: `assert_close` aplica la misma
+# desigualdad que `is_close`, así que los veredictos se apoyan en las formas cerradas y las
+# tolerancias anteriores.
 
 # %%
 def counts(rows):
@@ -523,7 +530,8 @@ worst = max(abs(r.autograd - r.closed_form) / max(1.0, abs(r.closed_form))
 print(f"largest relative error of autograd in float64: {worst:.1e}")
 assert worst <= 1e-12
 
-# Every verdict is torch's verdict: a failing row fails assert_close, a passing one passes it.
+# Consistency: each row's reasons match assert_close on the same numbers. It applies the same
+# inequality as is_close, so this checks the bookkeeping, not the tolerances or closed forms.
 for r in rows:
     if "domain" in r.reasons:
         assert not math.isfinite(r.closed_form), r

@@ -41,7 +41,7 @@ except RuntimeError as error:
 else:
     raise AssertionError("a detached alias changed a saved tensor")
 
-# .data is the exception: it bypasses the version counter, and the gradient is silently wrong.
+# .data is an exception: it bypasses the version counter, and the gradient is silently wrong.
 x.grad = None
 y = x.exp()
 y.data.add_(1)
@@ -49,4 +49,12 @@ y.sum().backward()
 print(x.grad)
 #> tensor([2.6487, 5.4817])
 assert_close(x.grad, x.detach().exp() + 1)  # read from the changed y: eˣ + 1, not d eˣ/dx = eˣ
+
+# So is memory aliased outside PyTorch: a write through a NumPy view bumps no version.
+x.grad = None
+y = x.exp()
+y.detach().numpy()[:] += 1
+assert y._version == 0  # the write went unseen
+y.sum().backward()
+assert_close(x.grad, x.detach().exp() + 1)  # the same silently wrong gradient
 # --8<-- [end:version_counter]

@@ -10,6 +10,7 @@ def derivative(fn, value):
 
 
 # Away from 0 these are ordinary derivatives: relu' is 0 then 1, abs' is -1 then 1.
+# (At -0.5 relu and its slope are both 0; the point 0.5, where they differ, tells them apart.)
 assert [derivative(torch.relu, v) for v in (-0.5, 0.5)] == [0.0, 1.0]
 assert [derivative(torch.abs, v) for v in (-0.5, 0.5)] == [-1.0, 1.0]
 

@@ -97,6 +97,15 @@ assert (exact_step["error"] <= exact_step["rounding"]).all()
 assert (large["step"] < tolerance).all() and (large["rounding"] < tolerance).all()
 assert large["passed"]
 
+# Near 0, where |f| and |f'| are small, the same float32 check passes with every default.
+small = torch.tensor([0.01, 0.02], requires_grad=True)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    print(gradcheck(f, (small,)))
+#> True
+small_rounding = unit * f(small.detach().double()).abs() / 1e-6
+assert (small_rounding < 1e-5 / 10).all()  # the outputs' rounding: under a tenth of atol
+
 # In float64 the same estimate at the default step is far below the tolerance.
 rounding64 = torch.finfo(torch.float64).eps * f(x64.detach()).abs() / 1e-6
 print(f"float64: rounding estimate {(rounding64 / tolerance).max():.1e}×tol")
