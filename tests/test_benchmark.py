@@ -73,6 +73,12 @@ def positive_float(text):
 
 # ------------------------------------------------------------ hand computations
 
+def backward_moments(b, n, h):
+    """The two candidate peaks of the backward pass: (tanh's backward, w1's gradient matmul)."""
+    params = n * h + h + h * n + n
+    return n + h * n + 3 * b * h, params + b * h
+
+
 def hand_memory(task, b, n, h, itemsize):
     """(peak, held) bytes of one steady-state MLP call, from the shapes alone (see the walkthrough)."""
     params = n * h + h + h * n + n
@@ -80,7 +86,7 @@ def hand_memory(task, b, n, h, itemsize):
             "training": 2 * params + 2 * b * n}[task]
     if task == "inference":
         return (held + 2 * b * h) * itemsize, held * itemsize
-    backward = b * n + 1 + max(n + h * n + 3 * b * h, params + b * h)
+    backward = b * n + 1 + max(backward_moments(b, n, h))
     return (params + 2 * b * n + backward) * itemsize, held * itemsize
 
 
@@ -232,8 +238,20 @@ def test_torch_build_names_version_git_hash_and_cuda_hip():
 # ------------------------------------------------------------ memory and FLOPs, by hand
 
 
+PEAK_SHAPES = [(8, 256, 1024), (5, 7, 29), (8, 4, 8)]  # b, n, h
+
+
+def test_the_hand_checked_shapes_reach_both_backward_peaks():
+    # tanh's backward is the larger moment when 2b > n + 1: the walkthrough's shape and the
+    # presets never reach it, so the memory test below includes shapes that do.
+    winners = {shape: backward_moments(*shape) for shape in PEAK_SHAPES}
+    assert winners[(8, 256, 1024)][0] < winners[(8, 256, 1024)][1]  # w1's gradient: the quick preset
+    assert all(tanh > matmul for tanh, matmul in (winners[(5, 7, 29)], winners[(8, 4, 8)]))
+    assert hand_memory("gradient", 8, 4, 8, 4)[0] == hand_memory("training", 8, 4, 8, 4)[0] == 1604
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
-@pytest.mark.parametrize("b, n, h", [(8, 256, 1024), (5, 7, 29)])  # the two possible peaks
+@pytest.mark.parametrize("b, n, h", PEAK_SHAPES)
 @pytest.mark.parametrize("task", ["inference", "training", "gradient"])
 def test_memory_is_the_hand_figure_to_the_byte(task, b, n, h, dtype):
     cell = tiny_cell(task=task, dtype=dtype, size=n, hidden=h, batch=b)
@@ -367,6 +385,14 @@ def test_relative_error_agreement_and_judge():
     changed = rows.clone()
     changed[3] = torch.tensor([4.0, 5.0])  # one decision of four flips
     assert bench.agreement(changed, rows) == 0.75
+    # One NaN among 100 x 4 outputs: 99 decisions still agree, so only the error criterion fails.
+    reference = torch.randn(100, 4, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    broken = reference.clone()
+    broken[0, 0] = math.nan
+    metrics = {"agreement": bench.agreement(broken, reference),
+               "rel_error": bench.relative_error((broken,), (reference,))}
+    assert metrics["agreement"] == 0.99 and math.isnan(metrics["rel_error"])
+    assert bench.judge("inference", metrics) == (False, "rel_error nan > 0.01")
     assert bench.judge("gradient", {"rel_error": 0.05}) == (True, "")
     assert bench.judge("gradient", {"rel_error": 0.06}) == (False, "rel_error 0.06 > 0.05")
     assert bench.judge("gradient", {"rel_error": math.nan}) == (False, "rel_error nan > 0.05")
@@ -597,6 +623,20 @@ def test_ctrl_c_from_the_shell_is_one_message_and_a_consistent_pair(tmp_path):
     meta = json.loads(output.with_suffix(".json").read_text(encoding="utf-8"))
     assert meta["interrupted"] is True and meta["cells"] == len(read_csv(output)[1]) >= 2
     assert meta["csv_sha256"] == hashlib.sha256(output.read_bytes()).hexdigest()
+
+
+def test_ctrl_c_while_torch_loads_is_one_line_and_writes_nothing(tmp_path):
+    # Early enough to land while torch is imported (a second or two); on a machine that imports
+    # it faster, main() catches it before any cell is complete: the same line either way.
+    output = tmp_path / "benchmark.csv"
+    process = subprocess.Popen([sys.executable, str(MODULE), *TINY, "--output", str(output)],
+                               cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    process.send_signal(signal.SIGINT)
+    stderr = process.communicate(timeout=120)[1]
+    assert process.returncode == 130, stderr
+    assert stderr.strip() == "benchmark.py: interrupted before any cell was complete; nothing written"
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_pair_is_written_metadata_first_with_ctrl_c_held_back(tmp_path, monkeypatch):

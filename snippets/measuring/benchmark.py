@@ -8,8 +8,21 @@ against a float64 reference by the task's own criterion), the steady state
 (torch.utils.benchmark, with a noise flag), memory, FLOPs. A cell that fails still
 gets a row. Writes the CSV and a JSON file of metadata beside it, as a consistent
 pair. Needs torch; tqdm, if installed, draws the progress bar. `--help` lists the
-options.
+options. Exit status: 0, 1 when every cell failed, 2 for a usage error, 130 when
+interrupted (Ctrl-C).
 """
+
+import signal
+import sys
+
+if __name__ == "__main__":  # Ctrl-C while torch loads (a second or two): one line, no traceback
+    def _interrupted_while_loading(signum, frame):
+        print("\nbenchmark.py: interrupted before any cell was complete; nothing written",
+              file=sys.stderr, flush=True)
+        import os
+        os._exit(130)  # nothing is written yet: leave at once, wherever the import was
+
+    signal.signal(signal.SIGINT, _interrupted_while_loading)
 
 # --8<-- [start:imports]
 import csv
@@ -32,9 +45,7 @@ import datetime
 import hashlib
 import json
 import platform
-import signal
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -503,15 +514,20 @@ MEMORY_METHODS = {
                          "memory_allocated() as that call starts; both minus memory_allocated() "
                          "before the cell was built, after a throwaway build and call (so that "
                          "library workspaces created on first use are not counted). The caching "
-                         "allocator counts each allocation rounded up (on CUDA to a multiple of "
-                         "512 bytes by default); what it reserves beyond that is not counted."),
+                         "allocator counts the block that serves each request: on CUDA, rounded up "
+                         "to a multiple of 512 bytes, and a request over 1 MiB may be counted up to "
+                         "1 MiB larger, depending on which cached block served it (a remainder of "
+                         "1 MiB or less is not split off); what it reserves beyond that is not "
+                         "counted."),
 }
 NOISE_CRITERION = (f"noisy = true when the IQR of the block means is >= {NOISE_THRESHOLD:g} of their "
                    f"median (Measurement.meets_confidence({NOISE_THRESHOLD:g}) is false: where torch's "
                    f"Measurement itself warns) or when fewer than {MIN_BLOCKS} "
                    f"blocks were timed. Timing uses Timer.adaptive_autorange(threshold="
                    f"{NOISE_THRESHOLD:g}), which adds blocks until the spread is under the "
-                   f"threshold or max_run_time is spent. Rerun policy: a noisy cell is timed again, "
+                   f"threshold or max_run_time is spent: noisy = false means the spread fell under "
+                   f"the threshold at some point before max_run_time (an estimate biased low), and "
+                   f"a slowdown that lasts the whole cell is not flagged. Rerun policy: a noisy cell is timed again, "
                    f"up to `reruns` more times, and the least noisy attempt is kept; `attempts` "
                    f"counts them. Each cell still noisy is named on stderr.")
 ENVIRONMENT = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "KMP_AFFINITY",
@@ -823,7 +839,9 @@ COLUMN_MEANINGS = {
                    "half-width)",
     "first_call": "seconds of the first call, lazy initialisation included, apart from the steady state",
     "runs": "calls timed: blocks x calls per block", "threads": "intra-op CPU threads",
-    "samples_per_s": "batch / latency", "gflop_per_s": "flops / latency / 1e9",
+    "samples_per_s": "batch / latency: samples per second of calls made one after another, each "
+                     "waited for (serialized), not the throughput of pipelined calls",
+    "gflop_per_s": "flops / latency / 1e9",
     "memory_method": "how memory and memory_state were measured (see memory_methods)",
     "rel_error": "the task's relative error against the float64 reference: outputs (inference), "
                  "the update applied to the parameters (training), gradients (gradient)",
@@ -891,7 +909,7 @@ def metadata(args, rows, *, planned, interrupted, csv_text, started=None, wall_s
                   "first_call": "seconds of the first call, apart from the steady state",
                   "memory": "bytes at the peak, state included, see memory_method",
                   "memory_state": "bytes held between calls", "flops": "per call",
-                  "samples_per_s": "batch / latency",
+                  "samples_per_s": "batch / latency: samples per second of serialized calls",
                   "gflop_per_s": "FlopCounterMode's count / latency / 1e9"},
     }
 
@@ -967,4 +985,5 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on, main() handles Ctrl-C
     sys.exit(main())

@@ -56,9 +56,34 @@ print(len(graphs))
 # --8<-- [start:static]
 torch.compiler.reset()
 graphs.clear()
-static = torch.compile(scaled_tanh, backend=counting_backend, dynamic=False)
-for size in (4, 5, 6):
+sizes, served = [], []  # the size each graph is specialised to; the sizes whose call ran a graph
+
+
+def static_backend(graph_module, example_inputs):
+    counting_backend(graph_module, example_inputs)  # still counts symbolic sizes in graphs
+    size = example_inputs[-1].shape[0]  # the tensor comes after any symbolic sizes
+    sizes.append(size)
+
+    def run(*args):
+        served.append(size)
+        return graph_module.forward(*args)
+    return run
+
+
+static = torch.compile(scaled_tanh, backend=static_backend, dynamic=False)
+for size in range(2, 13):  # 11 sizes: one graph each, up to the limit (Dynamo warns there)
     static(torch.linspace(-1, 1, size))
-print(graphs)  # one graph per size, each specialised to it
-#> [0, 0, 0]
+print(graphs, sizes)  # specialised graphs, for the first 8 sizes only
+#> [0, 0, 0, 0, 0, 0, 0, 0] [2, 3, 4, 5, 6, 7, 8, 9]
+assert len(sizes) == torch._dynamo.config.recompile_limit
+
+# Past the limit, nothing is compiled, so fail_on_recompile has nothing to stop: a size with a
+# graph still runs it, any other size runs eagerly, uncompiled, and no error is raised.
+served.clear()
+with torch.compiler.set_stance("fail_on_recompile"):
+    for size in (3, 20):
+        t = torch.linspace(-1, 1, size)
+        torch.testing.assert_close(static(t), scaled_tanh(t), rtol=0, atol=0)
+print(served)  # size 3 ran its graph; size 20 ran none
+#> [3]
 # --8<-- [end:static]

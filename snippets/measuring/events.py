@@ -9,8 +9,11 @@ import time
 import torch
 
 # --8<-- [start:no_cpu_events]
+event = torch.Event(device="cpu")  # created...
+print(event.device)
+#> cpu
 try:
-    torch.Event(device="cpu", enable_timing=True).record()
+    event.record()  # ...but not recorded
 except RuntimeError as error:
     print(error)
 #> cpu backend doesn't support events.
