@@ -22,8 +22,13 @@ from .harness import DEFAULT_LANGUAGE, REPORTS, Site, load
 # the theme's assets and the search indexes (each language's pages share its
 # own, es/search/ for Spanish: ptdocs/hooks/search.py), has one budget per
 # folder. A heavier page needs a reason, and a new number here.
-OWN_BUDGET_KB = {"home": 150, "guide": 250, "results": 250, "notebook": 1500}
-SHARED_BUDGET_KB = {"assets/": 400, "search/": 600}
+# Guides 250 -> 300 kB and search 600 -> 800 kB: the expert review of issue 12 added the topics a
+# reader of each guide expects (tensors: 14 sections; measuring: compile, profiler, autocast, cost
+# per accepted result), about twice the code per page; the measuring page is the heaviest guide
+# (about 280 kB, of which highlighted code is three quarters), after dropping the per-line code
+# anchors (93 kB) and the raw metadata listing (35 kB).
+OWN_BUDGET_KB = {"home": 150, "guide": 300, "results": 250, "notebook": 1500}
+SHARED_BUDGET_KB = {"assets/": 400, "search/": 800}
 
 
 def test_the_nav_of_each_language_reaches_every_built_page(site):
