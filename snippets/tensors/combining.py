@@ -31,7 +31,7 @@ import torch
 x = torch.tensor([[1, 2], [3, 4]])
 y = torch.tensor([[5, 6], [7, 8]])
 
-# cat joins along an existing dimension: 2 + 2 rows make 4 rows.
+# torch.cat joins along an existing dimension: 2 + 2 rows make 4 rows.
 print(torch.cat([x, y], dim=0).shape, torch.cat([x, y], dim=1).shape)
 #> torch.Size([4, 2]) torch.Size([2, 4])
 assert torch.cat([x, y]).tolist() == x.tolist() + y.tolist()  # dim=0 is the default
