@@ -35,8 +35,8 @@
 #
 # Cada fila pasa o falla frente a una tolerancia explícita, y se muestran todas, también las que
 # fallan, con el motivo: la **precisión** del dtype, el **paso** de la diferencia finita o un punto
-# fuera del **dominio** de la función. En esta página no hay ningún resultado escrito a mano: el
-# sitio ejecutó este notebook al compilarse, y las pruebas lo vuelven a ejecutar.
+# fuera del **dominio** de la función. En esta página no hay nada escrito a mano: el
+# sitio ejecutó este notebook al generarse, y las pruebas lo vuelven a ejecutar.
 
 # %%
 import inspect
@@ -79,7 +79,7 @@ print(f"torch {torch.__version__}")
 # Una forma cerrada no debe tomar prestada la fórmula que usa autograd; si lo hiciera, la
 # comprobación compararía autograd consigo mismo. Por eso tanh′ se escribe como 1/cosh²x y σ′
 # como e⁻ˣ/(1 + e⁻ˣ)², a partir de `cosh` y `exp`, y no como 1 − tanh²x y σ(1 − σ), las
-# fórmulas de retropropagación del propio PyTorch (véase más abajo).
+# fórmulas de la pasada hacia atrás del propio PyTorch (véase más abajo).
 #
 # Todos los puntos se representan de forma exacta en bfloat16, así que en todos los dtypes se deriva
 # en el mismo x y la forma cerrada en float64 es la referencia exacta para los tres.
@@ -438,7 +438,7 @@ display(table(rows))
 # grande con el signo equivocado. Estas filas fallan porque ahí no existe la derivada, digan lo que
 # digan las tres columnas.
 #
-# **Precisión.** Autograd no deriva tanh de forma simbólica: su fórmula de retropropagación es
+# **Precisión.** Autograd no deriva tanh de forma simbólica: su fórmula de la pasada hacia atrás es
 # 1 − tanh(x)², calculada a partir del resultado de la pasada hacia delante en el dtype de la
 # fila. Donde tanh se satura, ese resultado se redondea a un valor cercano a 1 y la resta cancela
 # la mayoría de los bits significativos que tiene bfloat16. La sigmoide, con
@@ -488,7 +488,7 @@ else:
 # La celda siguiente cuenta las filas y comprueba con `assert` lo que muestra la tabla: no falta
 # ninguna fila, autograd en float64 coincide con cada forma cerrada dentro del dominio con un error
 # muy por debajo de cualquiera de las tolerancias anteriores y, como comprobación de coherencia,
-# que el veredicto y los motivos de cada fila coinciden con lo que dice
+# el veredicto y los motivos de cada fila coinciden con lo que dice
 # `torch.testing.assert_close` de los mismos números. Esa comprobación confirma la contabilidad
 # (ningún motivo perdido ni mal asignado), no los veredictos en sí: `assert_close` aplica la misma
 # desigualdad que `is_close`, así que los veredictos se apoyan en las formas cerradas y las
@@ -601,5 +601,5 @@ display(table(moved))
 # * [`torch.finfo`](https://docs.pytorch.org/docs/stable/type_info.html), de donde sale ε
 # * [`torch.autograd.gradcheck`](https://docs.pytorch.org/docs/stable/generated/torch.autograd.gradcheck.gradcheck.html)
 # * [`tools/autograd/derivatives.yaml`](https://github.com/pytorch/pytorch/blob/main/tools/autograd/derivatives.yaml),
-#   donde PyTorch declara cada fórmula de retropropagación: `tanh_backward(grad, result)` y
+#   donde PyTorch declara cada fórmula de la pasada hacia atrás: `tanh_backward(grad, result)` y
 #   `sigmoid_backward(grad, result)` parten del resultado de la pasada hacia delante

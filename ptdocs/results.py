@@ -239,8 +239,8 @@ STRINGS = {
         "fresh_title": "Medido por el pipeline",
         "fresh": ("Estos números son la medición del propio pipeline (`{csv}`), escrita por "
                   "`python snippets/measuring/benchmark.py --preset {preset}` en la máquina que se describe abajo."),
-        "sample_title": "Muestra del repositorio, no una medición de esta compilación del sitio",
-        "sample": ("Este sitio se compiló sin resultados recientes (`{fresh}`), así que presenta la "
+        "sample_title": "Muestra del repositorio, no una medición de esta generación del sitio",
+        "sample": ("Este sitio se generó sin resultados recientes (`{fresh}`), así que presenta la "
                    "muestra incluida en el repositorio (`{csv}`), medida en la máquina y en la fecha que "
                    "se indican abajo. La medición del propio pipeline la sustituye."),
         "hardware": "Hardware", "torch": "compilación de torch", "threads": "hilos", "measured": "Medido",
@@ -250,7 +250,7 @@ STRINGS = {
                      "threads": "hilos", "tolerance": "tolerancia del error relativo"}, "plot_alt": "Latencia por llamada frente al tamaño de lote, una línea por dtype",
         "columns": ("Tarea", "dtype", "Tamaño de lote", "Latencia (mediana de las medias por bloque)",
                     "IQR de las medias por bloque", "Ruido", "Memoria", "Muestras/s",
-                    "Control de calidad (error relativo)"),
+                    "Comprobación de calidad (error relativo)"),
         "noisy": "⚠ ruidosa", "steady": "no marcada", "noise_unknown": "desconocido",
         "noisy_note": ("{n} de {total} celdas están marcadas como ruidosas (⚠): sus bloques se dispersaron "
                        "mucho (o fueron muy pocos), señal de que la máquina no estaba estable; vuelve a medirlas "
@@ -265,17 +265,17 @@ STRINGS = {
                             "columna `noisy`), así que no se sabe si una celda fue ruidosa."),
         "noisy_legend": "ruidosa (marcador hueco)",
         "passed": "✓", "failed": "✗", "error": "✗ no se ejecutó",
-        "failed_note": ("{n} de {total} celdas no superaron el control de calidad (✗: no se cumplió un criterio "
-                        "del control de calidad de la tarea; la fila dice cuál si el CSV lo registra): su latencia y "
+        "failed_note": ("{n} de {total} celdas no superaron la comprobación de calidad (✗: no se cumplió un "
+                        "criterio de la comprobación de calidad de la tarea; la fila dice cuál si el CSV lo registra): su latencia y "
                         "sus muestras por segundo aparecen tachadas, porque la velocidad sin el resultado aceptado "
                         "no cuenta."),
-        "all_passed": "Las {total} celdas superaron el control de calidad (✓: se cumplieron todos los criterios "
+        "all_passed": "Las {total} celdas superaron la comprobación de calidad (✓: se cumplieron todos los criterios "
                        "de la tarea).",
         "download": "Los archivos: [CSV]({csv}) · [metadatos (JSON)]({json}).",
         "tasks": {"inference": "inferencia", "training": "paso de entrenamiento", "gradient": "gradiente"},
         "latency_axis": "latencia por llamada (ms)", "batch_axis": "tamaño de lote",
-        "failed_legend": "control de calidad no superado",
-        "compare_title": "Par de muestras del repositorio, no una medición de esta compilación del sitio",
+        "failed_legend": "comprobación de calidad no superada",
+        "compare_title": "Par de muestras del repositorio, no una medición de esta generación del sitio",
         "compare_intro": ("Ejecuciones de `{benchmark}` incluidas en el repositorio, comparadas con `{command}`; "
                           "[1] es la referencia."),
         "differs": "Según sus metadatos, {label} difiere de [1] en {changed}",
@@ -294,8 +294,8 @@ STRINGS = {
                      "not compared": "no comparada", "missing": "ausente"},
         "reasons": {"did not run": ("no se ejecutó", "no se ejecutaron"),
                     "a repeat failed": ("tuvo una repetición fallida", "tuvieron una repetición fallida"),
-                    "failed the quality check": ("no superó el control de calidad",
-                                                 "no superaron el control de calidad"),
+                    "failed the quality check": ("no superó la comprobación de calidad",
+                                                 "no superaron la comprobación de calidad"),
                     "flagged noisy": ("marcada como ruidosa", "marcadas como ruidosas"),
                     "no IQR": ("no tiene IQR", "no tienen IQR")},
         "beyond": "por encima del límite ×{f}", "limit": "límite ×{f}", "not_in": "no está en {label}", "and": "y",
@@ -305,7 +305,7 @@ STRINGS = {
                       "de 1 + t en cualquier sentido: por encima de 1 + t (más lenta) o por debajo de 1 / (1 + t) "
                       "(más rápida); la tabla da ese factor (×1.050 para t = 5%). No se usa el número de bloques, y un IQR es "
                       "una dispersión, no un margen de error. Una celda no se compara cuando, en alguna de las "
-                      "ejecuciones, no se ejecutó, tuvo una repetición fallida, no superó el control de calidad, "
+                      "ejecuciones, no se ejecutó, tuvo una repetición fallida, no superó la comprobación de calidad, "
                       "está marcada como ruidosa o no tiene IQR; está ausente cuando a una ejecución le falta."),
         "counts": "{label} frente a [1], celdas por veredicto: {counts}.",
         "compare_alt": "Razón de tiempos de cada celda frente a la ejecución de referencia, coloreada por veredicto",

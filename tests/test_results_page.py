@@ -66,7 +66,7 @@ def test_without_fresh_results_the_committed_sample_is_shown_and_labelled(tmp_pa
     english, spanish = results.source_note(shown, "en"), results.source_note(shown, "es")
     assert "Committed sample, not a measurement of this site build" in english
     assert "`samples/benchmark-cpu.csv`" in english and "`results/benchmark.csv`" in english
-    assert "Muestra del repositorio, no una medición de esta compilación del sitio" in spanish
+    assert "Muestra del repositorio, no una medición de esta generación del sitio" in spanish
 
 
 def test_no_results_at_all_is_an_error_not_an_empty_or_invented_page(tmp_path):
@@ -155,7 +155,7 @@ def test_the_plot_draws_latency_against_batch_in_the_pages_language(tmp_path):
     english, spanish = results.plot_svg(shown, "en"), results.plot_svg(shown, "es")
     assert english.lstrip().startswith("<?xml") and "<svg" in english
     assert "batch size" in english and "quality check failed" in english
-    assert "tamaño de lote" in spanish and "control de calidad no superado" in spanish
+    assert "tamaño de lote" in spanish and "comprobación de calidad no superada" in spanish
     for dtype in ("float32", "bfloat16"):
         assert f">{dtype}</text>" in english
 
@@ -340,7 +340,7 @@ def test_the_comparison_is_the_compare_commands_verdicts_as_a_table(tmp_path):
     spanish = results.comparison_table(comparison, tmp_path, "es")
     assert "**más rápida** (por encima del límite ×1.050)" in spanish
     assert "no comparada ([2] marcada como ruidosa)" in spanish
-    assert "[1] y [2] no superaron el control de calidad" in spanish
+    assert "[1] y [2] no superaron la comprobación de calidad" in spanish
     svg = results.comparison_svg(comparison, "en")
     assert "time / [1] (log scale; left of 1: faster)" in svg and ">faster</text>" in svg
     assert "tiempo / [1]" in results.comparison_svg(comparison, "es")

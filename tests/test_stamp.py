@@ -19,7 +19,7 @@ PASSED = {
     "en": "3 examples on this page ran and passed with torch 2.13.0+cpu on CPU (x86_64), 2026-11-30.",
     "es": "3 ejemplos de esta página se ejecutaron y pasaron con torch 2.13.0+cpu en CPU (x86_64), 2026-11-30.",
 }
-NOT_VERIFIED = {"en": "Not verified in this build", "es": "Sin verificar en esta compilación"}
+NOT_VERIFIED = {"en": "Not verified in this build", "es": "Sin verificar en esta generación del sitio"}
 
 
 @pytest.fixture

@@ -71,7 +71,7 @@ STRINGS = {
     "es": {
         "verified": "Verificado",
         "failed": "Ejemplos que fallan",
-        "unverified": "Sin verificar en esta compilación",
+        "unverified": "Sin verificar en esta generación del sitio",
         "no_code": "Sin ejemplos de código",
         "examples": ("1 ejemplo", "{n} ejemplos"),
         "passed": "{count} de esta página se {verb} con torch {torch} en {device}, {date}.",
@@ -81,19 +81,19 @@ STRINGS = {
                      "en {device}, {date}."),
         "none_ran": "Ningún ejemplo de esta página se ejecutó con torch {torch} en {device}, {date}.",
         "no_report": ("No se encontró el informe de pruebas ({report}): ejecuta `python -m pytest` "
-                      "antes de compilar el sitio para verificar las páginas."),
+                      "antes de generar el sitio para verificar las páginas."),
         "not_run": "La última ejecución de las pruebas ({date}) no ejecutó los ejemplos de esta página.",
         "changed": ("Esta página o el código que muestra cambió después de la última ejecución de las "
                     "pruebas ({date}): {files}."),
         "unrecorded": "El informe de pruebas ({date}) no registra qué versión de esta página ejecutó.",
-        "other_torch": "La última ejecución de las pruebas usó torch {then}; este sitio se compiló con torch {now}.",
+        "other_torch": "La última ejecución de las pruebas usó torch {then}; este sitio se generó con torch {now}.",
         "no_code_text": "Esta página no tiene ejemplos de código que ejecutar.",
-        "notebook_ran": ("{count} de este notebook se {verb} sin errores al compilar esta página, "
+        "notebook_ran": ("{count} de este notebook se {verb} sin errores al generar esta página, "
                          "con torch {torch} en {device}, {date}."),
         "cells": ("La única celda de código", "Las {n} celdas de código"),
         "notebook_cached": ("Las salidas de este notebook se reutilizaron de la caché de mkdocs-jupyter de "
-                            "una compilación anterior; el notebook no se ejecutó en esta compilación."),
-        "notebook_off": ("Esta compilación no ejecuta los notebooks, o deja pasar una celda que falla "
+                            "una generación anterior del sitio; el notebook no se ejecutó en esta."),
+        "notebook_off": ("Esta generación del sitio no ejecuta los notebooks, o deja pasar una celda que falla "
                          "(mkdocs-jupyter: execute, allow_errors)."),
     },
 }
