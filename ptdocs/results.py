@@ -1,8 +1,9 @@
 """Render the benchmark CSV the pipeline produced as a table and a plot, with its metadata.
 
 Which results: ``results/benchmark.csv`` with ``results/benchmark.json`` beside it
-when they exist (written by ``python snippets/measuring/benchmark.py --preset
-quick``, e.g. by the measurement job in CI); otherwise the committed sample
+when they exist (``tools/pipeline.sh`` writes them with ``python
+snippets/measuring/benchmark.py --preset quick``, but any pair found there is
+shown, and the page claims no more than that); otherwise the committed sample
 ``samples/benchmark-cpu.csv`` (+ ``.json``), and the page says so. Neither
 present, or a CSV without its metadata, is an error: the page never shows
 numbers it cannot trace to a run.
@@ -15,10 +16,11 @@ name. ``latency`` is the median of the timed blocks' mean seconds per call and
 as the metadata's ``units`` say. A CSV made before the ``noisy`` column existed
 still loads: its noise is shown as unknown.
 
-A comparison of two committed runs (``COMPARISON``) is drawn by
+Comparisons of two committed runs (``COMPARISON``: 1 against 2 threads;
+``AA_PAIR``: two runs of the same settings, an A/A pair) are drawn by
 ``snippets/measuring/compare.py``, the reader's own compare command, so the page
-and the command never disagree; what the two runs differ in is read from their
-metadata, not typed.
+and the command never disagree; what the two runs differ in, and when they ran,
+is read from their metadata, not typed.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import hashlib
 import io
 import itertools
 import json
+import math
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +39,8 @@ from pathlib import Path
 FRESH = Path("results") / "benchmark.csv"
 SAMPLE = Path("samples") / "benchmark-cpu.csv"
 COMPARISON = (Path("samples") / "benchmark-cpu-threads1.csv", Path("samples") / "benchmark-cpu-threads2.csv")
+# Same settings (2 threads, same preset and build), started at different times: what drift between runs looks like.
+AA_PAIR = (Path("samples") / "benchmark-cpu.csv", Path("samples") / "benchmark-cpu-threads2.csv")
 COMPARE_MODULE = Path("snippets") / "measuring" / "compare.py"
 TEMPLATE = ("trial", "torch_build", "device", "dtype", "shape", "batch", "latency", "memory", "quality_pass")
 REQUIRED_METADATA = ("torch_build", "date", "device")
@@ -51,7 +56,7 @@ class ResultsError(ValueError):
 class Results:
     csv_path: Path  # relative to the repository root
     json_path: Path
-    fresh: bool  # True: the pipeline's results/; False: the committed sample
+    fresh: bool  # True: results/benchmark.csv (whoever wrote it); False: the committed sample
     rows: tuple[dict, ...]
     metadata: dict
 
@@ -146,6 +151,9 @@ def read_rows(path: Path) -> tuple[dict, ...]:
         row["batch"] = int(_number(raw["batch"], path, line, "batch") or 0)
         for column in ("latency", "memory", "latency_iqr", "rel_error", "tolerance", "samples_per_s"):
             row[column] = _number(raw.get(column) or "", path, line, column)
+        if row["latency"] is not None and not 0 < row["latency"] < math.inf:  # as compare.py refuses it
+            raise ResultsError(f"{path}, line {line}: latency {raw['latency']!r} is not a time in seconds "
+                               "(a latency must be above 0)")
         row["passed"] = raw["quality_pass"] == "true"
         noisy = (raw.get("noisy") or "").strip()
         if noisy not in ("true", "false", ""):
@@ -165,13 +173,14 @@ def read_rows(path: Path) -> tuple[dict, ...]:
 
 STRINGS = {
     "en": {
-        "fresh_title": "Measured by the pipeline",
-        "fresh": ("These numbers are the pipeline's own measurement (`{csv}`), written by "
-                  "`python snippets/measuring/benchmark.py --preset {preset}` on the machine described below."),
+        "fresh_title": "Fresh results ({csv})",
+        "fresh": ("The site was built with `{csv}` present, so this page shows it and the metadata beside it "
+                  "instead of the committed sample (`{sample}`). The machine, torch build, date and preset below "
+                  "are what that metadata records."),
         "sample_title": "Committed sample, not a measurement of this site build",
         "sample": ("This site was built without fresh results (`{fresh}`), so it shows the sample "
                    "committed to the repository (`{csv}`), measured on the machine and at the date "
-                   "below. The pipeline's own measurement replaces it."),
+                   "below. A `{fresh}` present when the site is built (the pipeline writes one) replaces it."),
         "hardware": "Hardware", "torch": "torch build", "threads": "threads", "measured": "Measured",
         "preset": "preset", "python": "Python",
         "every_row": "Every row",
@@ -223,26 +232,37 @@ STRINGS = {
                     "failed the quality check": ("failed the quality check", "failed the quality check"),
                     "flagged noisy": ("flagged noisy", "flagged noisy"), "no IQR": ("has no IQR", "have no IQR")},
         "beyond": "beyond ×{f}", "limit": "limit ×{f}", "not_in": "not in {label}", "and": "and",
-        "criterion": ("The verdict is a conservative rule of thumb, not a significance test. With t the larger of "
+        "criterion": ("The verdict is a rule of thumb, not a significance test. With t the larger of "
                       "{floor} (`--min-change`, a chosen default) and the two rows' IQR / median summed, a change "
                       "counts when the time ratio is beyond a factor of 1 + t in either direction: above 1 + t "
                       "(slower) or below 1 / (1 + t) (faster); the table states the factor (×1.050 for t = 5%). The number "
-                      "of blocks is not used, and an IQR is a spread, not a margin of error. A cell is not "
-                      "compared when, in either run, it did not run, had a repeat that failed, failed the quality "
-                      "check, is flagged noisy or has no IQR; it is missing when a run lacks it."),
+                      "of blocks is not used, and an IQR is a spread, not a margin of error. t is the spread "
+                      "within each run: it cannot see how far the machine drifts between runs. A cell is not "
+                      "compared (no ratio shown) when, in either run, it did not run, had a repeat that failed, "
+                      "failed the quality check, is flagged noisy or has no IQR; it is missing when a run lacks "
+                      "it."),
         "counts": "{label} against [1], cells per verdict: {counts}.",
         "compare_alt": "Time ratio of each cell against the baseline run, coloured by verdict",
         "ratio_axis": "time / [1] (log scale; left of 1: faster)",
         "band_legend": "noise limit",
+        "aa_after": "{later} started {gap} s after {earlier} finished: the same settings at another moment.",
+        "aa_drift": ("In this A/A pair, {n} of {compared} compared cells {called}: with no setting changed, "
+                     "that difference lies between the runs themselves, and the spread within each run does not "
+                     "cover it. Read a verdict between two other runs of this machine with that in mind."),
+        "aa_steady": ("In this A/A pair, none of the {compared} compared cells is called faster or slower; "
+                      "another A/A pair, on a busier machine or further apart in time, can differ."),
+        "called": ("is called faster or slower", "are called faster or slower"),
     },
     "es": {
-        "fresh_title": "Medido por el pipeline",
-        "fresh": ("Estos números son la medición del propio pipeline (`{csv}`), escrita por "
-                  "`python snippets/measuring/benchmark.py --preset {preset}` en la máquina que se describe abajo."),
+        "fresh_title": "Resultados recientes ({csv})",
+        "fresh": ("El sitio se generó con `{csv}` presente, así que esta página lo muestra, junto con los "
+                  "metadatos que lo acompañan, en lugar de la muestra del repositorio (`{sample}`). La máquina, la "
+                  "compilación de torch, la fecha y el preajuste de abajo son los que registran esos metadatos."),
         "sample_title": "Muestra del repositorio, no una medición de esta generación del sitio",
         "sample": ("Este sitio se generó sin resultados recientes (`{fresh}`), así que presenta la "
                    "muestra incluida en el repositorio (`{csv}`), medida en la máquina y en la fecha que "
-                   "se indican abajo. La medición del propio pipeline la sustituye."),
+                   "se indican abajo. Un `{fresh}` presente al generar el sitio (el pipeline escribe uno) la "
+                   "sustituye."),
         "hardware": "Hardware", "torch": "compilación de torch", "threads": "hilos", "measured": "Medido",
         "preset": "preajuste", "python": "Python",
         "every_row": "Todas las filas",
@@ -298,19 +318,30 @@ STRINGS = {
                                                  "no superaron la comprobación de calidad"),
                     "flagged noisy": ("marcada como ruidosa", "marcadas como ruidosas"),
                     "no IQR": ("no tiene IQR", "no tienen IQR")},
-        "beyond": "por encima del límite ×{f}", "limit": "límite ×{f}", "not_in": "no está en {label}", "and": "y",
-        "criterion": ("El veredicto es una regla práctica conservadora, no una prueba de significación. Con t el "
+        "beyond": "fuera del límite ×{f}", "limit": "límite ×{f}", "not_in": "no está en {label}", "and": "y",
+        "criterion": ("El veredicto es una regla práctica, no una prueba de significación. Con t el "
                       "mayor entre el {floor} (`--min-change`, un valor por defecto elegido) y la suma de los "
                       "IQR / mediana de las dos filas, un cambio cuenta cuando la razón de tiempos supera un factor "
                       "de 1 + t en cualquier sentido: por encima de 1 + t (más lenta) o por debajo de 1 / (1 + t) "
-                      "(más rápida); la tabla da ese factor (×1.050 para t = 5%). No se usa el número de bloques, y un IQR es "
-                      "una dispersión, no un margen de error. Una celda no se compara cuando, en alguna de las "
-                      "ejecuciones, no se ejecutó, tuvo una repetición fallida, no superó la comprobación de calidad, "
-                      "está marcada como ruidosa o no tiene IQR; está ausente cuando a una ejecución le falta."),
+                      "(más rápida); la tabla da ese factor (×1.050 para t = 5%). No se usa el número de bloques, y "
+                      "un IQR es una dispersión, no un margen de error. t es la dispersión dentro de cada "
+                      "ejecución: no ve cuánto se desvía la máquina de una ejecución a otra. Una celda no se compara "
+                      "(y no se da su razón) cuando, en alguna de las ejecuciones, no se ejecutó, tuvo una "
+                      "repetición fallida, no superó la comprobación de calidad, está marcada como ruidosa o no "
+                      "tiene IQR; está ausente cuando a una ejecución le falta."),
         "counts": "{label} frente a [1], celdas por veredicto: {counts}.",
         "compare_alt": "Razón de tiempos de cada celda frente a la ejecución de referencia, coloreada por veredicto",
         "ratio_axis": "tiempo / [1] (escala log.; a la izquierda de 1: más rápida)",
         "band_legend": "límite del ruido",
+        "aa_after": ("{later} empezó {gap} s después de que terminara {earlier}: la misma configuración en otro "
+                     "momento."),
+        "aa_drift": ("En este par A/A, {n} de {compared} celdas comparadas {called}: sin ningún ajuste "
+                     "distinto, esa diferencia está entre las propias ejecuciones, y la dispersión dentro de cada "
+                     "ejecución no la cubre. Tenlo en cuenta al leer un veredicto entre otras dos ejecuciones de "
+                     "esta máquina."),
+        "aa_steady": ("En este par A/A, ninguna de las {compared} celdas comparadas sale más rápida ni más lenta; "
+                      "otro par A/A, en una máquina más cargada o más separado en el tiempo, puede diferir."),
+        "called": ("sale más rápida o más lenta", "salen más rápidas o más lentas"),
     },
 }
 
@@ -366,10 +397,9 @@ def _cell(text: str) -> str:
 
 def source_note(results: Results, language: str) -> str:
     w = _words(language)
-    preset = (results.metadata.get("run") or {}).get("preset", "?")
     if results.fresh:
-        kind, title, text = "info", w["fresh_title"], w["fresh"].format(csv=results.csv_path.as_posix(),
-                                                                         preset=preset)
+        kind, title = "info", w["fresh_title"].format(csv=results.csv_path.as_posix())
+        text = w["fresh"].format(csv=results.csv_path.as_posix(), sample=SAMPLE.as_posix())
     else:
         kind, title, text = "warning", w["sample_title"], w["sample"].format(
             fresh=FRESH.as_posix(), csv=results.csv_path.as_posix())
@@ -383,7 +413,8 @@ def machine(results: Results, language: str) -> str:
         hardware = f"{hardware} (`{m['device']}`)"
     facts = [f"**{w['hardware']}:** {_cell(hardware)}"]
     if m.get("threads"):
-        facts[-1] += f", {m['threads']} {w['threads']}"
+        one, many = w["threads_word"]
+        facts[-1] += f", {m['threads']} {one if str(m['threads']) == '1' else many}"
     facts.append(f"**{w['torch']}:** `{m['torch_build']}`")
     if m.get("python"):
         facts.append(f"**{w['python']}:** {m['python']}" + (f" ({m['platform']})" if m.get("platform") else ""))
@@ -672,7 +703,9 @@ def comparison_table(comparison, root: Path, language: str) -> str:
             cells.append(text)
         for index in range(1, len(runs)):
             verdict = comparison.verdicts[key, index]
-            cells += ["—" if verdict.ratio is None else f"{verdict.ratio:.2f}", _verdict_text(verdict, language)]
+            # No ratio for a cell not compared: 0.78 beside a failed quality check reads as a speedup.
+            shown = verdict.ratio is not None and verdict.kind != "not compared"
+            cells += [f"{verdict.ratio:.2f}" if shown else "—", _verdict_text(verdict, language)]
         lines.append("| " + " | ".join(_cell(cell) for cell in cells) + " |")
     lines += ["", w["criterion"].format(floor=f"{comparison.min_change:.0%}")]
     for index, run in enumerate(runs[1:], 1):
@@ -789,16 +822,68 @@ def setting_notes(comparison, language: str) -> list[str]:
     return notes
 
 
-def comparison_section(comparison, root: Path, language: str, plot: str) -> str:
-    """Everything that replaces the page's ``<!-- comparison -->`` marker."""
+def is_aa(comparison) -> bool:
+    """True when the metadata knows some settings of every run and none differs from [1]'s: an A/A pair."""
+    compare = compare_module()
+    base = comparison.runs[0]
+    for run in comparison.runs[1:]:
+        known = [name for name in compare.SETTINGS
+                 if base.settings()[name] is not None and run.settings()[name] is not None]
+        if not known or compare.differences(base, run):
+            return False
+    return True
+
+
+def gap_note(first, second, language: str) -> str:
+    """Which of two runs started after the other finished, and how long after (from the metadata), or ''."""
+    if first.span is None or second.span is None:
+        return ""
+    (start_a, end_a), (start_b, end_b) = first.span, second.span
+    if start_b >= end_a:
+        earlier, later, gap = first, second, start_b - end_a
+    elif start_a >= end_b:
+        earlier, later, gap = second, first, start_a - end_b
+    else:  # overlapping runs: setting_notes says so
+        return ""
+    return _words(language)["aa_after"].format(earlier=earlier.label, later=later.label,
+                                        gap=f"{gap.total_seconds():.0f}")
+
+
+def aa_summary(comparison, language: str) -> str:
+    """How many compared cells an A/A pair calls faster or slower: drift the within-run spread cannot see."""
     w = _words(language)
-    paths = " ".join(path.as_posix() for path in COMPARISON)
+    counts = comparison.counts(1)
+    compared = counts["faster"] + counts["slower"] + counts["within noise"]
+    n = counts["faster"] + counts["slower"]
+    if not n:
+        return w["aa_steady"].format(compared=compared)
+    return w["aa_drift"].format(n=n, compared=compared, called=w["called"][n != 1])
+
+
+def comparison_section(comparison, root: Path, language: str, plot: str) -> str:
+    """Everything that replaces a comparison marker of the page (``<!-- comparison -->``, ...).
+
+    For an A/A pair (no setting differs, from the metadata), the note also says
+    when the second run started and, under the table, how many cells the
+    verdict nevertheless calls faster or slower.
+    """
+    w = _words(language)
+    paths = []
+    for run in comparison.runs:
+        try:
+            paths.append(run.path.relative_to(root).as_posix())
+        except ValueError:
+            paths.append(run.path.as_posix())
+    aa = is_aa(comparison) and len(comparison.runs) == 2
+    notes = setting_notes(comparison, language)
+    if aa and gap_note(*comparison.runs, language):
+        notes.append(gap_note(*comparison.runs, language))
     note = " ".join([w["compare_intro"].format(benchmark=benchmark_command(comparison),
-                                               command=f"{COMMAND} {paths}"),
-                     *setting_notes(comparison, language)])
+                                               command=f"{COMMAND} {' '.join(paths)}"), *notes])
     return "\n".join([
         f'!!! warning "{w["compare_title"]}"\n\n    {note}\n',
         f"![{w['compare_alt']}]({plot})",
         "",
         comparison_table(comparison, root, language),
+        *([aa_summary(comparison, language), ""] if aa else []),
     ])

@@ -156,6 +156,7 @@ def test_the_table_is_one_compare_style_block_per_cell(pair):
     assert "[2] against [1]: 1 faster, 1 slower, 2 within noise, 3 not compared, 2 missing" in text
     assert "noise ?" not in text  # every row has its noisy flag
     assert "not a significance test" in text and "chosen default" in text
+    assert "conservative" not in text and "drift between runs is not in it" in text
     for reason in compare.REASONS:  # every reason a cell can go uncompared is listed
         assert reason.replace("a repeat failed", "had a repeat that failed").replace("no IQR", "has no IQR") \
             .replace("flagged noisy", "is flagged noisy") in text
@@ -217,6 +218,49 @@ def cli(*args, cwd=ROOT):
 def test_help_explains_the_verdicts():
     run = cli("--help")
     assert run.returncode == 0 and "baseline first" in run.stdout and "within noise" in run.stdout
+    help_text = " ".join(run.stdout.split())
+    assert "blind to drift between runs" in help_text and "no ratio shown" in help_text
+    assert "conservative" not in help_text
+
+
+def test_an_iqr_of_zero_is_a_steady_row_but_a_latency_of_zero_is_refused(tmp_path):
+    """A latency of 0 once passed as 'did not run' while the table showed a median of 0 with no mark."""
+    steady = write(tmp_path / "s.csv", [row("inference", "float32", 8, 80e-6, 0)])
+    result = compare.compare([write(tmp_path / "b.csv", [row("inference", "float32", 8, 100e-6, 0)]), steady])
+    assert result.verdicts[key("inference", "float32", 8), 1].text() == "faster (beyond ×1.050)"
+    with pytest.raises(compare.CompareError, match=r"z.csv, line 2: latency '0' is not a time in seconds"):
+        compare.read_csv(write(tmp_path / "z.csv", [row("inference", "float32", 8, 0, 0)]))
+
+
+def test_a_cell_not_compared_shows_its_medians_but_no_ratio(pair, tmp_path):
+    """0.50 beside 'not compared' reads as a speedup: the table and --output leave the ratio out."""
+    result = compare.compare(pair)
+    noisy, failed = key("gradient", "float32", 8), key("gradient", "float32", 64)
+    assert result.verdicts[noisy, 1].ratio == pytest.approx(0.5)  # computed and kept in the Verdict
+    for cell in (noisy, failed):
+        lines = [line for line in compare.cell_table(result, cell).splitlines() if line.startswith("  [")]
+        cells = [part.strip() for part in lines[1].split("|")]
+        assert cells[1] == "50" and cells[3] == "—" and cells[5].startswith("not compared")  # median kept
+    judged = [line for line in compare.cell_table(result, key("training", "float32", 64)).splitlines()
+              if line.startswith("  [2]")]
+    assert judged[0].split("|")[3].strip() == "1.300"
+    out = tmp_path / "cmp.csv"
+    assert compare.main([*map(str, pair), "--output", str(out)]) == 0
+    written = {(r["task"], r["dtype"], r["batch"]): r for r in csv.DictReader(out.open()) if r["run"] == "[2]"}
+    assert written["gradient", "float32", "8"]["ratio"] == "" and written["gradient", "float32", "8"]["latency"]
+    assert written["gradient", "float32", "64"]["ratio"] == ""
+    assert float(written["training", "float32", "64"]["ratio"]) == pytest.approx(1.3)
+
+
+def test_the_committed_aa_pair_shows_a_verdict_the_within_run_spread_cannot_explain():
+    """Same settings, different start times: the rule is not 'conservative' against drift between runs."""
+    samples = ROOT / "samples"
+    result = compare.compare([samples / "benchmark-cpu.csv", samples / "benchmark-cpu-threads2.csv"])
+    first, second = result.runs
+    assert compare.differences(first, second) == {} and not compare.overlap(first, second)
+    assert first.meta("started") != second.meta("started")
+    counts = result.counts(1)
+    assert counts["faster"] + counts["slower"] >= 1  # what the committed files say; the page counts it too
 
 
 @pytest.mark.parametrize("case, message", [
@@ -227,6 +271,8 @@ def test_help_explains_the_verdicts():
     ("disjoint", "has no cell in common with"),
     ("bad output", "--output"),
     ("overwrite", "would overwrite an input"),
+    ("zero latency", "line 2: latency '0' is not a time in seconds (a latency must be above 0)"),
+    ("negative latency", "line 2: latency '-1e-05' is not a time in seconds"),
 ])
 def test_bad_input_is_one_line_and_exit_status_2(pair, tmp_path, case, message):
     base, other = pair
@@ -237,7 +283,10 @@ def test_bad_input_is_one_line_and_exit_status_2(pair, tmp_path, case, message):
             "foreign": (base, foreign), "one": (base,),
             "disjoint": (base, write(tmp_path / "d.csv", [row("inference", "float64", 3, 1e-6, 0)])),
             "bad output": (base, other, "--output", tmp_path),
-            "overwrite": (base, other, "--output", other)}[case]
+            "overwrite": (base, other, "--output", other),
+            "zero latency": (base, write(tmp_path / "z.csv", [row("inference", "float32", 8, 0, 0)])),
+            "negative latency": (base, write(tmp_path / "n.csv",
+                                             [row("inference", "float32", 8, -1e-5, 0)]))}[case]
     run = cli(*args)
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.startswith("compare.py: error: ") and message in run.stderr

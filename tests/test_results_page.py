@@ -49,14 +49,17 @@ def _csv(rows):
     return buffer.getvalue()
 
 
-def test_fresh_results_are_shown_as_the_pipelines_measurement(tmp_path):
+def test_fresh_results_are_shown_as_fresh_without_claiming_who_made_them(tmp_path):
+    """Any results/benchmark.csv is shown, one a reader made by hand included: the note says where, not who."""
     _place(tmp_path, results.FRESH)
     _place(tmp_path, results.SAMPLE)  # present too: the fresh run wins
     shown = results.load(tmp_path)
     assert shown.fresh and shown.csv_path == results.FRESH
-    assert '!!! info "Measured by the pipeline"' in results.source_note(shown, "en")
-    assert '"Medido por el pipeline"' in results.source_note(shown, "es")
-    assert "`results/benchmark.csv`" in results.source_note(shown, "en")
+    english, spanish = results.source_note(shown, "en"), results.source_note(shown, "es")
+    assert english.startswith('!!! info "Fresh results (results/benchmark.csv)"')
+    assert spanish.startswith('!!! info "Resultados recientes (results/benchmark.csv)"')
+    assert "`results/benchmark.csv`" in english and "`samples/benchmark-cpu.csv`" in english
+    assert "pipeline" not in english + spanish and "measurement" not in english and "medición" not in spanish
 
 
 def test_without_fresh_results_the_committed_sample_is_shown_and_labelled(tmp_path):
@@ -67,6 +70,8 @@ def test_without_fresh_results_the_committed_sample_is_shown_and_labelled(tmp_pa
     assert "Committed sample, not a measurement of this site build" in english
     assert "`samples/benchmark-cpu.csv`" in english and "`results/benchmark.csv`" in english
     assert "Muestra del repositorio, no una medición de esta generación del sitio" in spanish
+    assert "A `results/benchmark.csv` present when the site is built (the pipeline writes one) replaces it" \
+        in english
 
 
 def test_no_results_at_all_is_an_error_not_an_empty_or_invented_page(tmp_path):
@@ -114,6 +119,15 @@ def test_the_machine_torch_build_and_date_come_from_the_metadata(tmp_path):
     line = results.machine(shown, "en")
     assert meta["device_name"] in line and f"`{meta['torch_build']}`" in line
     assert meta["date"][:10] in line and f"{meta['threads']} threads" in line
+
+
+@pytest.mark.parametrize("threads, english, spanish", [(1, "1 thread ·", "1 hilo ·"),
+                                                       (4, "4 threads ·", "4 hilos ·")])
+def test_the_machine_line_says_thread_or_threads_as_the_count_needs(tmp_path, threads, english, spanish):
+    _place(tmp_path, results.FRESH, meta_changes={"threads": threads})
+    shown = results.load(tmp_path)
+    assert english in results.machine(shown, "en") and spanish in results.machine(shown, "es")
+    assert "1 threads" not in results.machine(shown, "en") and "1 hilos" not in results.machine(shown, "es")
 
 
 def _table_rows(markdown):
@@ -308,6 +322,10 @@ def test_the_plot_draws_noisy_medians_hollow_with_a_legend(tmp_path):
     assert "noisy (hollow marker)" not in results.plot_svg(steady, "en")
 
 
+def _cells(line):
+    return [cell.strip() for cell in line.strip("|").split("|")]
+
+
 def _pair(root: Path, first_rows, second_rows):
     for path, rows in zip(results.COMPARISON, (first_rows, second_rows)):
         _place(root, path, rows=rows)
@@ -330,15 +348,23 @@ def test_the_comparison_is_the_compare_commands_verdicts_as_a_table(tmp_path):
     assert sum("**faster** (beyond" in line for line in lines) == len(steady_passed)
     # ... never for a noisy row or a failed one, each saying why
     noisy = next(line for line in lines if line.startswith("| inference | `float32` | 2 |"))
-    assert "not compared ([2] flagged noisy)" in noisy and "0.50" in noisy
+    assert "not compared ([2] flagged noisy)" in noisy
+    ratio = comparison.verdicts[comparison.keys[0], 1].ratio
+    assert ratio == pytest.approx(0.5, rel=1e-4)  # halved (written with %g), on paper ...
+    assert _cells(noisy)[5] == "—" and "0.50" not in noisy  # ... but no ratio is shown for it
     failed = [line for line in lines if "failed the quality check" in line]
     assert len(failed) == sum(r["quality_pass"] == "false" for r in first)
     assert all("✗ <s>" in line for line in failed)
+    for line in failed:  # the medians stay, struck; the ratio column says nothing
+        assert _cells(line)[3].startswith("✗ <s>") and _cells(line)[4].startswith("✗ <s>")
+        assert _cells(line)[5] == "—"
+    judged = [line for line in lines if "not compared" not in line]
+    assert judged and all(_cells(line)[5] == "0.50" for line in judged)
     assert "**[1]** `samples/benchmark-cpu-threads1.csv`" in english and "**faster** (beyond ×1.050)" in english
     meta = json.loads(FIXTURE.with_suffix(".json").read_text())
     assert f"`cpu` ({meta['device_name']}), 2 threads, preset `tiny`, finished {meta['date'][:10]}" in english
     spanish = results.comparison_table(comparison, tmp_path, "es")
-    assert "**más rápida** (por encima del límite ×1.050)" in spanish
+    assert "**más rápida** (fuera del límite ×1.050)" in spanish and "por encima del límite" not in spanish
     assert "no comparada ([2] marcada como ruidosa)" in spanish
     assert "[1] y [2] no superaron la comprobación de calidad" in spanish
     svg = results.comparison_svg(comparison, "en")
@@ -447,3 +473,110 @@ def test_a_failed_cell_says_which_criterion_failed_when_the_csv_records_it(tmp_p
     table = _table_rows(results.table(results.load(tmp_path), "en"))
     failed = [line for line in table if "<s>" in line]
     assert failed and all("| ✗ agreement 0.5 < 0.99 |" in line for line in failed)
+
+
+@pytest.mark.parametrize("language, within, drift", [
+    ("en", "not a significance test", "t is the spread within each run: it cannot see how far the machine drifts"),
+    ("es", "no una prueba de significación",
+     "t es la dispersión dentro de cada ejecución: no ve cuánto se desvía"),
+])
+def test_the_criterion_claims_only_the_spread_within_each_run(tmp_path, language, within, drift):
+    """Not 'conservative': the committed A/A pair shows a verdict the within-run spread cannot explain."""
+    _pair(tmp_path, _noisy_rows(["false"] * 12), _halved(_noisy_rows(["false"] * 12)))
+    text = results.comparison_table(results.load_comparison(tmp_path), tmp_path, language)
+    assert within in text and drift in text
+    assert "conservative" not in text and "conservadora" not in text
+
+
+def test_the_committed_aa_pair_is_two_runs_of_the_same_settings_at_different_times():
+    comparison = results.load_comparison(ROOT, results.AA_PAIR)
+    assert comparison is not None and results.is_aa(comparison) and comparison.warnings == ()
+    first, second = comparison.runs
+    assert results.compare_module().differences(first, second) == {}
+    assert first.threads == second.threads and first.preset == second.preset
+    assert results.AA_PAIR[1] == results.COMPARISON[1]  # the page says the two pairs share their [2]
+    assert not results.is_aa(results.load_comparison(ROOT))  # the threads pair is not one
+    metas = [json.loads((ROOT / path).with_suffix(".json").read_text()) for path in results.AA_PAIR]
+    assert metas[0]["run"] == metas[1]["run"] and metas[0]["started"] != metas[1]["started"]
+    (_, end), (start, _) = first.span, second.span
+    gap = f"{(start - end).total_seconds():.0f}"
+    english = results.comparison_section(comparison, ROOT, "en", "c.svg")
+    spanish = results.comparison_section(comparison, ROOT, "es", "c.svg")
+    assert "differs from [1] in none of torch build, device, CPU model, thread count, preset: an A/A pair" in english
+    assert f"[2] started {gap} s after [1] finished: the same settings at another moment." in english
+    assert f"[2] empezó {gap} s después de que terminara [1]" in spanish and "es un par A/A" in spanish
+    assert "compare.py samples/benchmark-cpu.csv samples/benchmark-cpu-threads2.csv`" in english
+    counts = comparison.counts(1)
+    called, compared = counts["faster"] + counts["slower"], counts["faster"] + counts["slower"] + counts["within noise"]
+    assert results.aa_summary(comparison, "en") in english and results.aa_summary(comparison, "es") in spanish
+    if called:  # what the committed files say, whatever it is: counted, never typed
+        assert f"In this A/A pair, {called} of {compared} compared cells" in english
+        assert f"En este par A/A, {called} de {compared} celdas comparadas" in spanish
+    else:
+        assert f"none of the {compared} compared cells" in english
+
+
+def test_an_aa_summary_counts_the_cells_called_faster_or_slower_in_each_language(tmp_path):
+    rows = _noisy_rows(["false"] * 12)
+    later = [dict(row) for row in rows]
+    later[1]["latency"] = f"{float(rows[1]['latency']) * 2:g}"  # one cell moved, nothing else
+    _place(tmp_path, results.COMPARISON[0], rows=rows,
+           meta_changes={"started": "2026-01-01T10:00:00+00:00", "wall_seconds": 30})
+    _place(tmp_path, results.COMPARISON[1], rows=later,
+           meta_changes={"started": "2026-01-01T10:02:00+00:00", "wall_seconds": 30})
+    comparison = results.load_comparison(tmp_path)
+    assert results.is_aa(comparison) and comparison.counts(1)["slower"] == 1
+    compared = sum(comparison.counts(1)[kind] for kind in ("faster", "slower", "within noise"))
+    english = results.comparison_section(comparison, tmp_path, "en", "c.svg")
+    spanish = results.comparison_section(comparison, tmp_path, "es", "c.svg")
+    assert "[2] started 90 s after [1] finished" in english
+    assert "[2] empezó 90 s después de que terminara [1]" in spanish
+    assert f"1 of {compared} compared cells is called faster or slower" in english
+    assert f"1 de {compared} celdas comparadas sale más rápida o más lenta" in spanish
+    steady = results.load_comparison(tmp_path, (results.COMPARISON[0], results.COMPARISON[0]))
+    assert f"none of the {compared} compared cells is called" in results.aa_summary(steady, "en")
+    assert "ninguna de las" in results.aa_summary(steady, "es")
+    # A pair that differs in a setting gets no A/A summary.
+    other = [dict(row, threads="1") for row in rows]
+    _place(tmp_path, results.COMPARISON[0], rows=other, meta_changes={"threads": 1})
+    differing = results.load_comparison(tmp_path)
+    assert not results.is_aa(differing)
+    assert "A/A" not in results.comparison_section(differing, tmp_path, "en", "c.svg")
+
+
+def test_a_built_results_page_shows_the_aa_pair_where_its_marker_is(tmp_path):
+    _place(tmp_path, results.SAMPLE)
+    _pair(tmp_path, _noisy_rows(["false"] * 12), _noisy_rows(["false"] * 12))
+    build = _site(tmp_path, "# Results\n\n<!-- results -->\n\n## A/A\n\n<!-- comparison-aa -->\n\n"
+                            "## Threads\n\n<!-- comparison -->\n")
+    assert build.returncode == 0, build.stderr
+    out = tmp_path / "out" / "results"
+    html = (out / "index.html").read_text()
+    assert 'src="comparison-aa.svg"' in html and 'src="comparison.svg"' in html and html.count("<table>") == 3
+    assert html.index("compare.py samples/benchmark-cpu.csv") < html.index("compare.py samples/benchmark-cpu-threads1")
+    assert (out / "comparison-aa.svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_an_aa_marker_without_its_pair_fails_the_build(tmp_path):
+    _place(tmp_path, results.SAMPLE)
+    _place(tmp_path, results.COMPARISON[0])  # no samples/benchmark-cpu-threads2.csv
+    build = _site(tmp_path, "# Results\n\n<!-- results -->\n\n<!-- comparison-aa -->\n")
+    assert build.returncode != 0
+    assert "'<!-- comparison-aa -->' needs the committed pair samples/benchmark-cpu.csv and" in build.stderr
+
+
+def test_the_real_results_pages_hold_both_comparison_markers_aa_first():
+    for language in ("en", "es"):
+        text = (ROOT / "docs" / language / "results.md").read_text()
+        assert text.count("<!-- comparison-aa -->") == text.count("<!-- comparison -->") == 1
+        assert text.index("<!-- comparison-aa -->") < text.index("<!-- comparison -->")
+        assert "conservative" not in text and "conservadora" not in text
+
+
+@pytest.mark.parametrize("latency", ["0", "-1e-05", "nan", "inf"])
+def test_a_latency_that_is_not_a_positive_time_is_refused(tmp_path, latency):
+    rows = _rows()
+    rows[0]["latency"] = latency
+    _place(tmp_path, results.FRESH, rows=rows)
+    with pytest.raises(results.ResultsError, match=f"line 2: latency '{latency}' is not a time in seconds"):
+        results.load(tmp_path)

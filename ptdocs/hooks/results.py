@@ -11,7 +11,10 @@ exist only in the built site, never in the repository.
 A page may also hold one ``<!-- comparison -->`` line: it is replaced by the
 committed pair of runs (``samples/benchmark-cpu-threads1.csv`` and
 ``-threads2.csv``) compared by ``snippets/measuring/compare.py``, as a plot
-(``comparison.svg``) and a table. The marker without that pair fails the build.
+(``comparison.svg``) and a table; and one ``<!-- comparison-aa -->`` line, the
+same for the committed A/A pair (``samples/benchmark-cpu.csv`` and
+``-threads2.csv``: same settings, different start times; ``comparison-aa.svg``).
+A marker without its pair fails the build.
 """
 
 import sys
@@ -25,13 +28,15 @@ if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root
     sys.path.insert(0, str(ROOT))
 
 from ptdocs.generated import add_beside, pages_named  # noqa: E402
-from ptdocs.results import (STRINGS, ResultsError, comparison_section, comparison_svg,  # noqa: E402
-                            load, load_comparison, plot_svg, section)
+from ptdocs.results import (AA_PAIR, COMPARISON, STRINGS, ResultsError, comparison_section,  # noqa: E402
+                            comparison_svg, load, load_comparison, plot_svg, section)
 
 MARKER = "<!-- results -->"
 COMPARISON_MARKER = "<!-- comparison -->"
+# marker -> (name of the generated plot and of the comparison, the committed pair it shows)
+COMPARISONS = {COMPARISON_MARKER: ("comparison", COMPARISON), "<!-- comparison-aa -->": ("comparison-aa", AA_PAIR)}
 PAGE = "results.md"
-_pages = {}  # src_uri of a results page -> (Results, comparison or None, language, links, root)
+_pages = {}  # src_uri of a results page -> (Results, {name: comparison or None}, language, links, root)
 
 
 @event_priority(-300)  # after mkdocs-static-i18n (-100) has decided each page's language and URL
@@ -42,7 +47,7 @@ def on_files(files, config):
     root = Path(config.config_file_path).parent
     try:
         results = load(root)
-        comparison = load_comparison(root)
+        comparisons = {name: load_comparison(root, pair) for name, pair in COMPARISONS.values()}
     except ResultsError as error:
         raise PluginError(f"results page: {error}") from None
     for page in pages:
@@ -55,31 +60,32 @@ def on_files(files, config):
             "json": ("results-benchmark.json", "benchmark.json",
                      (root / results.json_path).read_bytes()),
         }
-        if comparison is not None:
-            generated["comparison"] = (f"results-comparison-{language}.svg", "comparison.svg",
-                                       comparison_svg(comparison, language))
+        for name, comparison in comparisons.items():
+            if comparison is not None:
+                generated[name] = (f"results-{name}-{language}.svg", f"{name}.svg",
+                                   comparison_svg(comparison, language))
         links = {}
         for key, (name, dest_name, content) in generated.items():
             add_beside(files, config, page, name, dest_name, content)
             links[key] = name  # relative to the page's source: MkDocs validates and rewrites it
-        _pages[page.src_uri] = (results, comparison, language, links, root)
+        _pages[page.src_uri] = (results, comparisons, language, links, root)
     return files
 
 
 def on_page_markdown(markdown, page, config, files):
     if page.file.src_uri not in _pages:
         return markdown
-    results, comparison, language, links, root = _pages[page.file.src_uri]
+    results, comparisons, language, links, root = _pages[page.file.src_uri]
     if markdown.count(MARKER) != 1:
         raise PluginError(f"{page.file.src_uri}: put exactly one '{MARKER}' line where the results go")
     markdown = markdown.replace(MARKER, section(results, language, links["plot"], links["csv"], links["json"]))
-    wanted = markdown.count(COMPARISON_MARKER)
-    if wanted > 1:
-        raise PluginError(f"{page.file.src_uri}: put at most one '{COMPARISON_MARKER}' line")
-    if wanted and comparison is None:
-        raise PluginError(f"{page.file.src_uri}: '{COMPARISON_MARKER}' needs the committed pair "
-                          "samples/benchmark-cpu-threads1.csv and -threads2.csv (each with its .json)")
-    if wanted:
-        markdown = markdown.replace(COMPARISON_MARKER,
-                                    comparison_section(comparison, root, language, links["comparison"]))
+    for marker, (name, pair) in COMPARISONS.items():
+        wanted = markdown.count(marker)
+        if wanted > 1:
+            raise PluginError(f"{page.file.src_uri}: put at most one '{marker}' line")
+        if wanted and comparisons[name] is None:
+            raise PluginError(f"{page.file.src_uri}: '{marker}' needs the committed pair "
+                              f"{' and '.join(path.as_posix() for path in pair)} (each with its .json)")
+        if wanted:
+            markdown = markdown.replace(marker, comparison_section(comparisons[name], root, language, links[name]))
     return markdown

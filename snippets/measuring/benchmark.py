@@ -419,7 +419,7 @@ def to_csv(rows):
 def passes(cell, device, threads, min_run_time, max_run_time, reruns):
     """Setup, first call + quality, steady state, memory and FLOPs, each in its own pass.
 
-    Only the cell's own first call and steady state can fail the cell; a failing
+    Only the cell's own setup, first call and steady state can fail the cell; a failing
     reference, memory or FLOP pass is recorded in `pass_error` and the timing is kept.
     """
     rounded = round_inputs(make_inputs(cell), cell.dtype)
@@ -730,7 +730,8 @@ class Progress:
 
 def noise_note(row):
     if int(row["blocks"]) < MIN_BLOCKS:
-        why = f"only {row['blocks']} timed block(s), fewer than {MIN_BLOCKS}"
+        why = (f"only {row['blocks']} timed block(s), fewer than {MIN_BLOCKS} "
+               f"(calls too slow for max_run_time: raise --max-run-time)")
     else:
         spread = float(row["latency_iqr"]) / float(row["latency"])
         why = f"IQR {spread:.0%} of the median over {row['blocks']} blocks"

@@ -11,11 +11,13 @@ gives each run's median of block means, its IQR, the time ratio to the
 baseline and a verdict. Without CSVs it compares the committed pair
 samples/benchmark-cpu-threads1.csv and -threads2.csv. Standard library only.
 
-The verdict is a conservative rule of thumb, not a significance test: a change
-counts when the ratio is beyond a factor of 1 + the larger of --min-change (5%
-by default, a chosen value) and the two rows' IQR / median summed, in either
-direction, so swapping baseline and run swaps faster and slower and nothing
-else. It does not use the number of blocks. The JSON metadata beside a CSV
+The verdict is a rule of thumb, not a significance test: a change counts when
+the ratio is beyond a factor of 1 + the larger of --min-change (5% by default,
+a chosen value) and the two rows' IQR / median summed, in either direction, so
+swapping baseline and run swaps faster and slower and nothing else. It judges
+against the spread within each run only: it cannot see how far the machine
+drifts between runs, which a comparison of two runs of the same settings (an
+A/A pair) shows. It does not use the number of blocks. The JSON metadata beside a CSV
 (when its csv_sha256 matches) names the CPU or GPU, the preset and when the run
 took place; stderr warns when runs differ in more than one of torch build,
 device, CPU model, threads and preset, or ran at the same time.
@@ -145,8 +147,10 @@ def _number(text, path, line, column):
         value = float(text)
     except ValueError:
         raise CompareError(f"{path}, line {line}: {column} {text!r} is not a number") from None
-    if not math.isfinite(value) or value < 0:
-        raise CompareError(f"{path}, line {line}: {column} {text!r} is not a time in seconds")
+    if not math.isfinite(value) or value < 0 or (value == 0 and column == "latency"):
+        # A latency of 0 is no time per call (nothing to divide by); an IQR of 0 is a real, steady spread.
+        raise CompareError(f"{path}, line {line}: {column} {text!r} is not a time in seconds"
+                           + (" (a latency must be above 0)" if value == 0 else ""))
     return value
 
 
@@ -279,7 +283,7 @@ class Verdict:
 
 def _unusable(entry: Entry) -> str:
     """Why this entry's speed cannot be judged, or ''."""
-    if not entry.latency:  # no time (or a time of 0) is nothing to divide by
+    if entry.latency is None:  # read_csv refuses a latency of 0, so a time is always above 0
         return "did not run"
     if entry.failed_repeats:  # the median of the repeats that ran would hide the one that crashed
         return "a repeat failed"
@@ -300,7 +304,8 @@ def judge(base: Entry | None, other: Entry | None, base_label="[1]", label="[2]"
     change counts when the ratio r = other / base is beyond a factor of 1 + t:
     r > 1 + t (slower) or r < 1 / (1 + t) (faster). Both t and |log r| are the
     same whichever run is the baseline, so swapping the two swaps faster and
-    slower and nothing else. A conservative rule of thumb, not a significance test.
+    slower and nothing else. A rule of thumb, not a significance test: t covers the
+    spread within each run, not drift between the runs.
     """
     if base is None or other is None:
         absent = base_label if base is None else label
@@ -400,6 +405,11 @@ def _fixed(value, scale):
     return f"{value:.0f}" if value >= 1000 else f"{value:.4g}"  # an IQR under 1e-4 units shows an exponent
 
 
+def _ratio(verdict: Verdict, form: str, none="—") -> str:
+    """The time ratio as shown: none for a cell not compared, whose ratio would read as a speedup."""
+    return none if verdict.ratio is None or verdict.kind == "not compared" else form.format(verdict.ratio)
+
+
 def title(key) -> str:
     workload, task, dtype, shape, batch = key
     return " · ".join(part for part in (workload, task, dtype, shape, f"batch {batch}") if part)
@@ -430,8 +440,7 @@ def cell_table(comparison: Comparison, key) -> str:
     lines = []
     for index, (run, entry) in enumerate(zip(comparison.runs, entries)):
         verdict = Verdict("baseline") if index == 0 else comparison.verdicts[key, index]
-        ratio = "1.000" if index == 0 and entry and entry.latency else (
-            "—" if verdict.ratio is None else f"{verdict.ratio:.3f}")
+        ratio = "1.000" if index == 0 and entry and entry.latency else _ratio(verdict, "{:.3f}")
         lines.append((run.label, _fixed(entry and entry.latency, scale), _fixed(entry and entry.iqr, scale),
                       ratio, marks(entry), verdict.text()))
     widths = [max(len(str(row[i])) for row in [header] + lines) for i in range(len(header))]
@@ -453,12 +462,14 @@ def render(comparison: Comparison) -> str:
     out += [f"  {run.label} {run.describe()}" for run in runs]
     out += [f"A cell is the same {', '.join(CELL)}. Latency: median of the timed blocks' mean time per call; "
             "IQR: interquartile range of those block means.",
-            f"Verdict, a conservative rule of thumb, not a significance test: with t the larger of "
+            f"Verdict, a rule of thumb, not a significance test: with t the larger of "
             f"{comparison.min_change:.0%} (--min-change, a chosen default) and the two rows' IQR / median summed, "
             "a change counts when time / [1] is beyond a factor of 1 + t (above 1 + t: slower; below "
-            "1 / (1 + t): faster). The number of blocks is not used.",
-            "Not compared: a row that did not run, had a repeat that failed, failed the quality check, is "
-            "flagged noisy or has no IQR. Missing: the cell is absent from a run.", ""]
+            "1 / (1 + t): faster). The number of blocks is not used. t is the spread within each run: drift "
+            "between runs is not in it, so compare two runs of the same settings (an A/A pair) to see how far "
+            "this machine moves.",
+            "Not compared (time / [1] shown as —): a row that did not run, had a repeat that failed, failed the "
+            "quality check, is flagged noisy or has no IQR. Missing: the cell is absent from a run.", ""]
     out += [cell_table(comparison, key) for key in comparison.keys]
     for index, run in enumerate(runs[1:], 1):
         counts = comparison.counts(index)
@@ -482,7 +493,7 @@ def records(comparison: Comparison) -> list[dict]:
                         "latency_iqr": "" if entry is None or entry.iqr is None else f"{entry.iqr:.6g}",
                         "noisy": "" if entry is None or entry.noisy is None else str(entry.noisy).lower(),
                         "quality_pass": "" if entry is None else str(entry.passed).lower(),
-                        "ratio": "" if verdict.ratio is None else f"{verdict.ratio:.6g}",
+                        "ratio": _ratio(verdict, "{:.6g}", none=""),
                         "limit_factor": "" if verdict.factor is None else f"{verdict.factor:.6g}",
                         "verdict": verdict.kind, "reason": verdict.reason})
     return out
@@ -558,8 +569,9 @@ def parse_args(argv):
     parser = _Parser(prog="compare.py", description=__doc__.split("\n\n")[0],
                      epilog="Verdicts: faster / slower (time / baseline beyond a factor of 1 + t, t the larger "
                             "of --min-change and the two rows' IQR / median summed: a rule of thumb, not a "
-                            "significance test), within noise, not compared (a row did not run, had a repeat "
-                            "that failed, failed the quality check, is flagged noisy or has no IQR), missing "
+                            "significance test, blind to drift between runs), within noise, not compared (a "
+                            "row did not run, had a repeat that failed, failed the quality check, is flagged "
+                            "noisy or has no IQR; no ratio shown), missing "
                             "(the cell is absent from a run). Warnings on stderr. Exit status 2 on bad input.")
     parser.add_argument("csv", nargs="*", type=Path,
                         help="benchmark CSVs, the baseline first (default: the committed threads1/threads2 pair)")
