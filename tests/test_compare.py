@@ -252,15 +252,15 @@ def test_a_cell_not_compared_shows_its_medians_but_no_ratio(pair, tmp_path):
     assert float(written["training", "float32", "64"]["ratio"]) == pytest.approx(1.3)
 
 
-def test_the_committed_aa_pair_shows_a_verdict_the_within_run_spread_cannot_explain():
-    """Same settings, different start times: the rule is not 'conservative' against drift between runs."""
+def test_the_committed_aa_pair_is_two_separate_runs_of_the_same_settings():
+    """The results page calls it an A/A pair: same settings, run one after the other. How many
+    cells it calls faster or slower depends on the machine that day, so the page counts them from
+    the files and this test does not pin a number."""
     samples = ROOT / "samples"
     result = compare.compare([samples / "benchmark-cpu.csv", samples / "benchmark-cpu-threads2.csv"])
     first, second = result.runs
     assert compare.differences(first, second) == {} and not compare.overlap(first, second)
     assert first.meta("started") != second.meta("started")
-    counts = result.counts(1)
-    assert counts["faster"] + counts["slower"] >= 1  # what the committed files say; the page counts it too
 
 
 @pytest.mark.parametrize("case, message", [
