@@ -225,3 +225,10 @@ def test_global_state_a_page_changes_is_restored_after_each_run(site):
     before = torch.get_default_dtype(), torch.is_grad_enabled()
     mutate.mutate_page(site / "docs" / "en" / "state.md", site)
     assert (torch.get_default_dtype(), torch.is_grad_enabled()) == before
+
+
+def test_every_section_of_the_real_home_page_bites():
+    """The tool on a real page, as a contributor runs it (the other pages: see CONTRIBUTING)."""
+    from ptdocs.mutate import main
+
+    assert main([str(ROOT / "docs" / "en" / "index.md")]) == 0
