@@ -30,7 +30,7 @@ except RuntimeError as error:
 else:
     raise AssertionError("a second grad through a freed graph should raise")
 
-# The error comes from the freed saved tensors: a graph that saved none,
+# The error comes from the freed saved tensors: a graph that saved no tensor,
 # such as x + 1, can be walked again (and accumulates, as always).
 x.grad = None
 s = x + 1
