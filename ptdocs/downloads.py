@@ -605,9 +605,10 @@ def _notebook(cells) -> nbformat.NotebookNode:
 
 def _script(cells) -> str:
     notebook = _notebook(cells)
-    # No jupytext header: the script is plain Python with comments.
+    # No jupytext header: the script is plain Python with comments. The code holds no IPython
+    # magics, so a comment such as "# cat joins ..." is left as written, not escaped to "# # cat".
     notebook.metadata = {"jupytext": {"notebook_metadata_filter": "-all",
-                                      "cell_metadata_filter": "-all"}}
+                                      "cell_metadata_filter": "-all", "comment_magics": False}}
     return jupytext.writes(notebook, fmt="py:percent")
 
 

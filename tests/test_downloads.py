@@ -301,6 +301,13 @@ def test_prose_values_comments_are_the_sites_checks_not_the_readers_text(reposit
     assert "prose-values" not in text
 
 
+def test_a_comment_that_looks_like_a_magic_stays_as_written_in_the_script(repository):
+    snippet = "# --8<-- [start:s]\n# cat joins tensors; ls and cd are shell words too\nx = 3\n# --8<-- [end:s]\n"
+    downloads = make_downloads(repository("# T\n\n" + BLOCK.format("s"), snippet), SITE, repository.root)
+    assert "\n# cat joins tensors; ls and cd are shell words too\n" in downloads.script
+    assert "# # cat" not in downloads.script
+
+
 def test_an_import_that_requirements_do_not_pin_is_an_error(repository):
     page = repository("# T\n\n" + BLOCK.format("s"),
                       "# --8<-- [start:s]\nimport matplotlib\n# --8<-- [end:s]\n")
