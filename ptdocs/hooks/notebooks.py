@@ -24,7 +24,7 @@ renders of every language's current notebooks are marked as used.
 
 import posixpath
 import sys
-from pathlib import Path, PurePath
+from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import quote
 
@@ -37,6 +37,7 @@ if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root
     sys.path.insert(0, str(ROOT))
 
 from ptdocs.downloads import TEXTS, Site  # noqa: E402  the download links' words; the site's URL rules
+from ptdocs.notebook_renders import render_path  # noqa: E402
 
 
 @event_priority(-200)
@@ -103,13 +104,6 @@ def on_post_build(config):
 
 def current_renders(docs: Path, settings) -> set[Path]:
     """Where mkdocs-jupyter keeps the render of each notebook under docs/, as it is now."""
-    from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
-
-    renders = set()
-    for notebook in sorted(docs.glob("*/**/*.ipynb")):
-        if any(part.startswith(".") for part in notebook.relative_to(docs).parts):
-            continue  # .ipynb_checkpoints and the like
-        executed = bool(settings["execute"]) and not any(
-            PurePath(notebook).match(pattern) for pattern in settings["execute_ignore"] or [])
-        renders.add(_get_cache_path(settings["cache_dir"], _compute_cache_key(str(notebook), settings, executed)))
-    return renders
+    return {render_path(notebook, settings) for notebook in sorted(docs.glob("*/**/*.ipynb"))
+            # .ipynb_checkpoints and the like are not pages
+            if not any(part.startswith(".") for part in notebook.relative_to(docs).parts)}

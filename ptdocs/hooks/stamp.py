@@ -27,7 +27,7 @@ import importlib.metadata
 import json
 import re
 from dataclasses import dataclass
-from pathlib import Path, PurePath
+from pathlib import Path
 
 import sys
 
@@ -40,6 +40,7 @@ if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root
 
 from ptdocs.downloads import lines_with_prose_flag  # noqa: E402
 from ptdocs.provenance import REPORT, changed_sources, page_sources  # noqa: E402
+from ptdocs.notebook_renders import executes, render_path  # noqa: E402
 
 STRINGS = {
     "en": {
@@ -283,14 +284,12 @@ def _jupyter_execution(source: Path, config) -> tuple[bool, bool]:
     if plugin is None:
         return False, False
     settings = plugin.config
-    executed = bool(settings["execute"]) and not settings["allow_errors"] and not any(
-        PurePath(source).match(pattern) for pattern in settings["execute_ignore"] or [])
+    executed = executes(source, settings) and not settings["allow_errors"]
     if not executed or not settings["cache"]:
         return executed, False
     try:
-        from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
+        path = render_path(source, settings)
     except ImportError:  # the cache layout is not what we know: do not claim a fresh run
         return executed, True
-    path = _get_cache_path(settings["cache_dir"], _compute_cache_key(str(source), settings, True))
     return executed, path.exists()
 

@@ -1,0 +1,26 @@
+"""Where mkdocs-jupyter keeps its render of a notebook, as the stamp and notebooks hooks need it.
+
+mkdocs-jupyter caches each rendered notebook under a key made from the notebook's bytes and its
+settings. The verification stamp asks whether a build will reuse a cached render (then the
+notebook did not run); the notebooks hook keeps every language's renders from being evicted.
+Both must compute the same path as mkdocs-jupyter itself: this is the one place that does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePath
+
+
+def executes(notebook: Path, settings) -> bool:
+    """Whether mkdocs-jupyter runs the notebook (``execute``, unless ``execute_ignore`` matches)."""
+    return bool(settings["execute"]) and not any(
+        PurePath(notebook).match(pattern) for pattern in settings["execute_ignore"] or [])
+
+
+def render_path(notebook: Path, settings) -> Path:
+    """The cache file of the notebook's render, as it is now. Raises ImportError when this
+    mkdocs-jupyter has another cache layout (the callers then claim no fresh run)."""
+    from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
+
+    key = _compute_cache_key(str(notebook), settings, executes(notebook, settings))
+    return _get_cache_path(settings["cache_dir"], key)
