@@ -876,8 +876,9 @@ def comparison_section(comparison, root: Path, language: str, plot: str) -> str:
             paths.append(run.path.as_posix())
     aa = is_aa(comparison) and len(comparison.runs) == 2
     notes = setting_notes(comparison, language)
-    if aa and gap_note(*comparison.runs, language):
-        notes.append(gap_note(*comparison.runs, language))
+    gap = gap_note(*comparison.runs, language) if aa else ""
+    if gap:
+        notes.append(gap)
     note = " ".join([w["compare_intro"].format(benchmark=benchmark_command(comparison),
                                                command=f"{COMMAND} {' '.join(paths)}"), *notes])
     return "\n".join([

@@ -252,17 +252,6 @@ def test_a_cell_not_compared_shows_its_medians_but_no_ratio(pair, tmp_path):
     assert float(written["training", "float32", "64"]["ratio"]) == pytest.approx(1.3)
 
 
-def test_the_committed_aa_pair_is_two_separate_runs_of_the_same_settings():
-    """The results page calls it an A/A pair: same settings, run one after the other. How many
-    cells it calls faster or slower depends on the machine that day, so the page counts them from
-    the files and this test does not pin a number."""
-    samples = ROOT / "samples"
-    result = compare.compare([samples / "benchmark-cpu.csv", samples / "benchmark-cpu-threads2.csv"])
-    first, second = result.runs
-    assert compare.differences(first, second) == {} and not compare.overlap(first, second)
-    assert first.meta("started") != second.meta("started")
-
-
 @pytest.mark.parametrize("case, message", [
     ("missing", "missing.csv: no such file"),
     ("metadata", "not a benchmark CSV (no trial, torch_build"),

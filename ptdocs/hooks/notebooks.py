@@ -37,6 +37,7 @@ if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root
     sys.path.insert(0, str(ROOT))
 
 from ptdocs.downloads import TEXTS, Site  # noqa: E402  the download links' words; the site's URL rules
+from ptdocs import translations  # noqa: E402  which files under docs/ are pages
 from ptdocs.notebook_renders import render_path  # noqa: E402
 
 
@@ -104,6 +105,7 @@ def on_post_build(config):
 
 def current_renders(docs: Path, settings) -> set[Path]:
     """Where mkdocs-jupyter keeps the render of each notebook under docs/, as it is now."""
-    return {render_path(notebook, settings) for notebook in sorted(docs.glob("*/**/*.ipynb"))
-            # .ipynb_checkpoints and the like are not pages
-            if not any(part.startswith(".") for part in notebook.relative_to(docs).parts)}
+    languages = sorted(folder.name for folder in docs.iterdir() if folder.is_dir())
+    return {render_path(docs / language / page, settings)
+            for language in languages for page in translations.pages(docs, language)
+            if page.endswith(".ipynb")}
