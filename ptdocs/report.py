@@ -28,6 +28,9 @@ def device_description() -> str:
     return f"CPU ({platform.machine()})"
 
 
+KIND = "ptdocs-kind"  # user property: "prose-values" or "directive" (neither is an example)
+
+
 class ExampleReport:
     def __init__(self, rootpath: Path) -> None:
         self.root = Path(rootpath)
@@ -44,9 +47,16 @@ class ExampleReport:
             if example is None:
                 continue
             if example.region.evaluator is check_prose_values:
-                self.prose_checks.add(item.nodeid)
+                kind, found = "prose-values", self.prose_checks
             elif not isinstance(example.parsed, (Block, str)):
-                self.directives.add(item.nodeid)
+                kind, found = "directive", self.directives
+            else:
+                continue
+            found.add(item.nodeid)
+            # Under pytest-xdist the workers collect and the controller only sees reports:
+            # the kind travels with each report (user_properties are sent along).
+            if hasattr(item, "user_properties"):
+                item.user_properties.append((KIND, kind))
 
     def _page(self, report) -> str | None:
         path = Path(report.fspath) if report.fspath else None
@@ -60,10 +70,11 @@ class ExampleReport:
 
     def pytest_runtest_logreport(self, report) -> None:
         page = self._page(report)
-        if page is None or report.nodeid in self.directives:
+        kind = dict(getattr(report, "user_properties", ())).get(KIND)
+        if page is None or kind == "directive" or report.nodeid in self.directives:
             return
         counts = self.pages[page]
-        if report.nodeid in self.prose_checks:
+        if kind == "prose-values" or report.nodeid in self.prose_checks:
             if report.outcome == "failed":
                 counts["failed"] += 1
             return
@@ -86,6 +97,10 @@ class ExampleReport:
                 mine[key] += counts[key]
         return totals
 
+    @staticmethod
+    def _is_xdist_worker(session) -> bool:
+        return session is not None and hasattr(session.config, "workerinput")
+
     def pytest_terminal_summary(self, terminalreporter) -> None:
         totals = self.totals()
         if not totals:
@@ -97,7 +112,9 @@ class ExampleReport:
                 f"{counts['skipped']} skipped")
 
     def pytest_sessionfinish(self, session) -> None:
-        if not self.pages:
+        # A pytest-xdist worker saw only its share: the controller, which gets every
+        # worker's reports, writes the one report.
+        if not self.pages or self._is_xdist_worker(session):
             return
         report = {
             "torch": torch.__version__,

@@ -1,0 +1,117 @@
+"""The strict site build the tests share: started once per test run, in the background.
+
+Building the site takes longer than anything else the tests do, and only some tests need it.
+As soon as a test process has collected a test that asks for ``built_site``, it starts
+``mkdocs build --strict`` in a process of its own and goes on with other tests; a test that
+needs the site waits until the build has finished. Under pytest-xdist every worker collects
+the same tests: the first to get the lock starts the build, and every worker reads the same
+result from the run's shared temporary folder (one per run, so no run sees another's site).
+
+``python -m ptdocs.site_build FOLDER`` is that background process: it builds into
+``FOLDER/site`` (renamed there when whole) and then writes ``FOLDER/result.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from filelock import FileLock
+
+from .atomic import write_atomically
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMEOUT = 900  # seconds a test waits for the build before it gives up, saying why
+
+
+class BuildFailed(Exception):
+    pass
+
+
+class SharedBuild:
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        self.site = self.folder / "site"
+        self.result = self.folder / "result.json"
+        self._process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        """Start the build unless a process of this run already has."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with FileLock(str(self.folder / "start.lock")):
+            started = self.folder / "started"
+            if started.exists():
+                return
+            started.touch()
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "ptdocs.site_build", str(self.folder)], cwd=ROOT,
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def wait(self, timeout: float = TIMEOUT) -> Path:
+        """The built site's folder, once the build has finished; BuildFailed with its output if
+        it failed. Waits for the result file (the condition), polling, up to ``timeout``."""
+        self.start()  # no-op when started; a test run without collection (-p no:...) still works
+        deadline = time.monotonic() + timeout
+        while not self.result.exists():
+            if self._process is not None and self._process.poll() is not None and not self.result.exists():
+                raise BuildFailed(f"the site build process exited ({self._process.returncode}) "
+                                  "without writing its result")
+            if time.monotonic() > deadline:
+                raise BuildFailed(f"the site build did not finish within {timeout:.0f} s")
+            time.sleep(0.2)
+        result = json.loads(self.result.read_text(encoding="utf-8"))
+        if result["returncode"]:
+            raise BuildFailed(f"mkdocs build --strict failed:\n{result['output']}"[-6000:])
+        return self.site
+
+    def stop(self) -> None:
+        """Called at the end of the run by the process that started the build."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.terminate()
+            self._process.wait()
+
+
+class SiteBuildPlugin:
+    """Starts the shared build after collection, when a collected test needs the site."""
+
+    def __init__(self, config) -> None:
+        basetemp = config.getoption("basetemp", None)
+        if hasattr(config, "workerinput") and basetemp:
+            # pytest-xdist gives each worker <the run's temporary folder>/popen-gwN.
+            self._temporary = None
+            folder = Path(basetemp).parent / "shared-site"
+        else:
+            self._temporary = tempfile.TemporaryDirectory(prefix="ptdocs-site-")
+            folder = Path(self._temporary.name)
+        self.build = SharedBuild(folder)
+
+    def pytest_collection_finish(self, session) -> None:
+        if any("built_site" in getattr(item, "fixturenames", ()) for item in session.items):
+            self.build.start()
+
+    def pytest_sessionfinish(self, session) -> None:
+        self.build.stop()
+        if self._temporary is not None:
+            self._temporary.cleanup()
+
+
+def main(folder: Path) -> int:
+    partial = folder / "site.partial"
+    environment = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(partial)],
+        cwd=ROOT, env=environment, capture_output=True, text=True)
+    if done.returncode == 0:
+        partial.rename(folder / "site")
+    write_atomically(folder / "result.json", json.dumps(
+        {"returncode": done.returncode, "output": done.stdout + done.stderr}) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1])))

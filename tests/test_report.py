@@ -1,0 +1,59 @@
+"""The examples report under pytest-xdist: the controller counts from reports alone.
+
+With ``-n`` the workers collect the pages and the controller never sees an item, only the
+reports the workers send. A prose-values check or a skip directive must still not count as
+an example, and only the controller writes reports/examples.json.
+"""
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+from ptdocs.report import KIND, ExampleReport
+from ptdocs.provenance import REPORT
+
+
+def _report(page: Path, nodeid: str, outcome: str, kind: str | None = None):
+    return SimpleNamespace(fspath=str(page), nodeid=nodeid, when="call", outcome=outcome,
+                           skipped=outcome == "skipped", user_properties=[(KIND, kind)] if kind else [],
+                           longrepr=(str(page), 1, "Skipped: why"))
+
+
+def _page(tmp_path: Path) -> Path:
+    page = tmp_path / "docs" / "en" / "demo.md"
+    page.parent.mkdir(parents=True)
+    page.write_text("# Demo\n", encoding="utf-8")
+    return page
+
+
+def test_the_kind_travels_with_the_report_not_with_the_item(tmp_path):
+    page = _page(tmp_path)
+    controller = ExampleReport(tmp_path)  # it collected nothing
+    for nodeid, outcome, kind in [("a", "passed", None), ("b", "passed", "directive"),
+                                  ("c", "passed", "prose-values"), ("d", "failed", "prose-values"),
+                                  ("e", "skipped", None)]:
+        controller.pytest_runtest_logreport(_report(page, nodeid, outcome, kind))
+    counts = controller.pages["en/demo.md"]
+    assert (counts["passed"], counts["failed"], counts["skipped"]) == (1, 1, 1)
+
+
+def test_collection_marks_each_item_with_its_kind(tmp_path):
+    from ptdocs.pages import check_prose_values
+
+    prose = SimpleNamespace(nodeid="p", user_properties=[], example=SimpleNamespace(
+        region=SimpleNamespace(evaluator=check_prose_values), parsed=None))
+    directive = SimpleNamespace(nodeid="d", user_properties=[], example=SimpleNamespace(
+        region=SimpleNamespace(evaluator=None), parsed=object()))
+    ExampleReport(tmp_path).pytest_collection_modifyitems([prose, directive])
+    assert prose.user_properties == [(KIND, "prose-values")]
+    assert directive.user_properties == [(KIND, "directive")]
+
+
+def test_only_the_controller_writes_the_report(tmp_path):
+    page = _page(tmp_path)
+    worker = ExampleReport(tmp_path)
+    worker.pytest_runtest_logreport(_report(page, "a", "passed"))
+    worker.pytest_sessionfinish(SimpleNamespace(config=SimpleNamespace(workerinput={"workerid": "gw0"})))
+    assert not (tmp_path / REPORT).exists()
+    worker.pytest_sessionfinish(SimpleNamespace(config=SimpleNamespace()))
+    assert json.loads((tmp_path / REPORT).read_text())["pages"]["en/demo.md"]["passed"] == 1
