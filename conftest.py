@@ -1,8 +1,6 @@
 """Every page of the site, in both languages, runs as a test (see ptdocs/pages.py)."""
 
 import os
-import subprocess
-import sys
 
 import pytest
 import torch
@@ -11,12 +9,24 @@ from sybil.parsers.markdown import SkipParser
 
 from ptdocs.pages import PageBlockParser, ProseValuesParser
 from ptdocs.report import ExampleReport
-from ptdocs.snippets import ROOT
+from ptdocs.site_build import BuildFailed, SiteBuildPlugin
+
+
+def _accelerator():
+    """The accelerator type the examples run on ("cuda", "mps", ...), or None for the CPU alone.
+
+    PTDOCS_NO_ACCELERATOR=1 hides one that torch reports but the machine cannot use: GitHub's
+    arm64 macOS runners report MPS, which they do not support (see .github/workflows/site.yml)."""
+    if os.environ.get("PTDOCS_NO_ACCELERATOR") == "1" or not torch.accelerator.is_available():
+        return None
+    return torch.accelerator.current_accelerator().type
 
 
 def _setup(namespace):
     # Names a page's skip directives may use: <!-- skip: next if(not HAS_ACCELERATOR, reason="...") -->
-    namespace["HAS_ACCELERATOR"] = torch.accelerator.is_available()
+    # (ptdocs/downloads.py SETUP_NAMES gives the downloads the same names).
+    namespace["ACCELERATOR"] = _accelerator()
+    namespace["HAS_ACCELERATOR"] = namespace["ACCELERATOR"] is not None
 
 
 pages = Sybil(
@@ -31,16 +41,14 @@ pytest_collect_file = pages.pytest()
 
 def pytest_configure(config):
     config.pluginmanager.register(ExampleReport(config.rootpath), "ptdocs-example-report")
+    config.pluginmanager.register(SiteBuildPlugin(config), "ptdocs-site-build")
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory):
-    """``mkdocs build --strict`` once for the whole session, into a folder of its own."""
-    folder = tmp_path_factory.mktemp("site")
-    environment = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(folder)],
-        cwd=ROOT, env=environment, capture_output=True, text=True)
-    if result.returncode:
-        pytest.fail(f"mkdocs build --strict failed:\n{result.stdout}{result.stderr}"[-6000:], pytrace=False)
-    return folder
+def built_site(pytestconfig):
+    """``mkdocs build --strict`` once for the whole run (ptdocs/site_build.py starts it in the
+    background as soon as a test that needs it is collected)."""
+    try:
+        return pytestconfig.pluginmanager.get_plugin("ptdocs-site-build").build.wait()
+    except BuildFailed as error:
+        pytest.fail(str(error), pytrace=False)

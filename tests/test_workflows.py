@@ -141,3 +141,27 @@ def test_the_local_pipeline_runs_what_ci_runs_in_the_same_order():
     assert build.startswith("python -m mkdocs build --strict")
     # The benchmark command names a module that exists.
     assert (ROOT / benchmark.split()[1]).is_file()
+
+
+def test_the_page_examples_run_on_linux_macos_on_apple_silicon_and_windows():
+    job = _load(ROOT / ".github" / "workflows" / "site.yml")["jobs"]["examples"]
+    entries = {entry["os"]: entry for entry in job["strategy"]["matrix"]["include"]}
+    assert job["runs-on"] == "${{ matrix.os }}" and job["strategy"]["fail-fast"] is False
+    systems = {os.split("-")[0]: os for os in entries}
+    assert set(systems) == {"ubuntu", "macos", "windows"} and len(entries) == 3
+    # GitHub's macos-14 and later images are arm64 (Apple silicon); -13 and "-intel" ones are x86-64.
+    macos = systems["macos"]
+    assert re.fullmatch(r"macos-\d+", macos) and int(macos.split("-")[1]) >= 14, macos
+    # torch as requirements.txt pins it, from the index that has the CPU build for each system:
+    # PyTorch's CPU index on Linux (PyPI's Linux wheel is the CUDA build), PyPI alone elsewhere.
+    assert job["env"]["PIP_EXTRA_INDEX_URL"] == "${{ matrix.extra-index }}"
+    assert entries[systems["ubuntu"]]["extra-index"] == "https://download.pytorch.org/whl/cpu"
+    assert entries[macos]["extra-index"] == entries[systems["windows"]]["extra-index"] == ""
+    # Only the macOS runner, whose MPS GitHub does not support, hides its accelerator.
+    assert job["env"]["PTDOCS_NO_ACCELERATOR"] == "${{ matrix.hide-accelerator }}"
+    assert {os: entry["hide-accelerator"] for os, entry in entries.items()} == {
+        systems["ubuntu"]: "", macos: "1", systems["windows"]: ""}
+    assert job["defaults"]["run"]["shell"] == "bash"
+    runs = [step["run"] for step in job["steps"] if "run" in step]
+    assert runs == ["python -m pip install -r requirements.txt", "python -m pytest docs"]
+    assert "PYTHONUTF8" not in job["env"]  # Windows runs in its code page, as a reader's Python does

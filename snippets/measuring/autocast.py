@@ -36,8 +36,15 @@ weight_bf16 = weight.detach().to(torch.bfloat16).requires_grad_()
 try:
     features @ weight_bf16
 except RuntimeError as error:
-    print(error)
-#> expected m1 and m2 to have the same dtype, but got: float != c10::BFloat16
+    message = str(error)
+else:
+    raise AssertionError("float32 @ bfloat16 was accepted outside autocast")
+# The message goes on to name both types in C++, as each compiler spells them (GCC and Clang:
+# 'c10::BFloat16', MSVC: 'struct c10::BFloat16'), so only its start is shown.
+start = "expected m1 and m2 to have the same dtype"
+assert message.startswith(start) and "float" in message and "BFloat16" in message, message
+print(start)
+#> expected m1 and m2 to have the same dtype
 
 loss_bf16 = F.mse_loss(torch.tanh(features.bfloat16() @ weight_bf16), target.bfloat16())
 loss_bf16.backward()
