@@ -6,6 +6,7 @@ every FLOP it reports against a figure computed by hand, never how fast anything
 
 import csv
 import datetime
+import gc
 import hashlib
 import importlib.util
 import json
@@ -138,17 +139,18 @@ def check_row(row, build=bench.torch_build()):
     assert (row["quality_pass"] == "true") == passed and row["quality_failure"] == why
 
 
-@pytest.fixture(scope="module")
-def tiny_run(tmp_path_factory):
-    output = tmp_path_factory.mktemp("run") / "out" / "benchmark.csv"
-    done = subprocess.run([sys.executable, str(MODULE), *TINY, "--output", str(output)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    return output, done.stderr
+@pytest.fixture(scope="module", autouse=True)
+def heap_frozen():
+    """Every cell's memory pass starts with gc.collect(): frozen, the ~280,000 objects of torch and
+    the profiler it imports are not walked again each time, only the garbage of these tests."""
+    measure(tiny_cell())  # brings in everything a cell uses (the profiler imports torch._dynamo)
+    gc.freeze()
+    yield
+    gc.unfreeze()
 
 
 def test_header_is_the_template_then_appended_columns(tiny_run):
-    header, _ = read_csv(tiny_run[0])
+    header, _ = read_csv(tiny_run.csv)
     assert header[:9] == TEMPLATE
     assert header == bench.COLUMNS + bench.EXTRA_COLUMNS
     assert header[9:21] == ("workload", "task", "latency_iqr", "first_call", "runs", "threads",
@@ -158,7 +160,7 @@ def test_header_is_the_template_then_appended_columns(tiny_run):
 
 
 def test_every_cell_has_a_row_whose_values_parse(tiny_run):
-    _, rows = read_csv(tiny_run[0])
+    _, rows = read_csv(tiny_run.csv)
     cells = {(row["task"], row["dtype"], row["batch"]) for row in rows}
     assert cells == {(task, dtype, batch) for task in bench.TASKS
                      for dtype in ("float32", "bfloat16") for batch in ("2", "4")}
@@ -169,7 +171,7 @@ def test_every_cell_has_a_row_whose_values_parse(tiny_run):
 
 
 def test_memory_and_flops_of_the_tiny_run_are_the_hand_figures(tiny_run):
-    _, rows = read_csv(tiny_run[0])
+    _, rows = read_csv(tiny_run.csv)
     for row in rows:
         b, n, h = sizes(row)
         peak, held = hand_memory(row["task"], b, n, h, getattr(torch, row["dtype"]).itemsize)
@@ -181,8 +183,8 @@ def test_memory_and_flops_of_the_tiny_run_are_the_hand_figures(tiny_run):
 
 
 def test_stderr_holds_only_the_summary_and_the_noise_notes(tiny_run):
-    _, rows = read_csv(tiny_run[0])
-    lines = tiny_run[1].splitlines()
+    _, rows = read_csv(tiny_run.csv)
+    lines = tiny_run.stderr.splitlines()
     noisy = [row["trial"] for row in rows if row["noisy"] == "true"]
     assert [line.split(": ")[2] for line in lines[:-1]] == noisy  # one line per noisy cell
     assert all(line.startswith("benchmark.py: noisy: ") for line in lines[:-1]), lines
@@ -191,7 +193,7 @@ def test_stderr_holds_only_the_summary_and_the_noise_notes(tiny_run):
 
 
 def test_verdicts_are_the_tasks_criteria(tiny_run):
-    _, rows = read_csv(tiny_run[0])
+    _, rows = read_csv(tiny_run.csv)
     for row in rows:
         # float32 meets every criterion; bfloat16 answers and differentiates well enough, but
         # its training step loses most updates to rounding: failed on merit, said why.
@@ -202,7 +204,7 @@ def test_verdicts_are_the_tasks_criteria(tiny_run):
 
 
 def test_metadata_beside_the_csv(tiny_run):
-    output = tiny_run[0]
+    output = tiny_run.csv
     meta = json.loads(output.with_suffix(".json").read_text(encoding="utf-8"))
     assert meta["torch_build"] == bench.torch_build()
     assert meta["torch_git_version"] == torch.version.git_version
@@ -615,43 +617,75 @@ def test_an_interrupt_before_any_row_changes_nothing(tmp_path, monkeypatch, caps
     assert output.read_text() == "old csv\n" and output.with_suffix(".json").read_text() == "{}\n"
 
 
+class Child:
+    """The benchmark as a child process, its stderr collected as it comes; killed if a test gives up."""
+
+    def __init__(self, *arguments, python_options=()):
+        self.process = subprocess.Popen([sys.executable, *python_options, str(MODULE), *arguments],
+                                        cwd=ROOT, stderr=subprocess.PIPE)
+        self.seen, self.changed, self.ended = bytearray(), threading.Condition(), False
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        while chunk := self.process.stderr.read1(65536):
+            with self.changed:
+                self.seen.extend(chunk)
+                self.changed.notify_all()
+        with self.changed:
+            self.ended = True  # the child closed stderr: no match will come
+            self.changed.notify_all()
+
+    def wait_for(self, pattern, timeout=300):
+        """Until stderr matches `pattern` (bytes): generous, so that a loaded machine only waits longer."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.ended or re.search(pattern, self.seen), timeout)
+            found = re.search(pattern, self.seen)
+        assert found, f"{pattern!r} not on stderr (exit status {self.process.poll()}): {bytes(self.seen[-2000:])!r}"
+
+    def interrupt(self, timeout=120):
+        """SIGINT, as Ctrl-C sends it; (exit status, all of stderr)."""
+        self.process.send_signal(signal.SIGINT)
+        status = self.process.wait(timeout=timeout)
+        self.reader.join(timeout=timeout)
+        return status, self.seen.decode()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
 def test_ctrl_c_from_the_shell_is_one_message_and_a_consistent_pair(tmp_path):
     output = tmp_path / "benchmark.csv"
-    process = subprocess.Popen([sys.executable, str(MODULE), "--preset", "tiny", "--threads", "1",
-                                "--output", str(output)], cwd=ROOT, stderr=subprocess.PIPE)
-    seen = bytearray()
-
-    def read():
-        while chunk := process.stderr.read(1):
-            seen.extend(chunk)
-
-    reader = threading.Thread(target=read)
-    reader.start()
-    deadline = time.monotonic() + 120
-    while b"| 2/12" not in seen and time.monotonic() < deadline:  # two cells complete
-        time.sleep(0.05)
-    process.send_signal(signal.SIGINT)
-    assert process.wait(timeout=120) == 130
-    reader.join()
-    stderr = seen.decode()
+    # 50 repeats: 600 cells, so the run cannot end on its own between two complete cells and the signal.
+    with Child("--preset", "tiny", "--threads", "1", "--repeats", "50", "--output", str(output)) as child:
+        child.wait_for(rb"\| *([2-9]|[1-9]\d+)/600 \[")  # tqdm's bar: at least two cells complete
+        status, stderr = child.interrupt()
+    assert status == 130, stderr
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
-    assert re.search(r"benchmark.py: interrupted: wrote the \d+ complete rows of 12", stderr)
+    assert re.search(r"benchmark.py: interrupted: wrote the \d+ complete rows of 600", stderr)
     meta = json.loads(output.with_suffix(".json").read_text(encoding="utf-8"))
     assert meta["interrupted"] is True and meta["cells"] == len(read_csv(output)[1]) >= 2
     assert meta["csv_sha256"] == hashlib.sha256(output.read_bytes()).hexdigest()
 
 
 def test_ctrl_c_while_torch_loads_is_one_line_and_writes_nothing(tmp_path):
-    # Early enough to land while torch is imported (a second or two); on a machine that imports
-    # it faster, main() catches it before any cell is complete: the same line either way.
+    # -X importtime prints each module as its import ends: a torch submodule on stderr means the
+    # child is inside `import torch`, past the line that installs its handler. Should the signal
+    # land after the import, main() catches it with the same line: the run times make sure no
+    # cell can be complete by then.
     output = tmp_path / "benchmark.csv"
-    process = subprocess.Popen([sys.executable, str(MODULE), *TINY, "--output", str(output)],
-                               cwd=ROOT, stderr=subprocess.PIPE, text=True)
-    time.sleep(0.5)
-    process.send_signal(signal.SIGINT)
-    stderr = process.communicate(timeout=120)[1]
-    assert process.returncode == 130, stderr
-    assert stderr.strip() == "benchmark.py: interrupted before any cell was complete; nothing written"
+    with Child(*TINY, "--min-run-time", "600", "--max-run-time", "600", "--output", str(output),
+               python_options=("-X", "importtime")) as child:
+        child.wait_for(rb"\| +torch\.")
+        status, stderr = child.interrupt()
+    assert status == 130, stderr
+    lines = [line for line in stderr.splitlines() if line.strip() and not line.startswith("import time:")]
+    assert lines == ["benchmark.py: interrupted before any cell was complete; nothing written"]
     assert list(tmp_path.iterdir()) == []
 
 

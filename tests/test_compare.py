@@ -290,17 +290,18 @@ def test_without_arguments_it_compares_the_committed_pair():
     assert "[2] against [1]:" in run.stdout
 
 
-def test_it_reads_what_the_real_module_writes(tmp_path):
-    """Two tiny runs of the benchmark itself, at 1 and 2 threads: every cell matched, none missing."""
-    for threads in (1, 2):
-        made = subprocess.run([sys.executable, str(BENCHMARK), "--preset", "tiny", "--threads", str(threads),
-                               "--no-progress", "--output", str(tmp_path / f"t{threads}.csv")],
-                              cwd=ROOT, capture_output=True, text=True, timeout=300)
-        assert made.returncode == 0, made.stderr[-2000:]
-    result = compare.compare([tmp_path / "t1.csv", tmp_path / "t2.csv"])
+def test_it_reads_what_the_real_module_writes(tiny_run, tmp_path):
+    """Two tiny runs of the benchmark itself, at 1 thread (tests/conftest.py's) and at 2: every cell matched."""
+    made = subprocess.run([sys.executable, str(BENCHMARK), "--preset", "tiny", "--threads", "2", "--no-progress",
+                           "--output", str(tmp_path / "t2.csv")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert made.returncode == 0, made.stderr[-2000:]
+    pair = [tiny_run.csv, tmp_path / "t2.csv"]
+    result = compare.compare(pair)
     assert len(result.keys) == 12 and result.counts(1)["missing"] == 0
     assert [run.threads for run in result.runs] == ["1", "2"]
-    text = cli(tmp_path / "t1.csv", tmp_path / "t2.csv").stdout
+    # Each metadata file is its CSV's (csv_sha256), only the threads differ, and they ran one after the other.
+    assert result.warnings == () and all(run.metadata for run in result.runs)
+    text = cli(*pair).stdout
     assert text.count("[---") == 12
 
 
@@ -393,13 +394,14 @@ def test_matmul_agreement_needs_a_steady_aa_control_to_say_agree():
     assert agreement.verdict([1.2] * 7, wide_aa)[0] == "inconclusive"
 
 
-def test_matmul_agreement_runs_end_to_end_on_a_small_matmul():
+def test_matmul_agreement_runs_end_to_end_on_a_small_matmul(capsys):
     """Exit status and printed verdict agree; an even --rounds is refused."""
+    # The fewest rounds it accepts, and run times so short that start-up is most of the run.
     run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "matmul_agreement.py"), "--n", "64",
-                          "--min-run-time", "0.01", "--threads", "1"], cwd=ROOT, capture_output=True, text=True,
-                         timeout=300)
+                          "--rounds", "5", "--min-run-time", "0.001", "--threads", "1"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
     kind = {0: "agree", 1: "DISAGREE", 2: "inconclusive"}[run.returncode]
-    assert run.stdout.rstrip().endswith(f"limit 5%: {kind}") and "7 rounds" in run.stdout, run.stderr
-    refused = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "matmul_agreement.py"), "--rounds", "6"],
-                             cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert refused.returncode == 2 and "--rounds must be odd" in refused.stderr
+    assert run.stdout.rstrip().endswith(f"limit 5%: {kind}") and "5 rounds" in run.stdout, run.stderr
+    with pytest.raises(SystemExit) as refused:  # argparse's refusal, before anything is timed
+        load_agreement().main(["--rounds", "6"])
+    assert refused.value.code == 2 and "--rounds must be odd" in capsys.readouterr().err

@@ -1,0 +1,54 @@
+"""Fixtures that several test files share."""
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from filelock import FileLock
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARK = ROOT / "snippets" / "measuring" / "benchmark.py"
+
+
+@dataclass(frozen=True)
+class BenchmarkRun:
+    csv: Path  # its metadata lies beside it, as .json
+    stderr: str
+
+
+def run_benchmark(output, *arguments):
+    """The benchmark module from the shell, as a user runs it: a BenchmarkRun, or a failed test."""
+    done = subprocess.run([sys.executable, str(BENCHMARK), *arguments, "--output", str(output)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"benchmark.py {' '.join(arguments)}: {done.stderr[-2000:]}"
+    return BenchmarkRun(output, done.stderr)
+
+
+TINY_RUN = ("--preset", "tiny", "--threads", "1", "--no-progress")
+
+
+@pytest.fixture(scope="session")
+def tiny_run(tmp_path_factory):
+    """`benchmark.py --preset tiny --threads 1 --no-progress`, once per test session.
+
+    Only read by the tests: test_benchmark checks what it wrote, test_compare compares it
+    with a run at 2 threads. Under pytest-xdist the first worker that needs it runs it and
+    any other waits for it, on a lock in the folder all workers of this session share
+    (pytest-xdist's documented recipe); without xdist, that folder is shared by every
+    session of this user, so the run goes in this session's own.
+    """
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        # A folder that does not exist yet: the benchmark creates it.
+        return run_benchmark(tmp_path_factory.mktemp("tiny") / "out" / "benchmark.csv", *TINY_RUN)
+    shared = tmp_path_factory.getbasetemp().parent / "tiny-run"
+    output, stderr = shared / "out" / "benchmark.csv", shared / "stderr.txt"
+    with FileLock(f"{shared}.lock"):
+        if not stderr.exists():  # written last, and only by a run that succeeded
+            shared.mkdir(exist_ok=True)
+            run = run_benchmark(output, *TINY_RUN)
+            stderr.write_text(run.stderr, encoding="utf-8")
+            return run
+    return BenchmarkRun(output, stderr.read_text(encoding="utf-8"))
