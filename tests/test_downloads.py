@@ -1,10 +1,15 @@
-"""Every guide page's notebook and script, in both languages, runs and misses no example.
+"""Every guide page's notebook and script runs and misses no example, in every language.
 
-The downloads are generated as the build generates them (ptdocs/downloads.py) and
-run the way a reader runs a downloaded file: alone in an empty folder, the
-notebook with nbclient, the script with ``python``. Both must print exactly the
-``#>`` lines the page shows (or ``Skipped: <reason>`` for an example the page
-skips here), and the asserts in the code are the page's analytical checks.
+The downloads are generated as the build generates them (ptdocs/downloads.py). The
+English ones run the way a reader runs a downloaded file: alone in an empty folder,
+the notebook with nbclient, the script with ``python``. Both must print exactly the
+``#>`` lines the page shows (or ``Skipped: <reason>`` for an example the page skips
+here), and the asserts in the code are the page's analytical checks.
+
+The other languages' downloads are not run again: their code must be the English
+twin's, character for character (comments aside, which may be translated; a skip
+reason is the page's prose, so only its text may differ), and so must what the page
+says they print. Running the English ones therefore checks theirs too.
 """
 
 from __future__ import annotations
@@ -28,8 +33,23 @@ from ptdocs.pages import PYTHON
 from ptdocs.snippets import ROOT, expand, include_target
 
 PAGES = guide_pages(ROOT)
-IDS = [page.relative_to(ROOT / "docs").as_posix() for page in PAGES]
+RUN_LANGUAGE = "en"  # its downloads run; the other languages' must hold the same code
 TIMEOUT = 600  # seconds for one download; the measuring page's benchmarks take the longest
+
+
+def english_twin(page):
+    """The same page in the language whose downloads run."""
+    _language, *inside = page.relative_to(ROOT / "docs").parts
+    return ROOT.joinpath("docs", RUN_LANGUAGE, *inside)
+
+
+def _id(page) -> str:
+    return page.relative_to(ROOT / "docs").as_posix()
+
+
+# A page without an English twin has nothing to be compared with: its downloads run.
+RUN = [page for page in PAGES if english_twin(page) == page or english_twin(page) not in PAGES]
+TWINS = [page for page in PAGES if page not in RUN]
 _made = {}
 
 
@@ -123,7 +143,7 @@ def test_the_guide_pages_are_found_in_every_language():
     assert {page.relative_to(ROOT / "docs").parts[0] for page in PAGES} == languages
 
 
-@pytest.mark.parametrize("page", PAGES, ids=IDS)
+@pytest.mark.parametrize("page", PAGES, ids=_id)
 def test_the_downloads_hold_every_example_of_the_page(page, site):
     downloads = downloads_of(page, site)
     targets = page_include_targets(page)
@@ -145,11 +165,15 @@ def test_a_download_that_misses_an_example_is_noticed(site):
         == ["snippets/home/first_gradient.py:gradient"]
 
 
-@pytest.mark.parametrize("page", PAGES, ids=IDS)
+@pytest.mark.parametrize("page", RUN, ids=_id)
 def test_the_notebook_runs_alone_and_prints_what_the_page_shows(page, site, tmp_path):
     downloads = downloads_of(page, site)
     notebook = nbformat.reads(downloads.notebook_text, as_version=4)  # as a reader gets it
-    NotebookClient(notebook, timeout=TIMEOUT, kernel_name="python3",
+    # "immediate" kills the kernel (and its process group) once every cell has replied:
+    # the outputs are all in by then, and a graceful stop only waits ~2 s for the
+    # interpreter (torch loaded) to exit. The script's run checks a clean exit.
+    NotebookClient(notebook, timeout=TIMEOUT, startup_timeout=TIMEOUT, kernel_name="python3",
+                   shutdown_kernel="immediate",
                    resources={"metadata": {"path": str(tmp_path)}}).execute()
     code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
     example_cells = code_cells[len(code_cells) - len(downloads.examples):]
@@ -160,7 +184,7 @@ def test_the_notebook_runs_alone_and_prints_what_the_page_shows(page, site, tmp_
             f"{page}: the notebook cell of line {example.line} prints something else"
 
 
-@pytest.mark.parametrize("page", PAGES, ids=IDS)
+@pytest.mark.parametrize("page", RUN, ids=_id)
 def test_the_script_runs_alone_and_prints_what_the_page_shows(page, site, tmp_path):
     downloads = downloads_of(page, site)
     script = tmp_path / downloads.script_name
@@ -173,6 +197,91 @@ def test_the_script_runs_alone_and_prints_what_the_page_shows(page, site, tmp_pa
     for example in downloads.examples:
         expected += expected_output(example, printed[len(expected):])
     assert printed == expected
+
+
+# ---------------------------------------------------------------- the other languages
+
+
+def code_of(source: str) -> str:
+    """The code of some Python source: what must not differ between languages.
+
+    Comments are dropped (tokenize finds them, so a ``#`` in a string stays), with the
+    spaces before them and the lines they leave blank: a later change translates the
+    comments of the Spanish downloads, and those are prose. The ``#>`` lines stay: they
+    are the output the English run checks. Everything else stays as written, blank
+    lines inside a string included. Lines end at ``\\r`` too, as Python reads them.
+    """
+    lines = io.StringIO(source, newline=None).readlines()
+    comments, in_string = {}, set()  # row -> column of its comment; rows inside a string
+    for token in tokenize.generate_tokens(iter(lines).__next__):
+        if token.type == tokenize.COMMENT and not token.string.startswith("#>"):
+            comments[token.start[0]] = token.start[1]
+        elif token.start[0] < token.end[0]:
+            in_string.update(range(token.start[0] + 1, token.end[0] + 1))
+    kept = []
+    for row, line in enumerate(lines, start=1):
+        if row in comments:
+            line = line[:comments[row]].rstrip() + "\n"
+        if line.strip() or row in in_string:
+            kept.append(line)
+    return "".join(kept)
+
+
+def notebook_code(downloads) -> list[str]:
+    notebook = nbformat.reads(downloads.notebook_text, as_version=4)  # as a reader gets it
+    return [code_of(cell.source) for cell in notebook.cells if cell.cell_type == "code"]
+
+
+def script_code(downloads) -> str:
+    # The script's Markdown (jupytext "# %% [markdown]" cells) is comments: dropped too.
+    return code_of(downloads.script)
+
+
+def shown_output(downloads) -> list:
+    """What the page says each example prints: its skip (reason aside) and ``#>`` lines."""
+    return [(example.skip and (example.skip.condition, example.skip.names),
+             printed_lines(example.code)) for example in downloads.examples]
+
+
+def in_language_of(other, english):
+    """English code -> the same with the other page's skip reasons, which are its prose
+    and are printed by the code (``print('Skipped: <reason>')``)."""
+    reasons = [(repr("Skipped: " + ours.skip.reason), repr("Skipped: " + theirs.skip.reason))
+               for ours, theirs in zip(english.examples, other.examples)
+               if ours.skip and theirs.skip]
+
+    def translate(code: str) -> str:
+        for ours, theirs in reasons:
+            code = code.replace(ours, theirs)
+        return code
+    return translate
+
+
+@pytest.mark.parametrize("page", TWINS, ids=_id)
+def test_the_downloads_show_the_output_of_the_english_ones(page, site):
+    english, other = downloads_of(english_twin(page), site), downloads_of(page, site)
+    assert shown_output(other) == shown_output(english)
+
+
+@pytest.mark.parametrize("page", TWINS, ids=_id)
+def test_the_downloads_hold_the_code_of_the_english_ones(page, site):
+    english, other = downloads_of(english_twin(page), site), downloads_of(page, site)
+    translate = in_language_of(other, english)
+    assert notebook_code(other) == [translate(code) for code in notebook_code(english)], \
+        f"{other.notebook_name}: its code is not the English notebook's, which is the one run"
+    assert script_code(other) == translate(script_code(english)), \
+        f"{other.script_name}: its code is not the English script's, which is the one run"
+
+
+def test_code_of_drops_comments_and_nothing_else():
+    code = 'x = "a  # b"  # why\n\n# one\ns = """\n\n  # kept\n"""\nprint(x)\n#> a  # b\n'
+    assert code_of(code) == 'x = "a  # b"\ns = """\n\n  # kept\n"""\nprint(x)\n#> a  # b\n'
+    translated = code.replace("# why", "# por qué").replace("# one", "# uno\n# dos")
+    assert code_of(translated) == code_of(code)
+    for old, new in [('x = "a', 'x  = "a'), ('"a  # b"', '"a # b"'), ("print(x)", "print(x) "),
+                     ("#> a", "#> á"), ("\n\n  # kept", "\n  # kept"),
+                     ("# one\n", "# one\rx = 1\n")]:  # Python ends a line at a lone \r too
+        assert code_of(code.replace(old, new)) != code_of(code), (old, new)
 
 
 # ---------------------------------------------------------------- how pages become downloads
@@ -254,9 +363,9 @@ def test_a_skip_a_download_cannot_reproduce_is_an_error(repository, directive, m
         make_downloads(page, SITE, repository.root)
 
 
-def test_setup_names_match_what_the_page_tests_use():
-    import conftest
-
+def test_setup_names_match_what_the_page_tests_use(request):
+    # The repository's conftest.py, as pytest loaded it (`import conftest` finds tests/conftest.py).
+    conftest = request.config.pluginmanager.get_plugin(str(ROOT / "conftest.py"))
     namespace = {}
     conftest._setup(namespace)
     assert namespace == setup_namespace()
