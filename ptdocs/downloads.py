@@ -45,7 +45,6 @@ from pathlib import Path, PurePosixPath
 import jupytext
 import nbformat
 from mkdocs.utils.meta import get_data
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from sybil import Document
 from sybil.parsers.markdown import SkipParser
 
@@ -99,6 +98,8 @@ TEXTS = {
 # tests: the import each needs and the expression that computes it in a download.
 SETUP_NAMES = {
     "HAS_ACCELERATOR": ("import torch", "torch.accelerator.is_available()"),
+    "ACCELERATOR": ("import torch",
+                    "torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else None"),
 }
 
 
@@ -569,35 +570,46 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     files_note = texts["files"].format(files=", ".join(f"`{name}`" for name in files))
 
     notebook_cells, script_cells = [], []
-    notebook_cells.append(new_markdown_cell(intro("origin")))
-    script_cells.append(new_markdown_cell(intro("origin_script")))
+    notebook_cells.append(_markdown_cell(intro("origin")))
+    script_cells.append(_markdown_cell(intro("origin_script")))
     if files:
         for cells in (notebook_cells, script_cells):
-            cells.append(new_markdown_cell(files_note))
-            cells.append(new_code_cell(files_cell_code(files)))
+            cells.append(_markdown_cell(files_note))
+            cells.append(_code_cell(files_cell_code(files)))
     code_of = dict(zip(map(id, examples), codes))
     for part in parts:
         if isinstance(part, Example):
             for cells in (notebook_cells, script_cells):
-                cells.append(new_code_cell(code_of[id(part)]))
+                cells.append(_code_cell(code_of[id(part)]))
             continue
         prose = prose_markdown(part, language, relative, site, root)
-        notebook_cells += [new_markdown_cell(cell) for cell in _split_at_headings(prose)]
+        notebook_cells += [_markdown_cell(cell) for cell in _split_at_headings(prose)]
         titles = headings(prose)
         if titles:
-            script_cells.append(new_markdown_cell("\n".join(titles)))
+            script_cells.append(_markdown_cell("\n".join(titles)))
 
     notebook = _notebook(notebook_cells)
     script = _script(script_cells)
     return Downloads(where, language, tuple(examples), notebook, script)
 
 
+def _code_cell(source: str) -> dict:
+    return {"cell_type": "code", "metadata": {}, "execution_count": None, "source": source, "outputs": []}
+
+
+def _markdown_cell(source: str) -> dict:
+    return {"cell_type": "markdown", "metadata": {}, "source": source}
+
+
 def _notebook(cells) -> nbformat.NotebookNode:
-    for number, cell in enumerate(cells):
-        cell["id"] = f"cell-{number}"  # stable ids: the same page gives the same file
-    notebook = new_notebook(cells=cells, metadata={
-        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-        "language_info": {"name": "python"},
+    """The cells as a notebook, validated once as a whole (nbformat's new_*_cell validated each
+    cell on its own as well: most of the time of a page's downloads)."""
+    notebook = nbformat.from_dict({
+        "nbformat": 4, "nbformat_minor": nbformat.v4.nbformat_minor,
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+                     "language_info": {"name": "python"}},
+        # stable ids: the same page gives the same file
+        "cells": [{**cell, "id": f"cell-{number}"} for number, cell in enumerate(cells)],
     })
     nbformat.validate(notebook)
     return notebook

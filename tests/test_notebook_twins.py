@@ -2,6 +2,7 @@
 button of every notebook page (ptdocs/hooks/notebooks.py)."""
 
 import importlib.util
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -131,3 +132,40 @@ def test_a_language_build_keeps_the_other_languages_notebook_renders(tmp_path):
     jupyter = SimpleNamespace(config=settings, _used_cache_paths={english})  # the English build's
     hook.on_post_build(SimpleNamespace(docs_dir=str(docs), plugins={"mkdocs-jupyter": jupyter}))
     assert jupyter._used_cache_paths == {english, spanish}
+
+
+def test_notebook_renders_are_kept_per_python_environment(tmp_path, monkeypatch):
+    """mkdocs-jupyter's key is the notebook and its settings: another torch must not reuse a render."""
+    from types import SimpleNamespace
+
+    hook = load_hook()
+    installed = [SimpleNamespace(name="torch", version="2.13.0+cpu"), SimpleNamespace(name="numpy", version="2.3.0")]
+    monkeypatch.setattr(hook.importlib.metadata, "distributions", lambda: list(installed))
+    settings = {"cache": True, "cache_dir": ".cache/mkdocs-jupyter"}
+    config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"),
+                             plugins={"mkdocs-jupyter": SimpleNamespace(config=settings)})
+    hook.on_config(config)
+    folder = Path(settings["cache_dir"])
+    assert folder.parent == tmp_path / ".cache" / "mkdocs-jupyter" and folder.name.startswith("torch-2.13.0+cpu-")
+    hook.on_config(config)  # MkDocs runs on_config again in each language's build
+    assert Path(settings["cache_dir"]) == folder
+    for changed in ([installed[0], SimpleNamespace(name="numpy", version="2.3.1")],
+                    [SimpleNamespace(name="torch", version="2.14.0+cpu"), installed[1]]):
+        hook.environment.cache_clear()
+        installed[:] = changed
+        assert hook.environment() != folder.name
+
+
+def test_a_broken_notebook_source_stops_the_preview_with_its_error(tmp_path, monkeypatch, capsys):
+    """mkdocs serve writes the notebooks from their sources before each rebuild (ptdocs/hooks/preview.py)."""
+    spec = importlib.util.spec_from_file_location("preview_hook", ROOT / "ptdocs" / "hooks" / "preview.py")
+    preview = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(preview)
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "notebooks" / "exercise.py").write_text(SOURCE.replace("x = 1", "x = = 1"))
+    monkeypatch.setattr(notebook_twins, "ROOT", tmp_path)
+    monkeypatch.setattr(notebook_twins, "sources", lambda root=tmp_path: [tmp_path / "notebooks" / "exercise.py"])
+    with pytest.raises(PluginError, match="notebook source"):
+        preview.write_notebook_twins()
+    assert "exercise.py, line 8: invalid syntax" in capsys.readouterr().err
+    assert not (tmp_path / "docs").exists()

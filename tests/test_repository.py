@@ -32,8 +32,8 @@ def test_torch_is_pinned_so_a_bare_install_cannot_pull_another_build():
     assert re.search(r"^mkdocs==1\.", lock, re.M), "mkdocs<2: MkDocs 2 drops plugins"
 
 
-def test_each_language_runs_the_same_number_of_examples_per_page():
-    from conftest import pages
+def test_each_language_runs_the_same_number_of_examples_per_page(pytestconfig):
+    pages = pytestconfig.pluginmanager.get_plugin(str(ROOT / "conftest.py")).pages  # the site's Sybil
 
     def count(path):
         return len(list(pages.parse(path).examples()))

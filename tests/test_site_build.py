@@ -1,10 +1,15 @@
 """The strict build produces both languages, rendered notebooks and twin language links."""
 
+import dataclasses
+import importlib.util
 import re
+import sys
+from types import SimpleNamespace
 from urllib.parse import urljoin
 
 import pytest
 
+from ptdocs.snippets import ROOT
 
 
 @pytest.fixture
@@ -40,3 +45,160 @@ def test_the_language_link_of_each_page_points_at_its_twin(site, page):
     # Resolve the links against each page's own URL, as the browser does.
     assert urljoin(f"http://site/{page}", english["es"]) == f"http://site/es/{page}"
     assert urljoin(f"http://site/es/{page}", spanish["en"]) == f"http://site/{page}"
+
+
+# ---- what makes a rebuild cheap, and still right ---------------------------------------------
+
+def load_hook(name):
+    spec = importlib.util.spec_from_file_location(f"{name}_hook", ROOT / "ptdocs" / "hooks" / f"{name}.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    return hook
+
+
+@dataclasses.dataclass(frozen=True)
+class Data:
+    rows: tuple
+
+
+def test_a_plot_is_drawn_once_and_again_whenever_something_it_is_drawn_from_changes(tmp_path, monkeypatch):
+    import matplotlib
+
+    hook = load_hook("results")
+    drawing = tmp_path / "ptdocs" / "results.py"  # the drawing code, and compare.py beside its package
+    compare = tmp_path / "snippets" / "measuring" / "compare.py"
+    for file in (drawing, compare):
+        file.parent.mkdir(parents=True)
+        file.write_text("# version 1\n")
+    monkeypatch.setattr(hook, "results_module", SimpleNamespace(__file__=str(drawing)))
+    drawn = []
+
+    def draw(data, language):
+        drawn.append((data, language))
+        return f"<svg>{data.rows} {language} {len(drawn)}</svg>"
+
+    def plot(data=Data((1, 2)), language="en"):
+        return hook.svg(tmp_path, draw, data, language)
+
+    first = plot()
+    assert plot() == first and len(drawn) == 1  # the second came from the cache
+    plot(Data((1, 3)))
+    plot(language="es")
+    drawing.write_text("# version 2\n")
+    plot()
+    compare.write_text("# version 2\n")
+    plot()
+    with matplotlib.rc_context({"font.size": 13}):
+        plot()
+    assert len(drawn) == 6, "a change of data, language, code or matplotlib settings must draw again"
+    assert plot() == "<svg>(1, 2) en 5</svg>" and len(drawn) == 6  # the fifth's inputs again: cached
+
+
+def test_the_data_of_the_real_plots_can_be_cached():
+    """A repr with an object's address ('<... at 0x...>') would change in every process: the
+    plots would be drawn in every build, the cache never used."""
+    from ptdocs import results
+
+    assert " at 0x" not in repr(results.load(ROOT))
+    for pair in (results.COMPARISON, results.AA_PAIR):
+        assert " at 0x" not in repr(results.load_comparison(ROOT, pair))
+
+
+def test_plots_no_language_of_the_build_used_are_removed_after_it(tmp_path, monkeypatch):
+    hook = load_hook("results")
+    monkeypatch.setattr(hook, "_code", lambda: "code")
+    config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"), plugins={})
+    old = hook.svg(tmp_path, lambda data, language: "<svg/>", Data((0,)), "en")
+    hook.on_pre_build(config)
+    hook.svg(tmp_path, lambda data, language: "<svg/>", Data((1,)), "en")
+    hook.on_post_build(config)
+    assert [path.name for path in (tmp_path / hook.PLOTS).iterdir()] == [
+        next(iter(hook._used_plots)).name] and old == "<svg/>"
+
+
+def test_compiled_templates_are_reused_only_for_the_same_template_source_and_environment(tmp_path):
+    import jinja2
+
+    hook = load_hook("template_cache")
+    (tmp_path / "templates").mkdir()
+    page = tmp_path / "templates" / "page.html"
+    config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"))
+
+    def render():
+        env = hook.on_env(jinja2.Environment(loader=jinja2.FileSystemLoader(tmp_path / "templates")), config, None)
+        return env.get_template("page.html").render(x=1)
+
+    page.write_text("one {{ x }}")
+    assert render() == "one 1"
+    folder = hook.cache_folder(jinja2.Environment(), tmp_path)
+    assert len(list(folder.iterdir())) == 1  # compiled once, kept
+    page.write_text("two {{ x }}")
+    assert render() == "two 1"  # a changed template is compiled again, not taken from the cache
+    with_filter = jinja2.Environment()
+    with_filter.filters["shout"] = str.upper
+    assert hook.cache_folder(with_filter, tmp_path) != folder
+    assert hook.cache_folder(jinja2.Environment(trim_blocks=True), tmp_path) != folder
+    assert hook.cache_folder(jinja2.Environment(finalize=lambda value: value), tmp_path) is None
+
+
+@pytest.fixture
+def project_modules():
+    """Give back the ptdocs modules this process had after a test that makes MkDocs load new ones."""
+    kept = {name: module for name, module in sys.modules.items() if name.partition(".")[0] == "ptdocs"}
+    yield
+    for name in [name for name in sys.modules if name.partition(".")[0] == "ptdocs"]:
+        del sys.modules[name]
+    sys.modules.update(kept)
+
+
+def test_each_rebuild_of_serve_runs_the_hooks_and_ptdocs_as_they_are_in_their_files(project_modules):
+    from mkdocs.config import load_config
+
+    def hooks():
+        return load_config(str(ROOT / "mkdocs.yml")).hooks
+
+    first = hooks()
+    downloads = sys.modules["ptdocs.downloads"]
+    assert hooks()["ptdocs/hooks/stamp.py"] is first["ptdocs/hooks/stamp.py"]  # MkDocs loads a hook once
+    first["ptdocs/hooks/preview.py"].forget_project_code()
+    again = hooks()
+    assert again["ptdocs/hooks/stamp.py"] is not first["ptdocs/hooks/stamp.py"]
+    assert sys.modules["ptdocs.downloads"] is not downloads
+
+
+def test_a_rebuild_of_serve_loads_changed_code_and_writes_the_notebooks_before_it_builds(monkeypatch):
+    hook = load_hook("preview")
+    calls, code = [], ["version 1"]
+    monkeypatch.setattr(hook, "code_digest", lambda: code[0])
+    monkeypatch.setattr(hook, "forget_project_code", lambda: calls.append("forget"))
+    monkeypatch.setattr(hook, "write_notebook_twins", lambda: calls.append("notebooks"))
+    monkeypatch.setattr(hook.sys, "dont_write_bytecode", False)
+    hook.on_startup(command="serve", dirty=False)
+    assert calls == ["notebooks"] and hook.sys.dont_write_bytecode  # a .pyc would start a rebuild
+    server = hook.on_serve(SimpleNamespace(builder=None), config=None,
+                           builder=lambda config=None: calls.append("build"))
+    server.builder()  # a page was saved: the code is as it was loaded
+    code[0] = "version 2"
+    server.builder()  # a hook or a module of ptdocs was saved
+    server.builder()
+    assert calls == ["notebooks", "notebooks", "build", "forget", "notebooks", "build", "notebooks", "build"]
+
+
+def test_the_code_digest_changes_with_any_file_of_ptdocs_the_compare_module_or_mkdocs_yml(tmp_path, monkeypatch):
+    hook = load_hook("preview")
+    assert {place.relative_to(ROOT).as_posix() for place in hook.PROJECT_CODE} == {
+        "ptdocs", "snippets/measuring/compare.py", "mkdocs.yml"}  # what ptdocs, ptdocs_compare load
+    package, compare, config = tmp_path / "ptdocs", tmp_path / "compare.py", tmp_path / "mkdocs.yml"
+    (package / "hooks").mkdir(parents=True)
+    for file in (package / "a.py", package / "hooks" / "h.py", compare, config):
+        file.write_text("x = 1\n")
+    monkeypatch.setattr(hook, "PROJECT_CODE", (package, compare, config))
+    seen = {hook.code_digest()}
+    for change in (lambda: (package / "hooks" / "h.py").write_text("x = 2\n"),
+                   lambda: compare.write_text("x = 2\n"),
+                   lambda: config.write_text("x: 2\n"),
+                   lambda: (package / "b.py").write_text(""),
+                   lambda: (package / "a.py").unlink()):
+        change()
+        seen.add(hook.code_digest())
+    assert len(seen) == 6

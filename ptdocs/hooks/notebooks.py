@@ -20,8 +20,18 @@ i18n builds one language at a time, and after each, mkdocs-jupyter evicts every
 cached render that this language did not use: the other language's. So each
 rebuild of ``mkdocs serve`` executed every notebook again. Before it evicts, the
 renders of every language's current notebooks are marked as used.
+
+mkdocs-jupyter keys a render on the notebook's bytes and its own settings, not on the Python
+packages that ran it: after an upgrade of torch a warm build would show the old outputs. So the
+renders are kept in a folder per environment, ``.cache/mkdocs-jupyter/<torch>-<digest>/`` under
+the project's root (not the current folder), the digest naming Python's version and every
+installed distribution with its version: a new environment starts with no render and runs
+the notebooks.
 """
 
+import functools
+import hashlib
+import importlib.metadata
 import posixpath
 import sys
 from pathlib import Path
@@ -39,6 +49,27 @@ if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root
 from ptdocs.downloads import TEXTS, Site  # noqa: E402  the download links' words; the site's URL rules
 from ptdocs import translations  # noqa: E402  which files under docs/ are pages
 from ptdocs.notebook_renders import render_path  # noqa: E402
+
+
+def on_config(config):
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is None or not jupyter.config["cache"]:
+        return config
+    folder, name = Path(jupyter.config["cache_dir"]), environment()
+    if folder.name != name:  # MkDocs runs on_config again in each language's build
+        root = Path(config.config_file_path).resolve().parent
+        jupyter.config["cache_dir"] = str(root / folder / name)
+    return config
+
+
+@functools.lru_cache(maxsize=1)  # per process, as the packages themselves are loaded once
+def environment() -> str:
+    """A name for the Python environment the notebooks run in: torch's version, and a digest of
+    Python's version and of every installed distribution's name and version."""
+    installed = sorted({(dist.name or "", dist.version or "") for dist in importlib.metadata.distributions()})
+    digest = hashlib.sha256(repr((sys.version, installed)).encode("utf-8")).hexdigest()[:16]
+    torch = dict(installed).get("torch", "none")
+    return f"torch-{torch}-{digest}"
 
 
 @event_priority(-200)

@@ -15,8 +15,15 @@ committed pair of runs (``samples/benchmark-cpu-threads1.csv`` and
 same for the committed A/A pair (``samples/benchmark-cpu.csv`` and
 ``-threads2.csv``: same settings, different start times; ``comparison-aa.svg``).
 A marker without its pair fails the build.
+
+Drawing the plots (matplotlib) took a third of a build that reuses the notebooks, on every save
+in ``mkdocs serve``. A plot is kept in ``.cache/ptdocs-plots/`` under a digest of everything the
+drawing reads: the data it is given (its ``repr``: every row and the metadata), the language,
+the code that draws (``ptdocs/results.py`` and ``snippets/measuring/compare.py``), and the
+version and settings (``rcParams``) of matplotlib.
 """
 
+import hashlib
 import sys
 from pathlib import Path
 
@@ -27,16 +34,43 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
     sys.path.insert(0, str(ROOT))
 
+from ptdocs import results as results_module  # noqa: E402
+from ptdocs.atomic import write_atomically  # noqa: E402
 from ptdocs.generated import add_beside, pages_named  # noqa: E402
-from ptdocs.results import (AA_PAIR, COMPARISON, STRINGS, ResultsError, comparison_section,  # noqa: E402
-                            comparison_svg, load, load_comparison, plot_svg, section)
+from ptdocs.results import (AA_PAIR, COMPARE_MODULE, COMPARISON, STRINGS, ResultsError,  # noqa: E402
+                            comparison_section, comparison_svg, load, load_comparison, plot_svg,
+                            section)
 
 MARKER = "<!-- results -->"
 COMPARISON_MARKER = "<!-- comparison -->"
 # marker -> (name of the generated plot and of the comparison, the committed pair it shows)
 COMPARISONS = {COMPARISON_MARKER: ("comparison", COMPARISON), "<!-- comparison-aa -->": ("comparison-aa", AA_PAIR)}
 PAGE = "results.md"
+PLOTS = Path(".cache") / "ptdocs-plots"  # under the project's root
 _pages = {}  # src_uri of a results page -> (Results, {name: comparison or None}, language, links, root)
+_used_plots: set[Path] = set()  # the cached plots this build (all its languages) used
+
+
+def _outermost(config) -> bool:
+    """Not one of the other languages' builds, which i18n runs inside the first one."""
+    i18n = config.plugins.get("i18n")
+    return i18n is None or not i18n.building
+
+
+def on_pre_build(config):
+    if _outermost(config):
+        _used_plots.clear()
+
+
+@event_priority(-200)  # after i18n's on_post_build (-100), which runs the other languages' builds
+def on_post_build(config):
+    """Remove the plots no language of this build used, as mkdocs-jupyter does with its renders."""
+    folder = Path(config.config_file_path).parent / PLOTS
+    if not _outermost(config) or not folder.is_dir():
+        return
+    for path in folder.glob("*.svg"):
+        if path not in _used_plots:
+            path.unlink(missing_ok=True)
 
 
 @event_priority(-300)  # after mkdocs-static-i18n (-100) has decided each page's language and URL
@@ -54,7 +88,7 @@ def on_files(files, config):
         language = page.src_uri.split("/", 1)[0]
         language = language if language in STRINGS else config.theme.get("language", "en")
         generated = {
-            "plot": (f"results-latency-{language}.svg", "latency.svg", plot_svg(results, language)),
+            "plot": (f"results-latency-{language}.svg", "latency.svg", svg(root, plot_svg, results, language)),
             "csv": ("results-benchmark.csv", "benchmark.csv",
                     (root / results.csv_path).read_bytes()),
             "json": ("results-benchmark.json", "benchmark.json",
@@ -63,7 +97,7 @@ def on_files(files, config):
         for name, comparison in comparisons.items():
             if comparison is not None:
                 generated[name] = (f"results-{name}-{language}.svg", f"{name}.svg",
-                                   comparison_svg(comparison, language))
+                                   svg(root, comparison_svg, comparison, language))
         links = {}
         for key, (name, dest_name, content) in generated.items():
             add_beside(files, config, page, name, dest_name, content)
@@ -89,3 +123,37 @@ def on_page_markdown(markdown, page, config, files):
         if wanted:
             markdown = markdown.replace(marker, comparison_section(comparisons[name], root, language, links[name]))
     return markdown
+
+
+def svg(root: Path, draw, data, language: str) -> str:
+    """``draw(data, language)``, taken from the plot cache when it was drawn from the same inputs."""
+    text = repr(data)
+    if " at 0x" in text:  # an object without a faithful repr: its digest would not name its content
+        return draw(data, language)
+    digest = hashlib.sha256()
+    for part in (draw.__name__, language, text, _code(), _matplotlib()):
+        digest.update(part.encode("utf-8") + b"\0")
+    path = root / PLOTS / f"{digest.hexdigest()}.svg"
+    _used_plots.add(path)
+    if path.is_file():
+        return path.read_text(encoding="utf-8")
+    drawn = draw(data, language)
+    write_atomically(path, drawn)
+    return drawn
+
+
+def _code() -> str:
+    """The drawing code: ptdocs/results.py, and compare.py as it loads it (beside its package)."""
+    drawing = Path(results_module.__file__).resolve()
+    return "".join(hashlib.sha256(file.read_bytes()).hexdigest()
+                   for file in (drawing, drawing.parents[1] / COMPARE_MODULE))
+
+
+def _matplotlib() -> str:
+    import matplotlib  # not pyplot: a second, where the plots come from the cache
+
+    # Read as stored: reading `backend` through rcParams would pick a backend (importing pyplot),
+    # and the backend does not change an SVG written by savefig(format="svg").
+    settings = sorted((key, repr(value)) for key, value in dict.items(matplotlib.rcParams)
+                      if key != "backend")
+    return f"{matplotlib.__version__}{settings}"

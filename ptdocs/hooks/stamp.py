@@ -268,14 +268,20 @@ def on_page_content(html, page, config, files):
 def _notebook_build_stamp(source: Path, language: str, config) -> Stamp:
     import nbformat
 
-    from ptdocs.report import device_description
-
     cells = sum(1 for cell in nbformat.read(source, as_version=4).cells
                 if cell.cell_type == "code" and cell.source.strip())
     executed, cached = _jupyter_execution(source, config)
     return notebook_stamp(language, cells, executed, cached, _build["torch"],
-                          device_description() if executed and not cached else "",
+                          _device() if executed and not cached else "",
                           datetime.date.today().isoformat())
+
+
+def _device() -> str:
+    # Imported only for a notebook that runs in this build: ptdocs.report imports torch (seconds),
+    # which a build that reuses every render does not need.
+    from ptdocs.report import device_description
+
+    return device_description()
 
 
 def _jupyter_execution(source: Path, config) -> tuple[bool, bool]:
