@@ -3,7 +3,6 @@
 import os
 
 import pytest
-import torch
 from sybil import Sybil
 from sybil.parsers.markdown import SkipParser
 
@@ -17,6 +16,8 @@ def _accelerator():
 
     PTDOCS_NO_ACCELERATOR=1 hides one that torch reports but the machine cannot use: GitHub's
     arm64 macOS runners report MPS, which they do not support (see .github/workflows/site.yml)."""
+    import torch  # here, not at the top: pytest-xdist's controller runs no example and need not load it
+
     if os.environ.get("PTDOCS_NO_ACCELERATOR") == "1" or not torch.accelerator.is_available():
         return None
     return torch.accelerator.current_accelerator().type

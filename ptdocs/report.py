@@ -12,7 +12,8 @@ import platform
 from collections import defaultdict
 from pathlib import Path
 
-import torch
+import pytest
+
 
 from .atomic import write_atomically
 from .pages import Block, check_prose_values
@@ -20,6 +21,8 @@ from .provenance import REPORT, page_sources
 
 
 def device_description() -> str:
+    import torch  # only when the report is written: the test process has loaded it by then
+
     if torch.accelerator.is_available():
         accelerator = torch.accelerator.current_accelerator()
         if accelerator.type == "cuda":
@@ -40,6 +43,7 @@ class ExampleReport:
         self.directives: set[str] = set()  # Sybil skip directives: items, but not examples
         # prose-values checks: not examples either, but a failing one fails its page
         self.prose_checks: set[str] = set()
+        self.ran_with: dict[str, str] | None = None  # torch and device, from pytest-xdist's workers
 
     def pytest_collection_modifyitems(self, items) -> None:
         for item in items:
@@ -112,16 +116,31 @@ class ExampleReport:
                 f"{counts['skipped']} skipped")
 
     def pytest_sessionfinish(self, session) -> None:
-        # A pytest-xdist worker saw only its share: the controller, which gets every
-        # worker's reports, writes the one report.
-        if not self.pages or self._is_xdist_worker(session):
+        # A pytest-xdist worker saw only its share: it sends what it ran with to the controller,
+        # which gets every worker's reports and writes the one report.
+        if self._is_xdist_worker(session):
+            if self.pages:
+                session.config.workeroutput[KIND] = self._environment()
+            return
+        if not self.pages:
             return
         report = {
-            "torch": torch.__version__,
-            "device": device_description(),
+            **(self.ran_with or self._environment()),
             "date": datetime.date.today().isoformat(),
             # Each page with the fingerprints of what ran, so a later edit voids its stamp.
             "pages": {page: {**counts, "sources": page_sources(self.docs / page, self.root)}
                       for page, counts in sorted(self.pages.items())},
         }
         write_atomically(self.root / REPORT, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+
+    @pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: a worker has finished
+    def pytest_testnodedown(self, node, error) -> None:
+        self.ran_with = getattr(node, "workeroutput", {}).get(KIND, self.ran_with)
+
+    @staticmethod
+    def _environment() -> dict[str, str]:
+        """The torch and device the examples ran with (in the process that ran them: under
+        pytest-xdist the controller never imports torch)."""
+        import torch
+
+        return {"torch": str(torch.__version__), "device": device_description()}

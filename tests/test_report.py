@@ -49,11 +49,21 @@ def test_collection_marks_each_item_with_its_kind(tmp_path):
     assert directive.user_properties == [(KIND, "directive")]
 
 
-def test_only_the_controller_writes_the_report(tmp_path):
+def test_only_the_controller_writes_the_report_with_what_the_workers_ran(tmp_path):
     page = _page(tmp_path)
     worker = ExampleReport(tmp_path)
     worker.pytest_runtest_logreport(_report(page, "a", "passed"))
-    worker.pytest_sessionfinish(SimpleNamespace(config=SimpleNamespace(workerinput={"workerid": "gw0"})))
+    config = SimpleNamespace(workerinput={"workerid": "gw0"}, workeroutput={})
+    worker.pytest_sessionfinish(SimpleNamespace(config=config))
     assert not (tmp_path / REPORT).exists()
-    worker.pytest_sessionfinish(SimpleNamespace(config=SimpleNamespace()))
-    assert json.loads((tmp_path / REPORT).read_text())["pages"]["en/demo.md"]["passed"] == 1
+    import torch
+
+    assert config.workeroutput[KIND]["torch"] == torch.__version__
+    # execnet sends only plain types: torch.__version__ is a TorchVersion, which it refuses
+    assert {type(value) for value in config.workeroutput[KIND].values()} == {str}
+    controller = ExampleReport(tmp_path)  # never imports torch itself under pytest-xdist
+    controller.pytest_testnodedown(SimpleNamespace(workeroutput={KIND: {"torch": "9.9", "device": "D"}}), None)
+    controller.pytest_runtest_logreport(_report(page, "a", "passed"))
+    controller.pytest_sessionfinish(SimpleNamespace(config=SimpleNamespace()))
+    written = json.loads((tmp_path / REPORT).read_text())
+    assert (written["torch"], written["device"], written["pages"]["en/demo.md"]["passed"]) == ("9.9", "D", 1)
