@@ -21,6 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
 from filelock import FileLock
 
 from .atomic import write_atomically
@@ -34,23 +35,25 @@ class BuildFailed(Exception):
 
 
 class SharedBuild:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, command: list[str] | None = None) -> None:
         self.folder = Path(folder)
         self.site = self.folder / "site"
         self.result = self.folder / "result.json"
+        self.pid_file = self.folder / "started"
+        # The builder: this module's main(), which writes the result when the build has ended.
+        self.command = command or [sys.executable, "-m", "ptdocs.site_build", str(self.folder)]
         self._process: subprocess.Popen | None = None
 
     def start(self) -> None:
         """Start the build unless a process of this run already has."""
         self.folder.mkdir(parents=True, exist_ok=True)
         with FileLock(str(self.folder / "start.lock")):
-            started = self.folder / "started"
-            if started.exists():
+            if self.pid_file.exists():
                 return
-            started.touch()
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "ptdocs.site_build", str(self.folder)], cwd=ROOT,
+                self.command, cwd=ROOT,
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self.pid_file.write_text(str(self._process.pid), encoding="utf-8")
 
     def wait(self, timeout: float = TIMEOUT) -> Path:
         """The built site's folder, once the build has finished; BuildFailed with its output if
@@ -58,9 +61,8 @@ class SharedBuild:
         self.start()  # no-op when started; a test run without collection (-p no:...) still works
         deadline = time.monotonic() + timeout
         while not self.result.exists():
-            if self._process is not None and self._process.poll() is not None and not self.result.exists():
-                raise BuildFailed(f"the site build process exited ({self._process.returncode}) "
-                                  "without writing its result")
+            if not self._builder_alive() and not self.result.exists():
+                raise BuildFailed("the site build process ended without writing its result")
             if time.monotonic() > deadline:
                 raise BuildFailed(f"the site build did not finish within {timeout:.0f} s")
             time.sleep(0.2)
@@ -69,11 +71,25 @@ class SharedBuild:
             raise BuildFailed(f"mkdocs build --strict failed:\n{result['output']}"[-6000:])
         return self.site
 
-    def stop(self) -> None:
-        """Called at the end of the run by the process that started the build."""
-        if self._process is not None and self._process.poll() is None:
+    def _builder_alive(self) -> bool:
+        if self._process is not None:  # this process started it
+            return self._process.poll() is None
+        try:  # another worker did: is its builder still there?
+            os.kill(int(self.pid_file.read_text(encoding="utf-8")), 0)
+        except ProcessLookupError:
+            return False
+        except (OSError, ValueError):  # not allowed to ask, or no signals here: assume it is
+            pass
+        return True
+
+    def finish(self, interrupted: bool) -> None:
+        """At the end of the process that started the build: another worker may still be
+        waiting for it, so let it end, unless the run was interrupted."""
+        if self._process is None:
+            return
+        if interrupted and self._process.poll() is None:
             self._process.terminate()
-            self._process.wait()
+        self._process.wait()
 
 
 class SiteBuildPlugin:
@@ -94,8 +110,8 @@ class SiteBuildPlugin:
         if any("built_site" in getattr(item, "fixturenames", ()) for item in session.items):
             self.build.start()
 
-    def pytest_sessionfinish(self, session) -> None:
-        self.build.stop()
+    def pytest_sessionfinish(self, session, exitstatus) -> None:
+        self.build.finish(interrupted=exitstatus == pytest.ExitCode.INTERRUPTED)
         if self._temporary is not None:
             self._temporary.cleanup()
 

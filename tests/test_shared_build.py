@@ -1,0 +1,70 @@
+"""The site build the tests share (ptdocs/site_build.py), with a stand-in for mkdocs.
+
+Under pytest-xdist every worker has a SharedBuild on the same folder: one starts the builder,
+every one waits for its result, and the one that started it lets it end even when its own tests
+are done, since another worker may still be waiting.
+"""
+
+import sys
+
+import pytest
+
+from ptdocs.site_build import BuildFailed, SharedBuild
+
+# A stand-in builder: some work, then the site and the result, as ptdocs.site_build.main writes them.
+BUILDER = """
+import json, sys, time
+from pathlib import Path
+folder = Path(sys.argv[1])
+time.sleep(float(sys.argv[2]))  # a build takes a while: the worker that started it must not cut it short
+if sys.argv[3] == "ok":
+    (folder / "site").mkdir()
+    (folder / "result.json").write_text(json.dumps({"returncode": 0, "output": ""}))
+elif sys.argv[3] == "fail":
+    (folder / "result.json").write_text(json.dumps({"returncode": 1, "output": "WARNING - broken link"}))
+"""
+
+
+def builds(folder, outcome, seconds=0.0):
+    command = [sys.executable, "-c", BUILDER, str(folder), str(seconds), outcome]
+    return SharedBuild(folder, command), SharedBuild(folder, command)
+
+
+def test_one_worker_starts_the_build_and_every_worker_gets_the_site(tmp_path):
+    first, second = builds(tmp_path, "ok")
+    first.start()
+    second.start()  # finds the build started: starts nothing
+    assert second._process is None and first._process is not None
+    assert second.wait(timeout=60) == first.wait(timeout=60) == tmp_path / "site"
+    first.finish(interrupted=False)
+
+
+def test_the_worker_that_started_it_lets_it_end(tmp_path):
+    first, second = builds(tmp_path, "ok", seconds=1.0)
+    first.start()
+    first.finish(interrupted=False)  # its own tests are done; another worker still needs the site
+    assert second.wait(timeout=60) == tmp_path / "site"
+
+
+def test_an_interrupted_run_stops_the_build(tmp_path):
+    first, _ = builds(tmp_path, "ok", seconds=60.0)
+    first.start()
+    first.finish(interrupted=True)
+    assert first._process.returncode != 0 and not (tmp_path / "result.json").exists()
+
+
+def test_a_failed_build_fails_every_worker_with_its_output(tmp_path):
+    first, second = builds(tmp_path, "fail")
+    first.start()
+    for build in (first, second):
+        with pytest.raises(BuildFailed, match="mkdocs build --strict failed:\nWARNING - broken link"):
+            build.wait(timeout=60)
+    first.finish(interrupted=False)
+
+
+def test_a_builder_that_dies_without_a_result_is_noticed_by_the_others(tmp_path):
+    first, second = builds(tmp_path, "die")
+    first.start()
+    first.finish(interrupted=False)  # ended, and reaped, without writing a result
+    with pytest.raises(BuildFailed, match="ended without writing its result"):
+        second.wait(timeout=60)
