@@ -20,7 +20,8 @@ except RuntimeError as error:
 # --8<-- [end:no_cpu_events]
 
 # The page skips the next example for the same reasons. On MPS, elapsed_time could wait forever
-# once the end event had been synchronized (pytorch/pytorch#162872); no Mac here checks the pin.
+# once the end event had been synchronized (pytorch/pytorch#162872); the macOS CI runner has no
+# usable MPS on which to check whether the pinned release is still affected.
 if not torch.accelerator.is_available():
     print("Skipped: needs an accelerator: only the CPU is present")
     sys.exit(0)

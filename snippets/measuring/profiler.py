@@ -63,7 +63,7 @@ print(by_shape)
 #> {'[[2, 4], [4, 8]]': 2, '[[2, 8], [8, 4]]': 2}
 
 # The Chrome trace holds one complete ("X") event per operator call.
-with open(trace_file, encoding="utf-8") as file:  # JSON is UTF-8, whatever the locale
+with open(trace_file, encoding="utf-8") as file:  # torch writes the trace as ASCII: UTF-8 reads it whatever the locale
     trace = json.load(file)
 in_trace = Counter(e["name"] for e in trace["traceEvents"] if e.get("ph") == "X")
 assert all(in_trace[name] == calls[name] for name in ("mlp", "aten::mm", "aten::add", "aten::tanh"))
