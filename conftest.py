@@ -1,6 +1,7 @@
 """Every page of the site, in both languages, runs as a test (see ptdocs/pages.py)."""
 
 import os
+from pathlib import Path
 
 import pytest
 from sybil import Sybil
@@ -38,6 +39,16 @@ pages = Sybil(
     name="pages",
 )
 pytest_collect_file = pages.pytest()
+
+
+BROWSER_TESTS = Path(__file__).parent / "tests" / "browser"
+
+
+def pytest_collection_modifyitems(items):
+    # `python -m pytest -m "not browser"` leaves out the tests that drive Chromium.
+    for item in items:
+        if BROWSER_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.browser)
 
 
 def pytest_configure(config):

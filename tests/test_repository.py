@@ -89,3 +89,20 @@ def test_the_live_preview_reloads_on_every_source_a_page_is_built_from():
     watched = {Path(path).resolve() for path in config.watch}
     for source in ("snippets", "notebooks", "ptdocs", "CONTRIBUTING.md", "CONTRIBUTING.es.md"):
         assert (ROOT / source).resolve() in watched, f"mkdocs serve does not watch {source}"
+
+
+def test_the_browser_marker_is_on_the_browser_tests_and_nowhere_else(pytestconfig):
+    """`python -m pytest -m "not browser"` (README) leaves out exactly tests/browser/."""
+    conftest = pytestconfig.pluginmanager.get_plugin(str(ROOT / "conftest.py"))
+
+    class Item:
+        def __init__(self, path):
+            self.path, self.marks = path, []
+
+        def add_marker(self, mark):
+            self.marks.append(mark.name)
+
+    items = [Item(ROOT / path) for path in ("tests/browser/test_pages.py", "tests/browser/sub/test_x.py",
+                                            "tests/test_downloads.py", "docs/en/index.md")]
+    conftest.pytest_collection_modifyitems(items)
+    assert [item.marks for item in items] == [["browser"], ["browser"], [], []]
