@@ -195,6 +195,10 @@ class Load:
 def load(page, url: str) -> Load:
     """Open ``url`` in ``page``, wait for the network to settle, record problems and cost."""
     result = Load(url)
+    # Leave the page before listening: what the previous page did as it was left (its search
+    # worker's script cancelled, a late console message) reaches this thread during this call,
+    # and is never put on this load's account (a one-off "net::ERR_ABORTED" seen in CI).
+    page.goto("about:blank")
     finished = []
     handlers = {
         "console": lambda message: message.type == "error" and result.errors.append(
