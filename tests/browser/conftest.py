@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from .harness import CHROMIUM, LAUNCH_ARGS, new_context, serve
+from .harness import CHROMIUM, LAUNCH_ARGS, empty_search_indexes, new_context, serve, visit_every_page
 
 
 @pytest.fixture(scope="session")
@@ -39,6 +39,21 @@ def browser():
         chromium.close()
 
 
+@pytest.fixture(scope="package")
+def tour(browser, site):
+    """Every page of the site, opened once for all the tests that check every page (see
+    harness.visit_every_page), in an offline-guarded context of its own: by page path, what
+    each visit saw."""
+    context, guard = new_context(browser)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    try:
+        visits = visit_every_page(context, site)
+    finally:
+        context.close()
+    assert not guard.blocked, "requests to other hosts (aborted):\n" + "\n".join(guard.blocked)
+    return visits
+
+
 @pytest.fixture
 def context(browser):
     """A fresh, offline-guarded context per test: no storage shared between tests, and the
@@ -52,3 +67,9 @@ def context(browser):
 @pytest.fixture
 def page(context):
     return context.new_page()
+
+
+@pytest.fixture
+def empty_search_index(context, site):
+    """For tests where search is not under test: see harness.empty_search_indexes."""
+    empty_search_indexes(context, site)

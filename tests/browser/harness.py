@@ -8,7 +8,9 @@ browser's cache, so every page load is a first load.)
 
 from __future__ import annotations
 
+import json
 import re
+import sys
 import threading
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -120,11 +122,21 @@ class _Handler(SimpleHTTPRequestHandler):
         pass
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A browser that leaves a page stops reading what it asked for (the search index, say):
+        # a broken connection then is not the site's problem, and no traceback on stderr.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def serve(folder: Path):
     """Serve ``folder`` on 127.0.0.1 (a free port) in a thread; returns (site, stop)."""
     site = Site(Path(folder))
     handler = type("Handler", (_Handler,), {"mount": site.mount})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(folder)))
+    server = _Server(("127.0.0.1", 0), partial(handler, directory=str(folder)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     site.url = f"http://127.0.0.1:{server.server_address[1]}{site.mount}"
@@ -178,6 +190,21 @@ def new_context(browser, **options):
     return context, OfflineGuard().install(context)
 
 
+def empty_search_indexes(context, site: Site) -> None:
+    """Serve every search index of ``site`` with its config but no documents.
+
+    For tests where search is not under test: each page's search worker then builds an empty
+    index, not the whole site's (a third of what a page load costs here). Pages still run as
+    for a reader, lunr's files for the language included; an index that failed to load instead
+    would stop Material's other components as well (the palette toggle, for one). The answer
+    comes from the built file, not from a fetch through Playwright, which fails when the
+    context closes while it is under way."""
+    def emptied(route):
+        index = site.folder / urlsplit(route.request.url).path.removeprefix(site.mount)
+        route.fulfill(json={"config": json.loads(index.read_text(encoding="utf-8"))["config"], "docs": []})
+    context.route(site.url + "**/search/search_index.json", emptied)
+
+
 @dataclass
 class Load:
     url: str
@@ -192,35 +219,175 @@ class Load:
         return self.errors + self.failed
 
 
+def _lunr_files(requests) -> list[str]:
+    """The ends of the URLs of lunr's files that Material's search worker imports, after the load
+    event, for the page's search index: none for English; for another language, once the page has
+    fetched the index and passed it on, lunr.stemmer.support and lunr.<language> (and lunr.multi
+    for an index in several languages), as setupSearchLanguages in Material's search worker does."""
+    # Material's script asks for the index as it runs, before the load event.
+    index = next((request for request in requests if request.url.endswith("/search/search_index.json")), None)
+    response = index and index.response()
+    if not (response and response.ok):
+        return []
+    languages = response.json()["config"]["lang"]
+    files = [f"lunr.{language}.min.js" for language in languages if language != "en"]
+    files += ["lunr.multi.min.js"] if len(languages) > 1 else []
+    return [f"/lunr/min/{name}" for name in (["lunr.stemmer.support.min.js", *files] if files else [])]
+
+
 def load(page, url: str) -> Load:
-    """Open ``url`` in ``page``, wait for the network to settle, record problems and cost."""
-    result = Load(url)
-    # Leave the page before listening: what the previous page did as it was left (its search
-    # worker's script cancelled, a late console message) reaches this thread during this call,
-    # and is never put on this load's account (a one-off "net::ERR_ABORTED" seen in CI).
+    """Open ``url`` in ``page``; record its problems and what it transferred.
+
+    It waits for conditions, never for quiet: the load event, then the search worker's requests
+    for lunr's files made, then the end of every request the page made. The page's icons are
+    left out: the browser asks for them if and when it likes (after the load event, and never
+    again for one that failed once); the link checker checks that they are there. The page
+    first goes to about:blank, and only then listens: whatever the page before did as it was
+    left (a request cancelled, a late console message) reaches this thread during that step,
+    and is never put on this load's account.
+    """
+    from playwright.sync_api import TimeoutError  # here: the link checker's tests need no Playwright
+
     page.goto("about:blank")
-    finished = []
+    result = Load(url)
+    requests = []  # every request of this page, its search worker's included, in order
     handlers = {
+        "request": lambda request: requests.append(request),
         "console": lambda message: message.type == "error" and result.errors.append(
             f"console error: {message.text} ({message.location.get('url', '')})"),
         "pageerror": lambda error: result.errors.append(f"uncaught: {error}"),
-        "requestfailed": lambda request: result.failed.append(
-            f"{request.method} {request.url}: {request.failure}"),
-        "response": lambda response: response.status >= 400 and result.failed.append(
-            f"{response.request.method} {response.url}: HTTP {response.status}"),
-        "requestfinished": lambda request: finished.append(request),
     }
     for event, handler in handlers.items():
         page.on(event, handler)
     try:
-        page.goto(url, wait_until="networkidle")
+        page.goto(url, wait_until="load")
+        icons = set(page.eval_on_selector_all("link[rel~=icon]", "links => links.map(link => link.href)"))
+        # Events reach this thread only during a Playwright call: none is missed between the
+        # look at `requests` and the wait.
+        for end in _lunr_files(requests):
+            if not any(request.url.endswith(end) for request in requests):
+                try:
+                    page.wait_for_event("request", lambda request, end=end: request.url.endswith(end))
+                except TimeoutError:
+                    result.failed.append(f"never asked for {end}")
+        for request in requests:  # requests made while this loop waits are appended, and waited for
+            if request.url in icons:
+                continue
+            response = request.response()  # waits for it; None when the request failed
+            if response is None:
+                result.failed.append(f"{request.method} {request.url}: {request.failure or 'failed'}")
+                continue
+            if response.status >= 400:
+                result.failed.append(f"{request.method} {request.url}: HTTP {response.status}")
+            sizes = request.sizes()  # waits for the whole body
+            size = sizes["responseHeadersSize"] + max(sizes["responseBodySize"], 0)
+            result.responses[request.url] = result.responses.get(request.url, 0) + size
+            result.requests += 1
     finally:
         for event, handler in handlers.items():
             page.remove_listener(event, handler)
-    for request in finished:
-        sizes = request.sizes()
-        size = sizes["responseHeadersSize"] + max(sizes["responseBodySize"], 0)
-        result.responses[request.url] = result.responses.get(request.url, 0) + size
     result.transferred = sum(result.responses.values())
-    result.requests = len(finished)
     return result
+
+
+# --- every page, visited once ---------------------------------------------------------------
+
+SCREENSHOTS = REPORTS / "screenshots"
+COPY_BUTTONS = "button.md-code__button[data-md-type=copy]"
+# What a visit reads of its page, in one go: its language and the title a reader sees (the first
+# heading of the article, "" when not displayed); for each copy button, the text of the block
+# its data-clipboard-target names, whether that block is its own and any other text it would
+# copy instead (Material's clipboard handler, one listener for every button, copies a button's
+# data-clipboard-text if it has one, else that block's text, or the data-copy of an element
+# around the block); and for a notebook, its texts as rendered (innerText), the size each
+# formula takes, and each picture's decoded size and displayed width.
+PAGE_FACTS = """copyButtons => {
+    const all = selector => [...document.querySelectorAll(selector)]
+    const size = element => element.getBoundingClientRect()
+    const shown = element => size(element).width > 0 && getComputedStyle(element).visibility !== "hidden"
+    const title = document.querySelector("article h1")
+    return {
+        lang: document.documentElement.lang,
+        title: title && shown(title) ? title.innerText.trim() : "",
+        copy_buttons: all(copyButtons).map(button => {
+            const target = document.querySelector(button.getAttribute("data-clipboard-target"))
+            return {
+                block: target && target.innerText.trimEnd(),
+                own: target !== null && target.closest("pre") === button.closest("pre"),
+                other: button.getAttribute("data-clipboard-text") ?? target?.closest("[data-copy]")?.dataset.copy ?? null,
+            }
+        }),
+        notebook: document.querySelector(".jupyter-wrapper") && {
+            prompts: all(".jp-InputPrompt").map(element => element.innerText),
+            outputs: all(".jp-OutputArea-output").map(element => element.innerText),
+            prose: all(".jp-MarkdownOutput").map(element => element.innerText),
+            formulas: all(".jp-MarkdownOutput math").map(math => [size(math).width, size(math).height]),
+            pictures: all(".jp-OutputArea-output img").map(img => [img.naturalWidth, img.naturalHeight, size(img).width]),
+        },
+    }
+}"""
+
+
+@dataclass
+class Visit:
+    """One page, as the tests that check every page (or one of each kind) saw it."""
+
+    load: Load  # its first load, recorded
+    lang: str
+    title: str
+    copy_buttons: list[dict]  # see PAGE_FACTS
+    notebook: dict | None  # on a notebook page, see PAGE_FACTS
+    clicked: str | None = None  # the clipboard after a reader's click on its last copy button
+    screenshots: list[Path] = field(default_factory=list)
+
+
+def screenshot_pages(site) -> tuple[dict[str, str], list[str]]:
+    """One page of each kind in each language, by screenshot name ('es-guide'), and the kinds
+    of which no page was built. For notebooks, preferably one with a picture."""
+    kinds = ["home", "guide", "notebook"]
+    if (ROOT / "docs" / DEFAULT_LANGUAGE / "results.md").is_file():
+        kinds.append("results")
+    chosen, missing = {}, []
+    for language in LANGUAGES:
+        for kind in kinds:
+            pages = site.of_kind(kind, language)
+            if kind == "notebook":
+                pages.sort(key=lambda path: 'src="data:image' not in site.html(path))
+            if pages:
+                chosen[f"{language}-{kind}"] = pages[0]
+            else:
+                missing.append(f"{kind} ({language})")
+    return chosen, missing
+
+
+def visit_every_page(context, site) -> dict[str, Visit]:
+    """Open every page of the site once, in one tab; by page path, what each visit saw.
+
+    A visit records the page's load (see load), reads PAGE_FACTS, takes the page's screenshots if
+    it is one of screenshot_pages (what a reader sees first, and a notebook's first picture as it
+    appears on the page: a whole guide is ~10 000 px tall, too big to keep), and, last (the click
+    leaves a notice on the page), clicks the last copy button of a page that is not a notebook,
+    as a reader does, and reads the clipboard. One visit for all these tests: a page load is most
+    of what they cost.
+    """
+    names = {path: name for name, path in screenshot_pages(site)[0].items()}
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page = context.new_page()
+    visits = {}
+    for path in site.pages:
+        recorded = load(page, site.page_url(path))
+        visit = Visit(recorded, **page.evaluate(PAGE_FACTS, COPY_BUTTONS))
+        if path in names:
+            visit.screenshots.append(SCREENSHOTS / f"{names[path]}.png")
+            page.screenshot(path=visit.screenshots[-1], animations="disabled")
+            if visit.notebook and visit.notebook["pictures"]:
+                page.locator(".jp-OutputArea-output img").first.scroll_into_view_if_needed()
+                visit.screenshots.append(SCREENSHOTS / f"{names[path]}-picture.png")
+                page.screenshot(path=visit.screenshots[-1], animations="disabled")
+        if visit.copy_buttons and not visit.notebook:
+            page.evaluate("navigator.clipboard.writeText('')")
+            page.locator(COPY_BUTTONS).last.click()
+            visit.clicked = page.evaluate("navigator.clipboard.readText()")
+        visits[path] = visit
+    page.close()
+    return visits

@@ -1,19 +1,29 @@
-"""Every page in every language loads cleanly, offline, and within its weight budget.
+"""Every page in every language loads cleanly, offline, and within its weight budget; its copy
+buttons copy its code blocks; a notebook page shows its executed outputs; one page of each kind
+is kept as a screenshot in ``reports/screenshots/`` (kept by CI with the other reports).
 
 A page passes when, on a first load, the console shows no error, no script
 throws, every request succeeds (no 4xx/5xx, none aborted) and no request leaves
 localhost. The bytes each page transfers are written to
 ``reports/page-weight.json`` and held to a budget per kind of page, so that a
 heavy asset (a web font, a vendored library, a huge picture) cannot sneak in.
+
+Each page is opened once for all these tests (the ``tour`` fixture, harness.visit_every_page):
+a page load is most of what they cost.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
+from sybil import Document
+
+from ptdocs.pages import Block, PageBlockParser
 from ptdocs.report import write_atomically
 
-from .harness import DEFAULT_LANGUAGE, REPORTS, Site, load
+from .harness import DEFAULT_LANGUAGE, LANGUAGES, REPORTS, ROOT, Site, screenshot_pages
 
 # kB transferred on a first load, measured (see reports/page-weight.json) and
 # given headroom for the pages to grow. A page's own bytes (its HTML, inline
@@ -42,8 +52,8 @@ def test_the_nav_of_each_language_reaches_every_built_page(site):
         assert not missing, f"built {language} pages that its home page's nav does not reach: {sorted(missing)}"
 
 
-def test_every_page_loads_without_errors_offline_and_within_budget(site, page):
-    loads = {path: load(page, site.page_url(path)) for path in site.pages}
+def test_every_page_loads_without_errors_offline_and_within_budget(site, tour):
+    loads = {path: visit.load for path, visit in tour.items()}
 
     pages, shared = {}, {}
     for path, item in loads.items():
@@ -62,8 +72,9 @@ def test_every_page_loads_without_errors_offline_and_within_budget(site, page):
                           "files_kB": {name: _kb(size) for name, size in sorted(files.items())}}
                  for folder, files in sorted(shared.items())}
     write_atomically(REPORTS / "page-weight.json", json.dumps(
-        {"measured": "bytes transferred on a first load (headers and encoded bodies), "
-                     "Chromium via Playwright, site served by http.server (no compression)",
+        {"measured": "bytes transferred on a first load (headers and encoded bodies; the browser's "
+                     "own request for the page's icon left out), Chromium via Playwright, site "
+                     "served by http.server (no compression)",
          "pages": pages, "shared": shared_kb}, indent=2, ensure_ascii=False) + "\n")
 
     problems = [f"/{path}: {problem}" for path, item in loads.items() for problem in item.problems]
@@ -77,3 +88,96 @@ def test_every_page_loads_without_errors_offline_and_within_budget(site, page):
 
 def _kb(size: int) -> float:
     return round(size / 1000, 1)
+
+
+def source_of(page: str, suffix: str) -> Path:
+    """docs/<language>/<name><suffix> for a built page ('es/autograd/' -> docs/es/autograd.md)."""
+    bare = Site.in_language(page, DEFAULT_LANGUAGE).rstrip("/")
+    return ROOT / "docs" / Site.language(page) / f"{bare or 'index'}{suffix}"
+
+
+# --- copy button --------------------------------------------------------------------------
+
+def shown_blocks(markdown: Path) -> list[str]:
+    """The code of each Python block of a page, as the snippets make it appear."""
+    blocks = []
+    for region in Document.parse(str(markdown), PageBlockParser()):
+        if isinstance(region.parsed, Block):
+            blocks.append("\n".join(line for include in region.parsed.includes
+                                    for line in include.shown).rstrip())
+    return blocks
+
+
+def test_each_copy_button_copies_exactly_its_own_block(site, tour):
+    """Each button names the code of its own block and nothing else to copy; that code is the
+    source's block; and a reader's click on the last button of each page puts exactly that code
+    on the clipboard. As Material's clipboard handler is the same for every button and reads
+    only what is checked here (see harness.PAGE_FACTS), every button copies exactly its own
+    block. (The last button, not the first: a handler that copied the page's first block would
+    pass there.)"""
+    checked = 0
+    for path, visit in tour.items():
+        markdown = source_of(path, ".md")
+        if not markdown.is_file():
+            continue  # notebooks: their copy buttons are nbconvert's
+        buttons = visit.copy_buttons
+        for index, button in enumerate(buttons):
+            assert button["own"], f"/{path}: button {index} names another block than its own"
+            assert button["other"] is None, f"/{path}: button {index} copies {button['other']!r}, not its block"
+        if buttons:
+            assert visit.clicked == buttons[-1]["block"], f"/{path}: the last button copied another text than its block"
+        # Every Python block of the page's source, in order, is what one of the buttons copies.
+        expected = shown_blocks(markdown)
+        remaining = iter(button["block"] for button in buttons)
+        missing = [code for code in expected if not any(code == text for text in remaining)]
+        assert not missing, f"/{path}: no copy button copies this block of {markdown.name}:\n{missing[0]}"
+        checked += len(expected)
+    assert checked, "no Python block found on any page"
+
+
+# --- notebooks ----------------------------------------------------------------------------
+
+def code_cells(notebook: Path) -> list[str]:
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    return ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
+
+
+def test_notebook_pages_show_their_executed_outputs_and_pictures(site, tour):
+    notebooks = [path for path in site.pages if site.kind(path) == "notebook"]
+    assert {Site.language(path) for path in notebooks} == set(LANGUAGES), "a language without notebooks"
+    pictured = set()
+    for path in notebooks:
+        shown = tour[path].notebook  # read after the page's load event: its pictures were loaded
+        cells = code_cells(source_of(path, ".ipynb"))
+        # Executed in order during the build: the prompts read In [1], In [2], ...
+        prompts = [text.replace("\xa0", " ").strip() for text in shown["prompts"]]
+        prompts = [text for text in prompts if text]
+        assert prompts == [f"In [{number}]:" for number in range(1, len(cells) + 1)], f"/{path}: {prompts}"
+        outputs = [text for text in shown["outputs"] if text.strip()]
+        assert outputs, f"/{path}: no executed output is shown"
+        # Math is typeset (MathML, see ptdocs/hooks/notebook_math.py), not left as $TeX$.
+        raw = [text for text in shown["prose"] if re.search(r"\$[^\s$][^$]*\$", text)]
+        assert not raw, f"/{path}: TeX shown as typed: {raw[0]!r}"
+        for width, height in shown["formulas"]:
+            assert width > 0 and height > 0, f"/{path}: a formula is not displayed"
+        for index, (width, height, shown_width) in enumerate(shown["pictures"]):
+            assert width > 0 and height > 0 and shown_width > 100, f"/{path}: picture {index} is not shown"
+        if shown["pictures"]:
+            pictured.add(path)
+        if any("matplotlib" in cell or "plt." in cell for cell in cells):
+            assert shown["pictures"], f"/{path}: the notebook plots, but the page shows no picture"
+    assert {Site.language(path) for path in pictured} == set(LANGUAGES), (
+        f"no notebook page shows a picture in some language; pages with pictures: {sorted(pictured)}")
+
+
+# --- screenshots --------------------------------------------------------------------------
+
+def test_screenshot_of_each_kind_of_page_in_each_language(site, tour):
+    """The screenshots are taken during the tour (harness.visit_every_page)."""
+    chosen, missing = screenshot_pages(site)
+    for name, path in chosen.items():
+        visit = tour[path]
+        assert visit.lang == Site.language(path), f"/{path}: <html lang={visit.lang!r}>"
+        assert visit.title, f"/{path}: no visible title"
+        assert visit.screenshots and all(shot.is_file() for shot in visit.screenshots), f"/{path}: no screenshot"
+    assert not missing, f"no page of these kinds was built: {missing}"

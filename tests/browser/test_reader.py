@@ -1,29 +1,16 @@
-"""What a reader does on the site, in both languages: switch language, search, copy code,
-read a notebook, switch to dark mode. Screenshots of each kind of page go to
-``reports/screenshots/`` (kept by CI with the other reports)."""
+"""What a reader does on the site, in both languages: switch language, search, switch to dark
+mode. (Copying code, reading a notebook and the screenshots are checked on every page, from one
+visit of each: test_pages.py.)"""
 
 from __future__ import annotations
 
-import json
-import re
-from pathlib import Path
 from urllib.parse import urldefrag, urlsplit
 
 import pytest
-from sybil import Document
 
-from ptdocs.pages import Block, PageBlockParser
-
-from .harness import DEFAULT_LANGUAGE, LANGUAGES, REPORTS, ROOT, Site
+from .harness import DEFAULT_LANGUAGE, LANGUAGES, Site
 
 OTHER_LANGUAGES = [language for language in LANGUAGES if language != DEFAULT_LANGUAGE]
-SCREENSHOTS = REPORTS / "screenshots"
-
-
-def source_of(page: str, suffix: str) -> Path:
-    """docs/<language>/<name><suffix> for a built page ('es/autograd/' -> docs/es/autograd.md)."""
-    bare = Site.in_language(page, DEFAULT_LANGUAGE).rstrip("/")
-    return ROOT / "docs" / Site.language(page) / f"{bare or 'index'}{suffix}"
 
 
 def _path(url: str, site) -> str:
@@ -33,17 +20,30 @@ def _path(url: str, site) -> str:
 
 # --- language switcher --------------------------------------------------------------------
 
+def lightest_of_each_kind(site, pages: list[str]) -> dict[str, str]:
+    """The page of each kind with the least HTML (the quickest to load), by kind."""
+    lightest = {}
+    for path in sorted(pages, key=lambda path: len(site.html(path))):
+        lightest.setdefault(site.kind(path), path)
+    return lightest
+
+
 def switch_language(page, language: str) -> None:
     page.hover(".md-header__option .md-select")  # the switcher opens on hover
     with page.expect_navigation(wait_until="domcontentloaded"):
         page.locator(f"a.md-select__link[hreflang={language}]").click()
 
 
+@pytest.mark.usefixtures("empty_search_index")
 @pytest.mark.parametrize("language", OTHER_LANGUAGES)
 def test_the_language_switcher_leads_to_the_same_page_and_back(site, page, language):
     translated = [path for path in site.pages if Site.language(path) == language]
     assert translated, f"no {language} pages were built"
-    for path in translated:
+    # Where the switcher's links lead is checked on every page, without a browser, in
+    # test_links.py (and that no <head> link makes Material's script steer the click elsewhere).
+    # Here a reader's hover and clicks follow them, on one page of each kind: each kind has its
+    # own layout and depth (the home page, a guide, a notebook in exercises/, the results).
+    for path in lightest_of_each_kind(site, translated).values():
         page.goto(site.page_url(path), wait_until="domcontentloaded")
         switch_language(page, DEFAULT_LANGUAGE)
         english = Site.in_language(path, DEFAULT_LANGUAGE)
@@ -60,31 +60,38 @@ def test_the_language_switcher_leads_to_the_same_page_and_back(site, page, langu
 SEARCHES = {"en": "gradient", "es": "gradiente"}
 
 
+# The answer is shown whole: "none", or a count of results and that many rendered. Material
+# renders the first 10, then 4 more each time the list is scrolled to its end: while some are
+# missing, each check scrolls the list to its other end (to the top, then to the end again).
+ALL_RESULTS_SHOWN = """() => {
+    const none = JSON.parse(document.getElementById("__config").textContent).translations["search.result.none"]
+    const meta = document.querySelector(".md-search-result__meta").textContent.trim()
+    if (meta === none)
+        return true
+    const count = meta.match(/[0-9]+/)  // none while it reads "Type to start searching"
+    const shown = document.querySelectorAll(".md-search-result__item").length
+    if (!count || !shown)
+        return false
+    if (shown >= Number(count[0]))
+        return true
+    const list = document.querySelector(".md-search-result").parentElement
+    list.scrollTop = list.scrollTop > 0 ? 0 : list.scrollHeight
+    return false
+}"""
+
+
 def search(page, site, term: str) -> set[str]:
     """Type ``term`` into the search box of the open page; the pages its results link to."""
     box = page.locator("input.md-search__input")
     box.click()
-    # Key by key, as a reader types: Material reads the box on keyup (and once when its index
-    # is ready), so a fill() made after the index is ready is never searched.
-    box.press_sequentially(term)
-    # Wait for the answer, found or not: a count above rendered results, or "none".
-    page.wait_for_function("""() => {
-        const none = JSON.parse(document.getElementById("__config").textContent).translations["search.result.none"]
-        const text = document.querySelector(".md-search-result__meta").textContent.trim()
-        const shown = document.querySelectorAll(".md-search-result__item").length
-        return (/[0-9]/.test(text) && shown > 0) || text === none
-    }""", timeout=15_000)
-    results = page.locator(".md-search-result__item > a")
-    # Material renders results in batches as the list scrolls: scroll until all are there.
-    for _ in range(10):
-        shown = results.count()
-        if not shown:
-            break
-        results.last.scroll_into_view_if_needed()
-        page.wait_for_timeout(100)
-        if results.count() == shown:
-            break
-    return {_path(href, site) for href in (link.get_attribute("href") for link in results.all())}
+    # Material searches the box's text on each keyup (and once when its index is ready). Typed
+    # key by key, every prefix would be a search of its own, whose results could be the ones
+    # read; filled, then one key released, the term is the only text ever searched.
+    box.fill(term)
+    box.press("End")
+    page.wait_for_function(ALL_RESULTS_SHOWN)
+    hrefs = page.eval_on_selector_all(".md-search-result__item > a", "links => links.map(a => a.getAttribute('href'))")
+    return {_path(href, site) for href in hrefs}
 
 
 @pytest.mark.parametrize("language, term", sorted(SEARCHES.items()))
@@ -124,90 +131,8 @@ def test_a_search_result_opens_its_page_with_the_term_highlighted(site, page, la
     assert page.locator("html").get_attribute("lang") == language
     # search.highlight: the result's link carries the term (?h=), the page marks it.
     marks = page.locator("article mark[data-md-highlight]")
-    marks.first.wait_for(timeout=5_000)
+    marks.first.wait_for()  # Material marks the page once it has fetched the search index
     assert {text.lower() for text in marks.all_inner_texts()} >= {term}, marks.all_inner_texts()[:5]
-
-
-# --- copy button --------------------------------------------------------------------------
-
-def shown_blocks(markdown: Path) -> list[str]:
-    """The code of each Python block of a page, as the snippets make it appear."""
-    blocks = []
-    for region in Document.parse(str(markdown), PageBlockParser()):
-        if isinstance(region.parsed, Block):
-            blocks.append("\n".join(line for include in region.parsed.includes
-                                    for line in include.shown).rstrip())
-    return blocks
-
-
-def test_each_copy_button_copies_exactly_its_own_block(site, context):
-    context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page = context.new_page()
-    checked = 0
-    for path in site.pages:
-        markdown = source_of(path, ".md")
-        if not markdown.is_file():
-            continue  # notebooks: their copy buttons are nbconvert's
-        page.goto(site.page_url(path))
-        copied = []
-        buttons = page.locator("button.md-code__button[data-md-type=copy]")
-        for index in range(buttons.count()):
-            button = buttons.nth(index)
-            page.evaluate("navigator.clipboard.writeText('')")
-            button.click()
-            text = page.evaluate("navigator.clipboard.readText()")
-            block = page.locator(button.get_attribute("data-clipboard-target")).inner_text()
-            assert text == block.rstrip(), f"/{path}: button {index} copied another text than its block"
-            copied.append(text)
-        # Every Python block of the page's source, in order, is what one of the buttons copied.
-        expected = shown_blocks(markdown)
-        remaining = iter(copied)
-        missing = [code for code in expected if not any(code == text for text in remaining)]
-        assert not missing, f"/{path}: no copy button copies this block of {markdown.name}:\n{missing[0]}"
-        checked += len(expected)
-    assert checked, "no Python block found on any page"
-
-
-# --- notebooks ----------------------------------------------------------------------------
-
-def code_cells(notebook: Path) -> list[str]:
-    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
-    return ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
-
-
-def test_notebook_pages_show_their_executed_outputs_and_pictures(site, page):
-    notebooks = [path for path in site.pages if site.kind(path) == "notebook"]
-    assert {Site.language(path) for path in notebooks} == set(LANGUAGES), "a language without notebooks"
-    pictured = set()
-    for path in notebooks:
-        page.goto(site.page_url(path))
-        cells = code_cells(source_of(path, ".ipynb"))
-        # Executed in order during the build: the prompts read In [1], In [2], ...
-        prompts = [text.replace("\xa0", " ").strip() for text in page.locator(".jp-InputPrompt").all_inner_texts()]
-        prompts = [text for text in prompts if text]
-        assert prompts == [f"In [{number}]:" for number in range(1, len(cells) + 1)], f"/{path}: {prompts}"
-        outputs = [text for text in page.locator(".jp-OutputArea-output").all_inner_texts() if text.strip()]
-        assert outputs, f"/{path}: no executed output is shown"
-        # Math is typeset (MathML, see ptdocs/hooks/notebook_math.py), not left as $TeX$.
-        prose = page.locator(".jp-MarkdownOutput").all_inner_texts()
-        raw = [text for text in prose if re.search(r"\$[^\s$][^$]*\$", text)]
-        assert not raw, f"/{path}: TeX shown as typed: {raw[0]!r}"
-        for formula in page.locator(".jp-MarkdownOutput math").all():
-            box = formula.bounding_box()
-            assert box and box["width"] > 0 and box["height"] > 0, f"/{path}: a formula is not displayed"
-        pictures = page.locator(".jp-OutputArea-output img")
-        for index in range(pictures.count()):
-            picture = pictures.nth(index)
-            picture.scroll_into_view_if_needed()
-            width, height = picture.evaluate("img => [img.naturalWidth, img.naturalHeight]")
-            box = picture.bounding_box()
-            assert width > 0 and height > 0 and box and box["width"] > 100, f"/{path}: picture {index} is not shown"
-        if pictures.count():
-            pictured.add(path)
-        if any("matplotlib" in cell or "plt." in cell for cell in cells):
-            assert pictures.count(), f"/{path}: the notebook plots, but the page shows no picture"
-    assert {Site.language(path) for path in pictured} == set(LANGUAGES), (
-        f"no notebook page shows a picture in some language; pages with pictures: {sorted(pictured)}")
 
 
 # --- dark mode ----------------------------------------------------------------------------
@@ -216,59 +141,24 @@ def scheme(page) -> str:
     return page.locator("body").get_attribute("data-md-color-scheme")
 
 
-def toggle_palette(page) -> None:
+def toggle_palette(page, to: str) -> None:
     page.locator("form[data-md-component=palette] label:visible").click()
+    # Material's script answers the click: wait for the scheme it sets.
+    page.locator(f"body[data-md-color-scheme={to}]").wait_for()
 
 
+@pytest.mark.usefixtures("empty_search_index")
 def test_dark_mode_switches_and_persists_across_pages(site, page):
-    guides = site.of_kind("guide", DEFAULT_LANGUAGE)
-    first, second = site.page_url(""), site.page_url(guides[0])
+    guide = min(site.of_kind("guide", DEFAULT_LANGUAGE), key=lambda path: len(site.html(path)))  # the quickest
+    first, second = site.page_url(""), site.page_url(guide)
     page.goto(first)
     assert scheme(page) == "default", "the site should start light (the context prefers light)"
-    toggle_palette(page)
-    assert scheme(page) == "slate"
+    toggle_palette(page, "slate")
     page.goto(second)
     assert scheme(page) == "slate", "dark mode did not survive a page change"
     for language in OTHER_LANGUAGES:
-        page.goto(site.page_url(Site.in_language(guides[0], language)))
+        page.goto(site.page_url(Site.in_language(guide, language)))
         assert scheme(page) == "slate", f"dark mode did not survive switching to {language}"
-    toggle_palette(page)
-    assert scheme(page) == "default"
+    toggle_palette(page, "default")
     page.goto(first)
     assert scheme(page) == "default", "light mode did not persist either"
-
-
-# --- screenshots --------------------------------------------------------------------------
-
-def representative(site, kind: str, language: str) -> str | None:
-    """One page of a kind: for notebooks, preferably one with a picture."""
-    pages = site.of_kind(kind, language)
-    if kind == "notebook":
-        pages.sort(key=lambda path: 'src="data:image' not in site.html(path))
-    return pages[0] if pages else None
-
-
-def test_screenshot_of_each_kind_of_page_in_each_language(site, page):
-    kinds = ["home", "guide", "notebook"]
-    if (ROOT / "docs" / DEFAULT_LANGUAGE / "results.md").is_file():
-        kinds.append("results")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    missing = []
-    for language in LANGUAGES:
-        for kind in kinds:
-            path = representative(site, kind, language)
-            if path is None:
-                missing.append(f"{kind} ({language})")
-                continue
-            page.goto(site.page_url(path), wait_until="networkidle")
-            assert page.locator("html").get_attribute("lang") == language
-            heading = page.locator("article h1").first
-            assert heading.is_visible() and heading.inner_text().strip(), f"/{path}: no visible title"
-            # What a reader sees first (a whole guide is ~10 000 px tall: too big to keep), and a
-            # notebook's first picture as it appears on the page.
-            page.screenshot(path=SCREENSHOTS / f"{language}-{kind}.png")
-            picture = page.locator(".jp-OutputArea-output img")
-            if kind == "notebook" and picture.count():
-                picture.first.scroll_into_view_if_needed()
-                page.screenshot(path=SCREENSHOTS / f"{language}-{kind}-picture.png")
-    assert not missing, f"no page of these kinds was built: {missing}"
