@@ -9,13 +9,16 @@ kept too), and the exit status the interpreter would give (``SystemExit`` code, 
 traceback for an uncaught exception).
 
 Known differences from a fresh interpreter, none of which changes an exit status: ``sys.argv[0]``
-is the absolute path (as for ``python /abs/path/script.py``), torch and multiprocessing are already
-in ``sys.modules`` (a script still has to import them to use them), the string hash seed is the
+is the absolute path (as for ``python /abs/path/script.py``), torch (with torch._dynamo and
+torch.distributed.tensor) and multiprocessing are already in ``sys.modules`` (a script still has
+to import them to use them; the warning filters are those right after ``import torch``, so a filter
+SymPy adds when torch._dynamo first imports it is missing), the string hash seed is the
 server's, and ``atexit`` handlers do not run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import multiprocessing.forkserver
@@ -25,17 +28,29 @@ import subprocess
 import sys
 import tempfile
 import types
+import warnings
 from pathlib import Path
 from unittest import mock
+
+
+# torch, and what the first assert_close (torch.distributed.tensor) and the first optimizer or
+# torch.compile (torch._dynamo) import: ~3.5 s a script would otherwise pay again.
+PRELOAD = ("torch", "torch.distributed.tensor", "torch._dynamo")
+
+# The warning filters after `import torch`, before the other preloads: importing torch._dynamo
+# adds SymPy's, which a script that never imports it would not have.
+_FILTERS = list(warnings.filters)
 
 
 class ScriptRunner:
     """Runs scripts in children of one fork server that has imported ``preload``."""
 
-    def __init__(self, cwd: Path, env: dict[str, str], preload: tuple[str, ...] = ("torch",)):
+    def __init__(self, cwd: Path, env: dict[str, str], preload: tuple[str, ...] = PRELOAD):
         self.cwd = Path(cwd)
         self.env = env
-        self.preload = [*preload, __name__]  # __name__: unpickling each child's target is free
+        # __name__ right after torch: it notes the warning filters a script that imports torch
+        # has, before the other modules add theirs (and unpickling each child's target is free).
+        self.preload = [preload[0], __name__, *preload[1:]]
         self.context = multiprocessing.get_context("forkserver")
         self._path = None
 
@@ -47,7 +62,9 @@ class ScriptRunner:
             env={**os.environ, **self.env}, capture_output=True, text=True, check=True)
         self._path = json.loads(probe.stdout)
         self.context.set_forkserver_preload(self.preload)
-        with self._environment():
+        # The server imports the preloads from its working directory (Python 3.11's forkserver
+        # ignores the sys.path it is sent): this package's parent, so that it finds this module.
+        with self._environment(), contextlib.chdir(Path(__file__).parents[1]):
             multiprocessing.forkserver.ensure_running()
         return self
 
@@ -66,15 +83,18 @@ class ScriptRunner:
     def __exit__(self, *exc_info):
         self.close()
 
-    def run(self, script: str | Path, timeout: float) -> subprocess.CompletedProcess:
-        """As ``subprocess.run([sys.executable, script], cwd=self.cwd, capture_output=True,
-        text=True, timeout=timeout)``, with ``script`` absolute."""
-        script = os.path.abspath(self.cwd / script)
+    def run(self, script: str | Path, timeout: float,
+            cwd: Path | None = None) -> subprocess.CompletedProcess:
+        """As ``subprocess.run([sys.executable, script], cwd=cwd, capture_output=True,
+        text=True, timeout=timeout)``, with ``script`` absolute; ``cwd`` is ``self.cwd`` unless
+        given."""
+        cwd = Path(cwd or self.cwd)
+        script = os.path.abspath(cwd / script)
         with tempfile.TemporaryDirectory() as folder:
             stdout, stderr = Path(folder, "stdout"), Path(folder, "stderr")
             for name in (stdout, stderr):
                 name.touch()  # read below even if the child dies before it opens them
-            arguments = (script, str(self.cwd), self._path, str(stdout), str(stderr))
+            arguments = (script, str(cwd), self._path, str(stdout), str(stderr))
             child = self.context.Process(target=_run_as_main, args=arguments)
             # multiprocessing would have the child re-run this process's __main__ (pytest's script,
             # or fail on '<stdin>'); a bare one stands in while the child is sent.
@@ -107,6 +127,8 @@ def _run_as_main(script, cwd, path, stdout, stderr):
     # This module is importable only from the repository, as a script run by a reader is not.
     for name in [name for name in sys.modules if name.partition(".")[0] == __package__]:
         del sys.modules[name]
+    warnings.resetwarnings()  # (which tells the warning caches the filters changed)
+    warnings.filters.extend(_FILTERS)
     multiprocessing.set_start_method(None, force=True)  # the bootstrap forced "forkserver" here
     os.chdir(cwd)
     sys.argv = [script]

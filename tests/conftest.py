@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
+from ptdocs.script_runner import ScriptRunner
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARK = ROOT / "snippets" / "measuring" / "benchmark.py"
 
@@ -52,3 +54,18 @@ def tiny_run(tmp_path_factory):
             stderr.write_text(run.stderr, encoding="utf-8")
             return run
     return BenchmarkRun(output, stderr.read_text(encoding="utf-8"))
+
+
+# How the tests run a reader's script (a snippet file, a downloaded script), in children of the
+# fork server and with `python` alike: no display for matplotlib, UTF-8 output on every platform,
+# and warnings (torch.jit's deprecation among them) kept out of stderr.
+SCRIPT_ENV = {"MPLBACKEND": "Agg", "PYTHONIOENCODING": "utf-8", "PYTHONWARNINGS": "ignore"}
+
+
+@pytest.fixture(scope="session")
+def script_runner():
+    """Runs scripts as `python script` does without importing torch each time
+    (ptdocs/script_runner.py). Session scope: under pytest-xdist each worker starts its own
+    server once, whichever of these tests it is given, and stops it when its session ends."""
+    with ScriptRunner(ROOT, SCRIPT_ENV) as runner:
+        yield runner

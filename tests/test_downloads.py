@@ -15,10 +15,7 @@ says they print. Running the English ones therefore checks theirs too.
 from __future__ import annotations
 
 import io
-import os
 import re
-import subprocess
-import sys
 import tokenize
 from types import SimpleNamespace
 
@@ -185,13 +182,13 @@ def test_the_notebook_runs_alone_and_prints_what_the_page_shows(page, site, tmp_
 
 
 @pytest.mark.parametrize("page", RUN, ids=_id)
-def test_the_script_runs_alone_and_prints_what_the_page_shows(page, site, tmp_path):
+def test_the_script_runs_alone_and_prints_what_the_page_shows(page, site, tmp_path,
+                                                              script_runner):
     downloads = downloads_of(page, site)
     script = tmp_path / downloads.script_name
     script.write_text(downloads.script, encoding="utf-8")
-    environment = {**os.environ, "MPLBACKEND": "Agg", "PYTHONIOENCODING": "utf-8"}
-    run = subprocess.run([sys.executable, script.name], cwd=tmp_path, env=environment,
-                         capture_output=True, text=True, timeout=TIMEOUT)
+    # As `python <script>` in that folder (see ptdocs/script_runner.py and tests/conftest.py).
+    run = script_runner.run(script.name, timeout=TIMEOUT, cwd=tmp_path)
     assert run.returncode == 0, f"{downloads.script_name} failed:\n{run.stderr[-3000:]}"
     printed, expected = run.stdout.splitlines(), []
     for example in downloads.examples:
@@ -309,15 +306,14 @@ SITE = Site("https://example.org/docs/", "en", {"en": "PyTorch explained", "es":
 BLOCK = '```python\n--8<-- "snippets/example.py:{}"\n```\n'
 
 
-def run_script(downloads, folder):
+def run_script(downloads, folder, script_runner):
     script = folder / "run" / downloads.script_name
     script.parent.mkdir()
     script.write_text(downloads.script, encoding="utf-8")
-    return subprocess.run([sys.executable, script.name], cwd=script.parent, capture_output=True,
-                          text=True, timeout=120)
+    return script_runner.run(script.name, timeout=120, cwd=script.parent)
 
 
-def test_a_skipped_example_shows_its_reason_and_runs_elsewhere(repository):
+def test_a_skipped_example_shows_its_reason_and_runs_elsewhere(repository, script_runner):
     snippet = ('# --8<-- [start:always]\nprint("ran")\n#> ran\n# --8<-- [end:always]\n'
                '# --8<-- [start:gpu]\ntext = """a\nb"""\nassert text == "a\\nb"\n'
                'raise SystemExit("only where the condition does not hold")\n# --8<-- [end:gpu]\n')
@@ -330,12 +326,12 @@ def test_a_skipped_example_shows_its_reason_and_runs_elsewhere(repository):
     assert "HAS_ACCELERATOR = torch.accelerator.is_available()" in code
     assert 'text = """a\nb"""' in code  # a multi-line string keeps its lines
     assert "skip:" not in "".join(cell.source for cell in downloads.notebook.cells)
-    run = run_script(downloads, repository.root)
+    run = run_script(downloads, repository.root, script_runner)
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines() == ["ran", "Skipped: needs a GPU"]
 
 
-def test_a_skipped_range_an_unconditional_skip_and_a_name_from_the_page(repository):
+def test_a_skipped_range_an_unconditional_skip_and_a_name_from_the_page(repository, script_runner):
     snippet = "".join(f"# --8<-- [start:{n}]\nprint('{n}')\n#> {n}\n# --8<-- [end:{n}]\n"
                       for n in ("a", "b", "c", "d", "e"))
     page = repository(
@@ -348,7 +344,7 @@ def test_a_skipped_range_an_unconditional_skip_and_a_name_from_the_page(reposito
     downloads = make_downloads(page, SITE, repository.root)
     assert [example.skip and example.skip.reason for example in downloads.examples] \
         == ["r1", "r1", None, "r2", "r3"]
-    assert run_script(downloads, repository.root).stdout.splitlines() \
+    assert run_script(downloads, repository.root, script_runner).stdout.splitlines() \
         == ["Skipped: r1", "Skipped: r1", "c", "Skipped: r2", "Skipped: r3"]
 
 
@@ -371,7 +367,7 @@ def test_setup_names_match_what_the_page_tests_use(request):
     assert namespace == setup_namespace()
 
 
-def test_prose_sections_and_files_the_examples_read(repository):
+def test_prose_sections_and_files_the_examples_read(repository, script_runner):
     (repository.root / "snippets" / "data").mkdir(parents=True)
     (repository.root / "snippets" / "data" / "numbers.txt").write_text("1 2 3\n")
     snippet = ("# --8<-- [start:read]\nfrom pathlib import Path\n"
@@ -396,7 +392,7 @@ def test_prose_sections_and_files_the_examples_read(repository):
     assert "python -m pytest docs/es/example.md" in markdown
     assert "# %% [markdown]\n# # Leer\n" in downloads.script
     assert "# ## Sección\n" in downloads.script
-    run = run_script(downloads, repository.root)  # in a folder without snippets/data/
+    run = run_script(downloads, repository.root, script_runner)  # in a folder without snippets/data/
     assert (run.returncode, run.stdout) == (0, "3\n"), run.stderr
 
 
