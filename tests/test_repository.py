@@ -4,6 +4,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from ptdocs.snippets import ROOT
 
 SERVE = "python -m pip install -r requirements.txt && python -m mkdocs serve"
@@ -106,3 +108,20 @@ def test_the_browser_marker_is_on_the_browser_tests_and_nowhere_else(pytestconfi
                                             "tests/test_downloads.py", "docs/en/index.md")]
     conftest.pytest_collection_modifyitems(items)
     assert [item.marks for item in items] == [["browser"], ["browser"], [], []]
+
+
+@pytest.mark.parametrize("args, workers", [
+    (["docs"], 3), (["docs/en/autograd.md::sybil:pages,line:52,column:1", "docs/es"], 3),
+    (["docs", "tests"], 6), (["tests/test_downloads.py"], 6), ([str(ROOT)], 6),
+])
+def test_auto_starts_one_worker_per_core_for_pages_and_two_for_the_rest(pytestconfig, monkeypatch,
+                                                                        args, workers):
+    conftest = pytestconfig.pluginmanager.get_plugin(str(ROOT / "conftest.py"))
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "3")  # pytest-xdist's own count: 3 cores
+    monkeypatch.chdir(ROOT)  # where the README's commands run
+
+    class Config:  # what the hook reads of pytest's
+        option = pytestconfig.option
+
+    Config.args = args
+    assert conftest.pytest_xdist_auto_num_workers(Config) == workers
