@@ -19,6 +19,7 @@ server's, and ``atexit`` handlers do not run.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import multiprocessing
 import multiprocessing.forkserver
@@ -36,6 +37,15 @@ from unittest import mock
 # torch, and what the first assert_close (torch.distributed.tensor) and the first optimizer or
 # torch.compile (torch._dynamo) import: ~3.5 s a script would otherwise pay again.
 PRELOAD = ("torch", "torch.distributed.tensor", "torch._dynamo")
+
+
+def preload(modules: tuple[str, ...] = PRELOAD) -> None:
+    """Import ``modules`` as the fork server does: one this torch build lacks is left out
+    (torch.distributed.tensor, in a build without torch.distributed)."""
+    for name in modules:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+
 
 # The warning filters after `import torch`, before the other preloads: importing torch._dynamo
 # adds SymPy's, which a script that never imports it would not have.
