@@ -107,6 +107,8 @@ class SiteBuildPlugin:
         self.build = SharedBuild(folder)
 
     def pytest_collection_finish(self, session) -> None:
+        if session.config.option.collectonly:  # nothing will run
+            return
         if any("built_site" in getattr(item, "fixturenames", ()) for item in session.items):
             self.build.start()
 

@@ -117,8 +117,12 @@ def _snippets_config(root: Path) -> dict:
     raise IncludeError("mkdocs.yml does not configure pymdownx.snippets")
 
 
+@functools.lru_cache(maxsize=None)
 def snippet_preprocessor(root: Path = ROOT):
-    """pymdownx.snippets' preprocessor, configured as in mkdocs.yml: it expands include lines."""
+    """pymdownx.snippets' preprocessor, configured as in mkdocs.yml: it expands include lines.
+
+    One per root, reused: each run() starts from a clean state, and building the Markdown
+    instance was most of what checking an include cost."""
     md = markdown.Markdown(extensions=["pymdownx.snippets"],
                            extension_configs={"pymdownx.snippets": _snippets_config(Path(root))})
     return md.preprocessors["snippet"]

@@ -6,10 +6,11 @@ are done, since another worker may still be waiting.
 """
 
 import sys
+from types import SimpleNamespace
 
 import pytest
 
-from ptdocs.site_build import BuildFailed, SharedBuild
+from ptdocs.site_build import BuildFailed, SharedBuild, SiteBuildPlugin
 
 # A stand-in builder: some work, then the site and the result, as ptdocs.site_build.main writes them.
 BUILDER = """
@@ -68,3 +69,16 @@ def test_a_builder_that_dies_without_a_result_is_noticed_by_the_others(tmp_path)
     first.finish(interrupted=False)  # ended, and reaped, without writing a result
     with pytest.raises(BuildFailed, match="ended without writing its result"):
         second.wait(timeout=60)
+
+
+@pytest.mark.parametrize("collect_only, started", [(False, True), (True, False)])
+def test_the_build_starts_when_a_collected_test_needs_the_site_and_will_run(
+        pytestconfig, monkeypatch, collect_only, started):
+    plugin = SiteBuildPlugin(pytestconfig)
+    calls = []
+    monkeypatch.setattr(plugin.build, "start", lambda: calls.append("start"))
+    config = SimpleNamespace(option=SimpleNamespace(collectonly=collect_only))
+    needs_it = SimpleNamespace(fixturenames=["built_site"])
+    plugin.pytest_collection_finish(SimpleNamespace(config=config, items=[needs_it]))
+    plugin.pytest_collection_finish(SimpleNamespace(config=config, items=[SimpleNamespace()]))
+    assert calls == (["start"] if started else [])
