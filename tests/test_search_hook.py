@@ -83,6 +83,50 @@ def test_a_page_without_materials_config_is_a_clear_error():
         search.with_language_base("<html><body></body></html>", "es")
 
 
+# --- what Material indexes ----------------------------------------------------------------
+
+def _material_index(html: str, title="Page") -> list[dict]:
+    """``html`` as Material's search plugin indexes a page's content: its entries."""
+    from material.plugins.search.plugin import SearchIndex
+
+    index = SearchIndex(lang=["en"], separator="[\\s\\-]+", pipeline=[], fields={})
+    page = SimpleNamespace(content=html, toc=[], url="page/", meta={}, title=title)
+    index.add_entry_from_context(page)
+    return index.entries
+
+
+# A notebook cell as nbconvert and mkdocs-jupyter write it: heading permalink, prompt, copy button.
+NOTEBOOK = """<div class="jp-Cell"><div class="jp-InputPrompt jp-InputArea-prompt">
+</div><div class="jp-RenderedMarkdown"><h1 id="paso">Paso y tolerancias<a class="anchor-link" href="#paso">¶</a></h1>
+<p>La tabla usa el paso.</p></div></div>
+<div class="jp-Cell jp-CodeCell"><div class="jp-InputPrompt jp-InputArea-prompt">In\xa0[1]:</div>
+<div class="zeroclipboard-container"><clipboard-copy for="cell-1"><span class="notice" hidden="">Copied!</span>
+</clipboard-copy></div><pre>x = 1</pre><div class="jp-OutputPrompt jp-OutputArea-prompt">Out[1]:</div>
+<pre>1</pre></div>"""
+
+
+def test_notebook_chrome_stays_on_the_page_but_out_of_the_index():
+    before = _material_index(NOTEBOOK)
+    assert any(entry["title"].endswith("¶") for entry in before), "the case this guards against"
+    marked = search.without_notebook_chrome(NOTEBOOK)
+    # The reader's page keeps every element; only Material's exclusion attribute is added.
+    assert marked.replace(" data-search-exclude", "") == NOTEBOOK
+    assert marked.count("data-search-exclude") == 5
+    assert search.without_notebook_chrome(marked) == marked, "marked twice"
+    entries = _material_index(marked)
+    assert [entry["title"] for entry in entries] == ["Page", "Paso y tolerancias"]
+    text = " ".join(entry["text"] for entry in entries)
+    for chrome in ("¶", "In\xa0[1]", "Out[1]", "Copied!"):
+        assert chrome not in text, chrome
+    assert "La tabla usa el paso." in text and "x = 1" in text
+
+
+def test_only_notebook_chrome_is_marked():
+    others = ('<a class="headerlink" href="#a">¶</a><a class="anchor-links">x</a>'
+              '<div class="jp-InputPrompts">y</div><span class="anchor-link">z</span>')
+    assert search.without_notebook_chrome(others) == others
+
+
 # --- the hook in a build ------------------------------------------------------------------
 
 def _build(tmp_path, index=COMBINED, languages=("en", "es"), building=False, features=()):
@@ -146,6 +190,31 @@ def test_features_that_need_the_sitemap_under_the_base_are_refused(tmp_path, fea
 
 # --- the real build -----------------------------------------------------------------------
 
+def _stamp_titles() -> set[str]:
+    from ptdocs.hooks.stamp import STRINGS
+
+    return {strings[key] for strings in STRINGS.values()
+            for key in ("verified", "failed", "unverified", "no_code")}
+
+
+@pytest.mark.parametrize("index", ["search/search_index.json", "es/search/search_index.json"])
+def test_the_built_index_holds_the_pages_words_not_their_chrome(built_site, index):
+    docs = _read(built_site / index)["docs"]
+    titles = _stamp_titles()
+    for doc in docs:
+        where = f"{index}: {doc['location']!r}"
+        assert "¶" not in doc["title"], f"{where}: a permalink in the title {doc['title']!r}"
+        assert not re.search(r"\b(In|Out)\xa0?\[\d*\]:", doc["text"]), f"{where}: a notebook prompt"
+        # The stamp is on every page, right under its title: a result would start with it.
+        first = re.match(r"\s*<p>(.*?)</p>", doc["text"])
+        assert not (first and first.group(1) in titles), f"{where}: starts with the stamp {first.group(1)!r}"
+    # Every page still shows its stamp to readers.
+    folder = (built_site / index).parent.parent
+    for location in {doc["location"].partition("#")[0] for doc in docs}:
+        html = (folder / location / "index.html").read_text(encoding="utf-8")
+        assert re.search(r'<div class="admonition \w+" data-search-exclude>\s*<p class="admonition-title">'
+                         rf"({'|'.join(map(re.escape, titles))})</p>", html), f"{location}: no stamp"
+
 def test_the_built_site_has_one_index_per_language(built_site):
     english = _read(built_site / "search" / "search_index.json")
     spanish = _read(built_site / "es" / "search" / "search_index.json")
@@ -164,3 +233,14 @@ def test_the_built_site_has_one_index_per_language(built_site):
         page = "" if page == "." else page + "/"
         base = urljoin(f"http://site/{page}", _config(html.read_text(encoding="utf-8"))["base"])
         assert base == ("http://site/es/" if page.startswith("es/") else "http://site/"), page
+
+
+def test_a_stamp_the_page_does_not_hold_is_a_clear_error():
+    from mkdocs.exceptions import PluginError
+
+    from ptdocs.hooks.stamp import Stamp, excluded_from_search
+
+    stamp = Stamp("success", "Verified", "ok")
+    assert 'class="admonition success" data-search-exclude>' in stamp.html()
+    with pytest.raises(PluginError, match="stamp hook: the stamp 'Verified' is not in the page"):
+        excluded_from_search("<h1>Title</h1><p>ok</p>", stamp)

@@ -26,6 +26,15 @@ sitemap lookup (language_links.py removes the links it starts from). Asset URLs 
 palette's storage scope are written from ``base_url`` elsewhere in the page and stay as
 they are.
 
+Notebook chrome: nbconvert ends each heading with ``<a class="anchor-link">¶</a>``, which
+Material's indexer, skipping only its own ``a.headerlink``, would keep in the section's title
+("Paso y tolerancias¶"), and it starts each code cell with its prompt ("In [1]:") and
+mkdocs-jupyter's copy button ("Copied!"), which would start the page's result snippet.
+:func:`without_notebook_chrome` marks those elements ``data-search-exclude`` (Material's search
+exclusion); the page shows them as before. The stamp hook marks its stamp the same way, and
+the front matter of the guides to words on nearly every page ("tensor", "autograd") boosts them
+(``search: boost:``), so each ranks first for its own topic.
+
 Stemming: of lunr's language functions Material keeps those its ``pipeline`` setting names,
 by default only ``stopWordFilter``, and it appends ``*`` to every typed word, which lunr then
 matches as a prefix without running its pipeline. So a reader gets prefix matching
@@ -57,6 +66,11 @@ INDEX = Path("search") / "search_index.json"
 _NEEDS_ROOT_BASE = {"navigation.instant", "navigation.instant.preview"}
 # Material's template: <script id="__config" type="application/json">{...}</script>
 _CONFIG = re.compile(r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.S)
+# Opening tags of notebook chrome, by class: nbconvert's heading permalink
+# (<a class="anchor-link" href="#id">¶</a>), its cell prompts and mkdocs-jupyter's copy button.
+_CHROME = ("anchor-link", "jp-InputPrompt", "jp-OutputPrompt", "zeroclipboard-container")
+_NOTEBOOK_CHROME = re.compile(r'<(a|div)(?=\s[^>]*\bclass="(?:[^"]*\s)?(?:%s)(?:\s[^"]*)?")'
+                              r'(?![^>]*\sdata-search-exclude\b)' % "|".join(_CHROME))
 # Languages lunr can stem: English is built in, the others ship with Material.
 _LUNR = Path(__import__("material").__file__).parent / "templates/assets/javascripts/lunr/min"
 
@@ -97,6 +111,11 @@ def with_language_base(html: str, locale: str) -> str:
     return html[:match.start(2)] + str(htmlsafe_json_dumps(config)) + html[match.end(2):]
 
 
+def without_notebook_chrome(html: str) -> str:
+    """The page with notebook permalinks, prompts and copy buttons kept out of the search index."""
+    return _NOTEBOOK_CHROME.sub(r"<\1 data-search-exclude", html)
+
+
 def _i18n(config):
     return config.plugins.get("i18n")
 
@@ -108,6 +127,11 @@ def on_config(config):
     if clash:
         raise SearchIndexError(f"search hook: {', '.join(sorted(clash))} would fetch "
                                "<language>/sitemap.xml, which is not built; see ptdocs/hooks/search.py")
+
+
+def on_page_content(html, page, config, files):
+    # Before Material's search plugin reads page.content (on_page_context).
+    return without_notebook_chrome(html)
 
 
 @event_priority(-200)  # after the theme and the i18n plugin have written the page

@@ -18,6 +18,9 @@ from what mkdocs-jupyter proves while building: with ``execute: true`` and
 ``allow_errors: false`` every code cell ran without error in this build (a cell
 that raises stops it), unless the output came from mkdocs-jupyter's cache of an
 earlier build, which the stamp then says.
+
+Readers see the stamp; search does not index it (Material's ``data-search-exclude``), so a
+search result shows the page's own words, not "N examples on this page ran...".
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import importlib.metadata
 import json
 import re
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 
 import sys
@@ -110,7 +114,19 @@ class Stamp:
         return f'!!! {self.kind} "{self.title}"\n\n    {self.text}\n'
 
     def html(self) -> str:
-        return markdown_lib.markdown(self.markdown(), extensions=["admonition"])
+        return excluded_from_search(markdown_lib.markdown(self.markdown(), extensions=["admonition"]), self)
+
+
+def excluded_from_search(html: str, stamp: Stamp) -> str:
+    """``html`` with the stamp's admonition marked ``data-search-exclude``: Material's search
+    plugin then leaves the whole block out of the index (the page shows it unchanged)."""
+    opening = f'<div class="admonition {stamp.kind}">'
+    title = f'<p class="admonition-title">{escape(stamp.title, quote=False)}</p>'
+    at = html.find(f"{opening}\n{title}")
+    if at < 0:
+        raise PluginError(f"stamp hook: the stamp {stamp.title!r} is not in the page as "
+                          "Python-Markdown's admonition writes it; did the admonition markup change?")
+    return f'{html[:at]}<div class="admonition {stamp.kind}" data-search-exclude>{html[at + len(opening):]}'
 
 
 def _count(language: str, noun: str, n: int) -> str:
@@ -229,7 +245,8 @@ _build: dict = {}
 def on_pre_build(config):
     root = Path(config.config_file_path).parent
     _build.clear()
-    _build.update(root=root, report=load_report(root / REPORT), torch=_installed_torch(), notebooks={})
+    _build.update(root=root, report=load_report(root / REPORT), torch=_installed_torch(), notebooks={},
+                  pages={})
 
 
 def _page_language(page, config) -> str:
@@ -253,10 +270,14 @@ def on_page_markdown(markdown, page, config, files):
         return markdown
     stamp = report_stamp(language, page.file.src_uri, report, page_sources(source, _build["root"]),
                          _build["torch"], _count_examples(source, _build["root"]) > 0)
+    _build["pages"][page.file.src_uri] = stamp
     return insert_under_title(markdown, stamp)
 
 
 def on_page_content(html, page, config, files):
+    stamp = _build.get("pages", {}).get(page.file.src_uri)
+    if stamp is not None:  # rendered from the page's Markdown, with the site's extensions
+        return excluded_from_search(html, stamp)
     stamp = _build.get("notebooks", {}).get(page.file.src_uri)
     if stamp is None:
         return html

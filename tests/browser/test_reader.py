@@ -133,6 +133,27 @@ def test_a_search_result_opens_its_page_with_the_term_highlighted(site, page, la
     marks = page.locator("article mark[data-md-highlight]")
     marks.first.wait_for()  # Material marks the page once it has fetched the search index
     assert {text.lower() for text in marks.all_inner_texts()} >= {term}, marks.all_inner_texts()[:5]
+    # Its stamp is out of the search index (data-search-exclude), not out of the reader's sight.
+    assert page.locator("article .admonition[data-search-exclude]").first.is_visible(), "no visible stamp"
+
+
+# Each guide is the first result for its topic, in each language. "tensor" and "autograd" are
+# words of nearly every page: their guides' front matter boosts them (search: boost:).
+TOPICS = {
+    "en": {"autograd": "autograd/", "tensor": "tensors/", "framework": "choosing/", "measuring": "measuring/"},
+    "es": {"autograd": "autograd/", "tensor": "tensors/", "framework": "choosing/", "medir": "measuring/"},
+}
+
+
+@pytest.mark.parametrize("language, term, guide", [
+    (language, term, guide) for language, topics in sorted(TOPICS.items()) for term, guide in topics.items()])
+def test_a_guide_is_the_first_result_for_its_topic(site, page, language, term, guide):
+    page.goto(site.page_url(Site.in_language("", language)))
+    found = search(page, site, term)
+    first = _path(page.locator(".md-search-result__item > a").first.get_attribute("href"), site)
+    expected = Site.in_language(guide, language)
+    assert first == expected, (
+        f"searching {term!r} on the {language} site lists /{first} first, not /{expected}: {sorted(found)}")
 
 
 # --- dark mode ----------------------------------------------------------------------------
