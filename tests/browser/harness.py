@@ -300,6 +300,40 @@ def load(page, url: str) -> Load:
 
 # --- every page, visited once ---------------------------------------------------------------
 
+# What a reader meets on a page apart from its code: [where, text, section] for every text node of
+# the body and every title, aria-label, alt and placeholder, whitespace collapsed, hidden ones too
+# (the palette toggle of the other scheme, a notice shown on a click). Section: in the content,
+# "#" and the id of the heading above; elsewhere "header", "nav" or "footer". Left out: code (pre,
+# code, kbd, samp, a notebook's copy text), math, what is never shown; and the text of a
+# notebook's prompts and outputs, which its code writes, but not their attributes, which the
+# renderer adds (a picture's alt).
+INTERFACE_TEXTS = """() => {
+    const excluded = "pre, code, kbd, samp, math, .arithmatex, .katex, .clipboard-copy-txt, "
+        + "script, style, noscript, template"
+    const excludedText = ".jp-InputPrompt, .jp-OutputArea"
+    const found = []
+    let heading = ""
+    const add = (where, text, element) => {
+        text = (text ?? "").replace(/\\s+/g, " ").trim()
+        const section = element.closest(".md-content") ? heading
+            : element.closest("header, nav, footer")?.tagName.toLowerCase() ?? ""
+        if (text) found.push([where, text, section])
+    }
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT,
+        node => node.nodeType === Node.ELEMENT_NODE && node.matches(excluded)
+            ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.nodeType === Node.TEXT_NODE) {
+            if (!node.parentElement.closest(excludedText)) add("text", node.data, node.parentElement)
+            continue
+        }
+        if (/^H[1-6]$/.test(node.tagName) && node.id) heading = "#" + node.id
+        for (const name of ["title", "aria-label", "alt", "placeholder"])
+            if (node.hasAttribute(name)) add(name, node.getAttribute(name), node)
+    }
+    return found
+}"""
+
 SCREENSHOTS = REPORTS / "screenshots"
 COPY_BUTTONS = "button.md-code__button[data-md-type=copy]"
 # What a visit reads of its page, in one go: its language and the title a reader sees (the first
@@ -308,8 +342,10 @@ COPY_BUTTONS = "button.md-code__button[data-md-type=copy]"
 # copy instead (Material's clipboard handler, one listener for every button, copies a button's
 # data-clipboard-text if it has one, else that block's text, or the data-copy of an element
 # around the block); and for a notebook, its texts as rendered (innerText), the size each
-# formula takes, and each picture's decoded size and displayed width.
+# formula takes, and each picture's decoded size and displayed width; and every interface text
+# (see INTERFACE_TEXTS).
 PAGE_FACTS = """copyButtons => {
+    const INTERFACE_TEXTS = """ + INTERFACE_TEXTS + """
     const all = selector => [...document.querySelectorAll(selector)]
     const size = element => element.getBoundingClientRect()
     const shown = element => size(element).width > 0 && getComputedStyle(element).visibility !== "hidden"
@@ -332,6 +368,7 @@ PAGE_FACTS = """copyButtons => {
             formulas: all(".jp-MarkdownOutput math").map(math => [size(math).width, size(math).height]),
             pictures: all(".jp-OutputArea-output img").map(img => [img.naturalWidth, img.naturalHeight, size(img).width]),
         },
+        interface: INTERFACE_TEXTS(),
     }
 }"""
 
@@ -345,6 +382,7 @@ class Visit:
     title: str
     copy_buttons: list[dict]  # see PAGE_FACTS
     notebook: dict | None  # on a notebook page, see PAGE_FACTS
+    interface: list[list[str]]  # [where, text, section] for each interface text (see INTERFACE_TEXTS)
     clicked: str | None = None  # the clipboard after a reader's click on its last copy button
     screenshots: list[Path] = field(default_factory=list)
 

@@ -1,0 +1,92 @@
+"""A Spanish page speaks Spanish: no interface text (a label, a tooltip, an alt text, a notice) is
+left in English.
+
+Each Spanish page is compared with its English twin, as the ``tour`` opened them: a text that
+both pages show (a text node, a ``title``, an ``aria-label``, an ``alt`` or a ``placeholder``;
+code, math and a notebook's outputs aside, see harness.INTERFACE_TEXTS) was not translated,
+unless its words are all names or terms that read the same in both languages (below). Numbers,
+units, identifiers and addresses are not words: "535 µs", "rel_error", "keras.io".
+"""
+
+from __future__ import annotations
+
+import re
+
+from .harness import DEFAULT_LANGUAGE, Site
+
+# Names of several words, taken out of a text before its words are counted (Benchmark Utils:
+# torch.utils.benchmark, as the results page names it).
+NAMES = ("Material for MkDocs", "ONNX Runtime", "Benchmark Utils")
+# Words that read the same in both languages, and so on both pages.
+SAME_IN_BOTH = {
+    # Names: of libraries, products and formats, and of the languages in the switcher.
+    "PyTorch", "TensorFlow", "JAX", "Keras", "PyPI", "Python", "AMD", "EPYC", "TensorIterator",
+    "safetensors", "jsonschema", "CSV", "CPU", "English", "Español",
+    # Technical terms the Spanish pages keep in English (see CONTRIBUTING.es.md's glossary).
+    "autograd", "Autograd", "autocast", "Autocast", "dtype", "backend", "define-by-run",
+    # Spanish words that English spells the same.
+    "Hardware", "total",
+}
+UNITS = {"s", "ms", "µs", "ns", "kB", "MB", "GB", "KiB", "MiB", "GiB"}
+# Left out on purpose, by Spanish page and section (see harness.INTERFACE_TEXTS): the translators'
+# glossary pairs each English term with its Spanish one, so both pages show both.
+BILINGUAL = {("es/contributing/", "#glosario")}
+# English that a Spanish page quotes, by page and text: what a program prints (the status words of
+# `python -m ptdocs.translations status`; the notebook table's column "tol"), written in prose
+# where code formatting would make them code.
+QUOTED = {("es/contributing/", "missing"), ("es/contributing/", "outdated"),
+          ("es/contributing/", "up to date"), ("es/exercises/derivatives/", "tol")}
+EDGES = "()[]{}.,;:!?¡¿«»\"'“”‘’·•…–—-/|<>=+*✓✗"
+
+
+def words(text: str) -> list[str]:
+    """The words of an interface text that a translator would translate: not names, numbers,
+    units, identifiers (rel_error), addresses (keras.io) or single letters (variables)."""
+    for name in NAMES:
+        text = text.replace(name, " ")
+    found = []
+    for token in text.split():
+        token = token.strip(EDGES)
+        if len(token) < 2 or token in UNITS or re.search(r"[\d_./#@=]", token):
+            continue
+        if re.search(r"[^\W\d_]", token):
+            found.append(token)
+    return found
+
+
+def untranslated(spanish: list[list[str]], english: list[list[str]]) -> list[tuple[str, str, str]]:
+    """(where, text, section) for each interface text of the Spanish page that the English page
+    shows too, unless all its words read the same in both languages; once per where and text,
+    in the first section that has it."""
+    shown_in_english = {text for _, text, _ in english}
+    found = {}
+    for where, text, section in spanish:
+        if text in shown_in_english and set(words(text)) - SAME_IN_BOTH:
+            found.setdefault((where, text), section)
+    return [(where, text, section) for (where, text), section in found.items()]
+
+
+def test_no_english_interface_text_on_spanish_pages(tour):
+    spanish = [path for path in tour if Site.language(path) == "es"]
+    assert spanish, "no Spanish page was built"
+    problems = []
+    for path in spanish:
+        twin = Site.in_language(path, DEFAULT_LANGUAGE)
+        assert twin in tour, f"/{path}: no English twin /{twin}"
+        for where, text, section in untranslated(tour[path].interface, tour[twin].interface):
+            if (path, section) not in BILINGUAL and (path, text) not in QUOTED:
+                problems.append(f"/{path} {section}: {where} {text!r}")
+    assert not problems, (f"{len(problems)} interface texts in English on Spanish pages (translate "
+                          "them, or add a word that is the same in both languages to SAME_IN_BOTH):\n"
+                          + "\n".join(problems))
+
+
+def test_what_counts_as_an_untranslated_text():
+    english = [["title", "Permanent link", "a"], ["text", "PyTorch", ""], ["text", "535 µs", "b"],
+               ["text", "✗ rel_error 0.98 > 0.05", "b"], ["text", "Made with", ""],
+               ["text", "Material for MkDocs", ""], ["text", "keras.io", ""], ["alt", "Plot", ""]]
+    spanish = [["title", "Permanent link", "a"], ["text", "PyTorch", ""], ["text", "535 µs", "b"],
+               ["text", "✗ rel_error 0.98 > 0.05", "b"], ["alt", "Gráfica", "b"],
+               ["text", "Made with", ""], ["text", "Material for MkDocs", ""], ["text", "keras.io", ""],
+               ["title", "Permanent link", "c"]]
+    assert untranslated(spanish, english) == [("title", "Permanent link", "a"), ("text", "Made with", "")]
