@@ -118,6 +118,24 @@ class _Handler(SimpleHTTPRequestHandler):
             return str(Path(self.directory) / "\0not-on-this-site")  # answered 404
         return super().translate_path("/" + route[len(self.mount):])
 
+    def list_directory(self, path):  # a folder without index.html: GitHub Pages lists none
+        self.send_error(404)
+
+    def send_error(self, code, message=None, explain=None):
+        """A missing path is answered as GitHub Pages does: status 404, the site's root
+        404.html as the body, whatever the path's depth or language."""
+        page = Path(self.directory) / "404.html"
+        if code != 404 or not page.is_file():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(code, message)
+        self.send_header("Connection", "close")
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
     def log_message(self, format, *args):  # keeps the test output readable
         pass
 
