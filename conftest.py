@@ -28,9 +28,10 @@ def _accelerator():
 
 def _setup(namespace):
     # What the examples import first (torch, and what the first optimizer and assert_close
-    # import), then frozen: the garbage collector no longer walks it, a third of what the
+    # import), then frozen: the garbage collector no longer walks it, about a quarter of what the
     # examples cost in the worker.
     preload()
+    gc.collect()  # garbage of earlier pages is freed, not frozen for good
     gc.freeze()
     # Names a page's skip directives may use: <!-- skip: next if(not HAS_ACCELERATOR, reason="...") -->
     # (ptdocs/downloads.py SETUP_NAMES gives the downloads the same names).
@@ -66,7 +67,9 @@ def pytest_xdist_auto_num_workers(config):
     per_core = one_per_core(config)
     pages_only = all(Path(arg.partition("::")[0]).resolve().is_relative_to(ROOT / "docs")
                      for arg in config.args)
-    return per_core if pages_only else 2 * per_core
+    if pages_only or os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):  # a count the user chose
+        return per_core
+    return 2 * per_core
 
 
 def pytest_collection_modifyitems(items):

@@ -89,7 +89,7 @@ def test_the_live_preview_reloads_on_every_source_a_page_is_built_from():
 
     config = load_config(str(ROOT / "mkdocs.yml"))
     watched = {Path(path).resolve() for path in config.watch}
-    for source in ("snippets", "notebooks", "ptdocs", "CONTRIBUTING.md", "CONTRIBUTING.es.md"):
+    for source in ("snippets", "notebooks", "ptdocs", "overrides", "CONTRIBUTING.md", "CONTRIBUTING.es.md"):
         assert (ROOT / source).resolve() in watched, f"mkdocs serve does not watch {source}"
 
 
@@ -116,8 +116,11 @@ def test_the_browser_marker_is_on_the_browser_tests_and_nowhere_else(pytestconfi
 ])
 def test_auto_starts_one_worker_per_core_for_pages_and_two_for_the_rest(pytestconfig, monkeypatch,
                                                                         args, workers):
+    import xdist.plugin
+
     conftest = pytestconfig.pluginmanager.get_plugin(str(ROOT / "conftest.py"))
-    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "3")  # pytest-xdist's own count: 3 cores
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    monkeypatch.setattr(xdist.plugin, "pytest_xdist_auto_num_workers", lambda config: 3)  # 3 cores
     monkeypatch.chdir(ROOT)  # where the README's commands run
 
     class Config:  # what the hook reads of pytest's
@@ -125,3 +128,6 @@ def test_auto_starts_one_worker_per_core_for_pages_and_two_for_the_rest(pytestco
 
     Config.args = args
     assert conftest.pytest_xdist_auto_num_workers(Config) == workers
+    # A count given in PYTEST_XDIST_AUTO_NUM_WORKERS is the user's: never doubled.
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "3")
+    assert conftest.pytest_xdist_auto_num_workers(Config) == 3

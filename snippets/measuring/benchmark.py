@@ -749,9 +749,10 @@ def run(cells, device, threads, min_run_time, show_progress=False, *, max_run_ti
                            reruns=reruns)
         rows.append(row)
         if index == 0:
-            # What stays alive after one cell (modules, torch._dynamo's among them, which the
-            # first optimizer imports) stays for the run: frozen, it is skipped by the full
-            # collection before each later cell (peak_memory), which then takes milliseconds.
+            # What stays alive after one cell (the modules it imported; on the CPU torch._dynamo
+            # among them, which torch.profiler imports through torch._inductor) stays for the run:
+            # frozen, it is skipped by the full collection before each later cell (peak_memory),
+            # which then takes milliseconds. A module first imported by a later cell is not frozen.
             gc.collect()
             gc.freeze()
         if row["noisy"] == "true":
