@@ -625,15 +625,20 @@ def _script(cells) -> str:
 
 
 def links_markdown(downloads: Downloads) -> str:
-    """The download links and the test command, as Markdown put at the top of the page."""
+    """The download links and the test command, as Markdown put at the top of the page.
+
+    Both paragraphs are left out of the search index (attr_list puts Material's
+    ``data-search-exclude`` on them): a search result then starts with the page's own words."""
     texts = TEXTS[downloads.language]
     return (
         f'<a class="md-button" href="{downloads.notebook_name}" '
         f'download>{texts["notebook"]}</a>\n'
         f'<a class="md-button" href="{downloads.script_name}" '
         f'download>{texts["script"]}</a>\n'
+        "{ data-search-exclude }\n"
         "\n"
         f'{texts["run_page"]} `{run_command(downloads.page)}`\n'
+        "{ data-search-exclude }\n"
     )
 
 

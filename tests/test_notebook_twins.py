@@ -98,7 +98,7 @@ def test_the_download_button_follows_the_title_in_the_page_language(language, la
     html = '<div class="jp-Cell"><h1 id="t">Title</h1><p>Text</p></div>'
     result = load_hook().with_download_link(html, f"{language}/exercises/derivatives.ipynb")
     # Relative to the page's folder, where mkdocs-jupyter copies the notebook.
-    assert result == ('<div class="jp-Cell"><h1 id="t">Title</h1><p><a class="md-button" '
+    assert result == ('<div class="jp-Cell"><h1 id="t">Title</h1><p data-search-exclude><a class="md-button" '
                       f'href="derivatives.ipynb" download>{label}</a></p><p>Text</p></div>')
 
 

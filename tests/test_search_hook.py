@@ -197,6 +197,12 @@ def _stamp_titles() -> set[str]:
             for key in ("verified", "failed", "unverified", "no_code")}
 
 
+def _download_words() -> set[str]:
+    from ptdocs.downloads import TEXTS
+
+    return {texts[key] for texts in TEXTS.values() for key in ("notebook", "script", "run_page")}
+
+
 @pytest.mark.parametrize("index", ["search/search_index.json", "es/search/search_index.json"])
 def test_the_built_index_holds_the_pages_words_not_their_chrome(built_site, index):
     docs = _read(built_site / index)["docs"]
@@ -208,6 +214,9 @@ def test_the_built_index_holds_the_pages_words_not_their_chrome(built_site, inde
         # The stamp is on every page, right under its title: a result would start with it.
         first = re.match(r"\s*<p>(.*?)</p>", doc["text"])
         assert not (first and first.group(1) in titles), f"{where}: starts with the stamp {first.group(1)!r}"
+        # Nor with the download buttons or the test command under them (ptdocs/downloads.py).
+        assert not (first and any(words in first.group(1) for words in _download_words())), \
+            f"{where}: starts with the download block {first.group(1)[:60]!r}"
     # Every page still shows its stamp to readers.
     folder = (built_site / index).parent.parent
     for location in {doc["location"].partition("#")[0] for doc in docs}:

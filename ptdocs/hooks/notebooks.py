@@ -117,7 +117,8 @@ def with_download_link(html: str, src_uri: str) -> str:
         raise PluginError(f"{src_uri}: no download label for the language '{language}'; "
                           "add it to TEXTS in ptdocs/downloads.py")
     name = posixpath.basename(src_uri)
-    link = (f'<p><a class="md-button" href="{quote(name)}" download>'
+    # Out of the search index (Material's data-search-exclude): results start with the page's words.
+    link = (f'<p data-search-exclude><a class="md-button" href="{quote(name)}" download>'
             f'{TEXTS[language]["notebook"]}</a></p>')
     end = html.find("</h1>")
     if end < 0:

@@ -21,9 +21,12 @@ from .harness import LANGUAGES, REPORTS, Site, parse, serve
 
 
 def start_pages(site) -> list[str]:
-    # Every built page (the crawl would find them through the nav anyway) and the 404 page,
-    # whose links are absolute and so only right under the site's real path.
-    return [site.page_url(page) for page in site.pages] + [site.page_url("404.html")]
+    # Every built page (the crawl would find them through the nav anyway) and the 404 pages,
+    # whose links are absolute and so only right under the site's real path: the Spanish one
+    # too, which the root page holds only as text for its script (ptdocs/hooks/not_found.py).
+    not_found = ["404.html"] + [f"{language}/404.html" for language in LANGUAGES
+                                if (site.folder / language / "404.html").is_file()]
+    return [site.page_url(page) for page in site.pages + not_found]
 
 
 def test_no_broken_links_or_anchors_and_no_external_assets(site):
