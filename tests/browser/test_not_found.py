@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import LANGUAGES, SCREENSHOTS, Site, load, new_context
+from .harness import LANGUAGES, SCREENSHOTS, Site, empty_search_indexes, load, new_context
 
 # Missing addresses, by the language of the page they must get: at the root, deep, under an
 # existing page's folder, and (English) one that starts with "es" but is not under es/ and one
@@ -83,6 +83,7 @@ def test_both_404_pages_are_kept_as_screenshots(site, browser, scheme):
     desktop's and a phone's width."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     context, guard = new_context(browser, color_scheme=scheme)
+    empty_search_indexes(context, site)  # search is not under test here, nor in the picture
     try:
         page = context.new_page()
         for language, path in [("en", "no-such-page/"), ("es", "es/no-such-page/")]:

@@ -25,6 +25,7 @@ from ptdocs.pages import Block, PageBlockParser
 from ptdocs.report import write_atomically
 
 from .harness import DEFAULT_LANGUAGE, LANGUAGES, REPORTS, ROOT, Site, screenshot_pages
+from .interface_language import BILINGUAL, QUOTED, untranslated
 
 # kB transferred on a first load, measured (see reports/page-weight.json) and
 # given headroom for the pages to grow. A page's own bytes (its HTML, inline
@@ -199,3 +200,31 @@ def test_screenshot_of_each_kind_of_page_in_each_language(site, tour):
         assert visit.title, f"/{path}: no visible title"
         assert visit.screenshots and all(shot.is_file() for shot in visit.screenshots), f"/{path}: no screenshot"
     assert not missing, f"no page of these kinds was built: {missing}"
+
+
+# --- the reader's language: no interface text left in English on a Spanish page ---------------
+
+def test_no_english_interface_text_on_spanish_pages(tour):
+    spanish = [path for path in tour if Site.language(path) == "es"]
+    assert spanish, "no Spanish page was built"
+    problems = []
+    for path in spanish:
+        twin = Site.in_language(path, DEFAULT_LANGUAGE)
+        assert twin in tour, f"/{path}: no English twin /{twin}"
+        for where, text, section in untranslated(tour[path].interface, tour[twin].interface):
+            if (path, section) not in BILINGUAL and (path, text) not in QUOTED:
+                problems.append(f"/{path} {section}: {where} {text!r}")
+    assert not problems, (f"{len(problems)} interface texts in English on Spanish pages (translate "
+                          "them, or add a word that is the same in both languages to SAME_IN_BOTH):\n"
+                          + "\n".join(problems))
+
+
+def test_what_counts_as_an_untranslated_text():
+    english = [["title", "Permanent link", "a"], ["text", "PyTorch", ""], ["text", "535 µs", "b"],
+               ["text", "✗ rel_error 0.98 > 0.05", "b"], ["text", "Made with", ""],
+               ["text", "Material for MkDocs", ""], ["text", "keras.io", ""], ["alt", "Plot", ""]]
+    spanish = [["title", "Permanent link", "a"], ["text", "PyTorch", ""], ["text", "535 µs", "b"],
+               ["text", "✗ rel_error 0.98 > 0.05", "b"], ["alt", "Gráfica", "b"],
+               ["text", "Made with", ""], ["text", "Material for MkDocs", ""], ["text", "keras.io", ""],
+               ["title", "Permanent link", "c"]]
+    assert untranslated(spanish, english) == [("title", "Permanent link", "a"), ("text", "Made with", "")]

@@ -1,5 +1,5 @@
-"""A Spanish page speaks Spanish: no interface text (a label, a tooltip, an alt text, a notice) is
-left in English.
+"""What counts as interface text left in English on a Spanish page (test_pages.py checks every
+Spanish page with it, from the tour that opened them all: one tour per run).
 
 Each Spanish page is compared with its English twin, as the ``tour`` opened them: a text that
 both pages show (a text node, a ``title``, an ``aria-label``, an ``alt`` or a ``placeholder``;
@@ -11,8 +11,6 @@ units, identifiers and addresses are not words: "535 µs", "rel_error", "keras.i
 from __future__ import annotations
 
 import re
-
-from .harness import DEFAULT_LANGUAGE, Site
 
 # Names of several words, taken out of a text before its words are counted (Benchmark Utils:
 # torch.utils.benchmark, as the results page names it).
@@ -64,29 +62,3 @@ def untranslated(spanish: list[list[str]], english: list[list[str]]) -> list[tup
         if text in shown_in_english and set(words(text)) - SAME_IN_BOTH:
             found.setdefault((where, text), section)
     return [(where, text, section) for (where, text), section in found.items()]
-
-
-def test_no_english_interface_text_on_spanish_pages(tour):
-    spanish = [path for path in tour if Site.language(path) == "es"]
-    assert spanish, "no Spanish page was built"
-    problems = []
-    for path in spanish:
-        twin = Site.in_language(path, DEFAULT_LANGUAGE)
-        assert twin in tour, f"/{path}: no English twin /{twin}"
-        for where, text, section in untranslated(tour[path].interface, tour[twin].interface):
-            if (path, section) not in BILINGUAL and (path, text) not in QUOTED:
-                problems.append(f"/{path} {section}: {where} {text!r}")
-    assert not problems, (f"{len(problems)} interface texts in English on Spanish pages (translate "
-                          "them, or add a word that is the same in both languages to SAME_IN_BOTH):\n"
-                          + "\n".join(problems))
-
-
-def test_what_counts_as_an_untranslated_text():
-    english = [["title", "Permanent link", "a"], ["text", "PyTorch", ""], ["text", "535 µs", "b"],
-               ["text", "✗ rel_error 0.98 > 0.05", "b"], ["text", "Made with", ""],
-               ["text", "Material for MkDocs", ""], ["text", "keras.io", ""], ["alt", "Plot", ""]]
-    spanish = [["title", "Permanent link", "a"], ["text", "PyTorch", ""], ["text", "535 µs", "b"],
-               ["text", "✗ rel_error 0.98 > 0.05", "b"], ["alt", "Gráfica", "b"],
-               ["text", "Made with", ""], ["text", "Material for MkDocs", ""], ["text", "keras.io", ""],
-               ["title", "Permanent link", "c"]]
-    assert untranslated(spanish, english) == [("title", "Permanent link", "a"), ("text", "Made with", "")]
