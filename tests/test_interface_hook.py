@@ -1,9 +1,9 @@
 """ptdocs/hooks/interface.py: the interface strings a language's build applies, and a clear error
-when mkdocs.yml lacks one. (tests/browser/test_interface_language.py checks the built site.)"""
+when mkdocs.yml lacks one. (tests/browser/test_pages.py, test_no_english_interface_text_on_spanish_pages, checks the
+built site.)"""
 
 from __future__ import annotations
 
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -11,8 +11,8 @@ import yaml
 from mkdocs.exceptions import PluginError
 
 from ptdocs.hooks import interface as hook
+from ptdocs.snippets import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SPANISH = {"permalink_title": "Enlace permanente", "copy": "Copiar al portapapeles", "copied": "Copiado",
            "picture": "Esta imagen <no> tiene descripción", "made_with": "Hecho con"}
 # As mkdocs-jupyter's template comes out of nbconvert.

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from helpers import alternates
 from ptdocs.hooks import not_found
 
 ENGLISH = ('<!doctype html>\n<html lang="en" class="no-js">\n  <head>\n    <meta charset="utf-8">\n'
@@ -97,11 +98,6 @@ def test_inside_the_language_builds_nothing_is_written_yet(tmp_path, monkeypatch
 
 # --- the built site -----------------------------------------------------------------------
 
-def _switcher(html: str) -> dict[str, str]:
-    return {lang: href for href, lang in
-            re.findall(r'<a href="([^"]*)" hreflang="([a-z]+)" class="md-select__link"', html)}
-
-
 def test_the_built_404_pages(built_site):
     root = (built_site / "404.html").read_text(encoding="utf-8")
     spanish = (built_site / "es" / "404.html").read_text(encoding="utf-8")
@@ -110,7 +106,7 @@ def test_the_built_404_pages(built_site):
     assert '<h1 id="not-found">Page not found</h1>' in english_part
     assert '<h1 id="not-found">Página no encontrada</h1>' in spanish
     # Built with the default site_url, the site's path is "/": switchers lead to the home pages.
-    assert _switcher(english_part) == _switcher(spanish) == {"en": "/", "es": "/es/"}
+    assert alternates(english_part) == alternates(spanish) == {"en": "/", "es": "/es/"}
     for html in (english_part, spanish):
         assert "hreflang" not in html.split("</head>", 1)[0], "Material would fetch sitemap.xml next to it"
     assert '"base": "/es/"' in spanish and '"base": "/"' in english_part  # each language's search index

@@ -1,13 +1,13 @@
 """One jupytext source, one notebook per language (ptdocs.notebook_twins), and the download
 button of every notebook page (ptdocs/hooks/notebooks.py)."""
 
-import importlib.util
 from pathlib import Path
 
 import nbformat
 import pytest
 from mkdocs.exceptions import PluginError
 
+from helpers import load_hook
 from ptdocs import notebook_twins
 from ptdocs.snippets import ROOT
 
@@ -84,19 +84,11 @@ def test_the_committed_notebooks_are_current():
     assert notebook_twins.main(["--check"]) == 0
 
 
-def load_hook():
-    spec = importlib.util.spec_from_file_location("notebooks_hook",
-                                                  ROOT / "ptdocs" / "hooks" / "notebooks.py")
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
-    return hook
-
-
 @pytest.mark.parametrize("language, label", [("en", "Download notebook"),
                                              ("es", "Descargar notebook")])
 def test_the_download_button_follows_the_title_in_the_page_language(language, label):
     html = '<div class="jp-Cell"><h1 id="t">Title</h1><p>Text</p></div>'
-    result = load_hook().with_download_link(html, f"{language}/exercises/derivatives.ipynb")
+    result = load_hook("notebooks").with_download_link(html, f"{language}/exercises/derivatives.ipynb")
     # Relative to the page's folder, where mkdocs-jupyter copies the notebook.
     assert result == ('<div class="jp-Cell"><h1 id="t">Title</h1><p data-search-exclude><a class="md-button" '
                       f'href="derivatives.ipynb" download>{label}</a></p><p>Text</p></div>')
@@ -104,7 +96,7 @@ def test_the_download_button_follows_the_title_in_the_page_language(language, la
 
 def test_a_language_without_a_label_fails_the_build():
     with pytest.raises(PluginError, match="no download label for the language 'fr'"):
-        load_hook().with_download_link("<h1>x</h1>", "fr/exercises/derivatives.ipynb")
+        load_hook("notebooks").with_download_link("<h1>x</h1>", "fr/exercises/derivatives.ipynb")
 
 
 def test_a_language_build_keeps_the_other_languages_notebook_renders(tmp_path):
@@ -114,9 +106,7 @@ def test_a_language_build_keeps_the_other_languages_notebook_renders(tmp_path):
 
     from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
 
-    spec = importlib.util.spec_from_file_location("notebooks_hook", ROOT / "ptdocs" / "hooks" / "notebooks.py")
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
+    hook = load_hook("notebooks")
     docs = tmp_path / "docs"
     for language in ("en", "es"):
         (docs / language / "exercises").mkdir(parents=True)
@@ -138,7 +128,7 @@ def test_notebook_renders_are_kept_per_python_environment(tmp_path, monkeypatch)
     """mkdocs-jupyter's key is the notebook and its settings: another torch must not reuse a render."""
     from types import SimpleNamespace
 
-    hook = load_hook()
+    hook = load_hook("notebooks")
     installed = [SimpleNamespace(name="torch", version="2.13.0+cpu"), SimpleNamespace(name="numpy", version="2.3.0")]
     monkeypatch.setattr(hook.importlib.metadata, "distributions", lambda: list(installed))
     settings = {"cache": True, "cache_dir": ".cache/mkdocs-jupyter"}
@@ -158,9 +148,7 @@ def test_notebook_renders_are_kept_per_python_environment(tmp_path, monkeypatch)
 
 def test_a_broken_notebook_source_stops_the_preview_with_its_error(tmp_path, monkeypatch, capsys):
     """mkdocs serve writes the notebooks from their sources before each rebuild (ptdocs/hooks/preview.py)."""
-    spec = importlib.util.spec_from_file_location("preview_hook", ROOT / "ptdocs" / "hooks" / "preview.py")
-    preview = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(preview)
+    preview = load_hook("preview")
     (tmp_path / "notebooks").mkdir()
     (tmp_path / "notebooks" / "exercise.py").write_text(SOURCE.replace("x = 1", "x = = 1"))
     monkeypatch.setattr(notebook_twins, "ROOT", tmp_path)

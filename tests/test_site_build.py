@@ -1,7 +1,6 @@
 """The strict build produces both languages, rendered notebooks and twin language links."""
 
 import dataclasses
-import importlib.util
 import re
 import sys
 from types import SimpleNamespace
@@ -9,18 +8,13 @@ from urllib.parse import urljoin
 
 import pytest
 
+from helpers import alternates, load_hook
 from ptdocs.snippets import ROOT
 
 
 @pytest.fixture
 def site(built_site):
     return built_site
-
-
-def alternates(html):
-    """The language switcher's links (the head's hreflang links are removed, see language_links.py)."""
-    return dict((lang, href) for href, lang in
-                re.findall(r'<a href="([^"]*)" hreflang="([a-z]+)" class="md-select__link"', html))
 
 
 def test_both_languages_are_built(site):
@@ -48,13 +42,6 @@ def test_the_language_link_of_each_page_points_at_its_twin(site, page):
 
 
 # ---- what makes a rebuild cheap, and still right ---------------------------------------------
-
-def load_hook(name):
-    spec = importlib.util.spec_from_file_location(f"{name}_hook", ROOT / "ptdocs" / "hooks" / f"{name}.py")
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
-    return hook
-
 
 @dataclasses.dataclass(frozen=True)
 class Data:

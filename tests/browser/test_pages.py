@@ -24,7 +24,7 @@ from sybil import Document
 from ptdocs.pages import Block, PageBlockParser
 from ptdocs.report import write_atomically
 
-from .harness import DEFAULT_LANGUAGE, LANGUAGES, REPORTS, ROOT, Site, screenshot_pages
+from .harness import DEFAULT_LANGUAGE, LANGUAGES, REPORTS, ROOT, SCREENSHOTS, Site, screenshot_pages
 from .interface_language import BILINGUAL, QUOTED, untranslated
 
 # kB transferred on a first load, measured (see reports/page-weight.json) and
@@ -198,7 +198,8 @@ def test_screenshot_of_each_kind_of_page_in_each_language(site, tour):
         visit = tour[path]
         assert visit.lang == Site.language(path), f"/{path}: <html lang={visit.lang!r}>"
         assert visit.title, f"/{path}: no visible title"
-        assert visit.screenshots and all(shot.is_file() for shot in visit.screenshots), f"/{path}: no screenshot"
+        assert visit.screenshots[:1] == [SCREENSHOTS / f"{name}.png"], f"/{path}: no screenshot {name}.png"
+        assert all(shot.is_file() for shot in visit.screenshots), f"/{path}: {visit.screenshots}"
     assert not missing, f"no page of these kinds was built: {missing}"
 
 
