@@ -69,3 +69,10 @@ def script_runner():
     server once, whichever of these tests it is given, and stops it when its session ends."""
     with ScriptRunner(ROOT, SCRIPT_ENV) as runner:
         yield runner
+
+
+@pytest.fixture(scope="session")
+def site_conftest(pytestconfig):
+    """The repository's root conftest.py (the site's Sybil, its setup and hooks), as pytest loaded
+    it: `import conftest` would find this file instead."""
+    return pytestconfig.pluginmanager.get_plugin(str(ROOT / "conftest.py"))

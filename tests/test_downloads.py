@@ -359,11 +359,9 @@ def test_a_skip_a_download_cannot_reproduce_is_an_error(repository, directive, m
         make_downloads(page, SITE, repository.root)
 
 
-def test_setup_names_match_what_the_page_tests_use(request):
-    # The repository's conftest.py, as pytest loaded it (`import conftest` finds tests/conftest.py).
-    conftest = request.config.pluginmanager.get_plugin(str(ROOT / "conftest.py"))
+def test_setup_names_match_what_the_page_tests_use(site_conftest):
     namespace = {}
-    conftest._setup(namespace)
+    site_conftest._setup(namespace)
     assert namespace == setup_namespace()
 
 

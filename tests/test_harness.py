@@ -176,11 +176,9 @@ def test_output_inside_a_statement_is_refused(site):
     assert failure is not None and "after the whole statement" in str(failure)
 
 
-def test_pages_in_nested_folders_are_collected(pytestconfig):
+def test_pages_in_nested_folders_are_collected(site_conftest):
     """The real configuration collects docs/<lang>/<folder>/<page>.md, not only top-level pages."""
-    # The Sybil configured for the site, in the repository's conftest.py as pytest loaded it
-    # (`import conftest` would find tests/conftest.py).
-    pages = pytestconfig.pluginmanager.get_plugin(str(ROOT / "conftest.py")).pages
+    pages = site_conftest.pages  # the Sybil configured for the site
 
     assert pages.should_parse(ROOT / "docs" / "en" / "exercises" / "deeper" / "page.md")
     assert pages.should_parse(ROOT / "docs" / "es" / "autograd.md")

@@ -36,11 +36,9 @@ HUNT = ROOT / "tools" / "flake_hunt.py"
 
 
 @pytest.fixture
-def setup(request):
+def setup(site_conftest):
     """The root conftest.py's _setup: the names the pages' skip directives read."""
-    # As pytest loaded it (`import conftest` would find tests/conftest.py).
-    module = request.config.pluginmanager.get_plugin(str(ROOT / "conftest.py"))
-    return module._setup, module.pages
+    return site_conftest._setup, site_conftest.pages
 
 
 @pytest.fixture

@@ -34,8 +34,8 @@ def test_torch_is_pinned_so_a_bare_install_cannot_pull_another_build():
     assert re.search(r"^mkdocs==1\.", lock, re.M), "mkdocs<2: MkDocs 2 drops plugins"
 
 
-def test_each_language_runs_the_same_number_of_examples_per_page(pytestconfig):
-    pages = pytestconfig.pluginmanager.get_plugin(str(ROOT / "conftest.py")).pages  # the site's Sybil
+def test_each_language_runs_the_same_number_of_examples_per_page(site_conftest):
+    pages = site_conftest.pages  # the site's Sybil
 
     def count(path):
         return len(list(pages.parse(path).examples()))
@@ -93,9 +93,9 @@ def test_the_live_preview_reloads_on_every_source_a_page_is_built_from():
         assert (ROOT / source).resolve() in watched, f"mkdocs serve does not watch {source}"
 
 
-def test_the_browser_marker_is_on_the_browser_tests_and_nowhere_else(pytestconfig):
+def test_the_browser_marker_is_on_the_browser_tests_and_nowhere_else(site_conftest):
     """`python -m pytest -m "not browser"` (README) leaves out exactly tests/browser/."""
-    conftest = pytestconfig.pluginmanager.get_plugin(str(ROOT / "conftest.py"))
+    conftest = site_conftest
 
     class Item:
         def __init__(self, path):
@@ -114,11 +114,11 @@ def test_the_browser_marker_is_on_the_browser_tests_and_nowhere_else(pytestconfi
     (["docs"], 3), (["docs/en/autograd.md::sybil:pages,line:52,column:1", "docs/es"], 3),
     (["docs", "tests"], 6), (["tests/test_downloads.py"], 6), ([str(ROOT)], 6),
 ])
-def test_auto_starts_one_worker_per_core_for_pages_and_two_for_the_rest(pytestconfig, monkeypatch,
-                                                                        args, workers):
+def test_auto_starts_one_worker_per_core_for_pages_and_two_for_the_rest(site_conftest, pytestconfig,
+                                                                        monkeypatch, args, workers):
     import xdist.plugin
 
-    conftest = pytestconfig.pluginmanager.get_plugin(str(ROOT / "conftest.py"))
+    conftest = site_conftest
     monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
     monkeypatch.setattr(xdist.plugin, "pytest_xdist_auto_num_workers", lambda config: 3)  # 3 cores
     monkeypatch.chdir(ROOT)  # where the README's commands run
