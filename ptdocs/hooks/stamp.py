@@ -298,8 +298,9 @@ def _notebook_build_stamp(source: Path, language: str, config) -> Stamp:
 
 
 def _device() -> str:
-    # Imported only for a notebook that runs in this build: ptdocs.report imports torch (seconds),
-    # which a build that reuses every render does not need.
+    # Imported only for a notebook that runs in this build: ptdocs.report imports pytest and the
+    # page parser, and device_description torch (seconds), which a build that reuses every
+    # render does not need.
     from ptdocs.report import device_description
 
     return device_description()
