@@ -27,11 +27,20 @@ renders are kept in a folder per environment, ``.cache/mkdocs-jupyter/<torch>-<d
 the project's root (not the current folder), the digest naming Python's version and every
 installed distribution with its version: a new environment starts with no render and runs
 the notebooks.
+
+mkdocs-jupyter runs a notebook when its page is built, one after another, each build waiting on
+its kernel. So when the first language's build knows its files, every notebook of every language
+that has no render yet starts rendering in a thread of its own, with mkdocs-jupyter's own
+converter and settings, into its cache; the build goes on with the other pages meanwhile, and a
+notebook's page waits for its render and reads it as a cache hit. The stamp still says the
+notebook ran in this build (``ptdocs.notebook_renders.made_by_this_build``).
 """
 
 import functools
 import hashlib
 import importlib.metadata
+import json
+from concurrent.futures import ThreadPoolExecutor
 import posixpath
 import sys
 from pathlib import Path
@@ -40,7 +49,8 @@ from urllib.parse import quote
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
-from mkdocs_jupyter.plugin import NotebookFile
+from mkdocs_jupyter import convert
+from mkdocs_jupyter.plugin import NotebookFile, _get_nb_toc_tokens
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
@@ -48,7 +58,8 @@ if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root
 
 from ptdocs.downloads import TEXTS, Site  # noqa: E402  the download links' words; the site's URL rules
 from ptdocs import translations  # noqa: E402  which files under docs/ are pages
-from ptdocs.notebook_renders import render_path  # noqa: E402
+from ptdocs.atomic import write_atomically  # noqa: E402
+from ptdocs.notebook_renders import executes, made_by_this_build, render_path  # noqa: E402
 
 
 def on_config(config):
@@ -89,7 +100,49 @@ def on_files(files, config):
             file.alternates = _twins(file, i18n, config)
         files.remove(file)
         files.append(notebook)
+    if i18n is None or not i18n.building:  # the first (outermost) language's build
+        _start_renders(Path(config.docs_dir), jupyter.config)
     return files
+
+
+def _start_renders(docs: Path, settings) -> None:
+    made_by_this_build.clear()
+    if not settings["cache"]:  # nowhere to put a render for the page to find
+        return
+    renders = [(notebook, render_path(notebook, settings)) for notebook in current_notebooks(docs)]
+    missing = [(notebook, path) for notebook, path in renders if executes(notebook, settings) and not path.exists()]
+    if not missing:
+        return
+    # A thread each, not a process: a render waits on its own kernel process most of the time.
+    pool = ThreadPoolExecutor(max_workers=len(missing),
+                              thread_name_prefix="notebook-render")
+    for notebook, path in missing:
+        made_by_this_build[path] = pool.submit(_render, notebook, path, settings)
+    pool.shutdown(wait=False)  # its threads finish the queued renders, then end
+
+
+def _render(notebook: Path, path: Path, settings) -> None:
+    """What mkdocs-jupyter's own render does on a cache miss (``new_render`` in its plugin.py),
+    written whole (its page may read it the moment it exists)."""
+    body = convert.nb2html(
+        str(notebook), execute=True, kernel_name=settings["kernel_name"], theme=settings["theme"],
+        allow_errors=settings["allow_errors"], show_input=settings["show_input"],
+        no_input=settings["no_input"], no_prompt=settings["no_prompt"],
+        remove_tag_config=settings["remove_tag_config"],
+        highlight_extra_classes=settings["highlight_extra_classes"],
+        include_requirejs=settings["include_requirejs"], custom_mathjax_url=settings["custom_mathjax_url"])
+    toc_tokens, title = _get_nb_toc_tokens(str(notebook), settings["toc_depth"])
+    write_atomically(path, json.dumps({"content": body, "toc_tokens": toc_tokens, "title": title}))
+
+
+def on_page_markdown(markdown, page, config, files):
+    """A notebook's page waits for the render started for it; a failed render fails the build here."""
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is not None and jupyter.config["cache"] and isinstance(page.file, NotebookFile):
+        render = made_by_this_build.get(render_path(Path(page.file.abs_src_path), jupyter.config))
+        if render is not None:
+            render.result()
+    return markdown
 
 
 def _twins(file, i18n, config):
@@ -137,7 +190,11 @@ def on_post_build(config):
 
 def current_renders(docs: Path, settings) -> set[Path]:
     """Where mkdocs-jupyter keeps the render of each notebook under docs/, as it is now."""
+    return {render_path(notebook, settings) for notebook in current_notebooks(docs)}
+
+
+def current_notebooks(docs: Path) -> list[Path]:
+    """Every language's notebooks under docs/, language by language."""
     languages = sorted(folder.name for folder in docs.iterdir() if folder.is_dir())
-    return {render_path(docs / language / page, settings)
-            for language in languages for page in translations.pages(docs, language)
-            if page.endswith(".ipynb")}
+    return [docs / language / page for language in languages
+            for page in translations.pages(docs, language) if page.endswith(".ipynb")]

@@ -44,7 +44,7 @@ if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root
 
 from ptdocs.downloads import lines_with_prose_flag  # noqa: E402
 from ptdocs.provenance import REPORT, changed_sources, page_sources  # noqa: E402
-from ptdocs.notebook_renders import executes, render_path  # noqa: E402
+from ptdocs.notebook_renders import executes, made_earlier  # noqa: E402
 
 STRINGS = {
     "en": {
@@ -316,8 +316,7 @@ def _jupyter_execution(source: Path, config) -> tuple[bool, bool]:
     if not executed or not settings["cache"]:
         return executed, False
     try:
-        path = render_path(source, settings)
+        return executed, made_earlier(source, settings)
     except ImportError:  # the cache layout is not what we know: do not claim a fresh run
         return executed, True
-    return executed, path.exists()
 
