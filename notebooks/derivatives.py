@@ -1,6 +1,6 @@
 # ---
 # jupyter:
-#   translation_of: "fb66a41e7365"
+#   translation_of: "84c43fa074bb"
 #   jupytext:
 #     cell_metadata_filter: lang,-all
 #     formats: py:percent
@@ -19,8 +19,9 @@
 #
 # Each row passes or fails against a stated tolerance, and every row is shown, the failing ones
 # included, with the reason they fail: the **precision** of the dtype, the **FD step**, or a point
-# outside the function's **domain**. Nothing on this page is typed by hand: the site ran this
-# notebook when it was built, and the tests run it again.
+# outside the function's **domain**. Nothing on this page is typed by hand: every value is an
+# output of this notebook (the stamp above says whether this build ran it), and the tests run it
+# again.
 
 # %% [markdown] lang="es"
 # # Derivadas frente a autograd
@@ -35,8 +36,9 @@
 #
 # Cada fila pasa o falla frente a una tolerancia explícita, y se muestran todas, también las que
 # fallan, con el motivo: la **precisión** del dtype, el **paso** de la diferencia finita o un punto
-# fuera del **dominio** de la función. En esta página no hay nada escrito a mano: el
-# sitio ejecutó este notebook al generarse, y las pruebas lo vuelven a ejecutar.
+# fuera del **dominio** de la función. En esta página no hay nada escrito a mano: cada valor es
+# una salida de este notebook (el sello de arriba dice si esta generación del sitio lo ejecutó), y
+# las pruebas lo vuelven a ejecutar.
 
 # %%
 import inspect

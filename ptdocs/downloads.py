@@ -24,6 +24,11 @@ Downloads run from any folder: a file that the examples read from the repository
 ``"snippets/choosing/criteria.yaml"``) is written by a first code cell, where it is
 missing, at the same relative path.
 
+``#>`` lines stay as the page shows them, a release condition included
+(``#>[torch>=2.14] 0.0``, see :mod:`ptdocs.pages`), and the first cell says what such a
+condition means. What a download prints is what :func:`ptdocs.pages.shown_output` selects
+for the running torch, as on the page.
+
 The hook ``ptdocs/hooks/downloads.py`` writes both files next to the built page and
 puts the links at its top.
 """
@@ -48,51 +53,35 @@ from mkdocs.utils.meta import get_data
 from sybil import Document
 from sybil.parsers.markdown import SkipParser
 
-from .pages import PROSE_VALUES, Block, PageBlockParser
+from . import catalog
+from .catalog import CatalogError, Texts
+from .pages import PROSE_VALUES, Block, PageBlockParser, has_conditioned_output
 from .snippets import ROOT, Include, snippet_preprocessor
 
 SELECTOR = "https://pytorch.org/get-started/locally/"
 
-# What each language says. A new language needs its own entry: the build stops
-# with a one-line error otherwise, instead of showing English on its pages.
-TEXTS = {
-    "en": {
-        "notebook": "Download notebook",
-        "script": "Download script",
-        "run_page": "To run just this page's examples as tests, from a clone of the repository:",
-        "origin": "This notebook holds the code of the page {page} of *{site}*, in the same order.",
-        "origin_script": "This script holds the code of the page {page} of *{site}*, in the same order.",
-        "verified": "Every example on that page runs as a test with torch {torch}.",
-        "install": "To run it, install what it imports: `pip install {packages}`. For the CPU-only "
-                   "build of torch or one for a given CUDA version, choose the command at the "
-                   "selector: <{selector}>.",
-        "output": "Lines that start with `#>` show what the statement above them prints.",
-        "skips": "Examples that need hardware you may not have print `Skipped:` and the reason "
-                 "where it is missing, instead of running.",
-        "files": "The examples read these files of the repository; this cell writes them next to "
-                 "the notebook where they are missing: {files}.",
-    },
-    "es": {
-        "notebook": "Descargar notebook",
-        "script": "Descargar script",
-        "run_page": "Para ejecutar como pruebas solo los ejemplos de esta página, desde un clon del "
-                    "repositorio:",
-        "origin": "Este notebook contiene el código de la página {page} de *{site}*, en el mismo "
-                  "orden.",
-        "origin_script": "Este script contiene el código de la página {page} de *{site}*, en el "
-                         "mismo orden.",
-        "verified": "Cada ejemplo de esa página se ejecuta como prueba con torch {torch}.",
-        "install": "Para ejecutarlo, instala lo que importa: `pip install {packages}`. Para la "
-                   "versión de torch solo para CPU o la de una versión concreta de CUDA, elige el "
-                   "comando en el selector: <{selector}>.",
-        "output": "Las líneas que empiezan por `#>` muestran lo que imprime la instrucción de "
-                  "encima.",
-        "skips": "Los ejemplos que necesitan un hardware que quizá no tengas imprimen `Skipped:` y "
-                 "el motivo cuando falta, en lugar de ejecutarse.",
-        "files": "Los ejemplos leen estos archivos del repositorio; esta celda los escribe junto al "
-                 "notebook si faltan: {files}.",
-    },
-}
+# What the downloads say, in English; other languages come from the catalog
+# (locale/<language>/LC_MESSAGES/interface.po, see ptdocs.catalog): a missing entry
+# stops the build with a one-line error, instead of showing English on its pages.
+TEXTS = Texts("downloads", {
+    "notebook": "Download notebook",
+    "script": "Download script",
+    "run_page": "To run just this page's examples as tests, from a clone of the repository:",
+    "origin": "This notebook holds the code of the page {page} of *{site}*, in the same order.",
+    "origin_script": "This script holds the code of the page {page} of *{site}*, in the same order.",
+    "verified": "Every example on that page runs as a test with torch {torch}.",
+    "install": "To run it, install what it imports: `pip install {packages}`. For the CPU-only "
+               "build of torch or one for a given CUDA version, choose the command at the "
+               "selector: <{selector}>.",
+    "output": "Lines that start with `#>` show what the statement above them prints.",
+    "output_versions": "A line that starts with a condition, such as `#>[torch>=2.14]`, is printed "
+                       "only by the torch releases it names; the tests check each line on those "
+                       "releases.",
+    "skips": "Examples that need hardware you may not have print `Skipped:` and the reason "
+             "where it is missing, instead of running.",
+    "files": "The examples read these files of the repository; this cell writes them next to "
+             "the notebook where they are missing: {files}.",
+})
 
 # Names a skip condition may use, as conftest.py's _setup defines them for the
 # tests: the import each needs and the expression that computes it in a download.
@@ -432,12 +421,16 @@ REFERENCE = re.compile(r"^(?P<open>[ ]{0,3}\[[^\]\n]+\]:[ \t]*)(?P<target>\S+)(?
 def prose_markdown(text: str, language: str, relative: str, site: Site, root: Path) -> str:
     """A stretch of the page's prose as notebook Markdown."""
     if "8<" in text:  # includes in prose: expanded by pymdownx.snippets, as on the page
-        text = "\n".join(snippet_preprocessor(root).run(text.split("\n")))
+        text = "\n".join(snippet_preprocessor(root, _comment_language(language)).run(text.split("\n")))
     text = _admonitions(text)
     for pattern in (LINK, REFERENCE):
         text = pattern.sub(
             lambda m: m["open"] + _link(m["target"], language, relative, site) + m["rest"], text)
     return text
+
+
+def _comment_language(language: str) -> str:
+    return language if language in catalog.LANGUAGES else catalog.SOURCE
 
 
 def _admonitions(text: str) -> str:
@@ -540,9 +533,12 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     page = Path(page)
     language, relative = language_of(page, root)
     if language not in TEXTS:
-        raise DownloadError(f"{_relative(page, root)}: ptdocs/downloads.py TEXTS has no texts for "
+        raise DownloadError(f"{_relative(page, root)}: the catalog (locale/) has no texts for "
                             f"the language {language!r}")
-    texts = TEXTS[language]
+    try:
+        texts = TEXTS[language]
+    except CatalogError as error:
+        raise DownloadError(str(error)) from None
     parts, examples = read_page(page, root)
     if not examples:
         return None
@@ -562,6 +558,8 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
                  texts["verified"].format(torch=requirements(root)["torch"]),
                  texts["install"].format(packages=install, selector=SELECTOR),
                  texts["output"]]
+        if any(has_conditioned_output(example.code) for example in examples):
+            lines.append(texts["output_versions"])
         if any(example.skip for example in examples):
             lines.append(texts["skips"])
         lines += [texts["run_page"], f"`{run_command(where)}`"]

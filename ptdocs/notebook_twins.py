@@ -5,7 +5,8 @@ once, and each Markdown cell is tagged with its language, ``# %% [markdown] lang
 or ``lang="es"``. For each language this writes ``docs/<language>/exercises/<name>.ipynb``
 with all the code cells and that language's prose, in source order, without outputs
 (the site and the tests execute the notebooks). So the code cannot differ between
-languages, and a translator only ever touches prose.
+languages, and a translator only ever touches prose; the code cells' comments come
+from the catalog (``locale/<language>/LC_MESSAGES/snippets.po``, see ptdocs.catalog).
 
     python -m ptdocs.notebook_twins            # write the notebooks
     python -m ptdocs.notebook_twins --check    # exit 1 if a committed notebook is stale
@@ -21,6 +22,7 @@ import jupytext
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from . import catalog
 from .atomic import write_atomically
 from .snippets import ROOT
 
@@ -61,9 +63,12 @@ def twins(source: Path) -> dict[str, str]:
                 if cell.cell_type == "code" or cell.metadata.get("lang") == language]
         notebook = new_notebook(metadata={"kernelspec": KERNEL, "language_info": {"name": "python"}})
         for index, cell in enumerate(kept):
-            make = new_code_cell if cell.cell_type == "code" else new_markdown_cell
             # Stable ids, the same in every language: regenerating changes nothing.
-            notebook.cells.append(make(cell.source, id=f"cell-{index:02d}"))
+            if cell.cell_type == "code":  # the same code, with the language's comments (locale/)
+                code = catalog.translate_notebook_code(source, cell.source, language)
+                notebook.cells.append(new_code_cell(code, id=f"cell-{index:02d}"))
+            else:
+                notebook.cells.append(new_markdown_cell(cell.source, id=f"cell-{index:02d}"))
         nbformat.validate(notebook)
         texts[language] = nbformat.writes(notebook) + "\n"
     return texts

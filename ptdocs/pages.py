@@ -5,10 +5,13 @@
   Markdown lexer would silently skip.
 * A Python block holds only ``--8<--`` include lines; each is expanded with
   :mod:`ptdocs.snippets` and compiled under the snippet's own file name, so a
-  failure names the snippet file and line.
+  failure names the snippet file and line. On a page under ``docs/<language>/``
+  the code carries that language's comments, as the site shows it.
 * Output shown on the page is checked: the ``#>`` comment lines after a
   statement are exactly what that statement prints (none means it prints
-  nothing).
+  nothing). A line may hold only on some torch releases: ``#>[torch>=2.14] 0.0``
+  (see :func:`output_line`); on each release exactly the lines whose condition
+  holds are expected, so an unconditioned line stays exact everywhere.
 * All blocks of a page share one namespace, in page order, as for a reader who
   runs them top to bottom.
 * A number that the prose restates is pinned by a ``prose-values`` comment just
@@ -23,16 +26,25 @@ import contextlib
 import io
 import os
 import re
+import sys
 import tokenize
 import traceback
 import unittest
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import metadata
 from pathlib import Path
 
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
 from sybil import Region
 from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 
+from . import catalog
 from .snippets import ROOT, Include, IncludeError, expand, include_target
+from .versions import SUPPORTED
 
 # The info string of a fence: its language, then anything (attributes, title=...).
 INFO = re.compile(r"[ \t]*\{?[ \t]*\.?(?P<language>[\w+-]*)(?P<attributes>[^\n]*)$\n", re.M)
@@ -72,9 +84,18 @@ def _relative(path, root) -> str:
         return str(path)
 
 
+def page_language(page: str) -> str:
+    """The language of a page's code comments: its folder under docs/, else English."""
+    parts = Path(page).parts
+    if len(parts) > 2 and parts[0] == "docs" and parts[1] in catalog.LANGUAGES:
+        return parts[1]
+    return catalog.SOURCE
+
+
 def _block(page: str, line: int, source: str, root) -> Block | str:
     """The includes of a block, or an error message to report when it runs."""
     includes = []
+    language = page_language(page)
     for offset, text in enumerate(source.splitlines()):
         if not text.strip():
             continue
@@ -83,7 +104,7 @@ def _block(page: str, line: int, source: str, root) -> Block | str:
             return (f"{page}, line {line + 1 + offset}: a Python block on a page holds only "
                     "'--8<-- \"snippets/...\"' include lines; put the code in a snippet file")
         try:
-            includes.append(expand(target, root))
+            includes.append(expand(target, root, language))
         except IncludeError as error:
             return f"{page}, line {line + 1 + offset}: {error}"
     if not includes:
@@ -112,7 +133,8 @@ def run_include(include: Include, namespace: dict, shown_on: str = "") -> str | 
         expected = _expected_outputs(source, tree.body)
     except (SyntaxError, ValueError) as error:
         return f"{include.path}, line {getattr(error, 'lineno', include.first_line)}{where}: {error}"
-    for statement, want in zip(tree.body, expected):
+    version = None
+    for statement, lines in zip(tree.body, expected):
         code = compile(ast.Module(body=[statement], type_ignores=[]), include.path, "exec")
         captured = io.StringIO()
         try:
@@ -122,35 +144,145 @@ def run_include(include: Include, namespace: dict, shown_on: str = "") -> str | 
             raise
         except Exception as error:  # noqa: BLE001 - reported with the snippet's line
             return _exception_report(include, error, where)
+        conditioned = any(line.condition is not None for line in lines)
+        if conditioned and version is None:
+            try:
+                version = torch_version()
+            except OutputError as error:
+                return f"{include.path}, line {statement.lineno}{where}: {error}"
+        want = [line.text for line in lines if line.holds(version)]
         got = captured.getvalue().splitlines()
         if got != want:
+            which = f" (those for torch {version})" if conditioned else ""
             return (f"{include.path}, line {statement.lineno}{where}: what this prints differs "
-                    f"from the {OUTPUT} lines below it\n"
+                    f"from the {OUTPUT} lines below it{which}\n"
                     + "--- shown on the page\n" + _listing(want)
                     + "+++ printed when run\n" + _listing(got))
     return None
 
 
-def _expected_outputs(source: str, body: list[ast.stmt]) -> list[list[str]]:
+# ---------------------------------------------------------------- expected output
+# "#> TEXT" is printed on every release; "#>[torch>=2.14] TEXT" only where the running torch
+# satisfies the condition, a PEP 440 version specifier as in a requirements file (a reader
+# knows it from pip, and packaging reads it as pip does). The reader sees every variant with
+# its condition; on the pinned release the lines that hold for it are checked exactly as before.
+CONDITIONED = re.compile(r"\[(?P<condition>[^\]\n]*)\](?P<rest>.*)", re.S)
+CONDITION_EXAMPLE = "#>[torch>=2.14] TEXT"
+
+
+class OutputError(ValueError):
+    """A malformed ``#>`` line; ``lineno`` is its line in the snippet file."""
+
+    def __init__(self, message: str, lineno: int | None = None) -> None:
+        super().__init__(message)
+        if lineno is not None:
+            self.lineno = lineno
+
+
+@dataclass(frozen=True)
+class OutputLine:
+    text: str
+    condition: SpecifierSet | None = None  # the torch releases that print it; None: every one
+
+    def holds(self, version: Version | None) -> bool:
+        return self.condition is None or self.condition.contains(version, prereleases=True)
+
+
+@lru_cache(maxsize=None)
+def release_condition(condition: str) -> SpecifierSet:
+    """``torch>=2.14`` (or ``torch>=2.11,<2.14``) -> its version specifier; ValueError if malformed."""
+    try:
+        requirement = Requirement(condition)
+    except InvalidRequirement as error:
+        reason = str(error).splitlines()[0]  # packaging adds the text and a caret below
+        raise ValueError(f"cannot read the condition [{condition}] ({reason}); write it as in "
+                         f"{CONDITION_EXAMPLE}, a version specifier after torch") from None
+    if canonicalize_name(requirement.name) != "torch" or requirement.extras or requirement.url \
+            or requirement.marker:
+        raise ValueError(f"the condition [{condition}] may only name torch releases, "
+                         f"as in {CONDITION_EXAMPLE}")
+    if not requirement.specifier:
+        raise ValueError(f"the condition [{condition}] names no releases; "
+                         f"write it as in {CONDITION_EXAMPLE}")
+    # A line no supported release prints would never be checked (ptdocs.versions runs them all).
+    if not any(requirement.specifier.contains(release, prereleases=True) for release in SUPPORTED):
+        raise ValueError(f"the condition [{condition}] holds for none of the supported torch "
+                         f"releases ({', '.join(SUPPORTED)}), so no run would check this line")
+    return requirement.specifier
+
+
+def output_line(comment: str) -> OutputLine:
+    """One ``#>`` comment as the page's output; ValueError says what is malformed."""
+    rest = comment[len(OUTPUT):]
+    found = CONDITIONED.fullmatch(rest) if rest.startswith("[") else None
+    if found is None:
+        if rest.startswith("["):
+            raise ValueError(f"an output condition is closed by ']', as in {CONDITION_EXAMPLE} "
+                             f"(output that starts with '[' is written '{OUTPUT} [...')")
+        return OutputLine(rest.removeprefix(" "))
+    text = found["rest"]
+    if text and not text.startswith(" "):
+        raise ValueError(f"put a space between the condition and the output, as in {CONDITION_EXAMPLE}")
+    return OutputLine(text.removeprefix(" "), release_condition(found["condition"].strip()))
+
+
+def output_comments(source: str) -> list[tuple[tuple[int, int], OutputLine]]:
+    """Each ``#>`` comment of some code: ((line, column), parsed line); OutputError names the line."""
+    found = []
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT and token.string.startswith(OUTPUT):
+            try:
+                found.append((token.start, output_line(token.string)))
+            except ValueError as error:
+                raise OutputError(str(error), token.start[0]) from None
+    return found
+
+
+def shown_output(source: str, version: Version | str | None = None) -> list[str]:
+    """The lines some code is shown to print on a torch release (default: the running one).
+
+    The downloads' tests compare a download's printed output with this, as the pages do."""
+    lines = [line for _, line in output_comments(source + "\n")]
+    if version is None and any(line.condition is not None for line in lines):
+        version = torch_version()
+    if isinstance(version, str):
+        version = Version(version)
+    return [line.text for line in lines if line.holds(version)]
+
+
+def has_conditioned_output(source: str) -> bool:
+    return any(line.condition is not None for _, line in output_comments(source + "\n"))
+
+
+@lru_cache(maxsize=1)
+def torch_version() -> Version:
+    """The release of the torch these examples run with (read without importing torch)."""
+    torch = sys.modules.get("torch")
+    try:
+        text = getattr(torch, "__version__", None) or metadata.version("torch")
+        return Version(str(text))
+    except (metadata.PackageNotFoundError, InvalidVersion) as error:
+        raise OutputError(f"output conditioned on the torch release, but no torch release "
+                          f"is known here ({error})") from None
+
+
+def _expected_outputs(source: str, body: list[ast.stmt]) -> list[list[OutputLine]]:
     """For each top-level statement, the ``#>`` lines between it and the next statement."""
-    comments = [(tok.start, tok.string[len(OUTPUT):].removeprefix(" "))
-                for tok in tokenize.generate_tokens(io.StringIO(source).readline)
-                if tok.type == tokenize.COMMENT and tok.string.startswith(OUTPUT)]
-    outputs: list[list[str]] = [[] for _ in body]
-    for (lineno, column), text in comments:
+    outputs: list[list[OutputLine]] = [[] for _ in body]
+    for (lineno, column), line in output_comments(source):
         if column:  # indented: it sits inside a statement, which prints it only in part
-            raise ValueError(f"line {lineno}: put {OUTPUT} output after the whole statement, "
-                             "at the start of a line")
+            raise OutputError(f"put {OUTPUT} output after the whole statement, "
+                              "at the start of a line", lineno)
         owner = None
         for index, statement in enumerate(body):
             if statement.lineno <= lineno <= statement.end_lineno:
-                raise ValueError(f"line {lineno}: put {OUTPUT} output after the whole statement, "
-                                 "not inside it")
+                raise OutputError(f"put {OUTPUT} output after the whole statement, "
+                                  "not inside it", lineno)
             if statement.end_lineno < lineno:
                 owner = index
         if owner is None:
-            raise ValueError(f"line {lineno}: {OUTPUT} output before any statement")
-        outputs[owner].append(text)
+            raise OutputError(f"{OUTPUT} output before any statement", lineno)
+        outputs[owner].append(line)
     return outputs
 
 
@@ -174,8 +306,11 @@ def _listing(lines: list[str]) -> str:
 # stands, formats as TEXT, and TEXT appears verbatim in the paragraph below it.
 # `EXPR :SPEC -> TEXT` formats with format(value, SPEC); without a spec a float is
 # formatted with "g" (6 significant digits) and anything else with str().
+# `[torch<2.14] EXPR -> TEXT` is evaluated only on the releases the condition names (as on
+# `#>` lines); TEXT must appear in the paragraph on every release, since the prose states it.
 PROSE_VALUES = re.compile(r"<!--[ \t]*prose-values:(?P<pairs>.*?)-->", re.S)
 _SPEC = re.compile(r"\s:(?P<spec>[^\s:]*)$")
+_PAIR_CONDITION = re.compile(r"\[(?P<condition>\s*torch\s*[<>=!~][^\]]*)\]")
 
 
 @dataclass(frozen=True)
@@ -183,6 +318,7 @@ class ProseValue:
     expression: str
     spec: str | None
     text: str
+    condition: SpecifierSet | None = None
 
 
 @dataclass(frozen=True)
@@ -197,6 +333,11 @@ def prose_value_pairs(pairs: str) -> tuple[ProseValue, ...]:
     """The ``EXPR [:SPEC] -> TEXT`` pairs of a directive; ValueError says what is malformed."""
     values = []
     for pair in filter(str.strip, pairs.split(";")):
+        condition = None
+        found = _PAIR_CONDITION.match(pair.strip())
+        if found:
+            condition = release_condition(found["condition"].strip())
+            pair = pair.strip()[found.end():]
         expression, arrow, text = pair.rpartition("->")
         expression, text = expression.strip(), text.strip()
         if not arrow or not expression or not text:
@@ -209,7 +350,7 @@ def prose_value_pairs(pairs: str) -> tuple[ProseValue, ...]:
             compile(expression, "<prose-values>", "eval")
         except SyntaxError as error:
             raise ValueError(f"{expression!r} is not a Python expression: {error.msg}") from None
-        values.append(ProseValue(expression, spec, text))
+        values.append(ProseValue(expression, spec, text, condition))
     if not values:
         raise ValueError("no 'EXPRESSION -> TEXT' pair")
     return tuple(values)
@@ -267,6 +408,17 @@ def check_prose_values(example) -> str | None:
         return f"{where}: prose-values: no paragraph below the comment"
     problems = []
     for value in directive.values:
+        if value.condition is not None:
+            try:
+                version = torch_version()
+            except OutputError as error:
+                problems.append(f"{value.expression}: {error}")
+                continue
+            if not value.condition.contains(version, prereleases=True):
+                if not appears(value.text, directive.paragraph):  # the prose states it all the same
+                    problems.append(f"{value.text!r} ({value.expression}, on torch "
+                                    f"{value.condition}) does not appear in the paragraph below")
+                continue
         try:
             shown = format_value(eval(value.expression, example.namespace), value.spec)  # noqa: S307
         except Exception as error:  # noqa: BLE001 - reported with the page's line

@@ -36,6 +36,8 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
+from .catalog import Texts
+
 FRESH = Path("results") / "benchmark.csv"
 SAMPLE = Path("samples") / "benchmark-cpu.csv"
 COMPARISON = (Path("samples") / "benchmark-cpu-threads1.csv", Path("samples") / "benchmark-cpu-threads2.csv")
@@ -171,179 +173,88 @@ def read_rows(path: Path) -> tuple[dict, ...]:
 
 # ---- words ------------------------------------------------------------------------------------
 
-STRINGS = {
-    "en": {
-        "fresh_title": "Fresh results ({csv})",
-        "fresh": ("The site was built with `{csv}` present, so this page shows it and the metadata beside it "
-                  "instead of the committed sample (`{sample}`). The machine, torch build, date and preset below "
-                  "are what that metadata records."),
-        "sample_title": "Committed sample, not a measurement of this site build",
-        "sample": ("This site was built without fresh results (`{fresh}`), so it shows the sample "
-                   "committed to the repository (`{csv}`), measured on the machine and at the date "
-                   "below. A `{fresh}` present when the site is built (the pipeline writes one) replaces it."),
-        "hardware": "Hardware", "torch": "torch build", "threads": "threads", "measured": "Measured",
-        "preset": "preset", "python": "Python",
-        "every_row": "Every row",
-        "constant": {"workload": "workload", "shape": "shape", "device": "device", "threads": "threads",
-                     "tolerance": "relative-error tolerance"},
-        "plot_alt": "Latency per call against batch size, one line per dtype",
-        "columns": ("Task", "dtype", "Batch", "Latency (median of block means)", "IQR of block means",
-                    "Noise", "Memory", "Samples/s", "Quality check (relative error)"),
-        "noisy": "⚠ noisy", "steady": "not flagged", "noise_unknown": "unknown",
-        "noisy_note": ("{n} of {total} cells are flagged noisy (⚠): their blocks spread widely (or were too "
-                       "few), a sign the machine was not steady; measure them again on a quieter machine."),
-        "noise_rule": ("A cell is flagged noisy when the IQR of its block means is at least {threshold} of their "
-                       "median, or when fewer than {min_blocks} blocks were timed."),
-        "rerun_rule": ("A noisy cell was timed again, up to {reruns} more {times}, and the least noisy attempt "
-                       "kept."),
-        "times_word": ("time", "times"),
-        "noise_criterion": "The noise criterion, as the metadata states it: {criterion}.",
-        "no_noise_column": ("This CSV was written before the benchmark flagged noise (it has no `noisy` "
-                            "column), so whether a cell was noisy is unknown."),
-        "noisy_legend": "noisy (hollow marker)",
-        "passed": "✓", "failed": "✗", "error": "✗ did not run",
-        "failed_note": ("{n} of {total} cells failed the quality check (✗: a criterion of the task's quality "
-                        "check was not met; the row says which when the CSV records it): their latency and samples per "
-                        "second are struck through, because speed without the accepted result does not count."),
-        "all_passed": "All {total} cells passed the quality check (✓: every criterion of the task was met).",
-        "download": "The files: [CSV]({csv}) · [metadata (JSON)]({json}).",
-        "tasks": {"inference": "inference", "training": "training step", "gradient": "gradient"},
-        "latency_axis": "latency per call (ms)", "batch_axis": "batch size",
-        "failed_legend": "quality check failed",
-        "compare_title": "Committed sample pair, not a measurement of this site build",
-        "compare_intro": ("Runs of `{benchmark}` committed to the repository, compared by `{command}`; [1] is the "
-                          "baseline."),
-        "differs": "From their metadata, {label} differs from [1] in {changed}",
-        "differs_none": "From their metadata, {label} differs from [1] in none of {names}: an A/A pair",
-        "agrees": "; they agree in {same}",
-        "settings": {"torch build": "torch build", "device": "device", "CPU model": "CPU model",
-                     "threads": "thread count", "preset": "preset"},
-        "mixed": "More than one setting differs, so each ratio mixes their effects.",
-        "overlapped": ("{first} and {second} ran at the same time (their start times and durations overlap): they "
-                       "shared the machine, and each slowed the other."),
-        "started": "started {when}, took {seconds} s", "finished": "finished {when}",
-        "compare_columns": ("Task", "dtype", "Batch"),
-        "latency_of": "{label} latency (IQR)", "ratio_of": "{label} / [1]", "verdict_of": "Verdict {label}",
-        "threads_word": ("thread", "threads"),
-        "verdicts": {"faster": "faster", "slower": "slower", "within noise": "within noise",
-                     "not compared": "not compared", "missing": "missing"},
-        "reasons": {"did not run": ("did not run", "did not run"),
-                    "a repeat failed": ("had a repeat that failed", "had a repeat that failed"),
-                    "failed the quality check": ("failed the quality check", "failed the quality check"),
-                    "flagged noisy": ("flagged noisy", "flagged noisy"), "no IQR": ("has no IQR", "have no IQR")},
-        "beyond": "beyond ×{f}", "limit": "limit ×{f}", "not_in": "not in {label}", "and": "and",
-        "criterion": ("The verdict is a rule of thumb, not a significance test. With t the larger of "
-                      "{floor} (`--min-change`, a chosen default) and the two rows' IQR / median summed, a change "
-                      "counts when the time ratio is beyond a factor of 1 + t in either direction: above 1 + t "
-                      "(slower) or below 1 / (1 + t) (faster); the table states the factor (×1.050 for t = 5%). The number "
-                      "of blocks is not used, and an IQR is a spread, not a margin of error. t is the spread "
-                      "within each run: it cannot see how far the machine drifts between runs. A cell is not "
-                      "compared (no ratio shown) when, in either run, it did not run, had a repeat that failed, "
-                      "failed the quality check, is flagged noisy or has no IQR; it is missing when a run lacks "
-                      "it."),
-        "counts": "{label} against [1], cells per verdict: {counts}.",
-        "compare_alt": "Time ratio of each cell against the baseline run, coloured by verdict",
-        "ratio_axis": "time / [1] (log scale; left of 1: faster)",
-        "band_legend": "noise limit",
-        "aa_after": "{later} started {gap} s after {earlier} finished: the same settings at another moment.",
-        "aa_drift": ("In this A/A pair, {n} of {compared} compared cells {called}: with no setting changed, "
-                     "that difference lies between the runs themselves, and the spread within each run does not "
-                     "cover it. Read a verdict between two other runs of this machine with that in mind."),
-        "aa_steady": ("In this A/A pair, none of the {compared} compared cells is called faster or slower; "
-                      "another A/A pair, on a busier machine or further apart in time, can differ."),
-        "called": ("is called faster or slower", "are called faster or slower"),
-    },
-    "es": {
-        "fresh_title": "Resultados recientes ({csv})",
-        "fresh": ("El sitio se generó con `{csv}` presente, así que esta página lo muestra, junto con los "
-                  "metadatos que lo acompañan, en lugar de la muestra del repositorio (`{sample}`). La máquina, la "
-                  "compilación de torch, la fecha y el preajuste de abajo son los que registran esos metadatos."),
-        "sample_title": "Muestra del repositorio, no una medición de esta generación del sitio",
-        "sample": ("Este sitio se generó sin resultados recientes (`{fresh}`), así que presenta la "
-                   "muestra incluida en el repositorio (`{csv}`), medida en la máquina y en la fecha que "
-                   "se indican abajo. Un `{fresh}` presente al generar el sitio (el pipeline escribe uno) la "
-                   "sustituye."),
-        "hardware": "Hardware", "torch": "compilación de torch", "threads": "hilos", "measured": "Medido",
-        "preset": "preajuste", "python": "Python",
-        "every_row": "Todas las filas",
-        "constant": {"workload": "carga de trabajo", "shape": "forma", "device": "dispositivo",
-                     "threads": "hilos", "tolerance": "tolerancia del error relativo"}, "plot_alt": "Latencia por llamada frente al tamaño de lote, una línea por dtype",
-        "columns": ("Tarea", "dtype", "Tamaño de lote", "Latencia (mediana de las medias por bloque)",
-                    "IQR de las medias por bloque", "Ruido", "Memoria", "Muestras/s",
-                    "Comprobación de calidad (error relativo)"),
-        "noisy": "⚠ ruidosa", "steady": "no marcada", "noise_unknown": "desconocido",
-        "noisy_note": ("{n} de {total} celdas están marcadas como ruidosas (⚠): sus bloques se dispersaron "
-                       "mucho (o fueron muy pocos), señal de que la máquina no estaba estable; vuelve a medirlas "
-                       "en una máquina más tranquila."),
-        "noise_rule": ("Una celda se marca como ruidosa cuando el IQR de sus medias por bloque es al menos el "
-                       "{threshold} de su mediana, o cuando se midieron menos de {min_blocks} bloques."),
-        "rerun_rule": ("Una celda ruidosa se volvió a medir hasta {reruns} {times} más y se conservó el intento "
-                       "menos ruidoso."),
-        "times_word": ("vez", "veces"),
-        "noise_criterion": "El criterio de ruido, tal como lo dan los metadatos (en inglés): {criterion}.",
-        "no_noise_column": ("Este CSV se escribió antes de que el benchmark marcara el ruido (no tiene "
-                            "columna `noisy`), así que no se sabe si una celda fue ruidosa."),
-        "noisy_legend": "ruidosa (marcador hueco)",
-        "passed": "✓", "failed": "✗", "error": "✗ no se ejecutó",
-        "failed_note": ("{n} de {total} celdas no superaron la comprobación de calidad (✗: no se cumplió un "
-                        "criterio de la comprobación de calidad de la tarea; la fila dice cuál si el CSV lo registra): su latencia y "
-                        "sus muestras por segundo aparecen tachadas, porque la velocidad sin el resultado aceptado "
-                        "no cuenta."),
-        "all_passed": "Las {total} celdas superaron la comprobación de calidad (✓: se cumplieron todos los criterios "
-                       "de la tarea).",
-        "download": "Los archivos: [CSV]({csv}) · [metadatos (JSON)]({json}).",
-        "tasks": {"inference": "inferencia", "training": "paso de entrenamiento", "gradient": "gradiente"},
-        "latency_axis": "latencia por llamada (ms)", "batch_axis": "tamaño de lote",
-        "failed_legend": "comprobación de calidad no superada",
-        "compare_title": "Par de muestras del repositorio, no una medición de esta generación del sitio",
-        "compare_intro": ("Ejecuciones de `{benchmark}` incluidas en el repositorio, comparadas con `{command}`; "
-                          "[1] es la referencia."),
-        "differs": "Según sus metadatos, {label} difiere de [1] en {changed}",
-        "differs_none": "Según sus metadatos, {label} no difiere de [1] en nada de esto: {names}; es un par A/A",
-        "agrees": "; coinciden en {same}",
-        "settings": {"torch build": "compilación de torch", "device": "dispositivo", "CPU model": "modelo de CPU",
-                     "threads": "número de hilos", "preset": "preajuste"},
-        "mixed": "Difiere más de un ajuste, así que cada razón mezcla sus efectos.",
-        "overlapped": ("{first} y {second} se ejecutaron a la vez (sus horas de inicio y duraciones se solapan): "
-                       "compartieron la máquina y cada una frenó a la otra."),
-        "started": "empezó {when}, duró {seconds} s", "finished": "terminó {when}",
-        "compare_columns": ("Tarea", "dtype", "Tamaño de lote"),
-        "latency_of": "Latencia {label} (IQR)", "ratio_of": "{label} / [1]", "verdict_of": "Veredicto {label}",
-        "threads_word": ("hilo", "hilos"),
-        "verdicts": {"faster": "más rápida", "slower": "más lenta", "within noise": "dentro del ruido",
-                     "not compared": "no comparada", "missing": "ausente"},
-        "reasons": {"did not run": ("no se ejecutó", "no se ejecutaron"),
-                    "a repeat failed": ("tuvo una repetición fallida", "tuvieron una repetición fallida"),
-                    "failed the quality check": ("no superó la comprobación de calidad",
-                                                 "no superaron la comprobación de calidad"),
-                    "flagged noisy": ("marcada como ruidosa", "marcadas como ruidosas"),
-                    "no IQR": ("no tiene IQR", "no tienen IQR")},
-        "beyond": "fuera del límite ×{f}", "limit": "límite ×{f}", "not_in": "no está en {label}", "and": "y",
-        "criterion": ("El veredicto es una regla práctica, no una prueba de significación. Con t el "
-                      "mayor entre el {floor} (`--min-change`, un valor por defecto elegido) y la suma de los "
-                      "IQR / mediana de las dos filas, un cambio cuenta cuando la razón de tiempos supera un factor "
-                      "de 1 + t en cualquier sentido: por encima de 1 + t (más lenta) o por debajo de 1 / (1 + t) "
-                      "(más rápida); la tabla da ese factor (×1.050 para t = 5%). No se usa el número de bloques, y "
-                      "un IQR es una dispersión, no un margen de error. t es la dispersión dentro de cada "
-                      "ejecución: no ve cuánto se desvía la máquina de una ejecución a otra. Una celda no se compara "
-                      "(y no se da su razón) cuando, en alguna de las ejecuciones, no se ejecutó, tuvo una "
-                      "repetición fallida, no superó la comprobación de calidad, está marcada como ruidosa o no "
-                      "tiene IQR; está ausente cuando a una ejecución le falta."),
-        "counts": "{label} frente a [1], celdas por veredicto: {counts}.",
-        "compare_alt": "Razón de tiempos de cada celda frente a la ejecución de referencia, coloreada por veredicto",
-        "ratio_axis": "tiempo / [1] (escala log.; a la izquierda de 1: más rápida)",
-        "band_legend": "límite del ruido",
-        "aa_after": ("{later} empezó {gap} s después de que terminara {earlier}: la misma configuración en otro "
-                     "momento."),
-        "aa_drift": ("En este par A/A, {n} de {compared} celdas comparadas {called}: sin ningún ajuste "
-                     "distinto, esa diferencia está entre las propias ejecuciones, y la dispersión dentro de cada "
-                     "ejecución no la cubre. Tenlo en cuenta al leer un veredicto entre otras dos ejecuciones de "
-                     "esta máquina."),
-        "aa_steady": ("En este par A/A, ninguna de las {compared} celdas comparadas sale más rápida ni más lenta; "
-                      "otro par A/A, en una máquina más cargada o más separado en el tiempo, puede diferir."),
-        "called": ("sale más rápida o más lenta", "salen más rápidas o más lentas"),
-    },
-}
+# English here; other languages in locale/<language>/LC_MESSAGES/interface.po (ptdocs.catalog).
+STRINGS = Texts("results", {
+    "fresh_title": "Fresh results ({csv})",
+    "fresh": ("The site was built with `{csv}` present, so this page shows it and the metadata beside it "
+              "instead of the committed sample (`{sample}`). The machine, torch build, date and preset below "
+              "are what that metadata records."),
+    "sample_title": "Committed sample, not a measurement of this site build",
+    "sample": ("This site was built without fresh results (`{fresh}`), so it shows the sample "
+               "committed to the repository (`{csv}`), measured on the machine and at the date "
+               "below. A `{fresh}` present when the site is built (the pipeline writes one) replaces it."),
+    "hardware": "Hardware", "torch": "torch build", "threads": "threads", "measured": "Measured",
+    "preset": "preset", "python": "Python",
+    "every_row": "Every row",
+    "constant": {"workload": "workload", "shape": "shape", "device": "device", "threads": "threads",
+                 "tolerance": "relative-error tolerance"},
+    "plot_alt": "Latency per call against batch size, one line per dtype",
+    "columns": ("Task", "dtype", "Batch", "Latency (median of block means)", "IQR of block means",
+                "Noise", "Memory", "Samples/s", "Quality check (relative error)"),
+    "noisy": "⚠ noisy", "steady": "not flagged", "noise_unknown": "unknown",
+    "noisy_note": ("{n} of {total} cells are flagged noisy (⚠): their blocks spread widely (or were too "
+                   "few), a sign the machine was not steady; measure them again on a quieter machine."),
+    "noise_rule": ("A cell is flagged noisy when the IQR of its block means is at least {threshold} of their "
+                   "median, or when fewer than {min_blocks} blocks were timed."),
+    "rerun_rule": ("A noisy cell was timed again, up to {reruns} more {times}, and the least noisy attempt "
+                   "kept."),
+    "times_word": ("time", "times"),
+    "noise_criterion": "The noise criterion, as the metadata states it: {criterion}.",
+    "no_noise_column": ("This CSV was written before the benchmark flagged noise (it has no `noisy` "
+                        "column), so whether a cell was noisy is unknown."),
+    "noisy_legend": "noisy (hollow marker)",
+    "passed": "✓", "failed": "✗", "error": "✗ did not run",
+    "failed_note": ("{n} of {total} cells failed the quality check (✗: a criterion of the task's quality "
+                    "check was not met; the row says which when the CSV records it): their latency and samples per "
+                    "second are struck through, because speed without the accepted result does not count."),
+    "all_passed": "All {total} cells passed the quality check (✓: every criterion of the task was met).",
+    "download": "The files: [CSV]({csv}) · [metadata (JSON)]({json}).",
+    "tasks": {"inference": "inference", "training": "training step", "gradient": "gradient"},
+    "latency_axis": "latency per call (ms)", "batch_axis": "batch size",
+    "failed_legend": "quality check failed",
+    "compare_title": "Committed sample pair, not a measurement of this site build",
+    "compare_intro": ("Runs of `{benchmark}` committed to the repository, compared by `{command}`; [1] is the "
+                      "baseline."),
+    "differs": "From their metadata, {label} differs from [1] in {changed}",
+    "differs_none": "From their metadata, {label} differs from [1] in none of {names}: an A/A pair",
+    "agrees": "; they agree in {same}",
+    "settings": {"torch build": "torch build", "device": "device", "CPU model": "CPU model",
+                 "threads": "thread count", "preset": "preset"},
+    "mixed": "More than one setting differs, so each ratio mixes their effects.",
+    "overlapped": ("{first} and {second} ran at the same time (their start times and durations overlap): they "
+                   "shared the machine, and each slowed the other."),
+    "started": "started {when}, took {seconds} s", "finished": "finished {when}",
+    "compare_columns": ("Task", "dtype", "Batch"),
+    "latency_of": "{label} latency (IQR)", "ratio_of": "{label} / [1]", "verdict_of": "Verdict {label}",
+    "threads_word": ("thread", "threads"),
+    "verdicts": {"faster": "faster", "slower": "slower", "within noise": "within noise",
+                 "not compared": "not compared", "missing": "missing"},
+    "reasons": {"did not run": ("did not run", "did not run"),
+                "a repeat failed": ("had a repeat that failed", "had a repeat that failed"),
+                "failed the quality check": ("failed the quality check", "failed the quality check"),
+                "flagged noisy": ("flagged noisy", "flagged noisy"), "no IQR": ("has no IQR", "have no IQR")},
+    "beyond": "beyond ×{f}", "limit": "limit ×{f}", "not_in": "not in {label}", "and": "and",
+    "criterion": ("The verdict is a rule of thumb, not a significance test. With t the larger of "
+                  "{floor} (`--min-change`, a chosen default) and the two rows' IQR / median summed, a change "
+                  "counts when the time ratio is beyond a factor of 1 + t in either direction: above 1 + t "
+                  "(slower) or below 1 / (1 + t) (faster); the table states the factor (×1.050 for t = 5%). The number "
+                  "of blocks is not used, and an IQR is a spread, not a margin of error. t is the spread "
+                  "within each run: it cannot see how far the machine drifts between runs. A cell is not "
+                  "compared (no ratio shown) when, in either run, it did not run, had a repeat that failed, "
+                  "failed the quality check, is flagged noisy or has no IQR; it is missing when a run lacks "
+                  "it."),
+    "counts": "{label} against [1], cells per verdict: {counts}.",
+    "compare_alt": "Time ratio of each cell against the baseline run, coloured by verdict",
+    "ratio_axis": "time / [1] (log scale; left of 1: faster)",
+    "band_legend": "noise limit",
+    "aa_after": "{later} started {gap} s after {earlier} finished: the same settings at another moment.",
+    "aa_drift": ("In this A/A pair, {n} of {compared} compared cells {called}: with no setting changed, "
+                 "that difference lies between the runs themselves, and the spread within each run does not "
+                 "cover it. Read a verdict between two other runs of this machine with that in mind."),
+    "aa_steady": ("In this A/A pair, none of the {compared} compared cells is called faster or slower; "
+                  "another A/A pair, on a busier machine or further apart in time, can differ."),
+    "called": ("is called faster or slower", "are called faster or slower"),
+})
 
 
 def _words(language: str) -> dict:
@@ -520,12 +431,12 @@ def _task_order(task: str) -> int:
     return order.index(task) if task in order else len(order)
 
 
-def plot_svg(results: Results, language: str) -> str:
-    """The plot as SVG text (its words stay text, in the page's language)."""
+def plot_svg(results: Results, language: str, scheme: str = "light") -> str:
+    """The plot as SVG text (its words stay text, in the page's language), for a colour scheme."""
     import matplotlib.pyplot as plt
 
-    with plt.rc_context(PLOT_STYLE):
-        figure = draw(results, language)
+    with plt.rc_context(scheme_style(scheme)):
+        figure = draw(results, language, scheme)
         buffer = io.StringIO()
         figure.savefig(buffer, format="svg", metadata={"Date": None})
         plt.close(figure)
@@ -535,9 +446,31 @@ def plot_svg(results: Results, language: str) -> str:
 PLOT_STYLE = {"svg.fonttype": "none", "svg.hashsalt": "ptdocs-results", "font.family": "sans-serif",
               "font.size": 10}
 FAILED_COLOR = "#d62728"
+# Each plot is drawn for each colour scheme of the site, on a transparent background; the page
+# shows the one of the reader's scheme (Material's #only-light and #only-dark, see picture). The
+# data's colours (a dtype, a verdict) are the same in both: text, axes and the neutral marks
+# (a hollow marker's inside, the noise band, the line at 1) follow the scheme.
+SCHEMES = {
+    "light": {"ink": "black", "muted": "0.35", "rule": "0.2", "band": "0.9", "hollow": "white"},
+    "dark": {"ink": "#e2e4e9", "muted": "0.72", "rule": "0.8", "band": "0.34", "hollow": "#1e2129"},
+}
 
 
-def draw(results: Results, language: str):
+def scheme_style(scheme: str) -> dict:
+    ink = SCHEMES[scheme]["ink"]
+    return {**PLOT_STYLE, "savefig.transparent": True, "text.color": ink, "axes.labelcolor": ink,
+            "axes.titlecolor": ink, "axes.edgecolor": ink, "xtick.color": ink, "ytick.color": ink}
+
+
+def picture(alt: str, plot: str, dark_plot: str | None = None) -> str:
+    """A plot as Markdown, in a box that keeps it legible on a phone (it scrolls sideways there,
+    see overrides/assets/stylesheets/ptdocs.css); with ``dark_plot``, each scheme's drawing."""
+    images = [f"![{alt}]({plot})"] if dark_plot is None else [
+        f"![{alt}]({plot}#only-light)", f"![{alt}]({dark_plot}#only-dark)"]
+    return '<div class="ptdocs-plot" markdown>\n\n' + "\n".join(images) + "\n\n</div>\n"
+
+
+def draw(results: Results, language: str, scheme: str = "light"):
     """Latency against batch size, one line per dtype, one panel per task; noisy hollow, failed quality ✗."""
     import matplotlib
 
@@ -569,7 +502,8 @@ def draw(results: Results, language: str):
             if noisy:  # hollow: a median the benchmark itself calls imprecise
                 any_noisy = True
                 axis.plot(noisy, [medians[batches.index(b)] for b in noisy], linestyle="none", marker="o",
-                          markersize=8, markerfacecolor="white", markeredgecolor=color, markeredgewidth=1.8,
+                          markersize=8, markerfacecolor=SCHEMES[scheme]["hollow"], markeredgecolor=color,
+                          markeredgewidth=1.8,
                           zorder=2.5)
             failed = [r for r in mine if not r["passed"]]
             if failed:
@@ -587,8 +521,9 @@ def draw(results: Results, language: str):
     axes[0][0].set_ylabel(w["latency_axis"])
     legend = [handles[dtype] for dtype in dtypes if dtype in handles]
     if any_noisy:
-        legend.append(Line2D([], [], linestyle="none", marker="o", markersize=8, markerfacecolor="white",
-                             markeredgecolor="0.3", markeredgewidth=1.8, label=w["noisy_legend"]))
+        legend.append(Line2D([], [], linestyle="none", marker="o", markersize=8,
+                             markerfacecolor=SCHEMES[scheme]["hollow"], markeredgecolor=SCHEMES[scheme]["muted"],
+                             markeredgewidth=1.8, label=w["noisy_legend"]))
     if any_failed:
         legend.append(Line2D([], [], linestyle="none", marker="x", markersize=9, markeredgewidth=2.2,
                              color=FAILED_COLOR, label=w["failed_legend"]))
@@ -596,18 +531,48 @@ def draw(results: Results, language: str):
     return figure
 
 
-def section(results: Results, language: str, plot: str, csv_link: str, json_link: str) -> str:
+def section(results: Results, language: str, plot: str, csv_link: str, json_link: str,
+            dark_plot: str | None = None) -> str:
     """Everything that replaces the page's ``<!-- results -->`` marker."""
     w = _words(language)
     return "\n".join([
         source_note(results, language),
         machine(results, language),
-        f"![{w['plot_alt']}]({plot})",
-        "",
+        picture(w["plot_alt"], plot, dark_plot),
         table(results, language),
         w["download"].format(csv=csv_link, json=json_link),
         "",
     ])
+
+
+# ---- the measuring page's sample, as a table ---------------------------------------------------
+
+# The main columns of the sample, those the measuring page's prose compares, under the CSV's own
+# names (the prose quotes them, in both languages); the whole file is a link away. As many as fit
+# the column at 1280 px without breaking a number (`attempts`, the next, does not). Numeric ones
+# align right.
+SAMPLE_COLUMNS = ("task", "dtype", "batch", "latency", "latency_iqr", "memory", "noisy", "quality_pass",
+                  "quality_failure")
+NUMERIC = {"batch", "latency", "latency_iqr", "memory"}
+
+
+def sample_table(path: Path, columns=SAMPLE_COLUMNS) -> str:
+    """Some columns of a benchmark CSV as a Markdown table, every value as the file writes it (an
+    empty one left empty)."""
+    with path.open(newline="", encoding="utf-8") as file:
+        reader = csv.DictReader(file)
+        missing = [column for column in columns if column not in (reader.fieldnames or ())]
+        if missing:
+            raise ResultsError(f"{path.as_posix()}: no column {', '.join(missing)}; the table of the "
+                               f"measuring page shows {', '.join(columns)}")
+        rows = list(reader)
+    # A long column name may break after an underscore (<wbr>): the values, not the names, set the width.
+    lines = ["| " + " | ".join(f"<code>{column.replace('_', '_<wbr>')}</code>" for column in columns) + " |",
+             "|" + "".join("---:|" if column in NUMERIC else "---|" for column in columns)]
+    # In code type, as the prose quotes them (`true`, `false`): values of the file, not words of the page.
+    lines += ["| " + " | ".join(f"`{_cell(row[column])}`" if row[column] else "" for column in columns) + " |"
+              for row in rows]
+    return "\n".join(lines) + "\n"
 
 
 # ---- comparison of two runs (drawn by the reader's own compare command) -------------------------
@@ -719,7 +684,7 @@ def comparison_table(comparison, root: Path, language: str) -> str:
 VERDICT_COLORS = {"faster": "#2ca02c", "slower": "#d62728", "within noise": "#7f7f7f"}
 
 
-def draw_comparison(comparison, language: str):
+def draw_comparison(comparison, language: str, scheme: str = "light"):
     """One horizontal bar per cell: the time ratio to [1] on a log axis, coloured by verdict.
 
     The grey band behind a bar spans the ratios that would not have counted,
@@ -747,12 +712,14 @@ def draw_comparison(comparison, language: str):
             kinds.add(verdict.kind)
             if verdict.kind not in VERDICT_COLORS:  # not compared (or missing): a label, no bar
                 axis.annotate(w["verdicts"][verdict.kind], (1, y), xytext=(6, 0), textcoords="offset points",
-                              ha="left", va="center", color="0.35", fontstyle="italic", fontsize=8)
+                              ha="left", va="center", color=SCHEMES[scheme]["muted"], fontstyle="italic",
+                              fontsize=8)
                 continue
             factor = verdict.factor
-            axis.barh(y, factor - 1 / factor, left=1 / factor, height=height, color="0.9", zorder=0)
+            axis.barh(y, factor - 1 / factor, left=1 / factor, height=height, color=SCHEMES[scheme]["band"],
+                      zorder=0)
             axis.barh(y, verdict.ratio - 1, left=1, height=height * 0.7, color=VERDICT_COLORS[verdict.kind])
-    axis.axvline(1, color="0.2", linewidth=1)
+    axis.axvline(1, color=SCHEMES[scheme]["rule"], linewidth=1)
     axis.set_xscale("log")
     low, high = axis.get_xlim()  # keep 1 well inside, so the labels of cells not compared have room
     spread = max(high, 1 / low, 1.2)
@@ -770,16 +737,16 @@ def draw_comparison(comparison, language: str):
     axis.grid(True, axis="x", alpha=0.3)
     legend = [Patch(color=VERDICT_COLORS[kind], label=w["verdicts"][kind]) for kind in VERDICT_COLORS
               if kind in kinds]
-    legend.append(Patch(color="0.9", label=w["band_legend"]))
+    legend.append(Patch(color=SCHEMES[scheme]["band"], label=w["band_legend"]))
     figure.legend(handles=legend, loc="outside lower center", ncols=len(legend), frameon=False)
     return figure
 
 
-def comparison_svg(comparison, language: str) -> str:
+def comparison_svg(comparison, language: str, scheme: str = "light") -> str:
     import matplotlib.pyplot as plt
 
-    with plt.rc_context(PLOT_STYLE):
-        figure = draw_comparison(comparison, language)
+    with plt.rc_context(scheme_style(scheme)):
+        figure = draw_comparison(comparison, language, scheme)
         buffer = io.StringIO()
         figure.savefig(buffer, format="svg", metadata={"Date": None})
         plt.close(figure)
@@ -860,7 +827,7 @@ def aa_summary(comparison, language: str) -> str:
     return w["aa_drift"].format(n=n, compared=compared, called=w["called"][n != 1])
 
 
-def comparison_section(comparison, root: Path, language: str, plot: str) -> str:
+def comparison_section(comparison, root: Path, language: str, plot: str, dark_plot: str | None = None) -> str:
     """Everything that replaces a comparison marker of the page (``<!-- comparison -->``, ...).
 
     For an A/A pair (no setting differs, from the metadata), the note also says
@@ -883,8 +850,7 @@ def comparison_section(comparison, root: Path, language: str, plot: str) -> str:
                                                command=f"{COMMAND} {' '.join(paths)}"), *notes])
     return "\n".join([
         f'!!! warning "{w["compare_title"]}"\n\n    {note}\n',
-        f"![{w['compare_alt']}]({plot})",
-        "",
+        picture(w["compare_alt"], plot, dark_plot),
         comparison_table(comparison, root, language),
         *([aa_summary(comparison, language), ""] if aa else []),
     ])

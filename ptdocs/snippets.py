@@ -9,6 +9,13 @@ reader sees, and the same code padded with blank lines so that compiling it unde
 the snippet's file name gives tracebacks with the snippet's real line numbers.
 Every expansion is compared with pymdownx.snippets' own output for the same line,
 with the configuration in ``mkdocs.yml``, so the tests run what the site shows.
+
+In another language than English the comments of a Python snippet are that
+language's (:mod:`ptdocs.catalog`), line for line, so the code and its line numbers
+stay the English ones. The site gets them from :class:`CommentLanguage`, a Markdown
+extension that the translations hook adds to each non-English build: it swaps
+pymdownx.snippets' preprocessor for one that translates in ``process_snippet_lines``,
+pymdownx's own hook for changing a snippet's lines.
 """
 
 from __future__ import annotations
@@ -20,6 +27,10 @@ from pathlib import Path
 
 import markdown
 import yaml
+from markdown.extensions import Extension
+from pymdownx.snippets import SnippetPreprocessor
+
+from . import catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,6 +50,8 @@ class Include:
     path: str  # the snippet file, relative to the repository root
     first_line: int  # 1-based line of the first shown line in that file
     shown: tuple[str, ...]  # the lines the reader sees
+    language: str = catalog.SOURCE  # the language of its comments
+    untranslated: tuple[str, ...] = ()  # "file:line" of each shown comment left in English
 
     @property
     def padded_source(self) -> str:
@@ -63,13 +76,14 @@ def split_target(target: str) -> tuple[str, str | None]:
     return target, None
 
 
-def expand(target: str, root: Path = ROOT) -> Include:
-    """Expand one include target into the code it shows, checked against pymdownx."""
+def expand(target: str, root: Path = ROOT, language: str = catalog.SOURCE) -> Include:
+    """Expand one include target into the code it shows, in a language (its comments),
+    checked against pymdownx."""
     rel, section = split_target(target)
     file = root / rel
     if not file.is_file():
         raise IncludeError(f"--8<-- \"{target}\": there is no file {rel}")
-    lines = file.read_text(encoding="utf-8").split("\n")
+    lines, untranslated = _lines(file, Path(root), language)
     if section is None:
         first, body = 1, lines
     else:
@@ -84,9 +98,57 @@ def expand(target: str, root: Path = ROOT) -> Include:
     # Markers of other sections are hidden from the reader; keep them as blank
     # lines here so the line numbers still match the file.
     shown = ["" if SECTION.search(line) else line for line in body]
-    include = Include(target, rel, first, tuple(shown))
+    last = first + len(shown) - 1
+    left = tuple(place for place in untranslated if first <= int(place.rpartition(":")[2]) <= last)
+    include = Include(target, rel, first, tuple(shown), language, left)
     _check_against_pymdownx(include, root)
     return include
+
+
+def _lines(file: Path, root: Path, language: str) -> tuple[list[str], list[str]]:
+    """A snippet file's lines, a Python one with the language's comments, and the comments
+    left in English (``file:line``)."""
+    if file.suffix not in catalog.SUFFIXES or language == catalog.SOURCE:
+        return file.read_text(encoding="utf-8").split("\n"), []
+    try:
+        return catalog.translate_file(file, language, root)
+    except catalog.CatalogError as error:
+        raise IncludeError(str(error)) from None
+
+
+class _TranslatingSnippets(SnippetPreprocessor):
+    """pymdownx.snippets' preprocessor, with a Python snippet's comments in one language."""
+
+    def __init__(self, config, md, language: str, root: Path):
+        super().__init__(config, md)
+        self.language, self.root = language, root
+
+    def process_snippet_lines(self, lines, target):
+        path = Path(target["snippet"])
+        if target["is_url"] or path.suffix not in catalog.SUFFIXES:
+            return lines
+        translated, _ = _lines(path, self.root, self.language)
+        # The same selection (section or line range) of the translated file: same lines, other comments.
+        selected = self.select_snippet_lines(translated, target)
+        if len(selected) != len(lines):  # cannot happen: translation keeps every line
+            raise IncludeError(f"{path}: translating the comments changed the number of lines")
+        return selected
+
+
+class CommentLanguage(Extension):
+    """Load after pymdownx.snippets: its includes of Python files get this language's comments."""
+
+    def __init__(self, language: str, root: Path = ROOT, **kwargs):
+        self.language, self.root = language, Path(root)
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md):
+        snippets = next((extension for extension in md.registeredExtensions
+                         if type(extension).__name__ == "SnippetExtension"), None)
+        if snippets is None:
+            raise IncludeError("CommentLanguage needs pymdownx.snippets, loaded before it")
+        md.preprocessors.register(
+            _TranslatingSnippets(snippets.getConfigs(), md, self.language, self.root), "snippet", 32)
 
 
 def _marker(line: str) -> tuple[str, str] | None:
@@ -118,19 +180,23 @@ def _snippets_config(root: Path) -> dict:
 
 
 @functools.lru_cache(maxsize=None)
-def snippet_preprocessor(root: Path = ROOT):
-    """pymdownx.snippets' preprocessor, configured as in mkdocs.yml: it expands include lines.
+def snippet_preprocessor(root: Path = ROOT, language: str = catalog.SOURCE):
+    """pymdownx.snippets' preprocessor, configured as in mkdocs.yml: it expands include lines,
+    in another language with CommentLanguage, as the site's build of that language does.
 
-    One per root, reused: each run() starts from a clean state, and building the Markdown
-    instance was most of what checking an include cost."""
-    md = markdown.Markdown(extensions=["pymdownx.snippets"],
+    One per root and language, reused: each run() starts from a clean state, and building the
+    Markdown instance was most of what checking an include cost."""
+    extensions = ["pymdownx.snippets"]
+    if language != catalog.SOURCE:
+        extensions.append(CommentLanguage(language, Path(root)))
+    md = markdown.Markdown(extensions=extensions,
                            extension_configs={"pymdownx.snippets": _snippets_config(Path(root))})
     return md.preprocessors["snippet"]
 
 
-def pymdownx_expansion(target: str, root: Path = ROOT) -> list[str]:
-    """What pymdownx.snippets puts on the page for this include line."""
-    return snippet_preprocessor(root).run([f'--8<-- "{target}"'])
+def pymdownx_expansion(target: str, root: Path = ROOT, language: str = catalog.SOURCE) -> list[str]:
+    """What pymdownx.snippets puts on the page of that language for this include line."""
+    return snippet_preprocessor(root, language).run([f'--8<-- "{target}"'])
 
 
 def _strip(lines) -> list[str]:
@@ -139,7 +205,7 @@ def _strip(lines) -> list[str]:
 
 
 def _check_against_pymdownx(include: Include, root: Path) -> None:
-    expected = _strip(pymdownx_expansion(include.target, root))
+    expected = _strip(pymdownx_expansion(include.target, root, include.language))
     if _strip(include.shown) != expected:
         raise IncludeError(
             f"--8<-- \"{include.target}\": the test harness and pymdownx.snippets expand this "

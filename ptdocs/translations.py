@@ -42,7 +42,9 @@ from mkdocs.utils.meta import get_data
 
 from .atomic import write_atomically
 from .pages import PROSE_VALUES
-from .snippets import ROOT, include_target, site_config
+from . import catalog
+from .catalog import Texts
+from .snippets import ROOT, IncludeError, expand, include_target, site_config
 
 DOCS = ROOT / "docs"
 SOURCE = "en"  # the language pages are written in
@@ -52,21 +54,14 @@ FIELD = "translation_of"
 HASH_LENGTH = 12
 COMMAND = "python -m ptdocs.translations"
 
-# Strings the site shows readers, in the language of the page they are on.
-MESSAGES = {
-    "en": {
-        "outdated_title": "This translation is out of date",
-        "outdated_body": ("The {link} has changed since this page was translated. Until the "
-                          "translation is updated, the original page is the reference."),
-        "original_page": "original page",
-    },
-    "es": {
-        "outdated_title": "Esta traducción está desactualizada",
-        "outdated_body": ("La {link} ha cambiado desde que se tradujo esta. Mientras no se "
-                          "actualice la traducción, la referencia es la página original."),
-        "original_page": "página original en inglés",
-    },
-}
+# Strings the site shows readers, in the language of the page they are on: English here,
+# other languages in locale/<language>/LC_MESSAGES/interface.po (ptdocs.catalog).
+MESSAGES = Texts("translations", {
+    "outdated_title": "This translation is out of date",
+    "outdated_body": ("The {link} has changed since this page was translated. Until the "
+                      "translation is updated, the original page is the reference."),
+    "original_page": "original page",
+})
 
 MISSING = "missing"
 OUTDATED = "outdated"
@@ -393,11 +388,12 @@ def _compare_notebooks(english: Path, spanish: Path, en: str, es: str, page: str
     if kinds_en != kinds_es:
         return [f"{es} has {len(kinds_es)} cells ({_cell_kinds(kinds_es)}) where {en} has "
                 f"{len(kinds_en)} ({_cell_kinds(kinds_en)}): keep one Spanish cell per English cell"]
+    # Only a code cell's comments may differ: translated in the catalog (ptdocs.catalog).
     problems = [f"{es}, cell {number}: its code differs from cell {number} of {en} "
-                f"({_first_difference(a.source, b.source)}); code cells are never translated, "
-                "copy the English cell"
+                f"({_first_difference(a.source, b.source)}); code cells are never translated "
+                "(their comments are, in locale/es/LC_MESSAGES/snippets.po), copy the English cell"
                 for number, (a, b) in enumerate(zip(theirs.cells, ours.cells), start=1)
-                if a.cell_type == "code" and a.source != b.source]
+                if a.cell_type == "code" and not catalog.same_code(a.source, b.source)]
     prose = [_notebook_markdown(nb) for nb in (theirs, ours)]
     (h_en, l_en), (h_es, l_es) = (outline(text, page) for text in prose)
     return (problems + _compare_headings(h_en, h_es, en, es) + _compare_links(l_en, l_es, en, es))
@@ -569,6 +565,30 @@ def freshness(docs: Path, page: str, with_diff: bool = False) -> Freshness:
                      f"{reason}, {label}); {edit}, then run: {COMMAND} mark {es}. "
                      "What changed in English:",
                      _diff(old, english.read_bytes(), f"{en} ({label})", f"{en} (now)", english.suffix))
+
+
+def untranslated_comments(docs: Path, page: str, root: Path | None = None) -> list[str]:
+    """``file:line`` of each code comment that the Spanish ``page`` shows in English: the
+    catalog (locale/es/LC_MESSAGES/snippets.po) has no translation of it, or an outdated
+    (fuzzy) one. For a page, its includes; for a notebook, the code cells of its source."""
+    spanish = docs / TARGET / page
+    if not spanish.is_file():
+        return []
+    root = Path(root) if root is not None else docs.resolve().parent
+    left: list[str] = []
+    if spanish.suffix == ".md":
+        for line in spanish.read_text(encoding="utf-8").split("\n"):
+            target = include_target(line)
+            if target is not None:
+                try:
+                    left += expand(target, root, TARGET).untranslated
+                except IncludeError:  # a broken include: the build and the page tests say so
+                    continue
+        return list(dict.fromkeys(left))
+    script = notebook_source(docs, spanish)
+    if script is not None:
+        return catalog.untranslated_notebook_comments(script, TARGET, root)
+    return []
 
 
 def status(docs: Path, with_diff: bool = True) -> list[Freshness]:
@@ -780,11 +800,25 @@ def _print_status(docs: Path) -> int:
               "(the tests report these too):")
         for problem in problems:
             print(f"  {problem}")
+    comments = {page: found for page in pages(docs, TARGET)
+                if (found := untranslated_comments(docs, page))}
+    if comments:
+        print(f"\nCode comments these Spanish pages show in English: translate them in "
+              f"{catalog.po_path('snippets', TARGET, Path('.')).as_posix()} (run `{catalog.COMMAND} update` "
+              "first if the comment is new); each page shows the outdated-translation notice until then:")
+        for page, found in comments.items():
+            print(f"  {shown(docs / TARGET / page, docs)}: {', '.join(found)}")
     counts = {state: sum(entry.state == state for entry in report)
               for state in (CURRENT, OUTDATED, MISSING, ORPHAN)}
     print("\n" + ", ".join(f"{count} {state}" for state, count in counts.items() if count or state == CURRENT)
-          + f" ({len(report)} pages)")
-    return 0 if counts[CURRENT] == len(report) and not problems else 1
+          + f" ({len(report)} pages)"
+          + (f"; {_count(sum(map(len, comments.values())), 'comment')} in English on "
+             f"{_count(len(comments), 'page')}" if comments else ""))
+    return 0 if counts[CURRENT] == len(report) and not problems and not comments else 1
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -189,10 +189,15 @@ def test_notebook_twins_need_identical_code_cells(tmp_path):
         "docs/es/exercises/n.ipynb": notebook(("markdown", "# Ejercicio"), ("code", "x = 1\nprint(x)")),
     })
     assert compare(docs, "exercises/n.ipynb") == []
+    # Its comments are translated (by the catalog), the code is not.
+    (docs / "es/exercises/n.ipynb").write_text(notebook(("markdown", "# Ejercicio"),
+                                                        ("code", "x = 1  # uno\nprint(x)")))
+    assert compare(docs, "exercises/n.ipynb") == []
     (docs / "es/exercises/n.ipynb").write_text(notebook(("markdown", "# Ejercicio"), ("code", "x = 2\nprint(x)")))
     assert compare(docs, "exercises/n.ipynb") == [
         "docs/es/exercises/n.ipynb, cell 2: its code differs from cell 2 of docs/en/exercises/n.ipynb "
-        "(line 1 is `x = 2` where English has `x = 1`); code cells are never translated, copy the English cell"]
+        "(line 1 is `x = 2` where English has `x = 1`); code cells are never translated (their comments "
+        "are, in locale/es/LC_MESSAGES/snippets.po), copy the English cell"]
     (docs / "es/exercises/n.ipynb").write_text(notebook(("markdown", "# Ejercicio"), ("markdown", "Más."),
                                                         ("code", "x = 1\nprint(x)")))
     assert compare(docs, "exercises/n.ipynb") == [

@@ -50,24 +50,18 @@ if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root
     sys.path.insert(0, str(ROOT))
 
 from ptdocs.atomic import write_atomically  # noqa: E402
+from ptdocs.catalog import CatalogError, Texts  # noqa: E402
 from ptdocs.hooks import language_links, search  # noqa: E402
 
 NAME = "404.html"
-# The page's words, by language. `home` is the link to the language's home page.
-TEXTS = {
-    "en": {
-        "title": "Page not found",
-        "lost": "There is no page at this address: it may have moved, or the address may be mistyped.",
-        "next": "Look for it in the menu or with the search, or start again from the home page.",
-        "home": "Go to the home page",
-    },
-    "es": {
-        "title": "Página no encontrada",
-        "lost": "No hay ninguna página en esta dirección: puede que se haya movido o que la dirección esté mal escrita.",
-        "next": "Búscala en el menú o con el buscador, o vuelve a empezar desde la página de inicio.",
-        "home": "Ir a la página de inicio",
-    },
-}
+# The page's words in English; other languages' in locale/<language>/LC_MESSAGES/interface.po
+# (ptdocs.catalog). `home` is the link to the language's home page.
+TEXTS = Texts("not_found", {
+    "title": "Page not found",
+    "lost": "There is no page at this address: it may have moved, or the address may be mistyped.",
+    "next": "Look for it in the menu or with the search, or start again from the home page.",
+    "home": "Go to the home page",
+})
 TEMPLATE = """{% extends "main.html" %}
 {% block htmltitle %}<title>{{ not_found.title | e }} - {{ config.site_name | e }}</title>{% endblock %}
 {% block content %}
@@ -118,9 +112,12 @@ def site_path(config) -> str:
 
 def texts(locale: str) -> dict[str, str]:
     if locale not in TEXTS:
-        raise NotFoundPageError(f"404 hook: no text for language '{locale}'; add it to TEXTS "
-                                "in ptdocs/hooks/not_found.py")
-    return TEXTS[locale]
+        raise NotFoundPageError(f"404 hook: no text for language '{locale}'; add its catalog, "
+                                f"locale/{locale}/LC_MESSAGES/interface.po (python -m ptdocs.catalog update)")
+    try:
+        return TEXTS[locale]
+    except CatalogError as error:
+        raise NotFoundPageError(f"404 hook: {error}") from None
 
 
 def on_pre_template(template, template_name, config):

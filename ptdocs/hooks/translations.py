@@ -7,27 +7,43 @@
   failure. The nav already fails for nav pages; this covers every page.
 * A Spanish page whose recorded ``translation_of`` is not the hash of its English
   page still builds, with a notice at the top, in the page's language, linking
-  the English page (see ``ptdocs.translations``).
+  the English page (see ``ptdocs.translations``). So does a Spanish page that shows
+  a code comment in English (its translation in ``locale/es/LC_MESSAGES/snippets.po``
+  is missing or fuzzy).
+* The Spanish build's code comments are Spanish: ``on_config`` adds
+  :class:`ptdocs.snippets.CommentLanguage` to the Markdown extensions of each
+  non-English build, after pymdownx.snippets (the i18n plugin refuses a per-language
+  ``markdown_extensions``; MkDocs reads the list again for every page).
 """
 
 import sys
 from pathlib import Path
 
 import markdown
-from mkdocs.plugins import get_plugin_logger
+from mkdocs.plugins import event_priority, get_plugin_logger
 from mkdocs.utils import get_relative_url
 
 ROOT = str(Path(__file__).resolve().parents[2])
 if ROOT not in sys.path:  # `mkdocs` run as a command does not put the root on the path
     sys.path.insert(0, ROOT)
-from ptdocs import translations  # noqa: E402
+from ptdocs import catalog, translations  # noqa: E402
+from ptdocs.snippets import CommentLanguage  # noqa: E402
 
 log = get_plugin_logger("translations")
 
 
+@event_priority(-150)  # after mkdocs-static-i18n's on_config (-100) has chosen the build's language
 def on_config(config):
-    """Every menu title has its Spanish label, or the strict build fails saying which."""
+    """Every menu title has its Spanish label, or the strict build fails saying which; the
+    build's code comments are in its language."""
     i18n = config.plugins.get("i18n")
+    building = getattr(i18n, "current_language", None) or catalog.SOURCE
+    # Each language's build runs on_config again on the same config: replace, never pile up.
+    config.markdown_extensions[:] = [extension for extension in config.markdown_extensions
+                                     if not isinstance(extension, CommentLanguage)]
+    # Without pymdownx.snippets a page includes no snippet, so there is nothing to translate.
+    if building in catalog.LANGUAGES and "pymdownx.snippets" in config.markdown_extensions:
+        config.markdown_extensions.append(CommentLanguage(building, Path(config.config_file_path).parent))
     for language in getattr(getattr(i18n, "config", None), "languages", None) or []:
         if language.locale == translations.TARGET:
             for problem in translations.untranslated_nav(config.nav, language.nav_translations):
@@ -58,8 +74,15 @@ def _outdated(page, config) -> str | None:
     language, _, relative = page.file.src_uri.partition("/")
     if language != translations.TARGET:
         return None
-    state = translations.freshness(Path(config.docs_dir), relative).state
-    return relative if state == translations.OUTDATED else None
+    docs = Path(config.docs_dir)
+    if translations.freshness(docs, relative).state == translations.OUTDATED:
+        return relative
+    # Code comments left in English: the page lags its English twin just the same.
+    left = translations.untranslated_comments(docs, relative)
+    if left:
+        log.info(f"docs/{language}/{relative} shows code comments in English: {', '.join(left)}")
+        return relative
+    return None
 
 
 def _notice(page, relative: str) -> tuple[str, str, str]:
@@ -73,8 +96,10 @@ def _notice(page, relative: str) -> tuple[str, str, str]:
 
 
 def on_page_markdown(markdown_text, page, config, files):
+    if not page.file.src_uri.endswith(".md"):
+        return markdown_text
     relative = _outdated(page, config)
-    if relative is None or not page.file.src_uri.endswith(".md"):
+    if relative is None:
         return markdown_text
     title, body, kind = _notice(page, relative)
     admonition = f'!!! {kind} "{title}"\n\n    {body}\n\n'

@@ -62,3 +62,32 @@ def untranslated(spanish: list[list[str]], english: list[list[str]]) -> list[tup
         if text in shown_in_english and set(words(text)) - SAME_IN_BOTH:
             found.setdefault((where, text), section)
     return [(where, text, section) for (where, text), section in found.items()]
+
+
+# ---------------------------------------------------------------- code comments
+# (checked on the built HTML, where Pygments marks them: tests/test_catalog.py)
+
+
+def english_comments(spanish: list[str], english: list[str], kept: frozenset[str] = frozenset()) -> list[str]:
+    """The code comments of a Spanish page that its English twin shows too, unless all their
+    words read the same in both languages ("# float32", "# d(x⁴)/dx = 4x³", "# NumPy: float64");
+    each once, in page order. A comment of the catalog (locale/es/LC_MESSAGES/snippets.po) left
+    untranslated, or one the catalog does not know, is one of these; one that its translator kept
+    as it is (``kept``: "# float32: 4 bytes"), and a tool's pragma ("# noqa: E731"), are not."""
+    shown_in_english = set(english)
+    found = {}
+    for text in spanish:
+        prose = {word for word in words(text.lstrip("#")) if PROSE_WORD.fullmatch(word)}
+        if text in kept or PRAGMA.fullmatch(text):
+            continue
+        if text in shown_in_english and prose - SAME_IN_BOTH - CODE_TERMS:
+            found.setdefault(text, None)
+    return list(found)
+
+
+# Words that a Spanish code comment keeps as they are: identifiers written as words.
+CODE_TERMS = {"NumPy", "strides", "eager", "stride"}
+# A word of prose, as opposed to math and code in a comment ("d(eˣ", "x²", "cov"): three letters
+# or more, and only letters.
+PROSE_WORD = re.compile(r"[A-Za-z][a-z]{2,}")
+PRAGMA = re.compile(r"#\s*(?:noqa|type:|pragma|fmt:)[:\w, ]*")

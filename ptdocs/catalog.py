@@ -1,0 +1,542 @@
+"""The translation catalog: code comments and interface strings as gettext PO files (Babel).
+
+Two domains, each a template in ``locale/`` and a PO file per language in
+``locale/<language>/LC_MESSAGES/`` (edit them with Poedit, Weblate or any PO editor):
+
+* ``snippets``: every comment a reader sees in the code of the site: the lines of
+  ``snippets/**.py`` that a page includes, and the code cells of ``notebooks/*.py``.
+  One entry per comment, with ``#:`` references naming file:line. Consecutive
+  full-line comments at the same indentation are ONE entry, one msgid line per
+  comment line: a translator needs the whole sentence, and the translation keeps
+  the same number of lines (the code below a comment must keep its line number:
+  tracebacks and ``#>`` output name the snippet's lines). Not translated: ``#>``
+  lines (checked program output), ``# --8<--`` section markers, ``# %%`` cell
+  markers, shebang, encoding and tool pragmas (``# noqa``, ``# type:`` ...).
+* ``interface``: the project's own interface strings, declared in Python in English
+  with :class:`Texts` (``Texts("downloads", {"notebook": "Download notebook", ...})``);
+  msgctxt ``downloads.notebook``, msgid the English text.
+
+A missing or fuzzy (outdated) comment translation leaves the English comment on the
+Spanish page, which then shows the outdated-translation notice, and
+``python -m ptdocs.translations status`` lists it. A missing or outdated interface
+string stops the build with a one-line error naming the entry.
+
+    python -m ptdocs.catalog update   # re-extract the templates, merge them into the PO files
+    python -m ptdocs.catalog check    # list what is untranslated or outdated; exit 1 if a template
+                                      # or PO file is stale, or a translation is malformed
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import functools
+import io
+import re
+import sys
+import tokenize
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po, write_po
+
+from .atomic import write_atomically
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE = Path("locale")
+SOURCE = "en"
+LANGUAGES = ("es",)  # the languages with a catalog; English is the msgid
+DOMAINS = ("snippets", "interface")
+PROJECT = "PyTorch explained"
+COMMAND = "python -m ptdocs.catalog"
+
+# Comments that are not prose: checked output, section and cell markers, tool pragmas.
+_NOT_PROSE = re.compile(r"#>|#!|#\s*-+8<-+|#\s*%%|#.*-\*-\s*coding|#\s*(?:noqa|type:|pragma|fmt:|pylint:|isort:|mypy:)",
+                        re.I)
+# A pragma followed by words for the reader ("# noqa: E731  one call of the work to time"): the
+# pragma stays, the words are translated.
+_PRAGMA_THEN_PROSE = re.compile(r"#\s*noqa(?::\s*[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*)?\s+(?=[^\W\d_])", re.I)
+# The files whose comments are translated: Python, and YAML that a page shows.
+SUFFIXES = (".py", ".yaml", ".yml")
+# A YAML comment: "#" at the start of a line or after a space, outside quotes.
+_YAML_COMMENT = re.compile(r"""^(?:[^'"#\n]|'[^'\n]*'|"(?:[^"\\\n]|\\.)*")*?(?:^|(?<=\s))(#.*)$""", re.M)
+
+
+class CatalogError(ValueError):
+    """A catalog that cannot serve a build, with a one-line message for the translator."""
+
+
+# ---------------------------------------------------------------- comments in code
+
+
+@dataclass(frozen=True)
+class Comment:
+    """One translatable comment: one line, or a run of full-line comments at one indentation."""
+
+    lines: tuple[tuple[int, int], ...]  # (1-based line, column of "#") of each comment line
+    msgid: str  # the text after "# " of each line, joined with "\n"
+    prefix: str = ""  # kept before the translation: "# noqa: E731  " (one line only)
+
+    @property
+    def line(self) -> int:
+        return self.lines[0][0]
+
+
+def _text(token: str) -> str:
+    return token[1:].removeprefix(" ").rstrip()
+
+
+@dataclass(frozen=True)
+class _Token:
+    start: tuple[int, int]
+    string: str
+
+
+def _comment_tokens(source: str, suffix: str) -> list:
+    if suffix in (".yaml", ".yml"):
+        return [_Token((source.count("\n", 0, match.start(1)) + 1,
+                        match.start(1) - (source.rfind("\n", 0, match.start(1)) + 1)), match[1])
+                for match in _YAML_COMMENT.finditer(source)]
+    return [token for token in tokenize.generate_tokens(io.StringIO(source).readline)
+            if token.type == tokenize.COMMENT]
+
+
+def comments(source: str, suffix: str = ".py") -> list[Comment]:
+    """The translatable comments of some Python (or YAML) code, in order (Python's tokenize:
+    none inside strings)."""
+    tokens = _comment_tokens(source, suffix)
+    lines = source.split("\n")
+    found: list[Comment] = []
+    run: list[tokenize.TokenInfo] = []
+
+    def close() -> None:
+        texts = [_text(token.string) for token in run]
+        while texts and not texts[-1]:  # a trailing bare "#" belongs to no sentence
+            texts.pop()
+            run.pop()
+        if any(re.search(r"[^\W\d_]", text) for text in texts):  # at least one letter
+            found.append(Comment(tuple(token.start for token in run), "\n".join(texts)))
+        run.clear()
+
+    for token in tokens:
+        row, column = token.start
+        pragma = _PRAGMA_THEN_PROSE.match(token.string)
+        if pragma:
+            close()
+            found.append(Comment(((row, column),), token.string[pragma.end():].rstrip(),
+                                 token.string[:pragma.end()]))
+            continue
+        if _NOT_PROSE.match(token.string):
+            close()
+            continue
+        full_line = not lines[row - 1][:column].strip()
+        if full_line and run and run[-1].start == (row - 1, column):
+            run.append(token)
+            continue
+        close()
+        if not full_line:  # after code: a comment of its own
+            run.append(token)
+            close()
+            continue
+        if _text(token.string):
+            run.append(token)
+    close()
+    return found
+
+
+def code_tokens(source: str) -> list[tuple]:
+    """The code of some Python without its comments: every other token, with its place (a line
+    break by its line only: after a comment it starts where the comment ends). Two versions
+    with equal code_tokens differ in their comments at most."""
+    found = []
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            continue
+        if token.type in (tokenize.NL, tokenize.NEWLINE):
+            found.append((token.type, token.start[0]))
+        else:
+            found.append((token.type, token.string, token.start, token.end))
+    return found
+
+
+def same_code(english: str, other: str) -> bool:
+    """Whether two versions of some code differ in their comments at most."""
+    if english == other:
+        return True
+    try:
+        return code_tokens(english) == code_tokens(other)
+    except (tokenize.TokenError, SyntaxError):  # not Python (an IPython magic): compare as text
+        return False
+
+
+def translate_source(source: str, translations: dict[str, str], suffix: str = ".py") -> tuple[str, list[Comment]]:
+    """The code with each comment that has a translation replaced, line for line, and the
+    comments left in English. Code tokens, columns and line numbers are unchanged."""
+    lines = source.split("\n")
+    untranslated = []
+    for comment in comments(source, suffix):
+        translated = translations.get(comment.msgid)
+        parts = translated.split("\n") if translated else []
+        if len(parts) != len(comment.lines):
+            untranslated.append(comment)
+            continue
+        for (row, column), text in zip(comment.lines, parts):
+            if comment.prefix:
+                lines[row - 1] = lines[row - 1][:column] + comment.prefix + text
+            else:
+                lines[row - 1] = lines[row - 1][:column] + ("# " + text if text else "#")
+    return "\n".join(lines), untranslated
+
+
+# ---------------------------------------------------------------- reading the PO files
+
+
+def po_path(domain: str, language: str, root: Path = ROOT) -> Path:
+    return Path(root) / LOCALE / language / "LC_MESSAGES" / f"{domain}.po"
+
+
+def pot_path(domain: str, root: Path = ROOT) -> Path:
+    return Path(root) / LOCALE / f"{domain}.pot"
+
+
+def _read(path: Path, locale: str | None = None) -> Catalog:
+    try:
+        with path.open("rb") as handle:
+            return read_po(handle, locale=locale, abort_invalid=True)
+    except FileNotFoundError:
+        raise CatalogError(f"{path}: no such catalog; run `{COMMAND} update`") from None
+    except Exception as error:  # noqa: BLE001 - Babel's parse errors, said in one line
+        raise CatalogError(f"{path}: not a valid PO file: {error}") from None
+
+
+@functools.lru_cache(maxsize=16)
+def _loaded(path: Path, stamp: tuple[int, int], locale: str) -> Catalog:
+    return _read(path, locale)
+
+
+def load(domain: str, language: str, root: Path = ROOT) -> Catalog:
+    """A language's PO file, read once per change of the file. A tree without locale/ (a test's
+    small site) uses the project's catalog: entries are found by their English text."""
+    if not (Path(root) / LOCALE).is_dir():
+        root = ROOT
+    path = po_path(domain, language, root)
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise CatalogError(f"{path.relative_to(root) if path.is_relative_to(root) else path}: "
+                           f"no such catalog; run `{COMMAND} update`") from None
+    return _loaded(path, (info.st_mtime_ns, info.st_size), language)
+
+
+def comment_translations(language: str, root: Path = ROOT) -> dict[str, str]:
+    """msgid -> translation of the comments, fuzzy (outdated) and empty entries left out."""
+    if language == SOURCE:
+        return {}
+    if language not in LANGUAGES:
+        raise CatalogError(f"no comment catalog for the language {language!r}; "
+                           f"the catalogs are for {', '.join(LANGUAGES)}")
+    return _comment_map(load("snippets", language, root))
+
+
+@functools.lru_cache(maxsize=8)
+def _comment_map(catalog: Catalog) -> dict[str, str]:
+    return {message.id: message.string for message in catalog
+            if message.id and message.string and not message.fuzzy and not message.context}
+
+
+def translate_file(path: Path, language: str, root: Path = ROOT) -> tuple[list[str], list[str]]:
+    """A code file's lines with the language's comments, and file:line of each one left in English."""
+    text = Path(path).read_text(encoding="utf-8")
+    if language == SOURCE:
+        return text.split("\n") if text else [], []
+    translated, left = translate_source(text, comment_translations(language, root), Path(path).suffix)
+    name = _relative(Path(path), root)
+    return (translated.split("\n") if translated else []), [f"{name}:{c.line}" for c in left]
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+# ---------------------------------------------------------------- interface strings
+
+
+class Texts(Mapping):
+    """Interface strings of one part of the site, written here in English.
+
+    ``Texts(name, {...})[language]`` is the same table in that language, read from
+    ``locale/<language>/LC_MESSAGES/interface.po``: each string's msgctxt is its key path
+    (``name.key``, ``name.key.subkey`` for a nested table, ``name.key.0`` for an item of a
+    tuple) and its msgid the English text. A missing or outdated entry raises CatalogError
+    naming it. ``ptdocs.catalog update`` finds these tables by reading the source, so the
+    English table must be a literal.
+    """
+
+    def __init__(self, name: str, english: dict, root: Path = ROOT) -> None:
+        self.name, self.english, self.root = name, english, Path(root)
+
+    def __contains__(self, language) -> bool:
+        return language == SOURCE or language in LANGUAGES
+
+    def __iter__(self):
+        return iter((SOURCE, *LANGUAGES))
+
+    def __len__(self) -> int:
+        return 1 + len(LANGUAGES)
+
+    def __getitem__(self, language: str) -> dict:
+        if language == SOURCE:
+            return self.english
+        if language not in LANGUAGES:
+            raise KeyError(language)
+        catalog = load("interface", language, self.root)
+        missing: list[str] = []
+        table = _translated(self.english, self.name, catalog, missing)
+        if missing:
+            where = po_path("interface", language, Path("."))
+            raise CatalogError(f"{where} lacks a current translation of {missing[0]}"
+                               + (f" and {len(missing) - 1} more" if len(missing) > 1 else "")
+                               + f"; run `{COMMAND} update` and translate it")
+        return table
+
+
+def _translated(english, key: str, catalog: Catalog, missing: list[str]):
+    if isinstance(english, dict):
+        return {k: _translated(v, f"{key}.{k}", catalog, missing) for k, v in english.items()}
+    if isinstance(english, (tuple, list)):
+        return type(english)(_translated(v, f"{key}.{i}", catalog, missing) for i, v in enumerate(english))
+    message = catalog.get(english, context=key)
+    if message is None or not message.string or message.fuzzy:
+        missing.append(f"{key} ({english!r})")
+        return english
+    return message.string
+
+
+def _flatten(english, key: str):
+    if isinstance(english, dict):
+        for k, v in english.items():
+            yield from _flatten(v, f"{key}.{k}")
+    elif isinstance(english, (tuple, list)):
+        for i, v in enumerate(english):
+            yield from _flatten(v, f"{key}.{i}")
+    elif isinstance(english, str):
+        yield key, english
+
+
+# ---------------------------------------------------------------- extraction
+
+
+SNIPPETS = Path("snippets")
+NOTEBOOKS = Path("notebooks")
+INTERFACE_SOURCES = ("ptdocs",)
+
+
+def shown_lines(root: Path = ROOT) -> dict[str, set[int]]:
+    """For each snippet file, the lines that some English page shows (its includes)."""
+    from .snippets import expand, include_target
+
+    shown: dict[str, set[int]] = {}
+    for page in sorted((Path(root) / "docs" / SOURCE).rglob("*.md")):
+        for line in page.read_text(encoding="utf-8").split("\n"):
+            target = include_target(line)
+            if target is None:
+                continue
+            include = expand(target, root, language=SOURCE)
+            if not include.path.endswith(SUFFIXES):
+                continue
+            numbers = shown.setdefault(include.path, set())
+            numbers.update(include.first_line + i for i, text in enumerate(include.shown) if text.strip())
+    return shown
+
+
+def notebook_code_comments(source: Path) -> list[tuple[int, Comment]]:
+    """The comments of a jupytext notebook source's code cells, with the file line of each."""
+    import jupytext
+
+    text = source.read_text(encoding="utf-8")
+    searched, found = 0, []
+    for cell in jupytext.read(source, fmt="py:percent").cells:
+        if cell.cell_type != "code" or not cell.source.strip():
+            continue
+        at = text.find(cell.source, searched)
+        if at < 0:
+            continue
+        offset = text.count("\n", 0, at)
+        searched = at + len(cell.source)
+        found += [(offset, comment) for comment in comments(cell.source)]
+    return found
+
+
+def translate_notebook_code(source: Path, code: str, language: str, root: Path = ROOT) -> str:
+    """One code cell of a notebook source with the language's comments."""
+    if language == SOURCE:
+        return code
+    return translate_source(code, comment_translations(language, root))[0]
+
+
+def untranslated_notebook_comments(source: Path, language: str, root: Path = ROOT) -> list[str]:
+    """``file:line`` of each comment of a notebook source's code cells with no current translation."""
+    if language == SOURCE:
+        return []
+    known = comment_translations(language, root)
+    name = _relative(Path(source), root)
+    return [f"{name}:{offset + comment.line}" for offset, comment in notebook_code_comments(Path(source))
+            if comment.msgid not in known or known[comment.msgid].count("\n") + 1 != len(comment.lines)]
+
+
+def extract_comments(root: Path = ROOT) -> Catalog:
+    catalog = _new_catalog("snippets", "Comments in the code of the pages, downloads and notebooks")
+    for path, numbers in sorted(shown_lines(root).items()):
+        for comment in comments((Path(root) / path).read_text(encoding="utf-8"), Path(path).suffix):
+            if comment.line in numbers:
+                catalog.add(comment.msgid, locations=[(path, comment.line)],
+                            auto_comments=_notes(comment))
+    for source in sorted((Path(root) / NOTEBOOKS).glob("*.py")):
+        name = _relative(source, root)
+        for offset, comment in notebook_code_comments(source):
+            catalog.add(comment.msgid, locations=[(name, offset + comment.line)],
+                        auto_comments=_notes(comment))
+    return catalog
+
+
+def _notes(comment: Comment) -> list[str]:
+    if len(comment.lines) > 1:
+        return [f"{len(comment.lines)} lines: keep {len(comment.lines)} lines in the translation"]
+    return []
+
+
+def interface_tables(root: Path = ROOT):
+    """Every ``Texts("name", {...})`` of the project's Python: (file, line, name, English table)."""
+    for folder in INTERFACE_SOURCES:
+        for path in sorted((Path(root) / folder).rglob("*.py")):
+            text = path.read_text(encoding="utf-8")
+            if "Texts(" not in text:
+                continue
+            for node in ast.walk(ast.parse(text, str(path))):
+                if (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Texts"
+                        and len(node.args) >= 2 and isinstance(node.args[0], ast.Constant)
+                        and isinstance(node.args[1], ast.Dict)):
+                    try:
+                        english = ast.literal_eval(node.args[1])
+                    except ValueError:
+                        raise CatalogError(f"{_relative(path, root)}:{node.lineno}: the English table "
+                                           "of Texts(...) must be a literal") from None
+                    yield _relative(path, root), node.lineno, node.args[0].value, english
+
+
+def extract_interface(root: Path = ROOT) -> Catalog:
+    catalog = _new_catalog("interface", "The site's interface strings (msgctxt: where the code uses it)")
+    for path, line, name, english in interface_tables(root):
+        for key, text in _flatten(english, name):
+            flags = ["python-brace-format"] if re.search(r"\{\w*\}", text) else []
+            catalog.add(text, context=key, locations=[(path, line)], flags=flags)
+    return catalog
+
+
+def _new_catalog(domain: str, description: str) -> Catalog:
+    catalog = Catalog(project=PROJECT, domain=domain, charset="utf-8", fuzzy=False,
+                      header_comment=f"# {description}.\n# Regenerate with `{COMMAND} update`.")
+    return catalog
+
+
+EXTRACT = {"snippets": extract_comments, "interface": extract_interface}
+
+
+def _po_text(catalog: Catalog, **options) -> str:
+    buffer = io.BytesIO()
+    # width=0 would keep each string on one line; 100 wraps like the code (a diff stays readable).
+    write_po(buffer, catalog, width=100, omit_header=False, sort_output=False, **options)
+    text = buffer.getvalue().decode("utf-8")
+    # The dates change on every run; fixed text keeps `check` and the diffs to real changes.
+    return re.sub(r'^"(POT-Creation-Date|PO-Revision-Date): [^"]*\\n"\n', "", text, flags=re.M)
+
+
+def merged(domain: str, language: str, root: Path = ROOT) -> tuple[str, str]:
+    """The template's text, and the PO file's text merged with it (as msgmerge: changed
+    msgids become fuzzy, gone ones obsolete)."""
+    template = EXTRACT[domain](root)
+    path = po_path(domain, language, root)
+    if path.is_file():
+        catalog = _read(path, language)
+        catalog.update(template, update_header_comment=False)
+    else:
+        catalog = Catalog(locale=language, project=PROJECT, domain=domain, fuzzy=False,
+                          header_comment=template.header_comment)
+        catalog.update(template)
+    catalog.language_team = f"{language} <{PROJECT}>"
+    catalog.last_translator = "the project's translators"
+    return _po_text(template), _po_text(catalog, ignore_obsolete=False, include_previous=True)
+
+
+def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
+    """What a translator must do in one PO file: each missing, fuzzy or malformed entry."""
+    found = []
+    catalog = load(domain, language, root)
+    where = po_path(domain, language, Path("."))
+    for message in catalog:
+        if not message.id:
+            continue
+        ref = ", ".join(f"{file}:{line}" for file, line in message.locations) or str(where)
+        label = f"{message.context} " if message.context else ""
+        if not message.string:
+            found.append(f"{ref}: {label}not translated: {_short(message.id)}")
+        elif message.fuzzy:
+            found.append(f"{ref}: {label}outdated (fuzzy): {_short(message.id)}")
+        elif domain == "snippets" and message.string.count("\n") != message.id.count("\n"):
+            found.append(f"{ref}: the translation has {message.string.count(chr(10)) + 1} lines, "
+                         f"the comment {message.id.count(chr(10)) + 1}; keep the same number")
+        elif domain == "interface":
+            wanted = set(re.findall(r"\{(\w*)\}", message.id))
+            extra = set(re.findall(r"\{(\w*)\}", message.string)) - wanted
+            if extra and not message.context.startswith("stamp."):
+                found.append(f"{ref}: {label}the translation uses {{{', '.join(sorted(extra))}}}, "
+                             "which the English text does not provide")
+    return found
+
+
+def _short(text: str) -> str:
+    first = text.split("\n")[0]
+    return repr(first if len(first) <= 60 else first[:57] + "...")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__.split("\n")[0])
+    parser.add_argument("action", choices=("update", "check"),
+                        help="update: re-extract and merge into the PO files; check: exit 1 if anything is stale")
+    arguments = parser.parse_args(argv)
+    stale, bad = [], []
+    try:
+        for domain in DOMAINS:
+            for language in LANGUAGES:
+                template, po = merged(domain, language)
+                for path, text in ((pot_path(domain), template), (po_path(domain, language), po)):
+                    current = path.read_text(encoding="utf-8") if path.is_file() else None
+                    if current != text:
+                        stale.append(path.relative_to(ROOT).as_posix())
+                        if arguments.action == "update":
+                            path.parent.mkdir(parents=True, exist_ok=True)
+                            write_atomically(path, text)
+                bad += problems(domain, language) if arguments.action == "check" else []
+    except (CatalogError, SyntaxError, tokenize.TokenError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    for path in stale:
+        print(f"{'stale' if arguments.action == 'check' else 'wrote'}: {path}")
+    for problem in bad:
+        print(problem)
+    if arguments.action == "check":
+        if stale:
+            print(f"run `{COMMAND} update`", file=sys.stderr)
+        # Missing and outdated translations are listed, not failed: the page shows its notice.
+        malformed = [problem for problem in bad if "not translated" not in problem and "(fuzzy)" not in problem]
+        return 1 if stale or malformed else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

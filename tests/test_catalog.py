@@ -1,0 +1,285 @@
+"""The translation catalog (ptdocs.catalog): code comments in the reader's language, code unchanged."""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+import shutil
+import textwrap
+import tokenize
+from pathlib import Path
+from types import SimpleNamespace
+
+import nbformat
+import pytest
+import yaml
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import write_po
+from sybil import Document
+
+from ptdocs import catalog, translations
+from ptdocs.catalog import code_tokens
+from ptdocs.downloads import Site, guide_pages, make_downloads
+from ptdocs.hooks import translations as hook
+from ptdocs.pages import PageBlockParser
+from ptdocs.snippets import ROOT, expand, include_target, pymdownx_expansion
+
+from browser.interface_language import english_comments
+
+SPANISH = ROOT / "docs" / "es"
+
+
+def _download_tokens(source: str) -> list[tuple]:
+    """code_tokens, with the one string a download writes in the page's language masked: the
+    reason a skipped example prints (the page's own skip reason, see ptdocs.downloads)."""
+    return code_tokens(re.sub(r"""print\((['"])(?:Skipped|Omitido): .*?\1\)""", "print(REASON)", source))
+
+
+def comment_texts(source: str) -> list[str]:
+    return [token.string for token in tokenize.generate_tokens(io.StringIO(source).readline)
+            if token.type == tokenize.COMMENT]
+
+
+# ---------------------------------------------------------------- extraction
+
+
+def test_comments_are_one_entry_per_sentence_and_leave_out_what_is_not_prose():
+    source = textwrap.dedent("""\
+        #!/usr/bin/env python
+        # --8<-- [start:demo]
+        # A sentence that goes on
+        # over two lines.
+        x = 1  # after code: its own entry
+        print(x)
+        #> 1
+        y = 2  # noqa: F841
+
+        # Another one.
+        def f():
+            # Indented: its own run.
+            return 1
+        # ---- a rule ----
+        # --8<-- [end:demo]
+        """)
+    found = [(comment.line, comment.msgid) for comment in catalog.comments(source)]
+    assert found == [(3, "A sentence that goes on\nover two lines."), (5, "after code: its own entry"),
+                     (10, "Another one."), (12, "Indented: its own run."), (14, "---- a rule ----")]
+
+
+def test_a_translation_changes_comments_only_and_keeps_every_line():
+    source = "# Two lines\n# of English.\nx = [1,  # one\n     2]  # two\n#> [1, 2]\n"
+    translated, left = catalog.translate_source(
+        source, {"Two lines\nof English.": "Dos líneas\nen español.", "one": "uno",
+                 "two": "dos\ny una línea de más"})  # a wrong number of lines: stays English
+    assert translated == "# Dos líneas\n# en español.\nx = [1,  # uno\n     2]  # two\n#> [1, 2]\n"
+    assert [comment.msgid for comment in left] == ["two"]
+    assert code_tokens(translated) == code_tokens(source)
+
+
+def test_the_catalog_files_are_current_and_well_formed():
+    """What `python -m ptdocs.catalog check` checks: a new or changed comment is in the template
+    and merged into the PO file; no entry breaks the line count."""
+    for domain in catalog.DOMAINS:
+        for language in catalog.LANGUAGES:
+            template, po = catalog.merged(domain, language)
+            for path, text in ((catalog.pot_path(domain), template), (catalog.po_path(domain, language), po)):
+                assert path.read_text(encoding="utf-8") == text, \
+                    f"{path.relative_to(ROOT)} is stale: run `python -m ptdocs.catalog update`"
+    malformed = [problem for problem in catalog.problems("snippets", "es")
+                 if "not translated" not in problem and "fuzzy" not in problem]
+    assert not malformed
+
+
+def test_a_changed_comment_becomes_fuzzy_as_with_msgmerge(tmp_path):
+    root = _small_site(tmp_path, translated="Dobla el valor.")
+    snippet = root / "snippets" / "demo.py"
+    snippet.write_text(snippet.read_text(encoding="utf-8").replace("Double the value.",
+                                                                   "Double the value, twice."), encoding="utf-8")
+    _, po = catalog.merged("snippets", "es", root)
+    assert re.search(r'#, fuzzy\n#\| msgid "Double the value."\nmsgid "Double the value, twice."\n'
+                     r'msgstr "Dobla el valor."', po), po
+
+
+# ---------------------------------------------------------------- the code is the same
+
+
+def test_each_spanish_include_is_the_english_code_with_spanish_comments():
+    compared = translated = 0
+    for page in sorted(SPANISH.rglob("*.md")):
+        for line in page.read_text(encoding="utf-8").split("\n"):
+            target = include_target(line)
+            if target is None or not target.split(":")[0].endswith(catalog.SUFFIXES):
+                continue
+            english, spanish = expand(target), expand(target, language="es")
+            if target.split(":")[0].endswith(".py"):
+                assert code_tokens(spanish.padded_source) == code_tokens(english.padded_source), target
+            else:  # YAML: the same data
+                assert yaml.safe_load(spanish.padded_source) == yaml.safe_load(english.padded_source), target
+            assert len(spanish.shown) == len(english.shown)
+            compared += 1
+            translated += spanish.shown != english.shown
+            # The pages and Sybil expand alike: pymdownx.snippets with the Spanish comments.
+            assert [x for x in spanish.shown if x.strip()] == \
+                [x for x in pymdownx_expansion(target, ROOT, "es") if x.strip()]
+    assert compared > 100 and translated > 100, (compared, translated)
+
+
+def test_the_spanish_downloads_are_the_english_code_with_spanish_comments():
+    site = Site("", "en", {"en": "PyTorch explained", "es": "PyTorch explicado"})
+    pages = [page for page in guide_pages() if page.parent == SPANISH]
+    assert pages
+    for page in pages:
+        english = make_downloads(ROOT / "docs" / "en" / page.name, site)
+        spanish = make_downloads(page, site)
+        cells = [(cell_en.source, cell_es.source) for cell_en, cell_es in zip(english.notebook.cells, spanish.notebook.cells)
+                 if cell_en.cell_type == "code"]
+        assert len(english.notebook.cells) == len(spanish.notebook.cells)
+        for en, es in cells:
+            assert _download_tokens(es) == _download_tokens(en), page.name
+        assert code_tokens(spanish.script) != [] and any(en != es for en, es in cells), page.name
+
+
+def test_the_spanish_notebooks_are_the_english_code_with_spanish_comments():
+    for notebook in sorted((SPANISH / "exercises").glob("*.ipynb")):
+        english = nbformat.read(ROOT / "docs" / "en" / "exercises" / notebook.name, as_version=4)
+        spanish = nbformat.read(notebook, as_version=4)
+        code_en = [cell.source for cell in english.cells if cell.cell_type == "code"]
+        code_es = [cell.source for cell in spanish.cells if cell.cell_type == "code"]
+        assert len(code_en) == len(code_es), notebook.name
+        for en, es in zip(code_en, code_es):
+            assert code_tokens(es) == code_tokens(en), notebook.name
+    derivatives = nbformat.read(SPANISH / "exercises" / "derivatives.ipynb", as_version=4)
+    comments = [text for cell in derivatives.cells if cell.cell_type == "code" for text in comment_texts(cell.source)]
+    assert "# Cambia estos valores y vuelve a ejecutar la celda." in comments
+
+
+def test_the_spanish_page_tests_run_the_code_with_spanish_comments():
+    page = SPANISH / "autograd.md"
+    document = Document(page.read_text(encoding="utf-8"), str(page))
+    shown = "\n".join(line for region in PageBlockParser()(document)
+                      for include in region.parsed.includes for line in include.shown)
+    assert "# d(x²)/dx = 2x, así que en x = 3 el gradiente vale 6." in shown
+    assert "the gradient is 6" not in shown
+
+
+# ---------------------------------------------------------------- gaps are reported
+
+
+def _small_site(tmp_path: Path, translated: str = "", fuzzy: bool = False) -> Path:
+    """A site with one snippet comment, its page in both languages and a catalog."""
+    root = tmp_path / "site"
+    (root / "snippets").mkdir(parents=True)
+    shutil.copy(ROOT / "mkdocs.yml", root / "mkdocs.yml")
+    (root / "snippets" / "demo.py").write_text(
+        "x = 2\n# --8<-- [start:double]\n# Double the value.\ny = 2 * x\n# --8<-- [end:double]\n",
+        encoding="utf-8")
+    for language, title in (("en", "Demo"), ("es", "Demostración")):
+        page = root / "docs" / language / "demo.md"
+        page.parent.mkdir(parents=True)
+        page.write_text(f'# {title}\n\n```python\n--8<-- "snippets/demo.py:double"\n```\n', encoding="utf-8")
+    po = Catalog(locale="es", domain="snippets", fuzzy=False)
+    message = po.add("Double the value.", translated, locations=[("snippets/demo.py", 3)])
+    if fuzzy:
+        message.flags.add("fuzzy")
+    path = catalog.po_path("snippets", "es", root)
+    path.parent.mkdir(parents=True)
+    with path.open("wb") as handle:
+        write_po(handle, po)
+    translations.mark(root / "docs", root / "docs" / "es" / "demo.md")  # the page itself is current
+    return root
+
+
+@pytest.mark.parametrize("translated, fuzzy", [("", False), ("Dobla el valor.", True)],
+                         ids=["missing", "fuzzy"])
+def test_status_and_the_page_notice_report_a_comment_left_in_english(tmp_path, capsys, translated, fuzzy):
+    root = _small_site(tmp_path, translated, fuzzy)
+    docs = root / "docs"
+    assert expand("snippets/demo.py:double", root, "es").shown[0] == "# Double the value."
+    assert translations.untranslated_comments(docs, "demo.md") == ["snippets/demo.py:3"]
+    assert translations.main(["--docs", str(docs), "status"]) == 1
+    out = capsys.readouterr().out
+    assert "docs/es/demo.md: snippets/demo.py:3" in out and "locale/es/LC_MESSAGES/snippets.po" in out
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="es/demo.md"))
+    config = SimpleNamespace(docs_dir=str(docs), config_file_path=str(root / "mkdocs.yml"))
+    assert hook._outdated(page, config) == "demo.md"
+
+
+def test_a_translated_comment_is_shown_and_reported_as_current(tmp_path, capsys):
+    root = _small_site(tmp_path, "Dobla el valor.")
+    docs = root / "docs"
+    assert expand("snippets/demo.py:double", root, "es").shown[0] == "# Dobla el valor."
+    assert translations.untranslated_comments(docs, "demo.md") == []
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="es/demo.md"))
+    config = SimpleNamespace(docs_dir=str(docs), config_file_path=str(root / "mkdocs.yml"))
+    assert hook._outdated(page, config) is None
+    translations.main(["--docs", str(docs), "status"])
+    assert "comments in English" not in capsys.readouterr().out
+
+
+def test_the_real_catalog_leaves_no_comment_in_english():
+    left = {page: found for page in translations.pages(translations.DOCS, "es")
+            if (found := translations.untranslated_comments(translations.DOCS, page))}
+    assert not left
+
+
+# ---------------------------------------------------------------- interface strings
+
+
+def test_interface_strings_come_from_the_catalog_and_a_gap_names_its_entry(tmp_path):
+    po = Catalog(locale="es", domain="interface", fuzzy=False)
+    po.add("Download notebook", "Descargar notebook", context="demo.notebook")
+    po.add("time", "vez", context="demo.times.0")
+    path = catalog.po_path("interface", "es", tmp_path)
+    path.parent.mkdir(parents=True)
+    with path.open("wb") as handle:
+        write_po(handle, po)
+    texts = catalog.Texts("demo", {"notebook": "Download notebook", "times": ("time", "times")}, root=tmp_path)
+    assert texts["en"]["times"] == ("time", "times") and "es" in texts and "fr" not in texts
+    with pytest.raises(catalog.CatalogError) as error:
+        texts["es"]
+    message = str(error.value)
+    assert "\n" not in message and "demo.times.1 ('times')" in message, message
+
+
+def test_every_interface_table_is_translated():
+    for path, line, name, english in catalog.interface_tables():
+        texts = catalog.Texts(name, english)
+        for language in catalog.LANGUAGES:
+            texts[language]  # raises, naming the entry, when one is missing
+
+
+# ---------------------------------------------------------------- the built site
+
+
+def _comments(page: str) -> list[str]:
+    """The code comments of a built page, as Pygments marks them (output lines aside)."""
+    spans = re.findall(r'<span class="(?:c|c1|ch|cm|cs)">(.*?)</span>', page, re.S)
+    texts = [html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", span)).strip()) for span in spans]
+    return [text for text in texts if text.startswith("#") and not text.startswith("#>")]
+
+
+def test_the_built_spanish_pages_show_no_english_comment(built_site):
+    # What the translators kept as it is ("float32: 4 bytes") reads the same on both pages.
+    po = catalog.load("snippets", "es")
+    kept = frozenset("# " + line for message in po if message.id and message.string == message.id
+                     for line in message.id.split("\n"))
+    problems = []
+    for page in sorted((built_site / "es").rglob("index.html")):
+        twin = built_site / page.relative_to(built_site / "es")
+        if not twin.is_file():
+            continue
+        found = english_comments(_comments(page.read_text(encoding="utf-8")),
+                                 _comments(twin.read_text(encoding="utf-8")), kept)
+        problems += [f"/{page.relative_to(built_site).parent.as_posix()}/: {text}" for text in found]
+    assert not problems, "English code comments on Spanish pages:\n" + "\n".join(problems)
+
+
+def test_what_counts_as_an_english_comment():
+    english = ["# d(x⁴)/dx = 4x³", "# float32", "# not a copy", "# NumPy: float64", "# strides (12, 4, 1)",
+               "# d(eˣ + 1)/dx = eˣ", "# Change these, then run the cell again."]
+    spanish = ["# d(x⁴)/dx = 4x³", "# float32", "# not a copy", "# NumPy: float64", "# strides (12, 4, 1)",
+               "# no es una copia", "# d(eˣ + 1)/dx = eˣ", "# Cambia estos valores y vuelve a ejecutar la celda."]
+    assert english_comments(spanish, english) == ["# not a copy"]
+    assert english_comments(["# float32: 4 bytes", "# noqa: E731"], ["# float32: 4 bytes", "# noqa: E731"],
+                            frozenset({"# float32: 4 bytes"})) == []
