@@ -26,7 +26,7 @@ from nbclient import NotebookClient
 
 from ptdocs.downloads import (SETUP_NAMES, DownloadError, Site, cell_code, guide_pages,
                               make_downloads)
-from ptdocs.pages import PYTHON
+from ptdocs.pages import PYTHON, shown_output as page_output
 from ptdocs.snippets import ROOT, expand, include_target
 
 PAGES = guide_pages(ROOT)
@@ -83,16 +83,16 @@ def page_include_targets(page) -> list[str]:
     return targets
 
 
-def missing_examples(targets, code_cells) -> list[str]:
-    """The targets whose code is not in the cells, in order (indentation aside: a skipped
-    example is indented under its ``else``)."""
+def missing_examples(targets, code_cells, language="en") -> list[str]:
+    """The targets whose code, with its comments in ``language``, is not in the cells, in order
+    (indentation aside: a skipped example is indented under its ``else``)."""
     def lines(text):
         return [line.strip() for line in text.splitlines() if line.strip()]
 
     have = lines("\n".join(code_cells))
     missing, position = [], 0
     for target in targets:
-        want = lines("\n".join(expand(target, ROOT).shown))
+        want = lines("\n".join(expand(target, ROOT, language).shown))
         found = next((start for start in range(position, len(have) - len(want) + 1)
                       if have[start:start + len(want)] == want), None)
         if found is None:
@@ -103,10 +103,9 @@ def missing_examples(targets, code_cells) -> list[str]:
 
 
 def printed_lines(code: str) -> list[str]:
-    """The ``#>`` lines of some code, as the page shows them (see ptdocs/pages.py)."""
-    return [token.string[2:].removeprefix(" ")
-            for token in tokenize.generate_tokens(io.StringIO(code + "\n").readline)
-            if token.type == tokenize.COMMENT and token.string.startswith("#>")]
+    """The ``#>`` lines of some code that hold for the torch running here, as the page checks
+    them: a line with a release condition (``#>[torch>=2.14] ...``) only where it holds."""
+    return page_output(code)
 
 
 def setup_namespace():
@@ -146,8 +145,8 @@ def test_the_downloads_hold_every_example_of_the_page(page, site):
     targets = page_include_targets(page)
     assert targets, f"{page}: no include in its Python blocks"
     cells = [cell.source for cell in downloads.notebook.cells if cell.cell_type == "code"]
-    assert missing_examples(targets, cells) == [], "the notebook misses examples of the page"
-    assert missing_examples(targets, [downloads.script]) == [], \
+    assert missing_examples(targets, cells, downloads.language) == [], "the notebook misses examples of the page"
+    assert missing_examples(targets, [downloads.script], downloads.language) == [], \
         "the script misses examples of the page"
     assert [include.target for example in downloads.examples
             for include in example.includes] == targets

@@ -165,3 +165,26 @@ def test_the_page_examples_run_on_linux_macos_on_apple_silicon_and_windows():
     runs = [step["run"] for step in job["steps"] if "run" in step]
     assert runs == ["python -m pip install -r requirements.txt", "python -m pytest docs"]
     assert "PYTHONUTF8" not in job["env"]  # Windows runs in its code page, as a reader's Python does
+
+
+def test_every_supported_torch_release_runs_the_page_examples_and_the_site_merges_them():
+    from ptdocs.versions import SUPPORTED
+
+    workflow = _load(ROOT / ".github" / "workflows" / "site.yml")
+    job = workflow["jobs"]["releases"]
+    assert tuple(job["strategy"]["matrix"]["torch"]) == SUPPORTED
+    assert job["strategy"]["fail-fast"] is False
+    # CPU wheels: PyPI's Linux torch is the multi-GB CUDA build.
+    assert job["env"]["PIP_EXTRA_INDEX_URL"] == "https://download.pytorch.org/whl/cpu"
+    run = next(step for step in job["steps"] if "run" in step)
+    # The release reaches the shell through the environment, never spliced into the command.
+    assert run["run"] == 'python -m ptdocs.versions run "$TORCH_RELEASE"'
+    assert run["env"]["TORCH_RELEASE"] == "${{ matrix.torch }}"
+    upload = next(step for step in job["steps"] if step.get("uses", "").startswith("actions/upload-artifact@"))
+    assert upload["with"]["path"] == "reports/versions/${{ matrix.torch }}.json"
+    site = workflow["jobs"]["site"]
+    assert "releases" in site["needs"]
+    runs = [step.get("run", "") for step in site["steps"]]
+    merge = runs.index("python -m ptdocs.versions merge downloaded-versions --expect-supported")
+    assert merge < runs.index("python -m mkdocs build --strict")
+    assert any(step.get("with", {}).get("pattern") == "versions-*" for step in site["steps"])

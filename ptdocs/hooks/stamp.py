@@ -13,6 +13,11 @@ files it includes. This hook turns that into one admonition per page:
   the site: "not verified in this build", saying which;
 * a page without code says so.
 
+Under that, a second paragraph says on which other torch releases the page's examples hold,
+from the committed runs in ``reports/versions/`` (:mod:`ptdocs.versions`): "Examples pass on
+torch 2.14.1 and 2.15.0; on 2.10.0, 2 of 30 fail: ...". Only releases that ran this version of
+the page are claimed; a run made before the page or its snippets changed is named as not counted.
+
 Notebook pages get their stamp from a report entry when one exists; otherwise
 from what mkdocs-jupyter proves while building: with ``execute: true`` and
 ``allow_errors: false`` every code cell ran without error in this build (a cell
@@ -29,7 +34,7 @@ import datetime
 import importlib.metadata
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from pathlib import Path
 
@@ -45,6 +50,7 @@ if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root
 from ptdocs.downloads import lines_with_prose_flag  # noqa: E402
 from ptdocs.provenance import REPORT, changed_sources, page_sources  # noqa: E402
 from ptdocs.notebook_renders import executes, made_earlier  # noqa: E402
+from ptdocs.versions import Status, VersionsError, load_results, page_status, release_key  # noqa: E402
 
 STRINGS = {
     "en": {
@@ -72,6 +78,15 @@ STRINGS = {
                             "earlier build; the notebook did not run in this build."),
         "notebook_off": ("This build does not execute notebooks, or lets a failing cell pass "
                          "(mkdocs-jupyter: execute, allow_errors)."),
+        # The line on other torch releases (ptdocs.versions): clauses joined by "; ".
+        "and": "and",
+        "releases_pass": "examples pass on torch {releases}",
+        "releases_fail": "on {release}, {failed} of {total} fail: {failure}",
+        "releases_skip": ("on {release}, 1 is skipped: {reasons}", "on {release}, {n} are skipped: {reasons}"),
+        "releases_none": "on {release}, none ran: {reasons}",
+        "releases_outdated": ("Not counted: the run on torch {releases}, made before this page or its code changed.",
+                              "Not counted: the runs on torch {releases}, made before this page or its code "
+                              "changed."),
     },
     "es": {
         "verified": "Verificado",
@@ -100,6 +115,15 @@ STRINGS = {
                             "una generación anterior del sitio; el notebook no se ejecutó en esta."),
         "notebook_off": ("Esta generación del sitio no ejecuta los notebooks, o deja pasar una celda que falla "
                          "(mkdocs-jupyter: execute, allow_errors)."),
+        "and": "y",
+        "releases_pass": "los ejemplos pasan con torch {releases}",
+        "releases_fail": "con {release} fallan {failed} de {total}: {failure}",
+        "releases_skip": ("con {release} se omite 1: {reasons}", "con {release} se omiten {n}: {reasons}"),
+        "releases_none": "con {release} no se ejecutó ninguno: {reasons}",
+        "releases_outdated": ("No se cuenta la ejecución con torch {releases}: es anterior a un cambio de esta "
+                              "página o de su código.",
+                              "No se cuentan las ejecuciones con torch {releases}: son anteriores a un cambio "
+                              "de esta página o de su código."),
     },
 }
 
@@ -109,9 +133,11 @@ class Stamp:
     kind: str  # a Material admonition type: success, failure, warning, info
     title: str
     text: str
+    releases: str = ""  # the other torch releases' word on the page (release_line), if any
 
     def markdown(self) -> str:
-        return f'!!! {self.kind} "{self.title}"\n\n    {self.text}\n'
+        more = f"\n    {self.releases}\n" if self.releases else ""
+        return f'!!! {self.kind} "{self.title}"\n\n    {self.text}\n{more}'
 
     def html(self) -> str:
         return excluded_from_search(markdown_lib.markdown(self.markdown(), extensions=["admonition"]), self)
@@ -184,6 +210,60 @@ def report_stamp(language: str, page: str, report: dict | None, current_sources:
     return Stamp("success", s["verified"], text + _skips(language, entry))
 
 
+def _listed(language: str, items: list[str]) -> str:
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {STRINGS[language]['and']} {items[-1]}"
+
+
+def _code(text: str) -> str:
+    """Inline code that survives any text (a failure may hold backticks or Markdown)."""
+    return "`` " + text.replace("`", "'") + " ``"
+
+
+def release_line(language: str, statuses: list[Status]) -> str:
+    """One sentence on the page from every release that ran it (``Status`` per release)."""
+    language = _language(language)
+    s = STRINGS[language]
+    ran = sorted((status for status in statuses if status.state in ("passed", "failed", "skipped")),
+                 key=lambda status: release_key(status.release))
+    # A skip every passing run shares (no accelerator) is the main stamp's to name; one that only
+    # some releases show (an API that is newer than they are) is named with the release.
+    passing = [status for status in ran if status.state == "passed"]
+    shared = set.intersection(*(set(status.skip_reasons) for status in passing)) if passing else set()
+    clauses = []
+    passing = [status.release for status in passing]
+    if passing:
+        clauses.append(s["releases_pass"].format(releases=_listed(language, passing)))
+    # Releases that fail alike (same counts, same first failure) share one clause.
+    failing: dict[tuple, list[str]] = {}
+    for status in ran:
+        if status.state == "failed":
+            first = _code(status.failures[0]) if status.failures else s["no_reason"]
+            failing.setdefault((status.failed, status.total, first), []).append(status.release)
+    for (failed, total, first), releases in failing.items():
+        clauses.append(s["releases_fail"].format(release=_listed(language, releases), failed=failed,
+                                                 total=total, failure=first))
+    for status in ran:
+        own = [reason for reason in status.skip_reasons if reason not in shared]
+        if status.state == "failed":
+            continue
+        elif status.state == "skipped":
+            clauses.append(s["releases_none"].format(
+                release=status.release, reasons="; ".join(dict.fromkeys(status.skip_reasons)) or s["no_reason"]))
+        elif own:
+            one, many = s["releases_skip"]
+            clauses.append((one if len(own) == 1 else many).format(
+                release=status.release, n=len(own), reasons="; ".join(dict.fromkeys(own))))
+    line = "; ".join(clauses)
+    line = line[:1].upper() + line[1:] + "." if line else ""
+    outdated = [status.release for status in statuses if status.state == "outdated"]
+    if outdated:
+        one, many = s["releases_outdated"]
+        line = f"{line} {(one if len(outdated) == 1 else many).format(releases=_listed(language, outdated))}"
+    return line.strip()
+
+
 def notebook_stamp(language: str, cells: int, executed: bool, cached: bool, torch_now: str | None,
                    device: str, date: str) -> Stamp:
     """The stamp of a notebook page that no test report covers: what this build's execution proves."""
@@ -245,8 +325,12 @@ _build: dict = {}
 def on_pre_build(config):
     root = Path(config.config_file_path).parent
     _build.clear()
+    try:
+        releases = load_results(root)
+    except VersionsError as error:
+        raise PluginError(f"stamp hook: {error}") from None
     _build.update(root=root, report=load_report(root / REPORT), torch=_installed_torch(), notebooks={},
-                  pages={})
+                  pages={}, releases=releases)
 
 
 def _page_language(page, config) -> str:
@@ -268,8 +352,11 @@ def on_page_markdown(markdown, page, config, files):
             stamp = _notebook_build_stamp(source, language, config)
         _build["notebooks"][page.file.src_uri] = stamp
         return markdown
-    stamp = report_stamp(language, page.file.src_uri, report, page_sources(source, _build["root"]),
+    sources = page_sources(source, _build["root"])
+    stamp = report_stamp(language, page.file.src_uri, report, sources,
                          _build["torch"], _count_examples(source, _build["root"]) > 0)
+    statuses = [page_status(result, page.file.src_uri, sources) for result in _build["releases"].values()]
+    stamp = replace(stamp, releases=release_line(language, statuses))
     _build["pages"][page.file.src_uri] = stamp
     return insert_under_title(markdown, stamp)
 

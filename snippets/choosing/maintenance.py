@@ -2,6 +2,7 @@
 import os
 import re
 from importlib.metadata import distribution
+from pathlib import Path
 
 import torch
 
@@ -32,9 +33,17 @@ assert torch_bytes > 5 * numpy_bytes
 # Its dependencies come on top, sympy and networkx among them.
 assert {"sympy", "networkx"} <= requirements("torch")
 
-# The release, without any "+" build suffix: the version you pin, test and move.
-print(torch.__version__.split("+")[0])
+# The release this site pins, tests and builds with, read from its requirements.txt.
+requirements_txt = Path("requirements.txt").read_text(encoding="utf-8")
+pin = re.search(r"^torch==([^\s;#]+)", requirements_txt, re.M)
+pinned = pin.group(1) if pin else "no torch== line"  # a requirements.txt of your own may pin none
+print(pinned)
 #> 2.13.0
+# The release running here, without its "+" build suffix: the same one, or another?
+release = torch.__version__.split("+")[0]
+print(release == pinned)
+#>[torch==2.13.0] True
+#>[torch!=2.13.0] False
 
 # Which CUDA a build was compiled against: a version string, or None when the
 # build has no CUDA support at all (a CPU-only build).

@@ -201,7 +201,8 @@ for shape_left, shape_right in [((2,), (2,)), ((2, 2), (2,)), ((3, 2, 2), (3, 2,
     else:
         raise AssertionError(f"{shape_left} @ {shape_right} was accepted")
 #> dot : expected both vectors to have same dtype, but found Float and Double
-#> addmv input tensors must have the same dtype, but got Double, Float, and Double
+#>[torch>=2.12] addmv input tensors must have the same dtype, but got Double, Float, and Double
+#>[torch<2.12] expected scalar type Float but found Double
 #> expected scalar type Float but found Double
 
 # Under autocast, PyTorch casts eligible inputs for you: float32 @ bfloat16 runs in bfloat16.

@@ -1,0 +1,206 @@
+"""Fill each language's compatibility page with the page examples' results on every torch release.
+
+The ``<!-- compatibility -->`` line of ``docs/<language>/compatibility.md`` is replaced, while the
+site is built, by what the committed runs in ``reports/versions/`` show (see
+:mod:`ptdocs.versions`): the supported releases and which of them ran (torch build, device,
+date, totals), a table of every page with examples by release, and each failure and each skip
+that only some releases show, with its reason. A cell says "outdated" where the page or its
+snippets changed after that release's run: the run no longer speaks for the page. Page titles
+are the menu's, in the page's language.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import sys
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
+    sys.path.insert(0, str(ROOT))
+
+from ptdocs.provenance import page_sources  # noqa: E402
+from ptdocs.versions import (RESULTS, SUPPORTED, Result, VersionsError, load_results,  # noqa: E402
+                             page_status, release_key)
+
+MARKER = "<!-- compatibility -->"
+PAGE = "compatibility.md"
+
+STRINGS = {
+    "en": {
+        "supported": ("Supported releases: torch {first} to {last}, each run at its latest patch "
+                      "release ({releases}). This site is built and tested with torch {pinned}, "
+                      "the release `requirements.txt` pins."),
+        "runs_heading": "Runs",
+        "release": "Release",
+        "build": "torch build",
+        "device": "Device",
+        "date": "Date",
+        "passed": "Passed",
+        "failed": "Failed",
+        "skipped": "Skipped",
+        "not_run_yet": "not run yet",
+        "pages_heading": "Page by release",
+        "page": "Page",
+        "cell_passed": "{passed} pass",
+        "cell_skips": ("{passed} pass, 1 skipped", "{passed} pass, {skipped} skipped"),
+        "cell_failed": "{failed} of {total} fail",
+        "cell_none": "none ran",
+        "cell_not_run": "not run",
+        "cell_outdated": "outdated",
+        "outdated_note": ("*outdated*: the page or its code changed after that release's run, so the run "
+                          "no longer speaks for it."),
+        "notes_heading": "Failures and release-specific skips",
+        "failure": "**{page}**, torch {release}: {failure}",
+        "skip": "**{page}**, torch {release}, skipped: {reason}",
+        # Only the pages as they are now: a run's failures on a page changed since are not its failures.
+        "no_notes": ("None on the pages as they are now: every example that ran passed, and every skip is "
+                     "shared by all releases."),
+        "none": "No release has been run yet: `python -m ptdocs.versions run RELEASE` writes `{folder}/RELEASE.json`.",
+    },
+    "es": {
+        "supported": ("Versiones compatibles: de torch {first} a {last}, cada una con su última versión "
+                      "de parche ({releases}). Este sitio se genera y se prueba con torch {pinned}, "
+                      "la versión que fija `requirements.txt`."),
+        "runs_heading": "Ejecuciones",
+        "release": "Versión",
+        "build": "Compilación de torch",
+        "device": "Dispositivo",
+        "date": "Fecha",
+        "passed": "Pasan",
+        "failed": "Fallan",
+        "skipped": "Se omiten",
+        "not_run_yet": "aún sin ejecutar",
+        "pages_heading": "Páginas por versión",
+        "page": "Página",
+        "cell_passed": "pasan {passed}",
+        "cell_skips": ("pasan {passed}, se omite 1", "pasan {passed}, se omiten {skipped}"),
+        "cell_failed": "fallan {failed} de {total}",
+        "cell_none": "no se ejecutó ninguno",
+        "cell_not_run": "sin ejecutar",
+        "cell_outdated": "desactualizado",
+        "outdated_note": ("*desactualizado*: la página o su código cambió después de la ejecución con esa "
+                          "versión, así que esa ejecución ya no la avala."),
+        "notes_heading": "Fallos y omisiones propias de una versión",
+        "failure": "**{page}**, torch {release}: {failure}",
+        "skip": "**{page}**, torch {release}, omitido: {reason}",
+        "no_notes": ("Ninguno en las páginas tal como están ahora: todos los ejemplos que se ejecutaron "
+                     "pasaron, y todas las omisiones son comunes a todas las versiones."),
+        "none": ("Aún no se ha ejecutado ninguna versión: `python -m ptdocs.versions run VERSIÓN` escribe "
+                 "`{folder}/VERSIÓN.json`."),
+    },
+}
+
+_build: dict = {}
+
+
+def _language(page_uri: str, config) -> str:
+    first = page_uri.split("/", 1)[0]
+    return first if first in STRINGS else config.theme.get("language", "en")
+
+
+def on_pre_build(config):
+    try:
+        _build["results"] = load_results(Path(config.config_file_path).parent)
+    except VersionsError as error:
+        raise PluginError(f"compatibility page: {error}") from None
+
+
+@event_priority(-200)  # after mkdocs-static-i18n's on_nav (-100) has applied nav_translations
+def on_nav(nav, config, files):
+    # The menu's titles in the page's language, and its order.
+    _build["titles"] = {page.file.src_uri: page.title for page in nav.pages}
+    return nav
+
+
+def _code(text: str) -> str:
+    return "`` " + text.replace("`", "'").replace("|", "\\|") + " ``"
+
+
+def _pinned(root: Path) -> str:
+    from ptdocs.versions import TORCH_PIN
+
+    pin = TORCH_PIN.search((root / "requirements.txt").read_text(encoding="utf-8"))
+    return pin.group(0).split("==", 1)[1] if pin else "?"
+
+
+def section(language: str, page_uri: str, results: dict[str, Result], titles: dict[str, str],
+            root: Path) -> str:
+    """The Markdown that replaces the marker on the compatibility page ``page_uri``."""
+    s = STRINGS[language]
+    prefix = page_uri.split("/", 1)[0] + "/" if "/" in page_uri else ""
+    releases = sorted(set(SUPPORTED) | set(results), key=release_key)
+    out = [s["supported"].format(first=".".join(SUPPORTED[0].split(".")[:2]),
+                                 last=".".join(SUPPORTED[-1].split(".")[:2]),
+                                 releases=", ".join(SUPPORTED), pinned=_pinned(root)), ""]
+    if not results:
+        return "\n".join(out + [s["none"].format(folder=RESULTS.as_posix()), ""])
+
+    out += [f"## {s['runs_heading']}", "",
+            f"| {s['release']} | {s['build']} | {s['device']} | {s['date']} | {s['passed']} | {s['failed']} "
+            f"| {s['skipped']} |", "|---|---|---|---|--:|--:|--:|"]
+    for release in releases:
+        result = results.get(release)
+        if result is None:
+            out.append(f"| {release} | {s['not_run_yet']} | | | | | |")
+            continue
+        counts = {key: sum(entry.get(key, 0) for page, entry in result.pages.items() if page.startswith(prefix))
+                  for key in ("passed", "failed", "skipped")}
+        out.append(f"| {release} | {result.torch} | {result.device} | {result.date} | {counts['passed']} "
+                   f"| {counts['failed']} | {counts['skipped']} |")
+
+    pages = {page for result in results.values() for page in result.pages if page.startswith(prefix)}
+    order = list(titles)
+    pages = sorted(pages, key=lambda page: (order.index(page) if page in order else len(order), page))
+    out += ["", f"## {s['pages_heading']}", "",
+            f"| {s['page']} | " + " | ".join(releases) + " |", "|---|" + "---|" * len(releases)]
+    notes, outdated = [], False
+    for page in pages:
+        path = root / "docs" / page
+        current = page_sources(path, root) if path.is_file() else {}
+        title = titles.get(page, page)
+        link = f"[{title}]({posixpath.relpath(page, posixpath.dirname(page_uri))})"
+        statuses = [page_status(results[release], page, current) if release in results else None
+                    for release in releases]
+        # As on the stamps: a skip every passing release shares (no accelerator) is no release's own.
+        passing = [status for status in statuses if status and status.state == "passed"]
+        shared = set.intersection(*(set(status.skip_reasons) for status in passing)) if passing else set()
+        cells = []
+        for status in statuses:
+            if status is None or status.state == "not_run":
+                cells.append(s["cell_not_run"])
+            elif status.state == "outdated":
+                cells.append(s["cell_outdated"])
+                outdated = True
+            elif status.state == "failed":
+                cells.append(s["cell_failed"].format(failed=status.failed, total=status.total))
+                notes += [s["failure"].format(page=title, release=status.release, failure=_code(failure))
+                          for failure in status.failures[:1]]
+            elif status.state == "skipped":
+                cells.append(s["cell_none"])
+            else:
+                text = s["cell_skips"][status.skipped > 1] if status.skipped else s["cell_passed"]
+                cells.append(text.format(passed=status.passed, skipped=status.skipped))
+            if status is not None and status.state == "passed":
+                notes += [s["skip"].format(page=title, release=status.release, reason=reason)
+                          for reason in dict.fromkeys(status.skip_reasons) if reason not in shared]
+        out.append(f"| {link} | " + " | ".join(cells) + " |")
+    if outdated:
+        out += ["", s["outdated_note"]]
+    out += ["", f"## {s['notes_heading']}", ""]
+    out += [f"- {note}" for note in notes] if notes else [s["no_notes"]]
+    return "\n".join(out) + "\n"
+
+
+def on_page_markdown(markdown, page, config, files):
+    if posixpath.basename(page.file.src_uri) != PAGE:
+        return markdown
+    if markdown.count(MARKER) != 1:
+        raise PluginError(f"{page.file.src_uri}: put exactly one '{MARKER}' line where the table goes")
+    root = Path(config.config_file_path).parent
+    text = section(_language(page.file.src_uri, config), page.file.src_uri, _build.get("results", {}),
+                   _build.get("titles", {}), root)
+    return markdown.replace(MARKER, text)

@@ -1,0 +1,328 @@
+"""The page examples on other torch releases: results, their merge, and what the site says of them.
+
+No other torch is needed: every result here is a fixture in the form ``python -m ptdocs.versions
+run`` writes.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import pytest
+
+from ptdocs import versions
+from ptdocs.hooks import compat, stamp
+from ptdocs.provenance import page_sources
+from ptdocs.report import ExampleReport, failure_line
+from ptdocs.snippets import ROOT
+from ptdocs.versions import Status, VersionsError
+
+FAILURE = "snippets/demo.py, line 2: AttributeError: module 'torch' has no attribute 'accelerator'"
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A root with one page in each language including one snippet, and requirements.txt."""
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "demo.py").write_text("# --8<-- [start:one]\nx = 1\n# --8<-- [end:one]\n")
+    for language in ("en", "es"):
+        (tmp_path / "docs" / language).mkdir(parents=True)
+        (tmp_path / "docs" / language / "demo.md").write_text(
+            '# Demo\n\n```python\n--8<-- "snippets/demo.py:one"\n```\n')
+    (tmp_path / "requirements.txt").write_text("sympy==1.14.0\n    # via torch\ntorch==2.13.0\n    # via -r x\n")
+    return tmp_path
+
+
+def _result(root, release, torch=None, **counts):
+    entry = {"passed": 0, "failed": 0, "skipped": 0, "skip_reasons": [], "failures": [], **counts}
+    pages = {f"{language}/demo.md": {**entry, "sources": page_sources(root / "docs" / language / "demo.md", root)}
+             for language in ("en", "es")}
+    return {"release": release, "torch": torch or release, "device": "CPU (x86_64)", "date": "2026-12-01",
+            "pages": pages}
+
+
+def _write(root, data, name=None):
+    path = root / "reports" / "versions" / f"{name or data['release']}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data))
+    return path
+
+
+# ---- releases and requirements ----------------------------------------------------------------
+
+
+def test_release_numbers_are_checked_and_ordered_numerically():
+    assert versions.parse_release(" 2.14.1 ") == "2.14.1"
+    for bad in ("2.14", "latest", "2.14.1; rm -rf /", "torch==2.14.1", ""):
+        with pytest.raises(VersionsError, match="is not a torch release number such as 2.14.1"):
+            versions.parse_release(bad)
+    assert sorted(["2.10.0", "2.9.1", "2.13.0+cpu"], key=versions.release_key) == ["2.9.1", "2.10.0", "2.13.0+cpu"]
+
+
+def test_the_supported_range_is_six_minor_releases_in_order_and_holds_the_pinned_one():
+    minors = [tuple(map(int, release.split(".")[:2])) for release in versions.SUPPORTED]
+    assert minors == [(2, minor) for minor in range(minors[0][1], minors[0][1] + 6)]
+    pinned = versions.TORCH_PIN.search((ROOT / "requirements.txt").read_text()).group(0).split("==")[1]
+    assert pinned in versions.SUPPORTED
+
+
+def test_an_environment_gets_requirements_txt_with_only_the_torch_pin_replaced(project):
+    text = versions.requirements_for("2.15.0", project)
+    assert text == "sympy==1.14.0\n    # via torch\ntorch==2.15.0\n    # via -r x\n"
+    (project / "requirements.txt").write_text("sympy==1.14.0\n")
+    with pytest.raises(VersionsError, match="exactly one 'torch==...' line"):
+        versions.requirements_for("2.15.0", project)
+
+
+@pytest.mark.parametrize("output, says", [
+    ("ERROR: Could not find a version that satisfies the requirement torch==2.99.0 (from versions: 2.13.0)\n"
+     "ERROR: No matching distribution found for torch==2.99.0", "no such release on the package index"),
+    ("WARNING: Retrying ... NewConnectionError('<pip._vendor...>: Failed to establish a new connection: "
+     "[Errno -3] Temporary failure in name resolution')\nERROR: No matching distribution found for torch==2.15.0",
+     "cannot be reached (no network?)"),
+    ("ERROR: Cannot install torch==2.15.0 because these package versions have conflicting dependencies.\n"
+     "The conflict is caused by:\n    The user requested torch==2.15.0\n"
+     "    The user requested (constraint) torch<=2.14.1", "a pip constraint forbids it (The user requested "
+     "(constraint) torch<=2.14.1)"),
+    ("ERROR: something else\nERROR: Disk quota exceeded", "pip could not install the requirements: "
+     "ERROR: Disk quota exceeded"),
+])
+def test_pips_failures_become_one_line_that_says_what_to_do(output, says):
+    error = versions.pip_error("2.15.0", output)
+    assert says in str(error) and "\n" not in str(error) and str(error).startswith("torch 2.15.0: ")
+
+
+def test_a_failed_install_is_reported_and_the_environment_not_recorded_as_ready(project, monkeypatch):
+    calls = []
+
+    def fake_run(command, **kwargs):
+        calls.append(command)
+        if command[1:3] == ["-m", "venv"]:
+            python = project / ".cache" / "versions" / "2.99.0" / "bin" / "python"
+            python.parent.mkdir(parents=True)
+            python.write_text("")
+            return SimpleNamespace(returncode=0)
+        return SimpleNamespace(returncode=1, stdout="", stderr="ERROR: No matching distribution found for torch==2.99.0")
+
+    monkeypatch.setattr(versions.subprocess, "run", fake_run)
+    monkeypatch.setattr(versions.os, "name", "posix")
+    with pytest.raises(VersionsError, match="torch 2.99.0: no such release"):
+        versions.environment("2.99.0", project, log=lambda line: None)
+    assert calls[1][-2:] == ["-r", str(project / ".cache" / "versions" / "2.99.0" / "requested-requirements.txt")]
+    assert not (project / ".cache" / "versions" / "2.99.0" / "ptdocs-requirements.txt").exists()
+
+
+def test_the_command_refuses_bad_input_in_one_line():
+    for argv, says in [(["run", "2.14"], "'2.14' is not a torch release number"),
+                       (["merge", "no/such/folder"], "no/such/folder: no such file or folder")]:
+        result = subprocess.run([sys.executable, "-m", "ptdocs.versions", *argv], cwd=ROOT,
+                                capture_output=True, text=True)
+        assert result.returncode == 2
+        assert result.stderr.startswith("error: ") and says in result.stderr
+        assert result.stderr.count("\n") == 1, result.stderr
+
+
+# ---- results --------------------------------------------------------------------------------------
+
+
+def test_a_result_file_is_checked_when_loaded(project):
+    good = _write(project, _result(project, "2.14.1", passed=1))
+    assert versions.load_result(good).release == "2.14.1"
+    path = project / "reports" / "versions" / "2.15.0.json"
+    for content, says in [("{", "not readable JSON"), ("[]", "a JSON object is expected"),
+                          ('{"torch": "2.15.0"}', "no pages"),
+                          ('{"torch": "2.15.0", "pages": {"en/a.md": {"passed": "3"}}}', "has no counts"),
+                          ('{"release": "2.15.0", "torch": "2.14.1", "pages": {}}', "ran torch 2.14.1"),
+                          ('{"torch": "2.14.1+cpu", "pages": {}}', "name it 2.14.1.json")]:
+        path.write_text(content)
+        with pytest.raises(VersionsError, match=says):
+            versions.load_result(path)
+
+
+def test_results_load_oldest_first_and_a_cpu_build_counts_as_its_release(project):
+    _write(project, _result(project, "2.15.0", torch="2.15.0+cpu", passed=1))
+    _write(project, _result(project, "2.9.1", passed=1))
+    assert list(versions.load_results(project)) == ["2.9.1", "2.15.0"]
+    assert versions.load_results(project / "nowhere") == {}
+
+
+def test_a_result_speaks_for_a_page_only_as_the_page_was_when_it_ran(project):
+    result = versions.result_from(_result(project, "2.14.1", passed=2, failed=1, failures=[FAILURE]), "x")
+    current = page_sources(project / "docs" / "en" / "demo.md", project)
+    status = versions.page_status(result, "en/demo.md", current)
+    assert (status.state, status.passed, status.failed, status.total, status.failures) == ("failed", 2, 1, 3, (FAILURE,))
+    assert versions.page_status(result, "en/other.md", current).state == "not_run"
+    (project / "snippets" / "demo.py").write_text("# --8<-- [start:one]\nx = 2\n# --8<-- [end:one]\n")
+    changed = versions.page_status(result, "en/demo.md", page_sources(project / "docs" / "en" / "demo.md", project))
+    assert (changed.state, changed.changed) == ("outdated", ("snippets/demo.py",))
+
+
+def test_merge_brings_downloaded_results_in_checked_and_says_what_is_missing(project):
+    downloaded = project / "downloaded"
+    for release in ("2.14.1", "2.15.0"):
+        folder = downloaded / f"versions-{release}"  # as download-artifact lays them out
+        folder.mkdir(parents=True)
+        (folder / f"{release}.json").write_text(json.dumps(_result(project, release, passed=1)))
+    written = versions.merge([downloaded], project, expect=("2.14.1", "2.15.0"))
+    assert [path.name for path in written] == ["2.14.1.json", "2.15.0.json"]
+    assert list(versions.load_results(project)) == ["2.14.1", "2.15.0"]
+    with pytest.raises(VersionsError, match=r"no result for torch 2\.10\.0 in reports/versions"):
+        versions.merge([downloaded], project, expect=("2.10.0", "2.14.1"))
+    (downloaded / "again.json").write_text(json.dumps(_result(project, "2.15.0", passed=1)))
+    with pytest.raises(VersionsError, match="name it 2.15.0.json"):
+        versions.merge([downloaded], project)
+
+
+def test_the_committed_results_load_and_cover_only_supported_releases():
+    results = versions.load_results(ROOT)
+    assert set(results) <= set(versions.SUPPORTED)
+    for result in results.values():
+        assert result.pages and all(page.split("/")[0] in ("en", "es") for page in result.pages)
+
+
+# ---- what a test run records -----------------------------------------------------------------------
+
+
+def test_a_failure_is_recorded_by_its_first_line():
+    exception = ("Example at /repo/docs/en/demo.md, line 3, column 1 did not evaluate as expected:\n"
+                 "snippets/demo.py, line 2 (shown on docs/en/demo.md, line 3): AttributeError\n"
+                 '  File "snippets/demo.py", line 2, in <module>\n    torch.accelerator.is_available()\n'
+                 "AttributeError: module 'torch' has no attribute 'accelerator'\n")
+    assert failure_line(exception) == FAILURE
+    printed = ("Example at /repo/docs/en/demo.md, line 3, column 1 did not evaluate as expected:\n"
+               "snippets/demo.py, line 4 (shown on docs/en/demo.md, line 3): what this prints differs from "
+               "the #> lines below it\n--- shown on the page\n    tensor([1., 2.])\n    done\n"
+               "+++ printed when run\n    tensor([1, 2])\n    done\n")
+    assert failure_line(printed) == ("snippets/demo.py, line 4: what this prints differs from the #> lines "
+                                     "below it: shown 'tensor([1., 2.])', printed 'tensor([1, 2])'")
+    assert len(failure_line("x" * 1000)) == 240
+    prose = ("[gw1] linux -- Python 3.11.7 /env/bin/python\nExample at x, line 9, column 1 did not evaluate as "
+             "expected:\ndocs/en/demo.md, line 9: prose-values:\n    the prose says 1 for f(0), the code gives 0\n")
+    assert failure_line(prose) == "docs/en/demo.md, line 9: prose-values: the prose says 1 for f(0), the code gives 0"
+    # Output with release conditions names the release whose lines were expected (ptdocs/pages.py).
+    conditioned = printed.replace("below it\n", "below it (those for torch 2.14.1)\n")
+    assert failure_line(conditioned) == ("snippets/demo.py, line 4: what this prints differs from the #> "
+                                         "lines below it (those for torch 2.14.1): shown 'tensor([1., 2.])', "
+                                         "printed 'tensor([1, 2])'")
+
+
+def test_a_run_for_another_release_writes_where_it_is_told_with_its_failures(project, monkeypatch):
+    target = project / ".cache" / "versions" / "2.15.0.examples.json"
+    monkeypatch.setenv(versions.REPORT_ENV, str(target))
+    collector = ExampleReport(project)
+    page = project / "docs" / "en" / "demo.md"
+    collector.pytest_runtest_logreport(SimpleNamespace(fspath=str(page), nodeid="a", when="call",
+                                                       outcome="passed", skipped=False))
+    collector.pytest_runtest_logreport(SimpleNamespace(
+        fspath=str(page), nodeid="b", when="call", outcome="failed", skipped=False,
+        longreprtext="Example at x, line 3, column 1 did not evaluate as expected:\n"
+                     "snippets/demo.py, line 2: ValueError\nValueError: no"))
+    collector.pytest_sessionfinish(session=None)
+    assert not (project / "reports" / "examples.json").exists()
+    entry = json.loads(target.read_text())["pages"]["en/demo.md"]
+    assert (entry["passed"], entry["failed"], entry["failures"]) == (1, 1, ["snippets/demo.py, line 2: ValueError: no"])
+
+
+# ---- the stamps -----------------------------------------------------------------------------------
+
+
+def _status(release, state, passed=0, failed=0, skipped=0, reasons=(), failures=()):
+    return Status(release, state, passed, failed, skipped, tuple(reasons), tuple(failures))
+
+
+ACCELERATOR = "needs an accelerator"
+STATUSES = [
+    _status("2.10.0", "failed", passed=4, failed=2, failures=[FAILURE, "second"]),
+    _status("2.11.0", "passed", passed=5, skipped=2, reasons=[ACCELERATOR, "needs torch 2.12 or later"]),
+    _status("2.12.1", "outdated"),
+    _status("2.13.0", "passed", passed=6, skipped=1, reasons=[ACCELERATOR]),
+    _status("2.14.1", "passed", passed=6, skipped=1, reasons=[ACCELERATOR]),
+    _status("2.15.0", "not_run"),
+]
+
+
+def test_the_release_line_says_where_the_examples_hold_and_why_not_elsewhere():
+    # The accelerator skip, shared by every passing release, is the main stamp's to name.
+    assert stamp.release_line("en", STATUSES) == (
+        "Examples pass on torch 2.11.0, 2.13.0 and 2.14.1; on 2.10.0, 2 of 6 fail: "
+        f"`` {FAILURE} ``; on 2.11.0, 1 is skipped: needs torch 2.12 or later. "
+        "Not counted: the run on torch 2.12.1, made before this page or its code changed.")
+    assert stamp.release_line("es", STATUSES) == (
+        "Los ejemplos pasan con torch 2.11.0, 2.13.0 y 2.14.1; con 2.10.0 fallan 2 de 6: "
+        f"`` {FAILURE} ``; con 2.11.0 se omite 1: needs torch 2.12 or later. "
+        "No se cuenta la ejecución con torch 2.12.1: es anterior a un cambio de esta página o de su código.")
+
+
+def test_a_skip_every_release_shares_is_left_to_the_main_stamp():
+    shared = STATUSES[3:5]  # each skips the accelerator example only
+    assert stamp.release_line("en", shared) == "Examples pass on torch 2.13.0 and 2.14.1."
+    older = [_status("2.11.0", "passed", passed=4, skipped=3, reasons=[ACCELERATOR, "needs torch 2.12",
+                                                                        "needs torch 2.12"]), *shared]
+    assert stamp.release_line("es", older) == (
+        "Los ejemplos pasan con torch 2.11.0, 2.13.0 y 2.14.1; con 2.11.0 se omiten 2: needs torch 2.12.")
+    assert stamp.release_line("en", [_status("2.15.0", "not_run")]) == ""
+    alike = [_status(release, "failed", passed=4, failed=2, failures=[FAILURE]) for release in ("2.14.1", "2.15.0")]
+    assert stamp.release_line("es", [STATUSES[3], *alike]) == (
+        f"Los ejemplos pasan con torch 2.13.0; con 2.14.1 y 2.15.0 fallan 2 de 6: `` {FAILURE} ``.")
+
+
+def test_a_built_page_says_on_which_releases_its_examples_hold(project):
+    (project / "mkdocs.yml").write_text(
+        "site_name: t\ndocs_dir: docs\ntheme: mkdocs\nnav:\n  - Demo: en/demo.md\n"
+        "markdown_extensions:\n  - admonition\n  - tables\n  - pymdownx.snippets:\n      base_path: ['.']\n"
+        f"hooks:\n  - {ROOT / 'ptdocs' / 'hooks' / 'stamp.py'}\n  - {ROOT / 'ptdocs' / 'hooks' / 'compat.py'}\n")
+    (project / "docs" / "en" / "compatibility.md").write_text("# Releases\n\n<!-- compatibility -->\n")
+    _write(project, _result(project, "2.14.1", passed=1))
+    _write(project, _result(project, "2.10.0", failed=1, failures=[FAILURE]))
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "out"], cwd=project,
+                            capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert result.returncode == 0, result.stderr
+    page = (project / "out" / "en" / "demo" / "index.html").read_text()
+    assert "Examples pass on torch 2.14.1; on 2.10.0, 1 of 1 fail: <code>" in page
+    table = (project / "out" / "en" / "compatibility" / "index.html").read_text()
+    assert '<a href="../demo/">Demo</a></td>' in table and "1 of 1 fail" in table and "1 pass" in table
+    _write(project, {"torch": "2.15.0", "pages": "none"}, name="2.15.0")
+    broken = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "out"], cwd=project,
+                            capture_output=True, text=True)
+    assert broken.returncode != 0 and "2.15.0.json: not a versions result" in broken.stderr
+
+
+# ---- the compatibility page ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_compatibility_table_shows_every_page_by_release_in_the_pages_language(project, language):
+    results = {release: versions.result_from(data, release) for release, data in [
+        ("2.10.0", _result(project, "2.10.0", passed=4, failed=2, failures=[FAILURE])),
+        ("2.14.1", _result(project, "2.14.1", passed=6, skipped=1, skip_reasons=["needs torch 2.15"])),
+        ("2.15.0", _result(project, "2.15.0", passed=7)),
+    ]}
+    titles = {f"{language}/demo.md": {"en": "Demo", "es": "Demostración"}[language]}
+    text = compat.section(language, f"{language}/compatibility.md", results, titles, project)
+    s = compat.STRINGS[language]
+    row = next(line for line in text.splitlines() if line.startswith(f"| [{titles[f'{language}/demo.md']}](demo.md)"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")][1:]
+    by_release = dict(zip(sorted(set(versions.SUPPORTED) | set(results), key=versions.release_key), cells))
+    assert by_release["2.10.0"] == s["cell_failed"].format(failed=2, total=6)
+    assert by_release["2.14.1"] == s["cell_skips"][0].format(passed=6)
+    assert by_release["2.15.0"] == s["cell_passed"].format(passed=7)
+    assert by_release["2.11.0"] == s["cell_not_run"]
+    assert FAILURE in text and "needs torch 2.15" in text
+    assert "| 2.12.1 | " + s["not_run_yet"] in text
+    assert "2.13.0" in text.splitlines()[0]  # the pinned release, from requirements.txt
+
+
+def test_the_compatibility_page_without_results_says_how_to_make_them(project):
+    text = compat.section("es", "es/compatibility.md", {}, {}, project)
+    assert "python -m ptdocs.versions run VERSIÓN" in text and "|" not in text
+
+
+def test_a_run_older_than_the_page_shows_as_outdated_on_the_compatibility_page(project):
+    results = {"2.14.1": versions.result_from(_result(project, "2.14.1", passed=6), "2.14.1")}
+    (project / "docs" / "en" / "demo.md").write_text('# Demo, edited\n\n```python\n--8<-- "snippets/demo.py:one"\n```\n')
+    text = compat.section("en", "en/compatibility.md", results, {"en/demo.md": "Demo"}, project)
+    row = next(line for line in text.splitlines() if line.startswith("| [Demo](demo.md)"))
+    assert "outdated" in row and "6 pass" not in row
+    assert compat.STRINGS["en"]["outdated_note"] in text
