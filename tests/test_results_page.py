@@ -174,17 +174,30 @@ def test_the_plot_draws_latency_against_batch_in_the_pages_language(tmp_path):
         assert f">{dtype}</text>" in english
 
 
+def test_the_dark_plot_is_transparent_with_light_ink_and_the_same_data(tmp_path):
+    _place(tmp_path, results.FRESH)
+    shown = results.load(tmp_path)
+    light, dark = results.plot_svg(shown, "en"), results.plot_svg(shown, "en", "dark")
+    ink = results.SCHEMES["dark"]["ink"]
+    assert ink in dark and ink not in light
+    for svg in (light, dark):  # no white figure behind the axes: the page's background shows
+        assert "fill: #ffffff" not in svg.split('id="axes_1"')[0]
+    data = [color for color in ("#1f77b4", "#ff7f0e", results.FAILED_COLOR)]
+    assert all(color in light and color in dark for color in data)
+
+
 def test_without_failed_cells_the_plot_has_no_failure_legend(tmp_path):
     rows = [row for row in _rows() if row["quality_pass"] == "true"]
     _place(tmp_path, results.FRESH, rows=rows)
     assert "quality check failed" not in results.plot_svg(results.load(tmp_path), "en")
 
 
-def _site(root: Path, page_text: str):
+def _site(root: Path, page_text: str, page: str = "results.md"):
     (root / "docs").mkdir()
-    (root / "docs" / "results.md").write_text(page_text)
+    (root / "docs" / page).write_text(page_text)
     (root / "mkdocs.yml").write_text(
         "site_name: t\ndocs_dir: docs\ntheme: mkdocs\nmarkdown_extensions:\n  - admonition\n  - tables\n"
+        "  - md_in_html\n"
         f"hooks:\n  - {ROOT / 'ptdocs' / 'hooks' / 'results.py'}\n")
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "out"],
@@ -197,7 +210,9 @@ def test_a_built_results_page_has_the_table_the_plot_and_the_files(tmp_path):
     assert build.returncode == 0, build.stderr
     out = tmp_path / "out" / "results"
     html = (out / "index.html").read_text()
-    assert '<img alt="Latency per call against batch size, one line per dtype" src="latency.svg"' in html
+    # Each colour scheme's drawing, shown in its scheme by Material's #only-light / #only-dark.
+    assert '<img alt="Latency per call against batch size, one line per dtype" src="latency.svg#only-light"' in html
+    assert 'src="latency-dark.svg#only-dark"' in html and (out / "latency-dark.svg").is_file()
     failed = sum(row["quality_pass"] == "false" for row in _rows())
     assert "<table>" in html and html.count("<s>") == 2 * failed == 12 and "±" not in html  # latency, samples/s
     assert "Committed sample, not a measurement of this site build" in html
@@ -454,7 +469,8 @@ def test_a_built_results_page_shows_the_comparison_where_its_marker_is(tmp_path)
     assert build.returncode == 0, build.stderr
     out = tmp_path / "out" / "results"
     html = (out / "index.html").read_text()
-    assert 'src="comparison.svg"' in html and "Committed sample pair" in html
+    assert 'src="comparison.svg#only-light"' in html and "Committed sample pair" in html
+    assert 'src="comparison-dark.svg#only-dark"' in html and (out / "comparison-dark.svg").is_file()
     assert html.count("<table>") == 2
     assert (out / "comparison.svg").read_text().lstrip().startswith("<?xml")
 
@@ -552,7 +568,8 @@ def test_a_built_results_page_shows_the_aa_pair_where_its_marker_is(tmp_path):
     assert build.returncode == 0, build.stderr
     out = tmp_path / "out" / "results"
     html = (out / "index.html").read_text()
-    assert 'src="comparison-aa.svg"' in html and 'src="comparison.svg"' in html and html.count("<table>") == 3
+    assert 'src="comparison-aa.svg#only-light"' in html and 'src="comparison.svg#only-light"' in html
+    assert html.count("<table>") == 3
     assert html.index("compare.py samples/benchmark-cpu.csv") < html.index("compare.py samples/benchmark-cpu-threads1")
     assert (out / "comparison-aa.svg").read_text().lstrip().startswith("<?xml")
 
@@ -580,3 +597,45 @@ def test_a_latency_that_is_not_a_positive_time_is_refused(tmp_path, latency):
     _place(tmp_path, results.FRESH, rows=rows)
     with pytest.raises(results.ResultsError, match=f"line 2: latency '{latency}' is not a time in seconds"):
         results.load(tmp_path)
+
+
+# --- the measuring page's sample, as a table -----------------------------------------------
+
+def test_the_sample_table_shows_the_files_values_as_written():
+    table = results.sample_table(ROOT / results.SAMPLE)
+    lines = table.splitlines()
+    assert lines[0].replace("<wbr>", "") == "| " + " | ".join(
+        f"<code>{column}</code>" for column in results.SAMPLE_COLUMNS) + " |"
+    with (ROOT / results.SAMPLE).open(newline="", encoding="utf-8") as file:
+        rows = list(csv.DictReader(file))
+    assert len(lines) == 2 + len(rows)
+    for line, row in zip(lines[2:], rows):
+        cells = [cell.strip().strip("`") for cell in line.strip("|").split(" | ")]
+        assert cells == [row[column] for column in results.SAMPLE_COLUMNS], row["trial"]
+
+
+def test_a_sample_without_a_shown_column_is_a_clear_error(tmp_path):
+    sample = tmp_path / "sample.csv"
+    sample.write_text("task,dtype\ninference,float32\n")
+    with pytest.raises(results.ResultsError, match=r"sample.csv: no column batch, latency, .*; the table of the"):
+        results.sample_table(sample)
+
+
+def test_a_built_measuring_page_shows_the_sample_as_a_table_and_links_the_file(tmp_path):
+    (tmp_path / "samples").mkdir()
+    (tmp_path / results.SAMPLE).write_bytes((ROOT / results.SAMPLE).read_bytes())
+    build = _site(tmp_path, "# Measuring\n\n[the file](benchmark-cpu.csv)\n\n<!-- sample-table -->\n",
+                  "measuring.md")
+    assert build.returncode == 0, build.stderr
+    out = tmp_path / "out" / "measuring"
+    html = (out / "index.html").read_text()
+    assert "<table>" in html and "<code>quality_<wbr>failure</code>" in html and "sample-table" not in html
+    assert (out / "benchmark-cpu.csv").read_bytes() == (tmp_path / results.SAMPLE).read_bytes()
+
+
+def test_a_measuring_page_without_the_sample_marker_fails_the_build(tmp_path):
+    (tmp_path / "samples").mkdir()
+    (tmp_path / results.SAMPLE).write_bytes((ROOT / results.SAMPLE).read_bytes())
+    build = _site(tmp_path, "# Measuring\n", "measuring.md")
+    assert build.returncode != 0
+    assert "measuring.md: put exactly one '<!-- sample-table -->' line where the sample goes" in build.stderr

@@ -60,25 +60,26 @@ def test_a_plot_is_drawn_once_and_again_whenever_something_it_is_drawn_from_chan
     monkeypatch.setattr(hook, "results_module", SimpleNamespace(__file__=str(drawing)))
     drawn = []
 
-    def draw(data, language):
-        drawn.append((data, language))
-        return f"<svg>{data.rows} {language} {len(drawn)}</svg>"
+    def draw(data, language, scheme):
+        drawn.append((data, language, scheme))
+        return f"<svg>{data.rows} {language} {scheme} {len(drawn)}</svg>"
 
-    def plot(data=Data((1, 2)), language="en"):
-        return hook.svg(tmp_path, draw, data, language)
+    def plot(data=Data((1, 2)), language="en", scheme="light"):
+        return hook.svg(tmp_path, draw, data, language, scheme)
 
     first = plot()
     assert plot() == first and len(drawn) == 1  # the second came from the cache
     plot(Data((1, 3)))
     plot(language="es")
+    plot(scheme="dark")
     drawing.write_text("# version 2\n")
     plot()
     compare.write_text("# version 2\n")
     plot()
     with matplotlib.rc_context({"font.size": 13}):
         plot()
-    assert len(drawn) == 6, "a change of data, language, code or matplotlib settings must draw again"
-    assert plot() == "<svg>(1, 2) en 5</svg>" and len(drawn) == 6  # the fifth's inputs again: cached
+    assert len(drawn) == 7, "a change of data, language, scheme, code or matplotlib settings must draw again"
+    assert plot() == "<svg>(1, 2) en light 6</svg>" and len(drawn) == 7  # the sixth's inputs again: cached
 
 
 def test_the_data_of_the_real_plots_can_be_cached():
@@ -95,9 +96,9 @@ def test_plots_no_language_of_the_build_used_are_removed_after_it(tmp_path, monk
     hook = load_hook("results")
     monkeypatch.setattr(hook, "_code", lambda: "code")
     config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"), plugins={})
-    old = hook.svg(tmp_path, lambda data, language: "<svg/>", Data((0,)), "en")
+    old = hook.svg(tmp_path, lambda data, language, scheme: "<svg/>", Data((0,)), "en")
     hook.on_pre_build(config)
-    hook.svg(tmp_path, lambda data, language: "<svg/>", Data((1,)), "en")
+    hook.svg(tmp_path, lambda data, language, scheme: "<svg/>", Data((1,)), "en")
     hook.on_post_build(config)
     assert [path.name for path in (tmp_path / hook.PLOTS).iterdir()] == [
         next(iter(hook._used_plots)).name] and old == "<svg/>"

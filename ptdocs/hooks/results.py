@@ -3,10 +3,11 @@
 For every ``results.md`` page in the build (``docs/en/results.md``,
 ``docs/es/results.md``), the ``<!-- results -->`` line is replaced by where the
 numbers come from, the machine and torch build from the metadata, the plot and
-the table. The plot (SVG, drawn by matplotlib in the page's language) and the
-CSV and JSON it was drawn from are added to the build as generated files next
-to the page (``results/latency.svg``, ``es/results/latency.svg``, ...): they
-exist only in the built site, never in the repository.
+the table. The plot (SVG, drawn by matplotlib in the page's language, once for each
+colour scheme: ``latency.svg`` and ``latency-dark.svg``, each shown in its scheme) and the CSV
+and JSON it was drawn from are added to the build as generated files next to the page
+(``results/latency.svg``, ``es/results/latency.svg``, ...): they exist only in the built site,
+never in the repository.
 
 A page may also hold one ``<!-- comparison -->`` line: it is replaced by the
 committed pair of runs (``samples/benchmark-cpu-threads1.csv`` and
@@ -15,6 +16,11 @@ committed pair of runs (``samples/benchmark-cpu-threads1.csv`` and
 same for the committed A/A pair (``samples/benchmark-cpu.csv`` and
 ``-threads2.csv``: same settings, different start times; ``comparison-aa.svg``).
 A marker without its pair fails the build.
+
+The measuring page (``measuring.md``) holds one ``<!-- sample-table -->`` line: it is replaced by
+the committed sample (``samples/benchmark-cpu.csv``) as a table of its main columns (results.SAMPLE_COLUMNS),
+values as the file writes them; the file itself is added beside the page (``benchmark-cpu.csv``),
+for the page's link to the whole of it.
 
 Drawing the plots (matplotlib) took a third of a build that reuses the notebooks, on every save
 in ``mkdocs serve``. A plot is kept in ``.cache/ptdocs-plots/`` under a digest of everything the
@@ -37,15 +43,17 @@ if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root
 from ptdocs import results as results_module  # noqa: E402
 from ptdocs.atomic import write_atomically  # noqa: E402
 from ptdocs.generated import add_beside, pages_named  # noqa: E402
-from ptdocs.results import (AA_PAIR, COMPARE_MODULE, COMPARISON, STRINGS, ResultsError,  # noqa: E402
-                            comparison_section, comparison_svg, load, load_comparison, plot_svg,
-                            section)
+from ptdocs.results import (AA_PAIR, COMPARE_MODULE, COMPARISON, SAMPLE, STRINGS,  # noqa: E402
+                            ResultsError, comparison_section, comparison_svg, load, load_comparison,
+                            plot_svg, sample_table, section)
 
 MARKER = "<!-- results -->"
 COMPARISON_MARKER = "<!-- comparison -->"
 # marker -> (name of the generated plot and of the comparison, the committed pair it shows)
 COMPARISONS = {COMPARISON_MARKER: ("comparison", COMPARISON), "<!-- comparison-aa -->": ("comparison-aa", AA_PAIR)}
 PAGE = "results.md"
+SAMPLE_PAGE = "measuring.md"
+SAMPLE_MARKER = "<!-- sample-table -->"
 PLOTS = Path(".cache") / "ptdocs-plots"  # under the project's root
 _pages = {}  # src_uri of a results page -> (Results, {name: comparison or None}, language, links, root)
 _used_plots: set[Path] = set()  # the cached plots this build (all its languages) used
@@ -75,10 +83,12 @@ def on_post_build(config):
 
 @event_priority(-300)  # after mkdocs-static-i18n (-100) has decided each page's language and URL
 def on_files(files, config):
+    root = Path(config.config_file_path).parent
+    for page in pages_named(files, SAMPLE_PAGE):
+        add_beside(files, config, page, SAMPLE.name, SAMPLE.name, (root / SAMPLE).read_bytes())
     pages = pages_named(files, PAGE)
     if not pages:
         return files
-    root = Path(config.config_file_path).parent
     try:
         results = load(root)
         comparisons = {name: load_comparison(root, pair) for name, pair in COMPARISONS.values()}
@@ -89,6 +99,8 @@ def on_files(files, config):
         language = language if language in STRINGS else config.theme.get("language", "en")
         generated = {
             "plot": (f"results-latency-{language}.svg", "latency.svg", svg(root, plot_svg, results, language)),
+            "plot-dark": (f"results-latency-{language}-dark.svg", "latency-dark.svg",
+                          svg(root, plot_svg, results, language, "dark")),
             "csv": ("results-benchmark.csv", "benchmark.csv",
                     (root / results.csv_path).read_bytes()),
             "json": ("results-benchmark.json", "benchmark.json",
@@ -98,6 +110,8 @@ def on_files(files, config):
             if comparison is not None:
                 generated[name] = (f"results-{name}-{language}.svg", f"{name}.svg",
                                    svg(root, comparison_svg, comparison, language))
+                generated[f"{name}-dark"] = (f"results-{name}-{language}-dark.svg", f"{name}-dark.svg",
+                                             svg(root, comparison_svg, comparison, language, "dark"))
         links = {}
         for key, (name, dest_name, content) in generated.items():
             add_beside(files, config, page, name, dest_name, content)
@@ -107,12 +121,21 @@ def on_files(files, config):
 
 
 def on_page_markdown(markdown, page, config, files):
+    if page.file.src_uri.rsplit("/", 1)[-1] == SAMPLE_PAGE:
+        if markdown.count(SAMPLE_MARKER) != 1:
+            raise PluginError(f"{page.file.src_uri}: put exactly one '{SAMPLE_MARKER}' line where the sample goes")
+        try:
+            table = sample_table(Path(config.config_file_path).parent / SAMPLE)
+        except ResultsError as error:
+            raise PluginError(f"measuring page: {error}") from None
+        return markdown.replace(SAMPLE_MARKER, table)
     if page.file.src_uri not in _pages:
         return markdown
     results, comparisons, language, links, root = _pages[page.file.src_uri]
     if markdown.count(MARKER) != 1:
         raise PluginError(f"{page.file.src_uri}: put exactly one '{MARKER}' line where the results go")
-    markdown = markdown.replace(MARKER, section(results, language, links["plot"], links["csv"], links["json"]))
+    markdown = markdown.replace(MARKER, section(results, language, links["plot"], links["csv"], links["json"],
+                                                links["plot-dark"]))
     for marker, (name, pair) in COMPARISONS.items():
         wanted = markdown.count(marker)
         if wanted > 1:
@@ -121,23 +144,24 @@ def on_page_markdown(markdown, page, config, files):
             raise PluginError(f"{page.file.src_uri}: '{marker}' needs the committed pair "
                               f"{' and '.join(path.as_posix() for path in pair)} (each with its .json)")
         if wanted:
-            markdown = markdown.replace(marker, comparison_section(comparisons[name], root, language, links[name]))
+            markdown = markdown.replace(marker, comparison_section(comparisons[name], root, language, links[name],
+                                                                   links[f"{name}-dark"]))
     return markdown
 
 
-def svg(root: Path, draw, data, language: str) -> str:
-    """``draw(data, language)``, taken from the plot cache when it was drawn from the same inputs."""
+def svg(root: Path, draw, data, language: str, scheme: str = "light") -> str:
+    """``draw(data, language, scheme)``, taken from the plot cache when it was drawn from the same inputs."""
     text = repr(data)
     if " at 0x" in text:  # an object without a faithful repr: its digest would not name its content
-        return draw(data, language)
+        return draw(data, language, scheme)
     digest = hashlib.sha256()
-    for part in (draw.__name__, language, text, _code(), _matplotlib()):
+    for part in (draw.__name__, language, scheme, text, _code(), _matplotlib()):
         digest.update(part.encode("utf-8") + b"\0")
     path = root / PLOTS / f"{digest.hexdigest()}.svg"
     _used_plots.add(path)
     if path.is_file():
         return path.read_text(encoding="utf-8")
-    drawn = draw(data, language)
+    drawn = draw(data, language, scheme)
     write_atomically(path, drawn)
     return drawn
 

@@ -353,6 +353,81 @@ INTERFACE_TEXTS = """() => {
 }"""
 
 SCREENSHOTS = REPORTS / "screenshots"
+SCHEMES = {"light": "default", "dark": "slate"}  # the reader's names -> Material's (mkdocs.yml palette)
+# What a page's layout does at the tour's width (1280 px), in one go. The content column is
+# Material's .md-content__inner. An element may be wider than the column, or stand out of it, only
+# if it is, or is inside, a box that scrolls sideways (overflow-x auto, scroll, hidden or clip: a
+# code block, the scroll wrapper Material puts around each table, a notebook's code cell) that
+# stays within the column's margins: Material's table wrapper reaches into them by design (by
+# 0.8rem each side, to give the table's scroll bar the column's full width). 2 px are allowed, for
+# rounding and for inline code's padding at the end of a line. Reported: the page's own sideways scroll, the elements that stand out (at most 10),
+# the tables (outside notebook output) that need sideways scrolling, and how many code blocks do.
+LAYOUT = """() => {
+    const column = document.querySelector(".md-content__inner")
+    const root = document.scrollingElement
+    const page = {width: root.scrollWidth, viewport: root.clientWidth}
+    if (!column) return {...page, outside: [], wide_tables: [], scrolling_code: [0, 0]}
+    const box = column.getBoundingClientRect()
+    const style = getComputedStyle(column)
+    const margins = [box.left - parseFloat(style.marginLeft), box.right + parseFloat(style.marginRight)]
+    const within = (rect, [left, right]) => rect.left >= left - 2 && rect.right <= right + 2
+    const scrolls = element => /^(auto|scroll|hidden|clip)$/.test(getComputedStyle(element).overflowX)
+    const held = element => {
+        for (let box = element; box && box !== column; box = box.parentElement)
+            if (scrolls(box) && within(box.getBoundingClientRect(), margins)) return true
+        return false
+    }
+    const name = element => element.tagName.toLowerCase() + [...element.classList].map(c => "." + c).join("")
+    const outside = []
+    for (const element of column.querySelectorAll("*")) {
+        const rect = element.getBoundingClientRect()
+        if (rect.width === 0 || rect.height === 0 || within(rect, [box.left, box.right]) || held(element)) continue
+        outside.push(`${name(element)} ${Math.round(rect.left)}-${Math.round(rect.right)} px, column ${Math.round(box.left)}-${Math.round(box.right)}`)
+        if (outside.length >= 10) break
+    }
+    const wide_tables = [...column.querySelectorAll(".md-typeset__scrollwrap")]
+        .filter(wrap => !wrap.closest(".jp-OutputArea-output") && wrap.scrollWidth > wrap.clientWidth + 1)
+        .map(wrap => `a table ${wrap.scrollWidth} px wide in ${wrap.clientWidth} px`)
+    const code = [...column.querySelectorAll("pre > code, .highlight-ipynb")]
+    return {...page, outside, wide_tables,
+            scrolling_code: [code.filter(block => block.scrollWidth > block.clientWidth + 1).length, code.length]}
+}"""
+# axe-core (vendored by the axe-playwright-python package, injected into every page of the tour).
+# Every rule but color-contrast looks at the page's structure, which a colour scheme does not
+# change: they run once, in the first scheme (structure=true). color-contrast runs in each scheme,
+# on one element of each look: the elements whose own text has the same colour, font size and
+# weight, over the same backgrounds and opacities up to the first opaque one, have the same
+# contrast. Checked whole, the thousands of highlighted tokens of a guide and the 1 200 cells of a
+# notebook's table took axe 5-15 s a page; one of each look takes well under one. Per violation:
+# rule, impact, help, how many elements, the first targets and what to fix.
+AXE = """async structure => {
+    const options = {resultTypes: ["violations"]}
+    const rules = structure ? (await axe.run(document, {...options, rules: {"color-contrast": {enabled: false}}})).violations : []
+    const backdrops = new Map()  // element -> its backgrounds and opacities, to the first opaque one
+    const backdrop = element => {
+        if (!element) return ""
+        if (!backdrops.has(element)) {
+            const style = getComputedStyle(element)
+            const own = [style.backgroundColor, style.backgroundImage, style.opacity].join(" ")
+            const opaque = style.backgroundColor.startsWith("rgb(") && style.opacity === "1"
+            backdrops.set(element, opaque ? own : own + " / " + backdrop(element.parentElement))
+        }
+        return backdrops.get(element)
+    }
+    const looks = new Map()
+    for (const element of document.body.querySelectorAll("*")) {
+        if (![...element.childNodes].some(node => node.nodeType === Node.TEXT_NODE && node.data.trim())) continue
+        const style = getComputedStyle(element)
+        const look = [style.color, style.fontSize, style.fontWeight, backdrop(element)].join(" | ")
+        if (!looks.has(look)) looks.set(look, element)
+    }
+    const contrast = await axe.run({include: [...looks.values()]}, {...options, runOnly: ["color-contrast"]})
+    return [...rules, ...contrast.violations].map(violation => ({
+        rule: violation.id, impact: violation.impact, help: violation.help, count: violation.nodes.length,
+        targets: violation.nodes.slice(0, 5).map(node => node.target.join(" ")),
+        summary: violation.nodes[0]?.failureSummary?.split("\\n").slice(0, 2).join(" ") ?? "",
+    }))
+}"""
 COPY_BUTTONS = "button.md-code__button[data-md-type=copy]"
 # What a visit reads of its page, in one go: its language and the title a reader sees (the first
 # heading of the article, "" when not displayed); for each copy button, the text of the block
@@ -403,6 +478,8 @@ class Visit:
     interface: list[list[str]]  # [where, text, section] for each interface text (see INTERFACE_TEXTS)
     clicked: str | None = None  # the clipboard after a reader's click on its last copy button
     screenshots: list[Path] = field(default_factory=list)
+    layout: dict[str, dict] = field(default_factory=dict)  # by scheme, see LAYOUT
+    axe: dict[str, list[dict]] = field(default_factory=dict)  # by scheme, axe's violations (see AXE)
 
 
 def screenshot_pages(site) -> tuple[dict[str, str], list[str]]:
@@ -424,30 +501,77 @@ def screenshot_pages(site) -> tuple[dict[str, str], list[str]]:
     return chosen, missing
 
 
+def switch_scheme(page, scheme: str) -> None:
+    """Switch the open page to a colour scheme with its palette toggle, as a reader does, and wait
+    until Material has applied it (and has ended the switch, during which it stops transitions)."""
+    if page.locator("body").get_attribute("data-md-color-scheme") != SCHEMES[scheme]:
+        page.locator("form[data-md-component=palette] label:visible").click()
+        page.locator(f"body[data-md-color-scheme={SCHEMES[scheme]}]:not([data-md-color-switching])").wait_for()
+
+
+# What a screenshot of a page of each kind shows besides its first screen: a picture of a notebook,
+# the plot of the results page (only the one of the current scheme is visible).
+PICTURES = ".jp-OutputArea-output img, .ptdocs-plot img:visible"
+
+
+# A screenshot right after a change of width or scroll caught a plot half drawn (its SVG drawn
+# again for the new width): first every displayed picture is decoded, then two frames are painted.
+PAINTED = """() => Promise.all([...document.images].filter(image => image.checkVisibility())
+        .map(image => image.decode().catch(() => null)))
+    .then(() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done))))"""
+
+
+def take_screenshots(page, name: str, scheme: str) -> list[Path]:
+    """What a reader sees first, at 1280 and 375 px, and the page's first picture at each width;
+    light at 1280 px keeps the plain name (``es-guide.png``), the others add -dark and -375."""
+    taken = []
+    for width in (1280, 375):
+        suffix = ("-dark" if scheme == "dark" else "") + ("-375" if width == 375 else "")
+        page.set_viewport_size({"width": width, "height": 900})
+        page.evaluate("window.scrollTo(0, 0)")
+        taken.append(SCREENSHOTS / f"{name}{suffix}.png")
+        page.evaluate(PAINTED)
+        page.screenshot(path=taken[-1], animations="disabled")
+        picture = page.locator(PICTURES).first
+        if picture.count():
+            picture.scroll_into_view_if_needed()
+            taken.append(SCREENSHOTS / f"{name}-picture{suffix}.png")
+            page.evaluate(PAINTED)
+            page.screenshot(path=taken[-1], animations="disabled")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.evaluate("window.scrollTo(0, 0)")
+    return taken
+
+
 def visit_every_page(context, site) -> dict[str, Visit]:
     """Open every page of the site once, in one tab; by page path, what each visit saw.
 
-    A visit records the page's load (see load), reads PAGE_FACTS, takes the page's screenshots if
-    it is one of screenshot_pages (what a reader sees first, and a notebook's first picture as it
-    appears on the page: a whole guide is ~10 000 px tall, too big to keep), and, last (the click
-    leaves a notice on the page), clicks the last copy button of a page that is not a notebook,
-    as a reader does, and reads the clipboard. One visit for all these tests: a page load is most
-    of what they cost.
+    A visit records the page's load (see load), reads PAGE_FACTS; in each colour scheme (light,
+    then dark with the palette toggle, then light again for the next page) it reads LAYOUT, runs
+    axe-core (AXE) and takes the page's screenshots if it is one of screenshot_pages (what a
+    reader sees first, and a notebook's first picture or the results page's plot as it appears on
+    the page, at 1280 and 375 px: a whole guide is ~10 000 px tall, too big to keep); and, last
+    (the click leaves a notice on the page), it clicks the last copy button of a page that is not a
+    notebook, as a reader does, and reads the clipboard. One visit for all these tests: a page load
+    is most of what they cost.
     """
+    from axe_playwright_python.base import AXE_FILE_PATH  # axe.min.js, as the package vendors it
+
     names = {path: name for name, path in screenshot_pages(site)[0].items()}
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    context.add_init_script(path=AXE_FILE_PATH)  # a script of the test's, not a request of the page's
     page = context.new_page()
     visits = {}
     for path in site.pages:
         recorded = load(page, site.page_url(path))
         visit = Visit(recorded, **page.evaluate(PAGE_FACTS, COPY_BUTTONS))
-        if path in names:
-            visit.screenshots.append(SCREENSHOTS / f"{names[path]}.png")
-            page.screenshot(path=visit.screenshots[-1], animations="disabled")
-            if visit.notebook and visit.notebook["pictures"]:
-                page.locator(".jp-OutputArea-output img").first.scroll_into_view_if_needed()
-                visit.screenshots.append(SCREENSHOTS / f"{names[path]}-picture.png")
-                page.screenshot(path=visit.screenshots[-1], animations="disabled")
+        for scheme in SCHEMES:
+            switch_scheme(page, scheme)
+            visit.layout[scheme] = page.evaluate(LAYOUT)
+            visit.axe[scheme] = page.evaluate(AXE, scheme == "light")
+            if path in names:
+                visit.screenshots += take_screenshots(page, names[path], scheme)
+        switch_scheme(page, "light")
         if visit.copy_buttons and not visit.notebook:
             page.evaluate("navigator.clipboard.writeText('')")
             page.locator(COPY_BUTTONS).last.click()
