@@ -248,12 +248,25 @@ def _comment_map(catalog: Catalog) -> dict[str, str]:
 
 def translate_file(path: Path, language: str, root: Path = ROOT) -> tuple[list[str], list[str]]:
     """A code file's lines with the language's comments, and file:line of each one left in English."""
-    text = Path(path).read_text(encoding="utf-8")
     if language == SOURCE:
+        text = Path(path).read_text(encoding="utf-8")
         return text.split("\n") if text else [], []
-    translated, left = translate_source(text, comment_translations(language, root), Path(path).suffix)
-    name = _relative(Path(path), root)
-    return (translated.split("\n") if translated else []), [f"{name}:{c.line}" for c in left]
+    comment_translations(language, root)  # an unknown language is an error, as before
+    info = Path(path).stat()
+    lines, left = _translated_file(Path(path), (info.st_mtime_ns, info.st_size), Path(root),
+                                   load("snippets", language, root))
+    return list(lines), list(left)
+
+
+@functools.lru_cache(maxsize=256)
+def _translated_file(path: Path, stamp: tuple[int, int], root: Path,
+                     catalog: Catalog) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """translate_file, once per version of the file (its stamp) and of the catalog (``load``
+    gives the same Catalog object while the PO file is unchanged)."""
+    text = path.read_text(encoding="utf-8")
+    translated, left = translate_source(text, _comment_map(catalog), path.suffix)
+    name = _relative(path, root)
+    return tuple(translated.split("\n") if translated else []), tuple(f"{name}:{c.line}" for c in left)
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -372,7 +385,7 @@ def notebook_code_comments(source: Path) -> list[tuple[int, Comment]]:
     return found
 
 
-def translate_notebook_code(source: Path, code: str, language: str, root: Path = ROOT) -> str:
+def translate_notebook_code(code: str, language: str, root: Path = ROOT) -> str:
     """One code cell of a notebook source with the language's comments."""
     if language == SOURCE:
         return code
@@ -392,7 +405,11 @@ def untranslated_notebook_comments(source: Path, language: str, root: Path = ROO
 def extract_comments(root: Path = ROOT) -> Catalog:
     catalog = _new_catalog("snippets", "Comments in the code of the pages, downloads and notebooks")
     for path, numbers in sorted(shown_lines(root).items()):
-        for comment in comments((Path(root) / path).read_text(encoding="utf-8"), Path(path).suffix):
+        try:
+            found = comments((Path(root) / path).read_text(encoding="utf-8"), Path(path).suffix)
+        except tokenize.TokenError as error:  # ('EOF in multi-line statement', (2, 0)): name the file
+            raise CatalogError(f"{path}:{error.args[1][0]}: {error.args[0]}") from None
+        for comment in found:
             if comment.line in numbers:
                 catalog.add(comment.msgid, locations=[(path, comment.line)],
                             auto_comments=_notes(comment))
@@ -470,7 +487,9 @@ def merged(domain: str, language: str, root: Path = ROOT) -> tuple[str, str]:
         catalog.update(template)
     catalog.language_team = f"{language} <{PROJECT}>"
     catalog.last_translator = "the project's translators"
-    return _po_text(template), _po_text(catalog, ignore_obsolete=False, include_previous=True)
+    # No "#| msgid" lines for a fuzzy entry: Babel reads them back as a translator comment, so a
+    # second update would rewrite the file ("# | msgid"), and check would call it stale.
+    return _po_text(template), _po_text(catalog, ignore_obsolete=False, include_previous=False)
 
 
 def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
@@ -522,7 +541,7 @@ def main(argv: list[str] | None = None) -> int:
                             path.parent.mkdir(parents=True, exist_ok=True)
                             write_atomically(path, text)
                 bad += problems(domain, language) if arguments.action == "check" else []
-    except (CatalogError, SyntaxError, tokenize.TokenError) as error:
+    except (ValueError, SyntaxError, tokenize.TokenError) as error:  # CatalogError, a page's IncludeError
         print(f"error: {error}", file=sys.stderr)
         return 2
     for path in stale:

@@ -65,7 +65,7 @@ def twins(source: Path) -> dict[str, str]:
         for index, cell in enumerate(kept):
             # Stable ids, the same in every language: regenerating changes nothing.
             if cell.cell_type == "code":  # the same code, with the language's comments (locale/)
-                code = catalog.translate_notebook_code(source, cell.source, language)
+                code = catalog.translate_notebook_code(cell.source, language)
                 notebook.cells.append(new_code_cell(code, id=f"cell-{index:02d}"))
             else:
                 notebook.cells.append(new_markdown_cell(cell.source, id=f"cell-{index:02d}"))
