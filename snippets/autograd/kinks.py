@@ -18,7 +18,7 @@ assert [derivative(torch.abs, v) for v in (-0.5, 0.5)] == [-1.0, 1.0]
 print(derivative(torch.relu, 0.0), derivative(torch.abs, 0.0))
 #> 0.0 0.0
 
-# Three ways to write max(x, 0), equal as functions, return three different values at 0.
+# Three ways to write max(x, 0), equal as functions, do not all return the same value at 0.
 ways = {
     "relu(x)": torch.relu,
     "clamp(x, min=0)": lambda x: torch.clamp(x, min=0),
