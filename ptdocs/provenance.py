@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from .catalog import LANGUAGES, po_path
 from .snippets import ROOT, include_target, split_target
 
 # Where the test run records, per page, what ran and these fingerprints; the stamp reads it.
@@ -23,6 +24,10 @@ def _digest(path: Path) -> str:
 
 def page_sources(page: Path, root: Path = ROOT) -> dict[str, str]:
     """SHA-256 of the page and of each snippet file it includes, by path from the repository root.
+
+    A page in a translated language (``docs/es/...``) that includes snippets also depends on
+    that language's comment catalog (``locale/es/LC_MESSAGES/snippets.po``): its examples run
+    with those comments (ptdocs.catalog), so a change there is a change of what ran.
 
     A missing snippet file is recorded as ``"missing"``: the page cannot have
     passed with it, and its fingerprint must still differ from one that exists.
@@ -38,7 +43,21 @@ def page_sources(page: Path, root: Path = ROOT) -> dict[str, str]:
             path, _ = split_target(target)
             file = root / path
             sources[Path(path).as_posix()] = _digest(file) if file.is_file() else "missing"
+        language = _language(page, root)
+        if len(sources) > 1 and language in LANGUAGES:
+            catalog = po_path("snippets", language, Path("."))
+            file = root / catalog
+            sources[catalog.as_posix()] = _digest(file) if file.is_file() else "missing"
     return dict(sorted(sources.items()))
+
+
+def _language(page: Path, root: Path) -> str | None:
+    """The language folder of a page under ``docs/`` ("es" for docs/es/x.md), else None."""
+    try:
+        parts = page.relative_to(root / "docs").parts
+    except ValueError:
+        return None
+    return parts[0] if len(parts) > 1 else None
 
 
 def changed_sources(recorded: dict[str, str], current: dict[str, str]) -> list[str]:

@@ -4,7 +4,8 @@ At the end of a test run this prints how many examples ran from each language
 and writes ``reports/examples.json``, which the site's verification stamp reads, or the file
 that ``PTDOCS_EXAMPLE_REPORT`` names (``python -m ptdocs.versions run`` sets it, so that a run
 against another torch release leaves the pinned release's report alone). A failed example is
-recorded with its first line (file, line and error), in the order the page runs them.
+recorded as data (file, line, what differed or was raised: :func:`failure_record`), in the order
+the page runs them; :mod:`ptdocs.failures` says it in a page's language.
 """
 
 from __future__ import annotations
@@ -42,39 +43,58 @@ REPORT_ENV = "PTDOCS_EXAMPLE_REPORT"
 SYBIL_HEADING = re.compile(r"^Example at .*? did not evaluate as expected:\s*$")
 # pytest-xdist's first line of a worker's failure: "[gw0] linux -- Python 3.11.7 /path/python".
 XDIST_HEADING = re.compile(r"^\[gw\d+\] .* -- Python ")
-SHOWN_ON = re.compile(r" \(shown on [^)]*\)")
-FAILURE_LIMIT = 240  # characters: one line of a stamp or a table, not a traceback
+# The first line of a failure from ptdocs.pages: "snippets/x.py, line 4 (shown on docs/..., line 3): ...".
+WHERE = re.compile(r"^(?P<file>.+?), line (?P<line>\d+)(?: \(shown on [^)]*\))?: (?P<rest>.*)$")
+EXCEPTION = re.compile(r"^\w+(Error|Exception|Warning|Interrupt|Exit)$|^SkipTest$")
+# A prose-values check whose value differs (ptdocs.pages.check_prose_values).
+PROSE_VALUE = re.compile(r"^the prose says (?P<said>.*) for (?P<expression>.*), the code gives (?P<got>.*)$")
+VALUE_LIMIT = 120  # characters of one printed line or error: a stamp's line, not a traceback
 
 
-def failure_line(text: str) -> str:
-    """The first line of a page example's failure: where (snippet file and line) and what.
+def _clip(text: str | None) -> str | None:
+    if text is None:
+        return None
+    text = text.strip()
+    return text if len(text) <= VALUE_LIMIT else text[:VALUE_LIMIT - 1] + "…"
 
-    An exception gives its last line (``AttributeError: ...``); a difference in printed output
-    gives the first line shown on the page and the one printed instead."""
+
+def failure_record(text: str) -> dict:
+    """A page example's failure as data (see :mod:`ptdocs.failures`): where (file and line) and
+    what: the first line shown on the page and the one printed instead, or the exception's last
+    line, or the prose value that differs, or else the failure's first line."""
     lines = [line for line in text.splitlines() if line.strip()]
     if lines and XDIST_HEADING.match(lines[0]):
         lines = lines[1:]
     if lines and SYBIL_HEADING.match(lines[0]):
         lines = lines[1:]
     if not lines:
-        return "no message"
-    first = SHOWN_ON.sub("", lines[0]).strip()
-    if first.endswith(":") and len(lines) > 1:  # a prose-values check says what differs below
-        first = f"{first} {lines[1].strip()}"
-    if "what this prints differs" in first and "--- shown on the page" in lines:
+        return {"kind": "other", "message": "no message"}
+    match = WHERE.match(lines[0].strip())
+    if match is None:
+        return {"kind": "other", "message": _clip(lines[0])}
+    where = {"file": match["file"], "line": int(match["line"])}
+    rest = match["rest"].strip()
+    if rest.startswith("what this prints differs") and "--- shown on the page" in lines:
         at = lines.index("--- shown on the page")
         printed = lines.index("+++ printed when run") if "+++ printed when run" in lines else len(lines)
-        shown, got = lines[at + 1:printed], lines[printed + 1:]
-        pairs = [(a.strip(), b.strip()) for a, b in zip(shown, got) if a != b]
-        if not pairs and len(shown) != len(got):
-            longer = shown if len(shown) > len(got) else got
-            pairs = [((shown[len(got)] if longer is shown else "(nothing)").strip(),
-                      (got[len(shown)] if longer is got else "(nothing)").strip())]
-        if pairs:
-            first = f"{first}: shown {pairs[0][0]!r}, printed {pairs[0][1]!r}"
-    elif re.search(r": \w+(Error|Exception|Warning|Interrupt|Exit)$", first) or first.endswith(": SkipTest"):
-        first = f"{first.rsplit(': ', 1)[0]}: {lines[-1].strip()}"
-    return first if len(first) <= FAILURE_LIMIT else first[:FAILURE_LIMIT - 1] + "…"
+        # A side with no lines is listed as "(nothing)" (ptdocs.pages._listing).
+        shown, got = ([line for line in side if line.strip() != "(nothing)"]
+                      for side in (lines[at + 1:printed], lines[printed + 1:]))
+        differ = [(a, b) for a, b in zip(shown, got) if a != b]
+        if not differ and len(shown) != len(got):
+            n = min(len(shown), len(got))
+            differ = [(shown[n] if len(shown) > n else None, got[n] if len(got) > n else None)]
+        first_shown, first_printed = differ[0] if differ else (None, None)
+        return {**where, "kind": "output", "shown": _clip(first_shown), "printed": _clip(first_printed)}
+    if EXCEPTION.match(rest):
+        return {**where, "kind": "exception", "error": _clip(lines[-1])}
+    if rest == "prose-values:" and len(lines) > 1:
+        detail = lines[1].strip()
+        value = PROSE_VALUE.match(detail)
+        if value:
+            return {**where, "kind": "value", **{key: _clip(value[key]) for key in ("said", "expression", "got")}}
+        return {**where, "kind": "other", "message": _clip(detail)}
+    return {**where, "kind": "other", "message": _clip(rest)}
 
 
 def _failure_text(report) -> str:
@@ -132,10 +152,10 @@ class ExampleReport:
         if kind == "prose-values" or report.nodeid in self.prose_checks:
             if report.outcome == "failed":
                 counts["failed"] += 1
-                counts["failures"].append(failure_line(_failure_text(report)))
+                counts["failures"].append(failure_record(_failure_text(report)))
             return
         if report.outcome == "failed":
-            counts["failures"].append(failure_line(_failure_text(report)))
+            counts["failures"].append(failure_record(_failure_text(report)))
         if report.when == "call":
             counts[report.outcome] += 1
             if report.skipped:  # a Sybil skip directive skips the example while it runs

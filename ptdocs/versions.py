@@ -12,7 +12,7 @@ A run writes ``reports/versions/<release>.json`` in the form of ``reports/exampl
 :mod:`ptdocs.report`): per page, the examples that passed, failed (with each failure's first
 line) and were skipped (with the reasons), and the fingerprints of the page and its snippets.
 The stamp under every page title (``ptdocs/hooks/stamp.py``) and the compatibility page
-(``ptdocs/hooks/compat.py``) read these files; a result whose fingerprints no longer match the
+(``ptdocs/hooks/compatibility.py``) read these files; a result whose fingerprints no longer match the
 page is not claimed for it.
 
 No torch is imported here: the build hooks and the tests use this module without one. Nor,
@@ -227,7 +227,11 @@ def environment(release: str, root: Path = ROOT, log=print) -> str:
         return str(python)
     if not python.is_file():
         log(f"torch {release}: making {folder.relative_to(root)}")
-        subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
+        made = subprocess.run([sys.executable, "-m", "venv", str(folder)], capture_output=True, text=True)
+        if made.returncode != 0:
+            last = [line.strip() for line in (made.stdout + made.stderr).splitlines() if line.strip()][-1:]
+            raise VersionsError(f"torch {release}: python -m venv could not make {folder.relative_to(root)}: "
+                                f"{last[0] if last else f'exit {made.returncode}'}")
     requested = folder / "requested-requirements.txt"
     write_atomically(requested, wanted)
     log(f"torch {release}: installing requirements.txt with torch=={release} (a first install "
@@ -308,15 +312,16 @@ def merge(sources: list[Path], root: Path = ROOT, expect: tuple[str, ...] = ()) 
         if result.release in results:
             raise VersionsError(f"{path}: torch {result.release} is also in {results[result.release][0]}")
         results[result.release] = (path, result)
+    # Checked before anything is written: a failed merge leaves reports/versions/ as it was.
+    missing = [release for release in expect if release not in results and release not in load_results(root)]
+    if missing:
+        raise VersionsError(f"no result for torch {', '.join(missing)} in {RESULTS}")
     written = []
     for release, (path, _) in sorted(results.items(), key=lambda item: release_key(item[0])):
         target = Path(root) / RESULTS / f"{release}.json"
         if path.resolve() != target.resolve():
             write_atomically(target, path.read_text(encoding="utf-8"))
         written.append(target)
-    missing = [release for release in expect if release not in load_results(root)]
-    if missing:
-        raise VersionsError(f"no result for torch {', '.join(missing)} in {RESULTS}")
     return written
 
 

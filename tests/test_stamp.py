@@ -235,3 +235,54 @@ def test_a_built_page_carries_its_stamp(project):
     (root / "reports" / "examples.json").unlink()
     html = build()
     assert "Not verified in this build" in html and "ran and passed" not in html
+
+
+# Each count's sentence is written whole in each language (interface.po): these are the texts the
+# stamps showed when the Spanish verb was chosen in Python, which they must still show.
+COUNTED = {
+    "en": ["1 example on this page ran and passed with torch 2.13.0+cpu on CPU (x86_64), 2026-11-30. "
+           "Skipped: 1 example (no GPU).",
+           "2 examples on this page ran and passed with torch 2.13.0+cpu on CPU (x86_64), 2026-11-30. "
+           "Skipped: 2 examples (no GPU).",
+           "The 1 code cell of this notebook ran without error while this page was built, with torch "
+           "2.13.0+cpu on CPU, 2026-11-30.",
+           "All 2 code cells of this notebook ran without error while this page was built, with torch "
+           "2.13.0+cpu on CPU, 2026-11-30."],
+    "es": ["1 ejemplo de esta página se ejecutó y pasó con torch 2.13.0+cpu en CPU (x86_64), 2026-11-30. "
+           "Se omitió 1 ejemplo (no GPU).",
+           "2 ejemplos de esta página se ejecutaron y pasaron con torch 2.13.0+cpu en CPU (x86_64), "
+           "2026-11-30. Se omitieron 2 ejemplos (no GPU).",
+           "La única celda de código de este notebook se ejecutó sin errores al generar esta página, con "
+           "torch 2.13.0+cpu en CPU, 2026-11-30.",
+           "Las 2 celdas de código de este notebook se ejecutaron sin errores al generar esta página, con "
+           "torch 2.13.0+cpu en CPU, 2026-11-30."],
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_each_count_gets_its_own_whole_sentence_in_each_language(project, language):
+    root, page = project
+    sources = page_sources(page, root)
+    texts = [_stamp(language, _report(sources, passed=n, skipped=n, skip_reasons=["no GPU"] * n), sources).text
+             for n in (1, 2)]
+    texts += [stamp.notebook_stamp(language, n, True, False, TORCH, "CPU", "2026-11-30").text for n in (1, 2)]
+    assert texts == COUNTED[language]
+
+
+def test_a_spanish_page_is_outdated_when_its_comment_catalog_changes(project):
+    """The Spanish examples run with the comments of snippets.po: a change there voids the run,
+    as a snippet change does; the English page does not depend on it."""
+    root, page = project
+    (root / "docs" / "es").mkdir()
+    spanish = root / "docs" / "es" / "demo.md"
+    spanish.write_text(page.read_text())
+    catalog = root / "locale" / "es" / "LC_MESSAGES" / "snippets.po"
+    catalog.parent.mkdir(parents=True)
+    catalog.write_text('msgid "one"\nmsgstr "uno"\n')
+    recorded = page_sources(spanish, root)
+    assert "locale/es/LC_MESSAGES/snippets.po" in recorded
+    assert "locale/es/LC_MESSAGES/snippets.po" not in page_sources(page, root)
+    catalog.write_text('msgid "one"\nmsgstr "una"\n')
+    report = {**_report(recorded, passed=3), "pages": {"es/demo.md": {"passed": 3, "sources": recorded}}}
+    result = stamp.report_stamp("es", "es/demo.md", report, page_sources(spanish, root), TORCH, True)
+    assert result.kind == "warning" and "`locale/es/LC_MESSAGES/snippets.po`" in result.text

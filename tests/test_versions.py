@@ -13,13 +13,17 @@ from types import SimpleNamespace
 import pytest
 
 from ptdocs import versions
-from ptdocs.hooks import compat, stamp
+from ptdocs.hooks import compatibility, stamp
 from ptdocs.provenance import page_sources
-from ptdocs.report import ExampleReport, failure_line
+from ptdocs.report import ExampleReport, failure_record
 from ptdocs.snippets import ROOT
 from ptdocs.versions import Status, VersionsError
 
-FAILURE = "snippets/demo.py, line 2: AttributeError: module 'torch' has no attribute 'accelerator'"
+# A failure as a run records it (ptdocs.report.failure_record), and as each language's stamp says it.
+ERROR = "AttributeError: module 'torch' has no attribute 'accelerator'"
+FAILURE = {"file": "snippets/demo.py", "line": 2, "kind": "exception", "error": ERROR}
+SAID = {"en": f"`` snippets/demo.py ``, line 2: raises `` {ERROR} ``",
+        "es": f"`` snippets/demo.py ``, línea 2: lanza `` {ERROR} ``"}
 
 
 @pytest.fixture
@@ -175,6 +179,24 @@ def test_merge_brings_downloaded_results_in_checked_and_says_what_is_missing(pro
         versions.merge([downloaded], project)
 
 
+def test_a_merge_that_misses_a_release_writes_nothing(project):
+    downloaded = project / "downloaded" / "2.14.1.json"
+    downloaded.parent.mkdir()
+    downloaded.write_text(json.dumps(_result(project, "2.14.1", passed=1)))
+    with pytest.raises(VersionsError, match=r"no result for torch 2\.15\.0"):
+        versions.merge([downloaded], project, expect=("2.14.1", "2.15.0"))
+    assert not (project / versions.RESULTS).exists()
+
+
+def test_a_failed_venv_is_one_line_not_a_traceback(project, monkeypatch):
+    monkeypatch.setattr(versions, "installed_torch", lambda python=None: None)
+    failed = SimpleNamespace(returncode=1, stdout="", stderr="Error: [Errno 28] No space left on device\n")
+    monkeypatch.setattr(versions.subprocess, "run", lambda *args, **kwargs: failed)
+    with pytest.raises(VersionsError, match=r"^torch 2\.14\.1: python -m venv could not make "
+                                            r"\.cache/versions/2\.14\.1: Error: \[Errno 28\] No space"):
+        versions.environment("2.14.1", project, log=lambda text: None)
+
+
 def test_the_committed_results_load_and_cover_only_supported_releases():
     results = versions.load_results(ROOT)
     assert set(results) <= set(versions.SUPPORTED)
@@ -185,27 +207,54 @@ def test_the_committed_results_load_and_cover_only_supported_releases():
 # ---- what a test run records -----------------------------------------------------------------------
 
 
-def test_a_failure_is_recorded_by_its_first_line():
+def test_a_failure_is_recorded_as_data_not_as_an_english_sentence():
     exception = ("Example at /repo/docs/en/demo.md, line 3, column 1 did not evaluate as expected:\n"
                  "snippets/demo.py, line 2 (shown on docs/en/demo.md, line 3): AttributeError\n"
                  '  File "snippets/demo.py", line 2, in <module>\n    torch.accelerator.is_available()\n'
-                 "AttributeError: module 'torch' has no attribute 'accelerator'\n")
-    assert failure_line(exception) == FAILURE
+                 f"{ERROR}\n")
+    assert failure_record(exception) == FAILURE
     printed = ("Example at /repo/docs/en/demo.md, line 3, column 1 did not evaluate as expected:\n"
                "snippets/demo.py, line 4 (shown on docs/en/demo.md, line 3): what this prints differs from "
                "the #> lines below it\n--- shown on the page\n    tensor([1., 2.])\n    done\n"
                "+++ printed when run\n    tensor([1, 2])\n    done\n")
-    assert failure_line(printed) == ("snippets/demo.py, line 4: what this prints differs from the #> lines "
-                                     "below it: shown 'tensor([1., 2.])', printed 'tensor([1, 2])'")
-    assert len(failure_line("x" * 1000)) == 240
+    output = {"file": "snippets/demo.py", "line": 4, "kind": "output", "shown": "tensor([1., 2.])",
+              "printed": "tensor([1, 2])"}
+    assert failure_record(printed) == output
+    # Output with release conditions names the release whose lines were expected (ptdocs/pages.py).
+    assert failure_record(printed.replace("below it\n", "below it (those for torch 2.14.1)\n")) == output
+    missing = printed.replace("+++ printed when run\n    tensor([1, 2])\n    done\n", "+++ printed when run\n    (nothing)\n")
+    assert failure_record(missing) == {**output, "printed": None}
+    assert failure_record("x" * 1000) == {"kind": "other", "message": "x" * 119 + "…"}
     prose = ("[gw1] linux -- Python 3.11.7 /env/bin/python\nExample at x, line 9, column 1 did not evaluate as "
              "expected:\ndocs/en/demo.md, line 9: prose-values:\n    the prose says 1 for f(0), the code gives 0\n")
-    assert failure_line(prose) == "docs/en/demo.md, line 9: prose-values: the prose says 1 for f(0), the code gives 0"
-    # Output with release conditions names the release whose lines were expected (ptdocs/pages.py).
-    conditioned = printed.replace("below it\n", "below it (those for torch 2.14.1)\n")
-    assert failure_line(conditioned) == ("snippets/demo.py, line 4: what this prints differs from the #> "
-                                         "lines below it (those for torch 2.14.1): shown 'tensor([1., 2.])', "
-                                         "printed 'tensor([1, 2])'")
+    assert failure_record(prose) == {"file": "docs/en/demo.md", "line": 9, "kind": "value", "said": "1",
+                                     "expression": "f(0)", "got": "0"}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_failure_is_said_in_the_pages_language_with_only_the_codes_own_text_as_code(language):
+    from ptdocs.failures import describe
+
+    def code(text):
+        return f"`{text}`"
+
+    said = {
+        "en": ["`snippets/demo.py`, line 4: prints `tensor([1, 2])` where the page shows `tensor([1., 2.])`",
+               "`snippets/demo.py`, line 4: prints nothing where the page shows `done`",
+               f"`snippets/demo.py`, line 2: raises `{ERROR}`",
+               "`docs/en/demo.md`, line 9: the prose says `1` for `f(0)`, the code gives `0`"],
+        "es": ["`snippets/demo.py`, línea 4: imprime `tensor([1, 2])` donde la página muestra `tensor([1., 2.])`",
+               "`snippets/demo.py`, línea 4: imprime nada donde la página muestra `done`",
+               f"`snippets/demo.py`, línea 2: lanza `{ERROR}`",
+               "`docs/en/demo.md`, línea 9: el texto dice `1` para `f(0)`, pero el código da `0`"],
+    }[language]
+    output = {"file": "snippets/demo.py", "line": 4, "kind": "output", "shown": "tensor([1., 2.])",
+              "printed": "tensor([1, 2])"}
+    failures = [output, {**output, "shown": "done", "printed": None}, FAILURE,
+                {"file": "docs/en/demo.md", "line": 9, "kind": "value", "said": "1", "expression": "f(0)", "got": "0"}]
+    assert [describe(language, failure, code) for failure in failures] == said
+    # A result written before failures were data: its English line is shown as code, as it was.
+    assert describe(language, "snippets/demo.py, line 2: ValueError: no", code) == "`snippets/demo.py, line 2: ValueError: no`"
 
 
 def test_a_run_for_another_release_writes_where_it_is_told_with_its_failures(project, monkeypatch):
@@ -222,7 +271,8 @@ def test_a_run_for_another_release_writes_where_it_is_told_with_its_failures(pro
     collector.pytest_sessionfinish(session=None)
     assert not (project / "reports" / "examples.json").exists()
     entry = json.loads(target.read_text())["pages"]["en/demo.md"]
-    assert (entry["passed"], entry["failed"], entry["failures"]) == (1, 1, ["snippets/demo.py, line 2: ValueError: no"])
+    assert (entry["passed"], entry["failed"], entry["failures"]) == (1, 1, [{"file": "snippets/demo.py", "line": 2,
+                                                                              "kind": "exception", "error": "ValueError: no"}])
 
 
 # ---- the stamps -----------------------------------------------------------------------------------
@@ -247,11 +297,11 @@ def test_the_release_line_says_where_the_examples_hold_and_why_not_elsewhere():
     # The accelerator skip, shared by every passing release, is the main stamp's to name.
     assert stamp.release_line("en", STATUSES) == (
         "Examples pass on torch 2.11.0, 2.13.0 and 2.14.1; on 2.10.0, 2 of 6 fail: "
-        f"`` {FAILURE} ``; on 2.11.0, 1 is skipped: needs torch 2.12 or later. "
+        f"{SAID['en']}; on 2.11.0, 1 is skipped: needs torch 2.12 or later. "
         "Not counted: the run on torch 2.12.1, made before this page or its code changed.")
     assert stamp.release_line("es", STATUSES) == (
         "Los ejemplos pasan con torch 2.11.0, 2.13.0 y 2.14.1; con 2.10.0 fallan 2 de 6: "
-        f"`` {FAILURE} ``; con 2.11.0 se omite 1: needs torch 2.12 or later. "
+        f"{SAID['es']}; con 2.11.0 se omite 1: needs torch 2.12 or later. "
         "No se cuenta la ejecución con torch 2.12.1: es anterior a un cambio de esta página o de su código.")
 
 
@@ -265,14 +315,14 @@ def test_a_skip_every_release_shares_is_left_to_the_main_stamp():
     assert stamp.release_line("en", [_status("2.15.0", "not_run")]) == ""
     alike = [_status(release, "failed", passed=4, failed=2, failures=[FAILURE]) for release in ("2.14.1", "2.15.0")]
     assert stamp.release_line("es", [STATUSES[3], *alike]) == (
-        f"Los ejemplos pasan con torch 2.13.0; con 2.14.1 y 2.15.0 fallan 2 de 6: `` {FAILURE} ``.")
+        f"Los ejemplos pasan con torch 2.13.0; con 2.14.1 y 2.15.0 fallan 2 de 6: {SAID['es']}.")
 
 
 def test_a_built_page_says_on_which_releases_its_examples_hold(project):
     (project / "mkdocs.yml").write_text(
         "site_name: t\ndocs_dir: docs\ntheme: mkdocs\nnav:\n  - Demo: en/demo.md\n"
         "markdown_extensions:\n  - admonition\n  - tables\n  - pymdownx.snippets:\n      base_path: ['.']\n"
-        f"hooks:\n  - {ROOT / 'ptdocs' / 'hooks' / 'stamp.py'}\n  - {ROOT / 'ptdocs' / 'hooks' / 'compat.py'}\n")
+        f"hooks:\n  - {ROOT / 'ptdocs' / 'hooks' / 'stamp.py'}\n  - {ROOT / 'ptdocs' / 'hooks' / 'compatibility.py'}\n")
     (project / "docs" / "en" / "compatibility.md").write_text("# Releases\n\n<!-- compatibility -->\n")
     _write(project, _result(project, "2.14.1", passed=1))
     _write(project, _result(project, "2.10.0", failed=1, failures=[FAILURE]))
@@ -280,7 +330,12 @@ def test_a_built_page_says_on_which_releases_its_examples_hold(project):
                             capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert result.returncode == 0, result.stderr
     page = (project / "out" / "en" / "demo" / "index.html").read_text()
-    assert "Examples pass on torch 2.14.1; on 2.10.0, 1 of 1 fail: <code>" in page
+    assert ("Examples pass on torch 2.14.1; on 2.10.0, 1 of 1 fail: <code>snippets/demo.py</code>, line 2: "
+            "raises <code>AttributeError") in page
+    # The Spanish page says it in Spanish: only Python's own exception text stays as it is.
+    page = (project / "out" / "es" / "demo" / "index.html").read_text()
+    assert ("Los ejemplos pasan con torch 2.14.1; con 2.10.0 fallan 1 de 1: <code>snippets/demo.py</code>, "
+            "línea 2: lanza <code>AttributeError: module 'torch' has no attribute 'accelerator'</code>.") in page
     table = (project / "out" / "en" / "compatibility" / "index.html").read_text()
     assert '<a href="../demo/">Demo</a></td>' in table and "1 of 1 fail" in table and "1 pass" in table
     _write(project, {"torch": "2.15.0", "pages": "none"}, name="2.15.0")
@@ -300,8 +355,8 @@ def test_the_compatibility_table_shows_every_page_by_release_in_the_pages_langua
         ("2.15.0", _result(project, "2.15.0", passed=7)),
     ]}
     titles = {f"{language}/demo.md": {"en": "Demo", "es": "Demostración"}[language]}
-    text = compat.section(language, f"{language}/compatibility.md", results, titles, project)
-    s = compat.STRINGS[language]
+    text = compatibility.section(language, f"{language}/compatibility.md", results, titles, project)
+    s = compatibility.STRINGS[language]
     row = next(line for line in text.splitlines() if line.startswith(f"| [{titles[f'{language}/demo.md']}](demo.md)"))
     cells = [cell.strip() for cell in row.strip("|").split("|")][1:]
     by_release = dict(zip(sorted(set(versions.SUPPORTED) | set(results), key=versions.release_key), cells))
@@ -309,20 +364,20 @@ def test_the_compatibility_table_shows_every_page_by_release_in_the_pages_langua
     assert by_release["2.14.1"] == s["cell_skips"][0].format(passed=6)
     assert by_release["2.15.0"] == s["cell_passed"].format(passed=7)
     assert by_release["2.11.0"] == s["cell_not_run"]
-    assert FAILURE in text and "needs torch 2.15" in text
+    assert SAID[language] in text and "needs torch 2.15" in text
     assert "| 2.12.1 | " + s["not_run_yet"] in text
     assert "2.13.0" in text.splitlines()[0]  # the pinned release, from requirements.txt
 
 
 def test_the_compatibility_page_without_results_says_how_to_make_them(project):
-    text = compat.section("es", "es/compatibility.md", {}, {}, project)
+    text = compatibility.section("es", "es/compatibility.md", {}, {}, project)
     assert "python -m ptdocs.versions run VERSIÓN" in text and "|" not in text
 
 
 def test_a_run_older_than_the_page_shows_as_outdated_on_the_compatibility_page(project):
     results = {"2.14.1": versions.result_from(_result(project, "2.14.1", passed=6), "2.14.1")}
     (project / "docs" / "en" / "demo.md").write_text('# Demo, edited\n\n```python\n--8<-- "snippets/demo.py:one"\n```\n')
-    text = compat.section("en", "en/compatibility.md", results, {"en/demo.md": "Demo"}, project)
+    text = compatibility.section("en", "en/compatibility.md", results, {"en/demo.md": "Demo"}, project)
     row = next(line for line in text.splitlines() if line.startswith("| [Demo](demo.md)"))
     assert "outdated" in row and "6 pass" not in row
-    assert compat.STRINGS["en"]["outdated_note"] in text
+    assert compatibility.STRINGS["en"]["outdated_note"] in text

@@ -47,85 +47,52 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
     sys.path.insert(0, str(ROOT))
 
+from ptdocs.catalog import CatalogError, Texts  # noqa: E402
 from ptdocs.downloads import lines_with_prose_flag  # noqa: E402
+from ptdocs.failures import STRINGS as FAILURES, describe as describe_failure  # noqa: E402
 from ptdocs.provenance import REPORT, changed_sources, page_sources  # noqa: E402
 from ptdocs.notebook_renders import executes, made_earlier  # noqa: E402
 from ptdocs.versions import Status, VersionsError, load_results, page_status, release_key  # noqa: E402
 
-STRINGS = {
-    "en": {
-        "verified": "Verified",
-        "failed": "Failing examples",
-        "unverified": "Not verified in this build",
-        "no_code": "No code examples",
-        "examples": ("1 example", "{n} examples"),
-        "passed": "{count} on this page ran and passed with torch {torch} on {device}, {date}.",
-        "skipped": "Skipped: {count} ({reasons}).",
-        "no_reason": "no reason recorded",
-        "failures": "Examples on this page that failed: {failed} of {total}, with torch {torch} on {device}, {date}.",
-        "none_ran": "No example on this page ran with torch {torch} on {device}, {date}.",
-        "no_report": ("No test report was found ({report}): run `python -m pytest` before building "
-                      "to verify the pages."),
-        "not_run": "The last test run ({date}) did not run the examples of this page.",
-        "changed": "This page or the code it shows changed after the last test run ({date}): {files}.",
-        "unrecorded": "The test report ({date}) does not record which version of this page it ran.",
-        "other_torch": "The last test run used torch {then}; this site was built with torch {now}.",
-        "no_code_text": "This page has no code examples to run.",
-        "notebook_ran": ("{count} of this notebook ran without error while this page was built, "
-                         "with torch {torch} on {device}, {date}."),
-        "cells": ("The 1 code cell", "All {n} code cells"),
-        "notebook_cached": ("The outputs of this notebook were reused from mkdocs-jupyter's cache of an "
-                            "earlier build; the notebook did not run in this build."),
-        "notebook_off": ("This build does not execute notebooks, or lets a failing cell pass "
-                         "(mkdocs-jupyter: execute, allow_errors)."),
-        # The line on other torch releases (ptdocs.versions): clauses joined by "; ".
-        "and": "and",
-        "releases_pass": "examples pass on torch {releases}",
-        "releases_fail": "on {release}, {failed} of {total} fail: {failure}",
-        "releases_skip": ("on {release}, 1 is skipped: {reasons}", "on {release}, {n} are skipped: {reasons}"),
-        "releases_none": "on {release}, none ran: {reasons}",
-        "releases_outdated": ("Not counted: the run on torch {releases}, made before this page or its code changed.",
-                              "Not counted: the runs on torch {releases}, made before this page or its code "
-                              "changed."),
-    },
-    "es": {
-        "verified": "Verificado",
-        "failed": "Ejemplos que fallan",
-        "unverified": "Sin verificar en esta generación del sitio",
-        "no_code": "Sin ejemplos de código",
-        "examples": ("1 ejemplo", "{n} ejemplos"),
-        "passed": "{count} de esta página se {verb} con torch {torch} en {device}, {date}.",
-        "skipped": "Se {omitted} {count} ({reasons}).",
-        "no_reason": "sin motivo registrado",
-        "failures": ("Ejemplos de esta página que fallaron: {failed} de {total}, con torch {torch} "
-                     "en {device}, {date}."),
-        "none_ran": "Ningún ejemplo de esta página se ejecutó con torch {torch} en {device}, {date}.",
-        "no_report": ("No se encontró el informe de pruebas ({report}): ejecuta `python -m pytest` "
-                      "antes de generar el sitio para verificar las páginas."),
-        "not_run": "La última ejecución de las pruebas ({date}) no ejecutó los ejemplos de esta página.",
-        "changed": ("Esta página o el código que muestra cambió después de la última ejecución de las "
-                    "pruebas ({date}): {files}."),
-        "unrecorded": "El informe de pruebas ({date}) no registra qué versión de esta página ejecutó.",
-        "other_torch": "La última ejecución de las pruebas usó torch {then}; este sitio se generó con torch {now}.",
-        "no_code_text": "Esta página no tiene ejemplos de código que ejecutar.",
-        "notebook_ran": ("{count} de este notebook se {verb} sin errores al generar esta página, "
-                         "con torch {torch} en {device}, {date}."),
-        "cells": ("La única celda de código", "Las {n} celdas de código"),
-        "notebook_cached": ("Las salidas de este notebook se reutilizaron de la caché de mkdocs-jupyter de "
-                            "una generación anterior del sitio; el notebook no se ejecutó en esta."),
-        "notebook_off": ("Esta generación del sitio no ejecuta los notebooks, o deja pasar una celda que falla "
-                         "(mkdocs-jupyter: execute, allow_errors)."),
-        "and": "y",
-        "releases_pass": "los ejemplos pasan con torch {releases}",
-        "releases_fail": "con {release} fallan {failed} de {total}: {failure}",
-        "releases_skip": ("con {release} se omite 1: {reasons}", "con {release} se omiten {n}: {reasons}"),
-        "releases_none": "con {release} no se ejecutó ninguno: {reasons}",
-        "releases_outdated": ("No se cuenta la ejecución con torch {releases}: es anterior a un cambio de esta "
-                              "página o de su código.",
-                              "No se cuentan las ejecuciones con torch {releases}: son anteriores a un cambio "
-                              "de esta página o de su código."),
-    },
-}
+# The stamp's words, in English; each other language's are in locale/<language>/LC_MESSAGES/interface.po
+# (ptdocs.catalog). A pair is (one, many): the form for a count of 1, and for any other count {n},
+# so that each language writes its whole sentence for each (a verb agrees with its count).
+STRINGS = Texts("stamp", {
+    "verified": "Verified",
+    "failed": "Failing examples",
+    "unverified": "Not verified in this build",
+    "no_code": "No code examples",
+    "passed": ("1 example on this page ran and passed with torch {torch} on {device}, {date}.",
+               "{n} examples on this page ran and passed with torch {torch} on {device}, {date}."),
+    "skipped": ("Skipped: 1 example ({reasons}).", "Skipped: {n} examples ({reasons})."),
+    "no_reason": "no reason recorded",
+    "failures": "Examples on this page that failed: {failed} of {total}, with torch {torch} on {device}, {date}.",
+    "none_ran": "No example on this page ran with torch {torch} on {device}, {date}.",
+    "no_report": ("No test report was found ({report}): run `python -m pytest` before building "
+                  "to verify the pages."),
+    "not_run": "The last test run ({date}) did not run the examples of this page.",
+    "changed": "This page or the code it shows changed after the last test run ({date}): {files}.",
+    "unrecorded": "The test report ({date}) does not record which version of this page it ran.",
+    "other_torch": "The last test run used torch {then}; this site was built with torch {now}.",
+    "no_code_text": "This page has no code examples to run.",
+    "notebook_ran": (("The 1 code cell of this notebook ran without error while this page was built, "
+                      "with torch {torch} on {device}, {date}."),
+                     ("All {n} code cells of this notebook ran without error while this page was built, "
+                      "with torch {torch} on {device}, {date}.")),
+    "notebook_cached": ("The outputs of this notebook were reused from mkdocs-jupyter's cache of an "
+                        "earlier build; the notebook did not run in this build."),
+    "notebook_off": ("This build does not execute notebooks, or lets a failing cell pass "
+                     "(mkdocs-jupyter: execute, allow_errors)."),
+    # The line on other torch releases (ptdocs.versions): clauses joined by "; ".
+    "and": "and",
+    "releases_pass": "examples pass on torch {releases}",
+    "releases_fail": "on {release}, {failed} of {total} fail: {failure}",
+    "releases_skip": ("on {release}, 1 is skipped: {reasons}", "on {release}, {n} are skipped: {reasons}"),
+    "releases_none": "on {release}, none ran: {reasons}",
+    "releases_outdated": ("Not counted: the run on torch {releases}, made before this page or its code changed.",
+                          "Not counted: the runs on torch {releases}, made before this page or its code "
+                          "changed."),
+})
 
 
 @dataclass(frozen=True)
@@ -155,30 +122,28 @@ def excluded_from_search(html: str, stamp: Stamp) -> str:
     return f'{html[:at]}<div class="admonition {stamp.kind}" data-search-exclude>{html[at + len(opening):]}'
 
 
-def _count(language: str, noun: str, n: int) -> str:
-    one, many = STRINGS[language][noun]
-    return one if n == 1 else many.format(n=n)
+def _form(pair: tuple[str, str], n: int, **values) -> str:
+    """The (one, many) sentence for the count ``n``, filled in."""
+    return pair[0 if n == 1 else 1].format(n=n, **values)
 
 
-def _skips(language: str, counts: dict) -> str:
+def _skips(s: dict, counts: dict) -> str:
     skipped = counts.get("skipped", 0)
     if not skipped:
         return ""
-    reasons = "; ".join(dict.fromkeys(counts.get("skip_reasons") or [])) or STRINGS[language]["no_reason"]
-    return " " + STRINGS[language]["skipped"].format(
-        count=_count(language, "examples", skipped), reasons=reasons,
-                                 omitted="omitió" if skipped == 1 else "omitieron")
+    reasons = "; ".join(dict.fromkeys(counts.get("skip_reasons") or [])) or s["no_reason"]
+    return " " + _form(s["skipped"], skipped, reasons=reasons)
 
 
-def _language(text_language: str) -> str:
-    return text_language if text_language in STRINGS else "en"
+def _strings(language: str) -> dict:
+    """The stamp's words in ``language`` (English for a language without a catalog)."""
+    return STRINGS[language if language in STRINGS else "en"]
 
 
 def report_stamp(language: str, page: str, report: dict | None, current_sources: dict[str, str],
                  torch_now: str | None, has_examples: bool, report_name: str = REPORT.as_posix()) -> Stamp:
     """The stamp of one page, from the test report (None: there is none)."""
-    language = _language(language)
-    s = STRINGS[language]
+    s = _strings(language)
 
     def unverified(text: str) -> Stamp:
         return Stamp("warning", s["unverified"], text)
@@ -204,16 +169,14 @@ def report_stamp(language: str, page: str, report: dict | None, current_sources:
         return Stamp("failure", s["failed"],
                      s["failures"].format(failed=failed, total=passed + failed + skipped, **facts))
     if not passed:
-        return unverified(s["none_ran"].format(**facts) + _skips(language, entry))
-    text = s["passed"].format(count=_count(language, "examples", passed),
-                                 verb="ejecutó y pasó" if passed == 1 else "ejecutaron y pasaron", **facts)
-    return Stamp("success", s["verified"], text + _skips(language, entry))
+        return unverified(s["none_ran"].format(**facts) + _skips(s, entry))
+    return Stamp("success", s["verified"], _form(s["passed"], passed, **facts) + _skips(s, entry))
 
 
-def _listed(language: str, items: list[str]) -> str:
+def _listed(s: dict, items: list[str]) -> str:
     if len(items) < 2:
         return "".join(items)
-    return f"{', '.join(items[:-1])} {STRINGS[language]['and']} {items[-1]}"
+    return f"{', '.join(items[:-1])} {s['and']} {items[-1]}"
 
 
 def _code(text: str) -> str:
@@ -223,8 +186,7 @@ def _code(text: str) -> str:
 
 def release_line(language: str, statuses: list[Status]) -> str:
     """One sentence on the page from every release that ran it (``Status`` per release)."""
-    language = _language(language)
-    s = STRINGS[language]
+    s = _strings(language)
     ran = sorted((status for status in statuses if status.state in ("passed", "failed", "skipped")),
                  key=lambda status: release_key(status.release))
     # A skip every passing run shares (no accelerator) is the main stamp's to name; one that only
@@ -234,15 +196,16 @@ def release_line(language: str, statuses: list[Status]) -> str:
     clauses = []
     passing = [status.release for status in passing]
     if passing:
-        clauses.append(s["releases_pass"].format(releases=_listed(language, passing)))
+        clauses.append(s["releases_pass"].format(releases=_listed(s, passing)))
     # Releases that fail alike (same counts, same first failure) share one clause.
     failing: dict[tuple, list[str]] = {}
     for status in ran:
         if status.state == "failed":
-            first = _code(status.failures[0]) if status.failures else s["no_reason"]
+            first = (describe_failure(language, status.failures[0], _code) if status.failures
+                     else s["no_reason"])
             failing.setdefault((status.failed, status.total, first), []).append(status.release)
     for (failed, total, first), releases in failing.items():
-        clauses.append(s["releases_fail"].format(release=_listed(language, releases), failed=failed,
+        clauses.append(s["releases_fail"].format(release=_listed(s, releases), failed=failed,
                                                  total=total, failure=first))
     for status in ran:
         own = [reason for reason in status.skip_reasons if reason not in shared]
@@ -252,31 +215,26 @@ def release_line(language: str, statuses: list[Status]) -> str:
             clauses.append(s["releases_none"].format(
                 release=status.release, reasons="; ".join(dict.fromkeys(status.skip_reasons)) or s["no_reason"]))
         elif own:
-            one, many = s["releases_skip"]
-            clauses.append((one if len(own) == 1 else many).format(
-                release=status.release, n=len(own), reasons="; ".join(dict.fromkeys(own))))
+            clauses.append(_form(s["releases_skip"], len(own), release=status.release,
+                                 reasons="; ".join(dict.fromkeys(own))))
     line = "; ".join(clauses)
     line = line[:1].upper() + line[1:] + "." if line else ""
     outdated = [status.release for status in statuses if status.state == "outdated"]
     if outdated:
-        one, many = s["releases_outdated"]
-        line = f"{line} {(one if len(outdated) == 1 else many).format(releases=_listed(language, outdated))}"
+        line = f"{line} {_form(s['releases_outdated'], len(outdated), releases=_listed(s, outdated))}"
     return line.strip()
 
 
 def notebook_stamp(language: str, cells: int, executed: bool, cached: bool, torch_now: str | None,
                    device: str, date: str) -> Stamp:
     """The stamp of a notebook page that no test report covers: what this build's execution proves."""
-    language = _language(language)
-    s = STRINGS[language]
+    s = _strings(language)
     if not executed:
         return Stamp("warning", s["unverified"], s["notebook_off"])
     if cached:
         return Stamp("warning", s["unverified"], s["notebook_cached"])
-    count = _count(language, "cells", cells)
     return Stamp("success", s["verified"],
-                 s["notebook_ran"].format(count=count, verb="ejecutó" if cells == 1 else "ejecutaron",
-                                          torch=torch_now, device=device, date=date))
+                 _form(s["notebook_ran"], cells, torch=torch_now, device=device, date=date))
 
 
 def insert_under_title(markdown: str, stamp: Stamp) -> str:
@@ -327,7 +285,9 @@ def on_pre_build(config):
     _build.clear()
     try:
         releases = load_results(root)
-    except VersionsError as error:
+        for language in STRINGS:  # a missing translation stops the build here, in one line
+            STRINGS[language], FAILURES[language]
+    except (VersionsError, CatalogError) as error:
         raise PluginError(f"stamp hook: {error}") from None
     _build.update(root=root, report=load_report(root / REPORT), torch=_installed_torch(), notebooks={},
                   pages={}, releases=releases)

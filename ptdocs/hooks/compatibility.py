@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
     sys.path.insert(0, str(ROOT))
 
+from ptdocs.catalog import CatalogError, Texts  # noqa: E402
+from ptdocs.failures import STRINGS as FAILURES, describe as describe_failure  # noqa: E402
 from ptdocs.provenance import page_sources  # noqa: E402
 from ptdocs.versions import (RESULTS, SUPPORTED, Result, VersionsError, load_results,  # noqa: E402
                              page_status, release_key)
@@ -29,70 +31,39 @@ from ptdocs.versions import (RESULTS, SUPPORTED, Result, VersionsError, load_res
 MARKER = "<!-- compatibility -->"
 PAGE = "compatibility.md"
 
-STRINGS = {
-    "en": {
-        "supported": ("Supported releases: torch {first} to {last}, each run at its latest patch "
-                      "release ({releases}). This site is built and tested with torch {pinned}, "
-                      "the release `requirements.txt` pins."),
-        "runs_heading": "Runs",
-        "release": "Release",
-        "build": "torch build",
-        "device": "Device",
-        "date": "Date",
-        "passed": "Passed",
-        "failed": "Failed",
-        "skipped": "Skipped",
-        "not_run_yet": "not run yet",
-        "pages_heading": "Page by release",
-        "page": "Page",
-        "cell_passed": "{passed} pass",
-        "cell_skips": ("{passed} pass, 1 skipped", "{passed} pass, {skipped} skipped"),
-        "cell_failed": "{failed} of {total} fail",
-        "cell_none": "none ran",
-        "cell_not_run": "not run",
-        "cell_outdated": "outdated",
-        "outdated_note": ("*outdated*: the page or its code changed after that release's run, so the run "
-                          "no longer speaks for it."),
-        "notes_heading": "Failures and release-specific skips",
-        "failure": "**{page}**, torch {release}: {failure}",
-        "skip": "**{page}**, torch {release}, skipped: {reason}",
-        # Only the pages as they are now: a run's failures on a page changed since are not its failures.
-        "no_notes": ("None on the pages as they are now: every example that ran passed, and every skip is "
-                     "shared by all releases."),
-        "none": "No release has been run yet: `python -m ptdocs.versions run RELEASE` writes `{folder}/RELEASE.json`.",
-    },
-    "es": {
-        "supported": ("Versiones compatibles: de torch {first} a {last}, cada una con su última versión "
-                      "de parche ({releases}). Este sitio se genera y se prueba con torch {pinned}, "
-                      "la versión que fija `requirements.txt`."),
-        "runs_heading": "Ejecuciones",
-        "release": "Versión",
-        "build": "Compilación de torch",
-        "device": "Dispositivo",
-        "date": "Fecha",
-        "passed": "Pasan",
-        "failed": "Fallan",
-        "skipped": "Se omiten",
-        "not_run_yet": "aún sin ejecutar",
-        "pages_heading": "Páginas por versión",
-        "page": "Página",
-        "cell_passed": "pasan {passed}",
-        "cell_skips": ("pasan {passed}, se omite 1", "pasan {passed}, se omiten {skipped}"),
-        "cell_failed": "fallan {failed} de {total}",
-        "cell_none": "no se ejecutó ninguno",
-        "cell_not_run": "sin ejecutar",
-        "cell_outdated": "desactualizado",
-        "outdated_note": ("*desactualizado*: la página o su código cambió después de la ejecución con esa "
-                          "versión, así que esa ejecución ya no la avala."),
-        "notes_heading": "Fallos y omisiones propias de una versión",
-        "failure": "**{page}**, torch {release}: {failure}",
-        "skip": "**{page}**, torch {release}, omitido: {reason}",
-        "no_notes": ("Ninguno en las páginas tal como están ahora: todos los ejemplos que se ejecutaron "
-                     "pasaron, y todas las omisiones son comunes a todas las versiones."),
-        "none": ("Aún no se ha ejecutado ninguna versión: `python -m ptdocs.versions run VERSIÓN` escribe "
-                 "`{folder}/VERSIÓN.json`."),
-    },
-}
+# The page's words, in English; each other language's are in locale/<language>/LC_MESSAGES/interface.po
+# (ptdocs.catalog). A pair is (one, many): the form for a count of 1, and for any other count.
+STRINGS = Texts("compatibility", {
+    "supported": ("Supported releases: torch {first} to {last}, each run at its latest patch "
+                  "release ({releases}). This site is built and tested with torch {pinned}, "
+                  "the release `requirements.txt` pins."),
+    "runs_heading": "Runs",
+    "release": "Release",
+    "build": "torch build",
+    "device": "Device",
+    "date": "Date",
+    "passed": "Passed",
+    "failed": "Failed",
+    "skipped": "Skipped",
+    "not_run_yet": "not run yet",
+    "pages_heading": "Page by release",
+    "page": "Page",
+    "cell_passed": "{passed} pass",
+    "cell_skips": ("{passed} pass, 1 skipped", "{passed} pass, {skipped} skipped"),
+    "cell_failed": "{failed} of {total} fail",
+    "cell_none": "none ran",
+    "cell_not_run": "not run",
+    "cell_outdated": "outdated",
+    "outdated_note": ("*outdated*: the page or its code changed after that release's run, so the run "
+                      "no longer speaks for it."),
+    "notes_heading": "Failures and release-specific skips",
+    "failure": "**{page}**, torch {release}: {failure}",
+    "skip": "**{page}**, torch {release}, skipped: {reason}",
+    # Only the pages as they are now: a run's failures on a page changed since are not its failures.
+    "no_notes": ("None on the pages as they are now: every example that ran passed, and every skip is "
+                 "shared by all releases."),
+    "none": "No release has been run yet: `python -m ptdocs.versions run RELEASE` writes `{folder}/RELEASE.json`.",
+})
 
 _build: dict = {}
 
@@ -105,7 +76,9 @@ def _language(page_uri: str, config) -> str:
 def on_pre_build(config):
     try:
         _build["results"] = load_results(Path(config.config_file_path).parent)
-    except VersionsError as error:
+        for language in STRINGS:  # a missing translation stops the build here, in one line
+            STRINGS[language], FAILURES[language]
+    except (VersionsError, CatalogError) as error:
         raise PluginError(f"compatibility page: {error}") from None
 
 
@@ -177,7 +150,8 @@ def section(language: str, page_uri: str, results: dict[str, Result], titles: di
                 outdated = True
             elif status.state == "failed":
                 cells.append(s["cell_failed"].format(failed=status.failed, total=status.total))
-                notes += [s["failure"].format(page=title, release=status.release, failure=_code(failure))
+                notes += [s["failure"].format(page=title, release=status.release,
+                                                failure=describe_failure(language, failure, _code))
                           for failure in status.failures[:1]]
             elif status.state == "skipped":
                 cells.append(s["cell_none"])
