@@ -2,7 +2,12 @@
 
 import importlib.util
 import re
+import textwrap
 
+from sybil import Sybil
+from sybil.example import SybilFailure
+
+from ptdocs.pages import PageBlockParser, ProseValuesParser
 from ptdocs.snippets import ROOT
 
 
@@ -20,3 +25,24 @@ def alternates(html):
     ptdocs/hooks/language_links.py)."""
     return {lang: href for href, lang in
             re.findall(r'<a href="([^"]*)" hreflang="([a-z]+)" class="md-select__link"', html)}
+
+
+def write_page(site, relative, body):
+    """docs/<relative> in a small test repository, with ``body`` dedented."""
+    path = site / "docs" / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(body))
+    return path
+
+
+def run_page(site, path, prose_values=False):
+    """Every example of a page in order, as pytest runs them (with its prose-values checks if
+    asked): the examples, and Sybil's first failure or None."""
+    parsers = [PageBlockParser(site)] + ([ProseValuesParser(site)] if prose_values else [])
+    examples = list(Sybil(parsers=parsers).parse(path).examples())
+    for example in examples:
+        try:
+            example.evaluate()
+        except SybilFailure as failure:
+            return examples, failure
+    return examples, None

@@ -1,8 +1,6 @@
 """The page runner itself: it must run what the page shows, and fail where it should."""
 
 import shutil
-import textwrap
-from pathlib import Path
 
 import pytest
 from sybil import Sybil
@@ -10,6 +8,8 @@ from sybil.example import SybilFailure
 
 from ptdocs.pages import PageBlockParser, ProseValuesParser, format_value, prose_value_pairs
 from ptdocs.snippets import ROOT, IncludeError, expand, pymdownx_expansion
+
+from helpers import run_page, write_page
 
 SNIPPET = """\
 # A demo snippet.
@@ -37,23 +37,7 @@ def site(tmp_path):
     return tmp_path
 
 
-def page(site, relative, body):
-    path = site / "docs" / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(body))
-    return path
-
-
-def run(site, path):
-    """Evaluate every example of a page in order, as pytest does; return Sybil's failure or None."""
-    document = Sybil(parsers=[PageBlockParser(site)]).parse(path)
-    examples = list(document.examples())
-    for example in examples:
-        try:
-            example.evaluate()
-        except SybilFailure as failure:
-            return examples, failure
-    return examples, None
+page, run = write_page, run_page
 
 
 def test_a_page_that_includes_a_section_runs_it(site):

@@ -10,20 +10,18 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import textwrap
 
 import pytest
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
-from sybil import Sybil
-from sybil.example import SybilFailure
 
 from ptdocs import catalog, pages
 from ptdocs.downloads import TEXTS, Site, make_downloads, requirements
-from ptdocs.pages import (OutputLine, PageBlockParser, ProseValuesParser, output_line,
-                          prose_value_pairs, shown_output)
+from ptdocs.pages import OutputLine, output_line, prose_value_pairs, shown_output
 from ptdocs.snippets import ROOT
 from ptdocs.versions import SUPPORTED
+
+from helpers import run_page, write_page
 
 # Prints "old" or "new" as a release would; the test decides which release is running.
 VARIANTS = """\
@@ -48,22 +46,12 @@ def site(tmp_path):
     return tmp_path
 
 
-def page(site, relative, body):
-    path = site / "docs" / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(body))
-    return path
+page = write_page
 
 
 def run(site, path):
-    """Every example of a page in order, as pytest runs them; Sybil's failure or None."""
-    document = Sybil(parsers=[PageBlockParser(site), ProseValuesParser(site)]).parse(path)
-    for example in document.examples():
-        try:
-            example.evaluate()
-        except SybilFailure as failure:
-            return failure
-    return None
+    """Every example of a page in order, prose values included; Sybil's failure or None."""
+    return run_page(site, path, prose_values=True)[1]
 
 
 def running(monkeypatch, release: str) -> None:
