@@ -251,6 +251,8 @@ def shown_output(source: str, version: Version | str | None = None) -> list[str]
 
 
 def has_conditioned_output(source: str) -> bool:
+    if OUTPUT + "[" not in source:  # the usual case, told without tokenizing (the downloads ask per include)
+        return False
     return any(line.condition is not None for _, line in output_comments(source + "\n"))
 
 
