@@ -265,11 +265,12 @@ def _translated_file(path: Path, stamp: tuple[int, int], root: Path,
     gives the same Catalog object while the PO file is unchanged)."""
     text = path.read_text(encoding="utf-8")
     translated, left = translate_source(text, _comment_map(catalog), path.suffix)
-    name = _relative(path, root)
+    name = relative(path, root)
     return tuple(translated.split("\n") if translated else []), tuple(f"{name}:{c.line}" for c in left)
 
 
-def _relative(path: Path, root: Path) -> str:
+def relative(path: Path, root: Path) -> str:
+    """``path`` from the repository root, with forward slashes (as given when outside it)."""
     try:
         return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
     except ValueError:
@@ -397,7 +398,7 @@ def untranslated_notebook_comments(source: Path, language: str, root: Path = ROO
     if language == SOURCE:
         return []
     known = comment_translations(language, root)
-    name = _relative(Path(source), root)
+    name = relative(Path(source), root)
     return [f"{name}:{offset + comment.line}" for offset, comment in notebook_code_comments(Path(source))
             if comment.msgid not in known or known[comment.msgid].count("\n") + 1 != len(comment.lines)]
 
@@ -414,7 +415,7 @@ def extract_comments(root: Path = ROOT) -> Catalog:
                 catalog.add(comment.msgid, locations=[(path, comment.line)],
                             auto_comments=_notes(comment))
     for source in sorted((Path(root) / NOTEBOOKS).glob("*.py")):
-        name = _relative(source, root)
+        name = relative(source, root)
         for offset, comment in notebook_code_comments(source):
             catalog.add(comment.msgid, locations=[(name, offset + comment.line)],
                         auto_comments=_notes(comment))
@@ -441,9 +442,9 @@ def interface_tables(root: Path = ROOT):
                     try:
                         english = ast.literal_eval(node.args[1])
                     except ValueError:
-                        raise CatalogError(f"{_relative(path, root)}:{node.lineno}: the English table "
+                        raise CatalogError(f"{relative(path, root)}:{node.lineno}: the English table "
                                            "of Texts(...) must be a literal") from None
-                    yield _relative(path, root), node.lineno, node.args[0].value, english
+                    yield relative(path, root), node.lineno, node.args[0].value, english
 
 
 def extract_interface(root: Path = ROOT) -> Catalog:

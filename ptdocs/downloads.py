@@ -216,7 +216,7 @@ def _parse(page: Path, root: Path):
 def read_page(page: Path, root: Path = ROOT) -> tuple[list, list[Example]]:
     """The page as parts in order: prose (``str``) and examples (:class:`Example`)."""
     document, regions = _parse(page, root)
-    text, where = document.text, _relative(page, root)
+    text, where = document.text, catalog.relative(page, root)
     parts: list = []
     examples: list[Example] = []
     position = 0
@@ -291,13 +291,6 @@ def _skip(argument: str | None, where: str) -> Skip:
     names = sorted({node.id for node in ast.walk(condition)
                     if isinstance(node, ast.Name) and node.id in SETUP_NAMES})
     return Skip(text, str(reason), tuple(names))
-
-
-def _relative(page: Path, root: Path) -> str:
-    try:
-        return Path(page).resolve().relative_to(Path(root).resolve()).as_posix()
-    except ValueError:
-        return str(page)
 
 
 # ---------------------------------------------------------------- the code
@@ -533,7 +526,7 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     page = Path(page)
     language, relative = language_of(page, root)
     if language not in TEXTS:
-        raise DownloadError(f"{_relative(page, root)}: the catalog (locale/) has no texts for "
+        raise DownloadError(f"{catalog.relative(page, root)}: the catalog (locale/) has no texts for "
                             f"the language {language!r}")
     try:
         texts = TEXTS[language]
@@ -542,7 +535,7 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     parts, examples = read_page(page, root)
     if not examples:
         return None
-    where = _relative(page, root)
+    where = catalog.relative(page, root)
     codes = [cell_code(example) for example in examples]
     files = files_read(examples, root)
 
