@@ -59,6 +59,7 @@ if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root
 from ptdocs.downloads import TEXTS, Site  # noqa: E402  the download links' words; the site's URL rules
 from ptdocs import translations  # noqa: E402  which files under docs/ are pages
 from ptdocs.atomic import write_atomically  # noqa: E402
+from ptdocs.catalog import CatalogError  # noqa: E402
 from ptdocs.notebook_renders import executes, made_by_this_build, render_path  # noqa: E402
 
 
@@ -168,11 +169,15 @@ def with_download_link(html: str, src_uri: str) -> str:
     language = src_uri.partition("/")[0]
     if language not in TEXTS:
         raise PluginError(f"{src_uri}: no download label for the language '{language}'; "
-                          "add it to TEXTS in ptdocs/downloads.py")
+                          "add the language to the catalog (locale/, python -m ptdocs.catalog update)")
+    try:
+        label = TEXTS[language]["notebook"]
+    except CatalogError as error:
+        raise PluginError(f"{src_uri}: {error}") from None
     name = posixpath.basename(src_uri)
     # Out of the search index (Material's data-search-exclude): results start with the page's words.
     link = (f'<p data-search-exclude><a class="md-button" href="{quote(name)}" download>'
-            f'{TEXTS[language]["notebook"]}</a></p>')
+            f'{label}</a></p>')
     end = html.find("</h1>")
     if end < 0:
         return link + html
