@@ -7,7 +7,6 @@ replaced where a test needs another one (``ptdocs.pages.torch_version``).
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 
@@ -19,9 +18,10 @@ from ptdocs import catalog, pages
 from ptdocs.downloads import TEXTS, Site, make_downloads, requirements
 from ptdocs.pages import OutputLine, output_line, prose_value_pairs, shown_output
 from ptdocs.snippets import ROOT
+from ptdocs.report import failure_record
 from ptdocs.versions import SUPPORTED
 
-from helpers import run_page, write_page
+from helpers import run_page, tiny_site, write_page
 
 # Prints "old" or "new" as a release would; the test decides which release is running.
 VARIANTS = """\
@@ -39,11 +39,7 @@ print("new" if pages.torch_version() >= pages.Version("2.14") else "old")
 @pytest.fixture
 def site(tmp_path):
     """A tiny repository: mkdocs.yml's snippet settings, the pin, one snippet file."""
-    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
-    shutil.copy(ROOT / "requirements.txt", tmp_path / "requirements.txt")
-    (tmp_path / "snippets" / "demo").mkdir(parents=True)
-    (tmp_path / "snippets" / "demo" / "variants.py").write_text(VARIANTS)
-    return tmp_path
+    return tiny_site(tmp_path, {"demo/variants.py": VARIANTS})
 
 
 page = write_page
@@ -258,3 +254,22 @@ def test_a_page_without_conditions_does_not_explain_them(site):
     downloads = make_downloads(demo_page(site, "snippets/demo/plain.py"),
                                Site("", "en", {"en": "Demo"}), site)
     assert TEXTS["en"]["output_versions"] not in downloads.script
+
+
+# ---------------------------------------------------------------- the report reads these failures
+
+@pytest.mark.parametrize("code, prose, kind, fields", [
+    ('print("a")\n#> b\n', "", "output", {"file": "snippets/demo/fails.py", "shown": "b", "printed": "a"}),
+    ('raise ValueError("no")\n', "", "exception", {"file": "snippets/demo/fails.py", "error": "ValueError: no"}),
+    ("n = 3\n", "<!-- prose-values: n -> 4 -->\nThe answer is 4.\n", "value",
+     {"file": "docs/en/fails.md", "said": "4", "got": "3"}),
+])
+def test_the_report_reads_each_kind_of_failure_the_pages_raise(site, code, prose, kind, fields):
+    """ptdocs.report.failure_record reads the words of ptdocs.pages' failures: were they
+    reworded, every failure on the stamps would become "other". Real failures, not copies."""
+    (site / "snippets" / "demo" / "fails.py").write_text(code)
+    failure = run(site, page(site, "en/fails.md", f'# Fails\n\n```python\n--8<-- "snippets/demo/fails.py"\n```\n\n{prose}'))
+    assert failure is not None
+    record = failure_record(str(failure))
+    assert record["kind"] == kind, record
+    assert {key: record[key] for key in fields} == fields, record
