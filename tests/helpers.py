@@ -2,6 +2,7 @@
 
 import importlib.util
 import re
+import shutil
 import textwrap
 
 from sybil import Sybil
@@ -25,6 +26,17 @@ def alternates(html):
     ptdocs/hooks/language_links.py)."""
     return {lang: href for href, lang in
             re.findall(r'<a href="([^"]*)" hreflang="([a-z]+)" class="md-select__link"', html)}
+
+
+def tiny_site(root, snippets):
+    """A tiny repository in ``root``: mkdocs.yml's snippet settings, the requirements with the
+    torch pin, and ``snippets`` ({"demo/x.py": code}) under snippets/."""
+    shutil.copy(ROOT / "mkdocs.yml", root / "mkdocs.yml")
+    shutil.copy(ROOT / "requirements.txt", root / "requirements.txt")
+    for name, code in snippets.items():
+        (root / "snippets" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "snippets" / name).write_text(code)
+    return root
 
 
 def write_page(site, relative, body):

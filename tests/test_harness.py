@@ -1,6 +1,5 @@
 """The page runner itself: it must run what the page shows, and fail where it should."""
 
-import shutil
 
 import pytest
 from sybil import Sybil
@@ -9,7 +8,7 @@ from sybil.example import SybilFailure
 from ptdocs.pages import PageBlockParser, ProseValuesParser, format_value, prose_value_pairs
 from ptdocs.snippets import ROOT, IncludeError, expand, pymdownx_expansion
 
-from helpers import run_page, write_page
+from helpers import run_page, tiny_site, write_page
 
 SNIPPET = """\
 # A demo snippet.
@@ -31,10 +30,7 @@ assert round(area, 3) == 12.0, "the area of a circle of radius 2 is 4*pi"
 @pytest.fixture
 def site(tmp_path):
     """A tiny repository: mkdocs.yml's snippet settings, one snippet file, pages."""
-    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
-    (tmp_path / "snippets" / "demo").mkdir(parents=True)
-    (tmp_path / "snippets" / "demo" / "circle.py").write_text(SNIPPET)
-    return tmp_path
+    return tiny_site(tmp_path, {"demo/circle.py": SNIPPET})
 
 
 page, run = write_page, run_page
