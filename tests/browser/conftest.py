@@ -1,4 +1,5 @@
-"""The site built once, served on 127.0.0.1, and one headless Chromium for all browser tests.
+"""The site built once, served on 127.0.0.1, and one headless Chromium for all browser tests
+(the tour of every page starts a second one for half of it: see harness.tour).
 
 Chromium is Debian's (``apt-get install chromium``); Playwright drives it through
 ``executable_path`` and never downloads a browser. Without it the browser tests
@@ -11,7 +12,8 @@ import os
 
 import pytest
 
-from .harness import CHROMIUM, LAUNCH_ARGS, empty_search_indexes, new_context, serve, visit_every_page
+from .harness import CHROMIUM, empty_search_indexes, launch, new_context, serve
+from .harness import tour as harness_tour
 
 
 @pytest.fixture(scope="session")
@@ -33,8 +35,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
+        chromium = launch(playwright)
         yield chromium
         chromium.close()
 
@@ -42,15 +43,10 @@ def browser():
 @pytest.fixture(scope="package")
 def tour(browser, site):
     """Every page of the site, opened once for all the tests that check every page (see
-    harness.visit_every_page), in an offline-guarded context of its own: by page path, what
-    each visit saw."""
-    context, guard = new_context(browser)
-    context.grant_permissions(["clipboard-read", "clipboard-write"])
-    try:
-        visits = visit_every_page(context, site)
-    finally:
-        context.close()
-    assert not guard.blocked, "requests to other hosts (aborted):\n" + "\n".join(guard.blocked)
+    harness.tour and harness.visit_every_page), in offline-guarded contexts of their own: by
+    page path, what each visit saw."""
+    visits, blocked = harness_tour(browser, site)
+    assert not blocked, "requests to other hosts (aborted):\n" + "\n".join(blocked)
     return visits
 
 

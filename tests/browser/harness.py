@@ -30,6 +30,11 @@ LAUNCH_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+
+
+def launch(playwright):
+    """Debian's Chromium, headless, through ``playwright`` (one Playwright instance per thread)."""
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
 DEFAULT_LANGUAGE = "en"  # built at the site's root, the others under <locale>/ (mkdocs.yml)
 LANGUAGES = sorted(path.name for path in (ROOT / "docs").iterdir() if path.is_dir())
 
@@ -394,15 +399,17 @@ LAYOUT = """() => {
 }"""
 # axe-core (vendored by the axe-playwright-python package, injected into every page of the tour).
 # Every rule but color-contrast looks at the page's structure, which a colour scheme does not
-# change: they run once, in the first scheme (structure=true). color-contrast runs in each scheme,
-# on one element of each look: the elements whose own text has the same colour, font size and
-# weight, over the same backgrounds and opacities up to the first opaque one, have the same
-# contrast. Checked whole, the thousands of highlighted tokens of a guide and the 1 200 cells of a
-# notebook's table took axe 5-15 s a page; one of each look takes well under one. Per violation:
-# rule, impact, help, how many elements, the first targets and what to fix.
+# change: they run once, in the first scheme a page is seen in (structure=true). color-contrast
+# runs in each scheme, on one element of each look: the elements whose own text has the same
+# colour, font size and weight, over the same backgrounds and opacities up to the first opaque
+# one, have the same contrast. Checked whole, the thousands of highlighted tokens of a guide and
+# the 1 200 cells of a notebook's table took axe 5-15 s a page; one of each look takes well under
+# one. The looks are marked (data-ptdocs-look) and color-contrast's selector is narrowed to them,
+# so that in the first scheme one axe.run checks both: each run first walks the whole document,
+# about a third of a run's cost. Per violation: rule, impact, help, how many elements, the first
+# targets and what to fix.
 AXE = """async structure => {
-    const options = {resultTypes: ["violations"]}
-    const rules = structure ? (await axe.run(document, {...options, rules: {"color-contrast": {enabled: false}}})).violations : []
+    const LOOK = "data-ptdocs-look"
     const backdrops = new Map()  // element -> its backgrounds and opacities, to the first opaque one
     const backdrop = element => {
         if (!element) return ""
@@ -414,15 +421,22 @@ AXE = """async structure => {
         }
         return backdrops.get(element)
     }
-    const looks = new Map()
+    for (const element of document.querySelectorAll(`[${LOOK}]`)) element.removeAttribute(LOOK)
+    const looks = new Set()
     for (const element of document.body.querySelectorAll("*")) {
         if (![...element.childNodes].some(node => node.nodeType === Node.TEXT_NODE && node.data.trim())) continue
         const style = getComputedStyle(element)
         const look = [style.color, style.fontSize, style.fontWeight, backdrop(element)].join(" | ")
-        if (!looks.has(look)) looks.set(look, element)
+        if (!looks.has(look)) {
+            looks.add(look)
+            element.setAttribute(LOOK, "")
+        }
     }
-    const contrast = await axe.run({include: [...looks.values()]}, {...options, runOnly: ["color-contrast"]})
-    return [...rules, ...contrast.violations].map(violation => ({
+    axe.configure({rules: [{id: "color-contrast", selector: `[${LOOK}]`}]})
+    const options = {resultTypes: ["violations"], ...(structure ? {} : {runOnly: ["color-contrast"]})}
+    const {violations} = await axe.run(document, options)
+    for (const element of document.querySelectorAll(`[${LOOK}]`)) element.removeAttribute(LOOK)
+    return violations.map(violation => ({
         rule: violation.id, impact: violation.impact, help: violation.help, count: violation.nodes.length,
         targets: violation.nodes.slice(0, 5).map(node => node.target.join(" ")),
         summary: violation.nodes[0]?.failureSummary?.split("\\n").slice(0, 2).join(" ") ?? "",
@@ -543,11 +557,65 @@ def take_screenshots(page, name: str, scheme: str) -> list[Path]:
     return taken
 
 
-def visit_every_page(context, site) -> dict[str, Visit]:
-    """Open every page of the site once, in one tab; by page path, what each visit saw.
+def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
+    """Every page of the site, visited once (see visit_every_page), by page path in the site's
+    order; and the requests to other hosts that were aborted.
 
-    A visit records the page's load (see load), reads PAGE_FACTS; in each colour scheme (light,
-    then dark with the palette toggle, then light again for the next page) it reads LAYOUT, runs
+    The visits are shared between ``browser`` and a second Chromium, started in a thread (in
+    Playwright's sync API each thread needs its own instance), which takes every other language:
+    a visit waits on Chromium, which renders one page at a time, so two render side by side (on
+    two cores, the tour took 70 s in one browser). Each visit is independent of the others; what
+    either thread raised is raised here.
+    """
+    from playwright.sync_api import sync_playwright
+
+    languages = sorted({Site.language(path) for path in site.pages})
+    halves = [[path for path in site.pages if Site.language(path) in languages[start::2]]
+              for start in (0, 1)]
+    second: dict = {}
+
+    def visit_the_second_half():
+        try:
+            with sync_playwright() as playwright:
+                other = launch(playwright)
+                try:
+                    second["result"] = _visit_in_own_context(other, site, halves[1])
+                finally:
+                    other.close()
+        except BaseException as error:  # noqa: BLE001 - raised again in the calling thread
+            second["error"] = error
+
+    thread = threading.Thread(target=visit_the_second_half, name="second browser")
+    if halves[1]:
+        thread.start()
+    try:
+        visits, blocked = _visit_in_own_context(browser, site, halves[0])
+    finally:
+        if halves[1]:
+            thread.join()
+    if "error" in second:
+        raise second["error"]
+    more, more_blocked = second.get("result", ({}, []))
+    visits.update(more)
+    return {path: visits[path] for path in site.pages}, blocked + more_blocked
+
+
+def _visit_in_own_context(browser, site, pages) -> tuple[dict[str, "Visit"], list[str]]:
+    context, guard = new_context(browser)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    try:
+        visits = visit_every_page(context, site, pages)
+    finally:
+        context.close()
+    return visits, guard.blocked
+
+
+def visit_every_page(context, site, pages: list[str] | None = None) -> dict[str, Visit]:
+    """Open every page of the site (or those of ``pages``) once, in one tab; by page path, what
+    each visit saw.
+
+    A visit records the page's load (see load), reads PAGE_FACTS; in each colour scheme (first
+    the one the page opened in, then the other with the palette toggle) it reads LAYOUT, runs
     axe-core (AXE) and takes the page's screenshots if it is one of screenshot_pages (what a
     reader sees first, and a notebook's first picture or the results page's plot as it appears on
     the page, at 1280 and 375 px: a whole guide is ~10 000 px tall, too big to keep); and, last
@@ -562,16 +630,18 @@ def visit_every_page(context, site) -> dict[str, Visit]:
     context.add_init_script(path=AXE_FILE_PATH)  # a script of the test's, not a request of the page's
     page = context.new_page()
     visits = {}
-    for path in site.pages:
+    schemes = list(SCHEMES)
+    for path in site.pages if pages is None else pages:
         recorded = load(page, site.page_url(path))
         visit = Visit(recorded, **page.evaluate(PAGE_FACTS, COPY_BUTTONS))
-        for scheme in SCHEMES:
+        for scheme in schemes:
             switch_scheme(page, scheme)
             visit.layout[scheme] = page.evaluate(LAYOUT)
-            visit.axe[scheme] = page.evaluate(AXE, scheme == "light")
+            visit.axe[scheme] = page.evaluate(AXE, scheme == schemes[0])
             if path in names:
                 visit.screenshots += take_screenshots(page, names[path], scheme)
-        switch_scheme(page, "light")
+        # Material keeps the scheme for the next page: it starts in this one, one switch fewer.
+        schemes.reverse()
         if visit.copy_buttons and not visit.notebook:
             page.evaluate("navigator.clipboard.writeText('')")
             page.locator(COPY_BUTTONS).last.click()
