@@ -8,7 +8,7 @@ from urllib.parse import urldefrag, urlsplit
 
 import pytest
 
-from .harness import DEFAULT_LANGUAGE, LANGUAGES, Site
+from .harness import DEFAULT_LANGUAGE, LANGUAGES, Site, new_context
 
 OTHER_LANGUAGES = [language for language in LANGUAGES if language != DEFAULT_LANGUAGE]
 
@@ -80,10 +80,24 @@ ALL_RESULTS_SHOWN = """() => {
 }"""
 
 
+# No search shown: the box was emptied and Material has answered that with its placeholder.
+NO_SEARCH_SHOWN = """() => {
+    const placeholder = JSON.parse(document.getElementById("__config").textContent).translations["search.result.placeholder"]
+    return document.querySelector(".md-search-result__meta").textContent.trim() === placeholder
+        && !document.querySelector(".md-search-result__item")
+}"""
+
+
 def search(page, site, term: str) -> set[str]:
     """Type ``term`` into the search box of the open page; the pages its results link to."""
     box = page.locator("input.md-search__input")
     box.click()
+    if box.input_value():
+        # A search typed before on this page: its results stay shown until Material has answered
+        # the next one, and must never be read as this one's. Emptied first, the box shows none.
+        box.fill("")
+        box.press("End")
+        page.wait_for_function(NO_SEARCH_SHOWN)
     # Material searches the box's text on each keyup (and once when its index is ready). Typed
     # key by key, every prefix would be a search of its own, whose results could be the ones
     # read; filled, then one key released, the term is the only text ever searched.
@@ -94,11 +108,33 @@ def search(page, site, term: str) -> set[str]:
     return {_path(href, site) for href in hrefs}
 
 
+@pytest.fixture(scope="module")
+def home_page(browser, site):
+    """The home page of a language, opened once for all the searches typed on it (each search
+    fills the box anew): by language, the page and every response it has had. Material's search
+    worker builds the whole index of the language on each page load, most of what a search test
+    costs."""
+    opened, guards = {}, []
+
+    def home(language):
+        if language not in opened:
+            context, guard = new_context(browser)
+            guards.append(guard)
+            page, loaded = context.new_page(), []
+            page.on("response", lambda response: loaded.append(response))
+            page.goto(site.page_url(Site.in_language("", language)))
+            opened[language] = page, loaded
+        return opened[language]
+    yield home
+    for page, _loaded in opened.values():
+        page.context.close()
+    blocked = [url for guard in guards for url in guard.blocked]
+    assert not blocked, "requests to other hosts (aborted):\n" + "\n".join(blocked)
+
+
 @pytest.mark.parametrize("language, term", sorted(SEARCHES.items()))
-def test_search_finds_the_autograd_page_and_only_pages_in_the_readers_language(site, page, language, term):
-    loaded = []  # what the page and its search worker fetched for search
-    page.on("response", lambda response: loaded.append(response))
-    page.goto(site.page_url(Site.in_language("", language)))
+def test_search_finds_the_autograd_page_and_only_pages_in_the_readers_language(site, home_page, language, term):
+    page, loaded = home_page(language)  # what the page and its search worker fetched
     found = search(page, site, term)
     meta = page.locator(".md-search-result__meta").inner_text()
     expected = Site.in_language("autograd/", language)
@@ -147,8 +183,8 @@ TOPICS = {
 
 @pytest.mark.parametrize("language, term, guide", [
     (language, term, guide) for language, topics in sorted(TOPICS.items()) for term, guide in topics.items()])
-def test_a_guide_is_the_first_result_for_its_topic(site, page, language, term, guide):
-    page.goto(site.page_url(Site.in_language("", language)))
+def test_a_guide_is_the_first_result_for_its_topic(site, home_page, language, term, guide):
+    page, _loaded = home_page(language)
     found = search(page, site, term)
     first = _path(page.locator(".md-search-result__item > a").first.get_attribute("href"), site)
     expected = Site.in_language(guide, language)
