@@ -53,23 +53,25 @@ ROOT = Path(__file__).parent
 BROWSER_TESTS = ROOT / "tests" / "browser"
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_xdist_auto_num_workers(config):
-    """How many workers `-n auto` starts (pyproject.toml caps them with --maxprocesses).
-
-    The page examples keep their worker's core busy: one worker per core, pytest-xdist's own
-    count. The rest of the suite spends about a third of its time waiting for the processes it
-    starts (scripts, kernels, builds, Chromium): two per core (on two cores, the whole suite
-    took 111 s with 2 workers, 102 s with 3, 98 s with 4; `pytest docs` 12 s with 2, 17 s with 4).
-    """
-    from xdist.plugin import pytest_xdist_auto_num_workers as one_per_core
-
-    per_core = one_per_core(config)
-    pages_only = all(Path(arg.partition("::")[0]).resolve().is_relative_to(ROOT / "docs")
-                     for arg in config.args)
-    if pages_only or os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):  # a count the user chose
-        return per_core
-    return 2 * per_core
+# The files that take longest, longest first (measured on two cores: tools/flake_hunt.py and
+# --durations). pytest-xdist hands out whole files in the order of the collection
+# (--no-loadscope-reorder, pyproject.toml): started first, they do not end the run alone. Its own
+# order, by number of tests, started the tour of every page (8 tests, 50-70 s) last. Only an
+# order: a file missing here runs all the same, after these.
+LONGEST_FIRST = [
+    "tests/browser/test_pages.py",  # waits for the site build, then tours every page
+    "tests/test_downloads.py",
+    "tests/test_results_page.py",
+    "tests/browser/test_reader.py",
+    "tests/test_benchmark.py",
+    "tests/test_compare.py",
+    "tests/browser/test_not_found.py",
+    "tests/test_notebook_renders.py",
+    "tests/test_derivatives_notebook.py",
+    "tests/test_snippets_as_scripts.py",  # its worker's fork server first imports torch (see tests/conftest.py)
+    # The pages whose examples take longest, for `python -m pytest docs` (one worker per core).
+    "docs/en/measuring.md", "docs/es/measuring.md", "docs/en/choosing.md", "docs/es/choosing.md",
+]
 
 
 def pytest_collection_modifyitems(items):
@@ -77,6 +79,8 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if BROWSER_TESTS in item.path.parents:
             item.add_marker(pytest.mark.browser)
+    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.relative_to(ROOT).as_posix(), len(rank)))
 
 
 def pytest_configure(config):

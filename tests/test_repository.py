@@ -4,7 +4,6 @@ import re
 import subprocess
 from pathlib import Path
 
-import pytest
 
 from ptdocs.snippets import ROOT
 
@@ -107,27 +106,28 @@ def test_the_browser_marker_is_on_the_browser_tests_and_nowhere_else(site_confte
     items = [Item(ROOT / path) for path in ("tests/browser/test_pages.py", "tests/browser/sub/test_x.py",
                                             "tests/test_downloads.py", "docs/en/index.md")]
     conftest.pytest_collection_modifyitems(items)
-    assert [item.marks for item in items] == [["browser"], ["browser"], [], []]
+    assert {item.path.relative_to(ROOT).as_posix(): item.marks for item in items} == {
+        "tests/browser/test_pages.py": ["browser"], "tests/browser/sub/test_x.py": ["browser"],
+        "tests/test_downloads.py": [], "docs/en/index.md": []}
 
 
-@pytest.mark.parametrize("args, workers", [
-    (["docs"], 3), (["docs/en/autograd.md::sybil:pages,line:52,column:1", "docs/es"], 3),
-    (["docs", "tests"], 6), (["tests/test_downloads.py"], 6), ([str(ROOT)], 6),
-])
-def test_auto_starts_one_worker_per_core_for_pages_and_two_for_the_rest(site_conftest, pytestconfig,
-                                                                        monkeypatch, args, workers):
-    import xdist.plugin
-
+def test_the_longest_files_are_handed_out_first_and_the_rest_keep_their_order(site_conftest, pytestconfig):
     conftest = site_conftest
-    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
-    monkeypatch.setattr(xdist.plugin, "pytest_xdist_auto_num_workers", lambda config: 3)  # 3 cores
-    monkeypatch.chdir(ROOT)  # where the README's commands run
+    assert "--no-loadscope-reorder" in pytestconfig.getini("addopts"), "pytest-xdist would reorder the files"
+    missing = [name for name in conftest.LONGEST_FIRST if not (ROOT / name).is_file()]
+    assert not missing, f"LONGEST_FIRST names files that are gone: {missing}"
 
-    class Config:  # what the hook reads of pytest's
-        option = pytestconfig.option
+    class Item:
+        def __init__(self, path, name):
+            self.path, self.name = ROOT / path, name
 
-    Config.args = args
-    assert conftest.pytest_xdist_auto_num_workers(Config) == workers
-    # A count given in PYTEST_XDIST_AUTO_NUM_WORKERS is the user's: never doubled.
-    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "3")
-    assert conftest.pytest_xdist_auto_num_workers(Config) == 3
+        def add_marker(self, mark):
+            pass
+
+    items = [Item("tests/test_a.py", "a1"), Item("tests/test_downloads.py", "d1"), Item("tests/test_a.py", "a2"),
+             Item("docs/en/index.md", "i"), Item("tests/browser/test_pages.py", "p"),
+             Item("tests/test_downloads.py", "d2")]
+    conftest.pytest_collection_modifyitems(items)
+    assert [item.name for item in items] == ["p", "d1", "d2", "a1", "a2", "i"]
+
+
