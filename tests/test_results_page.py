@@ -5,12 +5,10 @@ import dataclasses
 import hashlib
 import io
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import mkdocs_build
 
 from ptdocs import results
 from ptdocs.snippets import ROOT
@@ -199,9 +197,7 @@ def _site(root: Path, page_text: str, page: str = "results.md"):
         "site_name: t\ndocs_dir: docs\ntheme: mkdocs\nmarkdown_extensions:\n  - admonition\n  - tables\n"
         "  - md_in_html\n"
         f"hooks:\n  - {ROOT / 'ptdocs' / 'hooks' / 'results.py'}\n")
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "out"],
-                          cwd=root, env=env, capture_output=True, text=True)
+    return mkdocs_build(root / "mkdocs.yml", root / "out")
 
 
 def test_a_built_results_page_has_the_table_the_plot_and_the_files(tmp_path):
