@@ -111,31 +111,34 @@ def search(page, site, term: str) -> set[str]:
 @pytest.fixture(scope="module")
 def home_page(browser, site):
     """The home page of a language, opened once for all the searches typed on it (each search
-    fills the box anew): by language, the page and every response it has had. Material's search
-    worker builds the whole index of the language on each page load, most of what a search test
-    costs."""
-    opened, guards = {}, []
+    fills the box anew): by language, the page, every response it has had, and its offline
+    guard. Material's search worker builds the whole index of the language on each page load,
+    most of what a search test costs."""
+    opened, contexts = {}, []
 
     def home(language):
         if language not in opened:
             context, guard = new_context(browser)
-            guards.append(guard)
+            contexts.append(context)
             page, loaded = context.new_page(), []
             page.on("response", lambda response: loaded.append(response))
             page.goto(site.page_url(Site.in_language("", language)))
-            opened[language] = page, loaded
+            opened[language] = page, loaded, guard
         return opened[language]
     yield home
-    for page, _loaded in opened.values():
-        page.context.close()
-    blocked = [url for guard in guards for url in guard.blocked]
-    assert not blocked, "requests to other hosts (aborted):\n" + "\n".join(blocked)
+    for context in contexts:
+        context.close()
+
+
+def offline(guard) -> None:
+    assert not guard.blocked, "requests to other hosts (aborted):\n" + "\n".join(guard.blocked)
 
 
 @pytest.mark.parametrize("language, term", sorted(SEARCHES.items()))
 def test_search_finds_the_autograd_page_and_only_pages_in_the_readers_language(site, home_page, language, term):
-    page, loaded = home_page(language)  # what the page and its search worker fetched
+    page, loaded, guard = home_page(language)  # loaded: what the page and its search worker fetched
     found = search(page, site, term)
+    offline(guard)
     meta = page.locator(".md-search-result__meta").inner_text()
     expected = Site.in_language("autograd/", language)
     assert expected in found, (
@@ -184,8 +187,9 @@ TOPICS = {
 @pytest.mark.parametrize("language, term, guide", [
     (language, term, guide) for language, topics in sorted(TOPICS.items()) for term, guide in topics.items()])
 def test_a_guide_is_the_first_result_for_its_topic(site, home_page, language, term, guide):
-    page, _loaded = home_page(language)
+    page, _loaded, guard = home_page(language)
     found = search(page, site, term)
+    offline(guard)
     first = _path(page.locator(".md-search-result__item > a").first.get_attribute("href"), site)
     expected = Site.in_language(guide, language)
     assert first == expected, (
