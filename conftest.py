@@ -80,7 +80,7 @@ def pytest_collection_modifyitems(items):
         if BROWSER_TESTS in item.path.parents:
             item.add_marker(pytest.mark.browser)
     rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.relative_to(ROOT).as_posix(), len(rank)))
+    items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(rank)))
 
 
 def pytest_configure(config):

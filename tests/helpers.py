@@ -67,7 +67,8 @@ def mkdocs_build(config_file, site_dir) -> subprocess.CompletedProcess:
     interpreter costs some 2 s of CPU a build, where a small site builds in a tenth of that.
     The exit status is 1 where MkDocs aborts (a BuildError such as a hook's PluginError, warnings
     in strict mode, a bad configuration), as its command's; stderr holds what MkDocs logged at
-    warning level and above, a message a line, then the reason it aborted."""
+    warning level and above, a message a line, then the reason it aborted. Unlike the command, it
+    runs no ``on_startup``/``on_shutdown`` event (the results hook has neither)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, ConfigurationError
@@ -76,7 +77,9 @@ def mkdocs_build(config_file, site_dir) -> subprocess.CompletedProcess:
     handler = logging.Handler(logging.WARNING)
     handler.emit = lambda record: logged.append(f"{record.levelname} - {record.getMessage()}")
     logger = logging.getLogger("mkdocs")
+    level = logger.level
     logger.addHandler(handler)
+    logger.setLevel(logging.INFO)  # warnings reach strict mode's counter whatever set it before
     returncode = 0
     try:
         build(load_config(str(config_file), strict=True, site_dir=str(site_dir)))
@@ -85,5 +88,6 @@ def mkdocs_build(config_file, site_dir) -> subprocess.CompletedProcess:
         returncode = 1
     finally:
         logger.removeHandler(handler)
+        logger.setLevel(level)
     return subprocess.CompletedProcess(["mkdocs", "build", "--strict", "-d", str(site_dir)],
                                        returncode, "", "\n".join(logged) + "\n")

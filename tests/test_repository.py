@@ -4,7 +4,6 @@ import re
 import subprocess
 from pathlib import Path
 
-
 from ptdocs.snippets import ROOT
 
 SERVE = "python -m pip install -r requirements.txt && python -m mkdocs serve"
@@ -98,7 +97,7 @@ def test_the_browser_marker_is_on_the_browser_tests_and_nowhere_else(site_confte
 
     class Item:
         def __init__(self, path):
-            self.path, self.marks = path, []
+            self.path, self.nodeid, self.marks = path, path.relative_to(ROOT).as_posix() + "::t", []
 
         def add_marker(self, mark):
             self.marks.append(mark.name)
@@ -119,7 +118,7 @@ def test_the_longest_files_are_handed_out_first_and_the_rest_keep_their_order(si
 
     class Item:
         def __init__(self, path, name):
-            self.path, self.name = ROOT / path, name
+            self.path, self.nodeid, self.name = ROOT / path, f"{path}::{name}", name
 
         def add_marker(self, mark):
             pass
@@ -129,5 +128,3 @@ def test_the_longest_files_are_handed_out_first_and_the_rest_keep_their_order(si
              Item("tests/test_downloads.py", "d2")]
     conftest.pytest_collection_modifyitems(items)
     assert [item.name for item in items] == ["p", "d1", "d2", "a1", "a2", "i"]
-
-
