@@ -23,7 +23,7 @@ import pytest
 
 from .atomic import write_atomically
 from .pages import Block, check_prose_values
-from .provenance import REPORT, page_sources
+from .provenance import REPORT, REPORT_ENV, page_sources
 
 
 def device_description() -> str:
@@ -37,8 +37,6 @@ def device_description() -> str:
     return f"CPU ({platform.machine()})"
 
 
-# Where the report goes instead of REPORT (see the module's docstring).
-REPORT_ENV = "PTDOCS_EXAMPLE_REPORT"
 # Sybil's heading of a failure, which names the page and is the same for every example.
 SYBIL_HEADING = re.compile(r"^Example at .*? did not evaluate as expected:\s*$")
 # pytest-xdist's first line of a worker's failure: "[gw0] linux -- Python 3.11.7 /path/python".

@@ -23,7 +23,6 @@ workflow's matrix jobs run ``run`` with a bare Python, which then installs what 
 from __future__ import annotations
 
 import argparse
-import datetime
 import importlib.metadata
 import json
 import os
@@ -48,9 +47,6 @@ SUPPORTED = ("2.10.0", "2.11.0", "2.12.1", "2.13.0", "2.14.1", "2.15.0")
 
 RELEASE = re.compile(r"\d+\.\d+\.\d+")
 TORCH_PIN = re.compile(r"^torch==\S+", re.M)
-# The environment variable that tells ptdocs.report where to write (a run here must not replace
-# the pinned release's reports/examples.json).
-REPORT_ENV = "PTDOCS_EXAMPLE_REPORT"
 # pytest's exit codes that still mean "the examples ran": all passed (0), some failed (1).
 RAN = {0, 1}
 
@@ -256,6 +252,8 @@ def run(release: str, root: Path = ROOT, log=print) -> Path:
     if public(found or "") != release:
         raise VersionsError(f"torch {release}: the environment has torch {found} instead; "
                             f"delete {ENVS / release} and run again")
+    from .provenance import REPORT_ENV  # imports Markdown and pymdownx: only once there is a run
+
     report = root / ENVS / f"{release}.examples.json"
     report.unlink(missing_ok=True)
     log(f"torch {release}: python -m pytest docs (with {python})")

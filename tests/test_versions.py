@@ -12,8 +12,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from ptdocs import versions
+from ptdocs import provenance, versions
 from ptdocs.hooks import compatibility, stamp
+from ptdocs.downloads import requirements
 from ptdocs.provenance import page_sources
 from ptdocs.report import ExampleReport, failure_record
 from ptdocs.snippets import ROOT
@@ -68,7 +69,7 @@ def test_release_numbers_are_checked_and_ordered_numerically():
 def test_the_supported_range_is_six_minor_releases_in_order_and_holds_the_pinned_one():
     minors = [tuple(map(int, release.split(".")[:2])) for release in versions.SUPPORTED]
     assert minors == [(2, minor) for minor in range(minors[0][1], minors[0][1] + 6)]
-    pinned = versions.TORCH_PIN.search((ROOT / "requirements.txt").read_text()).group(0).split("==")[1]
+    pinned = requirements(ROOT)["torch"]
     assert pinned in versions.SUPPORTED
 
 
@@ -259,7 +260,7 @@ def test_a_failure_is_said_in_the_pages_language_with_only_the_codes_own_text_as
 
 def test_a_run_for_another_release_writes_where_it_is_told_with_its_failures(project, monkeypatch):
     target = project / ".cache" / "versions" / "2.15.0.examples.json"
-    monkeypatch.setenv(versions.REPORT_ENV, str(target))
+    monkeypatch.setenv(provenance.REPORT_ENV, str(target))
     collector = ExampleReport(project)
     page = project / "docs" / "en" / "demo.md"
     collector.pytest_runtest_logreport(SimpleNamespace(fspath=str(page), nodeid="a", when="call",

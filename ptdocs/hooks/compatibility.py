@@ -23,6 +23,7 @@ if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root
     sys.path.insert(0, str(ROOT))
 
 from ptdocs.catalog import CatalogError, Texts  # noqa: E402
+from ptdocs.downloads import requirements  # noqa: E402
 from ptdocs.failures import STRINGS as FAILURES, describe as describe_failure  # noqa: E402
 from ptdocs.provenance import page_sources  # noqa: E402
 from ptdocs.versions import (RESULTS, SUPPORTED, Result, VersionsError, load_results,  # noqa: E402
@@ -93,13 +94,6 @@ def _code(text: str) -> str:
     return "`` " + text.replace("`", "'").replace("|", "\\|") + " ``"
 
 
-def _pinned(root: Path) -> str:
-    from ptdocs.versions import TORCH_PIN
-
-    pin = TORCH_PIN.search((root / "requirements.txt").read_text(encoding="utf-8"))
-    return pin.group(0).split("==", 1)[1] if pin else "?"
-
-
 def section(language: str, page_uri: str, results: dict[str, Result], titles: dict[str, str],
             root: Path) -> str:
     """The Markdown that replaces the marker on the compatibility page ``page_uri``."""
@@ -108,7 +102,7 @@ def section(language: str, page_uri: str, results: dict[str, Result], titles: di
     releases = sorted(set(SUPPORTED) | set(results), key=release_key)
     out = [s["supported"].format(first=".".join(SUPPORTED[0].split(".")[:2]),
                                  last=".".join(SUPPORTED[-1].split(".")[:2]),
-                                 releases=", ".join(SUPPORTED), pinned=_pinned(root)), ""]
+                                 releases=", ".join(SUPPORTED), pinned=requirements(root).get("torch", "?")), ""]
     if not results:
         return "\n".join(out + [s["none"].format(folder=RESULTS.as_posix()), ""])
 
