@@ -23,7 +23,8 @@ import pytest
 
 from .atomic import write_atomically
 from .pages import Block, check_prose_values
-from .provenance import REPORT, REPORT_ENV, page_sources
+from .provenance import REPORT, page_sources
+from .versions import REPORT_ENV
 
 
 def device_description() -> str:

@@ -47,6 +47,9 @@ SUPPORTED = ("2.10.0", "2.11.0", "2.12.1", "2.13.0", "2.14.1", "2.15.0")
 
 RELEASE = re.compile(r"\d+\.\d+\.\d+")
 TORCH_PIN = re.compile(r"^torch==\S+", re.M)
+# The environment variable that sends ptdocs.report's file elsewhere: a run here must not replace
+# the pinned release's reports/examples.json. Here, as this module needs only the standard library.
+REPORT_ENV = "PTDOCS_EXAMPLE_REPORT"
 # pytest's exit codes that still mean "the examples ran": all passed (0), some failed (1).
 RAN = {0, 1}
 
@@ -252,8 +255,6 @@ def run(release: str, root: Path = ROOT, log=print) -> Path:
     if public(found or "") != release:
         raise VersionsError(f"torch {release}: the environment has torch {found} instead; "
                             f"delete {ENVS / release} and run again")
-    from .provenance import REPORT_ENV  # imports Markdown and pymdownx: only once there is a run
-
     report = root / ENVS / f"{release}.examples.json"
     report.unlink(missing_ok=True)
     log(f"torch {release}: python -m pytest docs (with {python})")

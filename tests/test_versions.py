@@ -5,14 +5,14 @@ run`` writes.
 """
 
 import json
-import os
 import subprocess
 import sys
 from types import SimpleNamespace
 
 import pytest
+from helpers import mkdocs_build
 
-from ptdocs import provenance, versions
+from ptdocs import versions
 from ptdocs.hooks import compatibility, stamp
 from ptdocs.downloads import requirements
 from ptdocs.provenance import page_sources
@@ -49,7 +49,7 @@ def _result(root, release, torch=None, **counts):
 
 
 def _write(root, data, name=None):
-    path = root / "reports" / "versions" / f"{name or data['release']}.json"
+    path = root / versions.RESULTS / f"{name or data['release']}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data))
     return path
@@ -260,7 +260,7 @@ def test_a_failure_is_said_in_the_pages_language_with_only_the_codes_own_text_as
 
 def test_a_run_for_another_release_writes_where_it_is_told_with_its_failures(project, monkeypatch):
     target = project / ".cache" / "versions" / "2.15.0.examples.json"
-    monkeypatch.setenv(provenance.REPORT_ENV, str(target))
+    monkeypatch.setenv(versions.REPORT_ENV, str(target))
     collector = ExampleReport(project)
     page = project / "docs" / "en" / "demo.md"
     collector.pytest_runtest_logreport(SimpleNamespace(fspath=str(page), nodeid="a", when="call",
@@ -319,7 +319,8 @@ def test_a_skip_every_release_shares_is_left_to_the_main_stamp():
         f"Los ejemplos pasan con torch 2.13.0; con 2.14.1 y 2.15.0 fallan 2 de 6: {SAID['es']}.")
 
 
-def test_a_built_page_says_on_which_releases_its_examples_hold(project):
+def test_a_built_page_says_on_which_releases_its_examples_hold(project, monkeypatch):
+    monkeypatch.chdir(project)  # pymdownx.snippets' base_path is read from the working directory
     (project / "mkdocs.yml").write_text(
         "site_name: t\ndocs_dir: docs\ntheme: mkdocs\nnav:\n  - Demo: en/demo.md\n"
         "markdown_extensions:\n  - admonition\n  - tables\n  - pymdownx.snippets:\n      base_path: ['.']\n"
@@ -327,8 +328,7 @@ def test_a_built_page_says_on_which_releases_its_examples_hold(project):
     (project / "docs" / "en" / "compatibility.md").write_text("# Releases\n\n<!-- compatibility -->\n")
     _write(project, _result(project, "2.14.1", passed=1))
     _write(project, _result(project, "2.10.0", failed=1, failures=[FAILURE]))
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "out"], cwd=project,
-                            capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    result = mkdocs_build(project / "mkdocs.yml", project / "out")
     assert result.returncode == 0, result.stderr
     page = (project / "out" / "en" / "demo" / "index.html").read_text()
     assert ("Examples pass on torch 2.14.1; on 2.10.0, 1 of 1 fail: <code>snippets/demo.py</code>, line 2: "
@@ -340,8 +340,7 @@ def test_a_built_page_says_on_which_releases_its_examples_hold(project):
     table = (project / "out" / "en" / "compatibility" / "index.html").read_text()
     assert '<a href="../demo/">Demo</a></td>' in table and "1 of 1 fail" in table and "1 pass" in table
     _write(project, {"torch": "2.15.0", "pages": "none"}, name="2.15.0")
-    broken = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "out"], cwd=project,
-                            capture_output=True, text=True)
+    broken = mkdocs_build(project / "mkdocs.yml", project / "out")
     assert broken.returncode != 0 and "2.15.0.json: not a versions result" in broken.stderr
 
 
@@ -382,3 +381,19 @@ def test_a_run_older_than_the_page_shows_as_outdated_on_the_compatibility_page(p
     row = next(line for line in text.splitlines() if line.startswith("| [Demo](demo.md)"))
     assert "outdated" in row and "6 pass" not in row
     assert compatibility.STRINGS["en"]["outdated_note"] in text
+
+
+def test_the_command_needs_only_the_standard_library():
+    """The workflow runs `python -m ptdocs.versions run` with a Python that has nothing installed
+    (.github/workflows/site.yml): neither the module nor what its `run` imports may need a package."""
+    refuse = ("import sys\n"
+              "class Refuse:\n"
+              "    def find_spec(self, name, path=None, target=None):\n"
+              "        if name.partition('.')[0] not in sys.stdlib_module_names | {'ptdocs'}:\n"
+              "            raise ImportError(f'not in the standard library: {name}')\n"
+              "sys.meta_path.insert(0, Refuse())\n"
+              "import inspect, ptdocs.versions as v\n"
+              "print(' '.join(line.strip() for line in inspect.getsource(v.run).splitlines() if 'import ' in line))\n")
+    done = subprocess.run([sys.executable, "-c", refuse], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "", f"run() imports as it runs: {done.stdout}"
