@@ -62,6 +62,11 @@ def run_page(site, path, prose_values=False):
     return examples, None
 
 
+def page_failure(site, path):
+    """Sybil's first failure running a page's examples and prose-values checks, or None."""
+    return run_page(site, path, prose_values=True)[1]
+
+
 def mkdocs_build(config_file, site_dir) -> subprocess.CompletedProcess:
     """``mkdocs build --strict -d site_dir`` of ``config_file``, in this process: a new
     interpreter costs some 2 s of CPU a build, where a small site builds in a tenth of that.

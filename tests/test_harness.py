@@ -3,12 +3,11 @@
 
 import pytest
 from sybil import Sybil
-from sybil.example import SybilFailure
 
-from ptdocs.pages import PageBlockParser, ProseValuesParser, format_value, prose_value_pairs
+from ptdocs.pages import PageBlockParser, format_value, prose_value_pairs
 from ptdocs.snippets import ROOT, IncludeError, expand, pymdownx_expansion
 
-from helpers import run_page, tiny_site, write_page
+from helpers import page_failure, run_page, tiny_site, write_page
 
 SNIPPET = """\
 # A demo snippet.
@@ -167,17 +166,6 @@ def test_pages_in_nested_folders_are_collected(site_conftest):
 
 # ---------------------------------------------------------------- prose values
 
-def run_with_prose(site, path):
-    """Blocks and prose-values comments in page order, as conftest.py collects them."""
-    document = Sybil(parsers=[PageBlockParser(site), ProseValuesParser(site)]).parse(path)
-    for example in document.examples():
-        try:
-            example.evaluate()
-        except SybilFailure as failure:
-            return failure
-    return None
-
-
 PROSE_PAGE = '''
     ```python
     --8<-- "snippets/demo/circle.py:area"
@@ -190,12 +178,12 @@ PROSE_PAGE = '''
 
 def test_prose_that_restates_the_code_passes(site):
     path = page(site, "en/circle.md", PROSE_PAGE.format(r="2", area="12.57"))
-    assert run_with_prose(site, path) is None
+    assert page_failure(site, path) is None
 
 
 def test_a_number_that_drifted_from_the_code_fails(site):
     path = page(site, "en/circle.md", PROSE_PAGE.format(r="3", area="12.57"))
-    failure = run_with_prose(site, path)
+    failure = page_failure(site, path)
     assert failure is not None
     assert "en/circle.md, line 6: prose-values" in str(failure)
     assert "the prose says 3 for r, the code gives 2" in str(failure)
@@ -205,7 +193,7 @@ def test_the_code_changing_under_the_prose_fails(site):
     path = page(site, "en/circle.md", PROSE_PAGE.format(r="2", area="12.57"))
     snippet = site / "snippets" / "demo" / "circle.py"
     snippet.write_text(snippet.read_text().replace("r = 2.0", "r = 2.5").replace("12.566", "19.635"))
-    failure = run_with_prose(site, path)
+    failure = page_failure(site, path)
     assert "the code gives 2.5" in str(failure) and "the code gives 19.63" in str(failure)
 
 
@@ -213,7 +201,7 @@ def test_the_value_must_appear_in_the_paragraph_below_as_a_whole_number(site):
     # 12.57 is right, but the paragraph says 112.57: a substring is not the number.
     body = PROSE_PAGE.replace("the area is {area}", "the area is 1{area}")
     path = page(site, "en/circle.md", body.format(r="2", area="12.57"))
-    failure = run_with_prose(site, path)
+    failure = page_failure(site, path)
     assert "'12.57' (area) does not appear in the paragraph below" in str(failure)
 
 
@@ -222,7 +210,7 @@ def test_a_malformed_directive_is_reported_with_its_line(site):
         <!-- prose-values: r = 2 -->
         Radius 2.
     ''')
-    failure = run_with_prose(site, path)
+    failure = page_failure(site, path)
     assert "en/circle.md, line 2: prose-values: write each pair as 'EXPRESSION -> TEXT'" in str(failure)
 
 

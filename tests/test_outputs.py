@@ -21,7 +21,7 @@ from ptdocs.snippets import ROOT
 from ptdocs.report import failure_record
 from ptdocs.versions import SUPPORTED
 
-from helpers import run_page, tiny_site, write_page
+from helpers import page_failure, tiny_site, write_page
 
 # Prints "old" or "new" as a release would; the test decides which release is running.
 VARIANTS = """\
@@ -43,11 +43,6 @@ def site(tmp_path):
 
 
 page = write_page
-
-
-def run(site, path):
-    """Every example of a page in order, prose values included; Sybil's failure or None."""
-    return run_page(site, path, prose_values=True)[1]
 
 
 def running(monkeypatch, release: str) -> None:
@@ -94,7 +89,7 @@ def test_a_malformed_condition_is_refused_in_one_line(comment, says):
 
 def test_a_malformed_condition_names_the_snippet_file_and_line(site):
     (site / "snippets" / "demo" / "bad.py").write_text('print("x")\n#>[torch=>2.14] x\n')
-    failure = run(site, demo_page(site, "snippets/demo/bad.py"))
+    failure = page_failure(site, demo_page(site, "snippets/demo/bad.py"))
     assert failure is not None
     message = str(failure).splitlines()
     line = next(line for line in message if "snippets/demo/bad.py" in line)
@@ -115,7 +110,7 @@ def test_condition_lines_are_program_output_never_translated():
                                               ("2.16.0.dev20261201", "new")])
 def test_each_release_expects_the_lines_whose_condition_holds(site, monkeypatch, release, printed):
     running(monkeypatch, release)
-    assert run(site, demo_page(site)) is None
+    assert page_failure(site, demo_page(site)) is None
     assert shown_output(VARIANTS, release) == ["always", printed]
 
 
@@ -124,9 +119,9 @@ def test_a_line_of_another_release_is_not_accepted(site, monkeypatch):
     (site / "snippets" / "demo" / "variants.py").write_text(
         VARIANTS.replace('"new" if pages.torch_version() >= pages.Version("2.14") else "old"', '"old"'))
     running(monkeypatch, "2.13.0")
-    assert run(site, demo_page(site)) is None
+    assert page_failure(site, demo_page(site)) is None
     running(monkeypatch, "2.14.1")
-    failure = str(run(site, demo_page(site)))
+    failure = str(page_failure(site, demo_page(site)))
     assert "line 5 (shown on docs/en/demo.md, line 3): what this prints differs from the #> lines " \
            "below it (those for torch 2.14.1)" in failure
     assert "--- shown on the page\n    new\n+++ printed when run\n    old\n" in failure
@@ -141,9 +136,9 @@ def test_a_line_of_another_release_is_not_accepted(site, monkeypatch):
 ])
 def test_the_pinned_release_is_checked_as_strictly_as_before(site, monkeypatch, broken):
     running(monkeypatch, requirements(ROOT)["torch"])
-    assert run(site, demo_page(site)) is None
+    assert page_failure(site, demo_page(site)) is None
     (site / "snippets" / "demo" / "variants.py").write_text(VARIANTS.replace(*broken))
-    assert run(site, demo_page(site)) is not None
+    assert page_failure(site, demo_page(site)) is not None
 
 
 def test_the_real_examples_run_on_the_pinned_release_and_fail_when_its_line_is_wrong(site):
@@ -157,7 +152,7 @@ def test_the_real_examples_run_on_the_pinned_release_and_fail_when_its_line_is_w
                             ("#>[torch<2.14] clamp(x, min=0): 1.0", "#>[torch<2.14] clamp(x, min=0): 0.0", True),
                             ("#>[torch>=2.14] clamp(x, min=0): 0.0", "#>[torch>=2.14] clamp(x, min=0): 9.0", False)]:
         target.write_text(kinks.replace(old, new) if old else kinks)
-        failure = run(site, demo_page(site, "snippets/demo/kinks.py:kinks"))
+        failure = page_failure(site, demo_page(site, "snippets/demo/kinks.py:kinks"))
         assert (failure is not None) == fails, (old, new, failure)
         if fails:
             assert "snippets/demo/kinks.py, line 28" in str(failure)
@@ -198,7 +193,7 @@ def test_a_prose_value_with_a_condition_is_evaluated_only_on_those_releases():
 @pytest.mark.parametrize("release", ["2.13.0", "2.14.1"])
 def test_prose_values_hold_on_each_release(site, monkeypatch, release):
     running(monkeypatch, release)
-    assert run(site, page(site, "en/prose.md", PROSE)) is None
+    assert page_failure(site, page(site, "en/prose.md", PROSE)) is None
 
 
 @pytest.mark.parametrize("release, broken, says", [
@@ -210,7 +205,7 @@ def test_prose_values_hold_on_each_release(site, monkeypatch, release):
 ])
 def test_a_wrong_prose_value_fails_on_its_release(site, monkeypatch, release, broken, says):
     running(monkeypatch, release)
-    failure = run(site, page(site, "en/prose.md", PROSE.replace(*broken)))
+    failure = page_failure(site, page(site, "en/prose.md", PROSE.replace(*broken)))
     assert failure is not None and says in str(failure)
 
 
@@ -232,7 +227,7 @@ print("new" if tuple(map(int, version("torch").split("+")[0].split(".")[:2])) >=
 def test_the_downloads_print_what_the_page_expects_here(site, tmp_path_factory):
     (site / "snippets" / "demo" / "reader.py").write_text(READER)
     path = demo_page(site, "snippets/demo/reader.py")
-    assert run(site, path) is None
+    assert page_failure(site, path) is None
     downloads = make_downloads(path, Site("", "en", {"en": "Demo"}), site)
     intro = downloads.notebook.cells[0].source
     assert TEXTS["en"]["output_versions"] in intro
@@ -268,7 +263,7 @@ def test_the_report_reads_each_kind_of_failure_the_pages_raise(site, code, prose
     """ptdocs.report.failure_record reads the words of ptdocs.pages' failures: were they
     reworded, every failure on the stamps would become "other". Real failures, not copies."""
     (site / "snippets" / "demo" / "fails.py").write_text(code)
-    failure = run(site, page(site, "en/fails.md", f'# Fails\n\n```python\n--8<-- "snippets/demo/fails.py"\n```\n\n{prose}'))
+    failure = page_failure(site, page(site, "en/fails.md", f'# Fails\n\n```python\n--8<-- "snippets/demo/fails.py"\n```\n\n{prose}'))
     assert failure is not None
     record = failure_record(str(failure))
     assert record["kind"] == kind, record
