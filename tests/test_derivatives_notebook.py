@@ -19,7 +19,7 @@ from nbclient import NotebookClient
 from torch.testing import assert_close
 from torch.testing._comparison import default_tolerances  # the table assert_close documents
 
-from ptdocs import catalog, notebook_twins
+from ptdocs import notebook_twins
 from ptdocs.snippets import ROOT
 
 SOURCE = ROOT / "notebooks" / "derivatives.py"
@@ -103,12 +103,11 @@ def test_no_notebook_ships_outputs(path):
                 f"{path.relative_to(ROOT)}, cell {number} has stored outputs")
 
 
-def test_code_cells_are_identical_but_for_comments_and_prose_is_translated():
+def test_the_cells_match_and_the_prose_is_translated():
+    # That the code cells differ in their comments at most is checked for every exercise notebook
+    # in tests/test_catalog.py.
     english, spanish = read("en"), read("es")
     assert [c.cell_type for c in english.cells] == [c.cell_type for c in spanish.cells]
-    pairs = list(zip(code_cells(english), code_cells(spanish)))
-    differ = [number for number, (a, b) in enumerate(pairs, start=1) if not catalog.same_code(a.source, b.source)]
-    assert not differ, f"code cells {differ} differ in more than their comments (ptdocs/catalog.py)"
     prose = [(a.source, b.source) for a, b in zip(english.cells, spanish.cells)
              if a.cell_type == "markdown"]
     assert prose and all(a != b for a, b in prose), "a Markdown cell was left untranslated"
