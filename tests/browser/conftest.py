@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from .harness import CHROMIUM, empty_search_indexes, launch, new_context, serve
+from .harness import CHROMIUM, assert_offline, empty_search_indexes, launch, new_context, serve
 from .harness import tour as harness_tour
 
 
@@ -46,7 +46,7 @@ def tour(browser, site):
     harness.tour and harness.visit_every_page), in offline-guarded contexts of their own: by
     page path, what each visit saw."""
     visits, blocked = harness_tour(browser, site)
-    assert not blocked, "requests to other hosts (aborted):\n" + "\n".join(blocked)
+    assert_offline(blocked)
     return visits
 
 
@@ -57,7 +57,7 @@ def context(browser):
     context, guard = new_context(browser)
     yield context
     context.close()
-    assert not guard.blocked, "requests to other hosts (aborted):\n" + "\n".join(guard.blocked)
+    assert_offline(guard.blocked)
 
 
 @pytest.fixture

@@ -205,6 +205,11 @@ class OfflineGuard:
             socket.close()
 
 
+def assert_offline(blocked: list[str]) -> None:
+    """No request left localhost (an OfflineGuard's ``blocked``)."""
+    assert not blocked, "requests to other hosts (aborted):\n" + "\n".join(blocked)
+
+
 def new_context(browser, **options):
     """An offline-guarded browser context (and so uncached); returns (context, guard)."""
     options = {"service_workers": "block", "color_scheme": "light",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import LANGUAGES, SCREENSHOTS, Site, empty_search_indexes, load, new_context
+from .harness import LANGUAGES, SCREENSHOTS, Site, assert_offline, empty_search_indexes, load, new_context
 
 # Missing addresses, by the language of the page they must get: at the root, deep, under an
 # existing page's folder, and (English) one that starts with "es" but is not under es/ and one
@@ -97,4 +97,4 @@ def test_both_404_pages_are_kept_as_screenshots(site, browser, scheme):
                 page.screenshot(path=SCREENSHOTS / f"404-{language}-{scheme}-{width}.png", animations="disabled")
     finally:
         context.close()
-    assert not guard.blocked, guard.blocked
+    assert_offline(guard.blocked)

@@ -8,7 +8,7 @@ from urllib.parse import urldefrag, urlsplit
 
 import pytest
 
-from .harness import DEFAULT_LANGUAGE, LANGUAGES, Site, new_context
+from .harness import DEFAULT_LANGUAGE, LANGUAGES, Site, assert_offline, new_context
 
 OTHER_LANGUAGES = [language for language in LANGUAGES if language != DEFAULT_LANGUAGE]
 
@@ -130,15 +130,11 @@ def home_page(browser, site):
         context.close()
 
 
-def offline(guard) -> None:
-    assert not guard.blocked, "requests to other hosts (aborted):\n" + "\n".join(guard.blocked)
-
-
 @pytest.mark.parametrize("language, term", sorted(SEARCHES.items()))
 def test_search_finds_the_autograd_page_and_only_pages_in_the_readers_language(site, home_page, language, term):
     page, loaded, guard = home_page(language)  # loaded: what the page and its search worker fetched
     found = search(page, site, term)
-    offline(guard)
+    assert_offline(guard.blocked)
     meta = page.locator(".md-search-result__meta").inner_text()
     expected = Site.in_language("autograd/", language)
     assert expected in found, (
@@ -189,7 +185,7 @@ TOPICS = {
 def test_a_guide_is_the_first_result_for_its_topic(site, home_page, language, term, guide):
     page, _loaded, guard = home_page(language)
     found = search(page, site, term)
-    offline(guard)
+    assert_offline(guard.blocked)
     first = _path(page.locator(".md-search-result__item > a").first.get_attribute("href"), site)
     expected = Site.in_language(guide, language)
     assert first == expected, (
