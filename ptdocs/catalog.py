@@ -46,7 +46,7 @@ from .atomic import write_atomically
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = Path("locale")
-SOURCE = "en"
+SOURCE = "en"  # the language pages (and their code's comments) are written in
 LANGUAGES = ("es",)  # the languages with a catalog; English is the msgid
 DOMAINS = ("snippets", "interface")
 PROJECT = "PyTorch explained"

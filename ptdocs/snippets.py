@@ -76,9 +76,10 @@ def split_target(target: str) -> tuple[str, str | None]:
     return target, None
 
 
-def expand(target: str, root: Path = ROOT, language: str = catalog.SOURCE) -> Include:
+def expand(target: str, root: Path = ROOT, language: str = catalog.SOURCE, check: bool = True) -> Include:
     """Expand one include target into the code it shows, in a language (its comments),
-    checked against pymdownx."""
+    checked against pymdownx unless ``check`` is false (where pymdownx itself is about to
+    expand it: the build)."""
     rel, section = split_target(target)
     file = root / rel
     if not file.is_file():
@@ -101,7 +102,8 @@ def expand(target: str, root: Path = ROOT, language: str = catalog.SOURCE) -> In
     last = first + len(shown) - 1
     left = tuple(place for place in untranslated if first <= int(place.rpartition(":")[2]) <= last)
     include = Include(target, rel, first, tuple(shown), language, left)
-    _check_against_pymdownx(include, root)
+    if check:
+        _check_against_pymdownx(include, root)
     return include
 
 

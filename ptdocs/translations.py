@@ -43,11 +43,10 @@ from mkdocs.utils.meta import get_data
 from .atomic import write_atomically
 from .pages import PROSE_VALUES
 from . import catalog
-from .catalog import Texts
+from .catalog import SOURCE, Texts  # SOURCE: the language pages are written in
 from .snippets import ROOT, IncludeError, expand, include_target, site_config
 
 DOCS = ROOT / "docs"
-SOURCE = "en"  # the language pages are written in
 TARGET = "es"  # the language they are translated into
 SUFFIXES = (".md", ".ipynb")
 FIELD = "translation_of"
@@ -581,7 +580,9 @@ def untranslated_comments(docs: Path, page: str, root: Path | None = None) -> li
             target = include_target(line)
             if target is not None:
                 try:
-                    left += expand(target, root, TARGET).untranslated
+                    # Only its comments are read here: what it shows is checked against
+                    # pymdownx where the page's examples run (ptdocs/pages.py).
+                    left += expand(target, root, TARGET, check=False).untranslated
                 except IncludeError:  # a broken include: the build and the page tests say so
                     continue
         return list(dict.fromkeys(left))
