@@ -71,17 +71,10 @@ class PageBlockParser:
             if region.lexemes["language"].lower() not in PYTHON:
                 continue
             line = document.text.count("\n", 0, region.start) + 1
-            page = _relative(document.path, self.root)
+            page = catalog.relative(document.path, self.root)
             region.parsed = _block(page, line, str(region.lexemes["source"]), self.root)
             region.evaluator = evaluate
             yield region
-
-
-def _relative(path, root) -> str:
-    try:
-        return str(Path(path).resolve().relative_to(Path(root).resolve()))
-    except ValueError:
-        return str(path)
 
 
 def page_language(page: str) -> str:
@@ -390,7 +383,7 @@ class ProseValuesParser:
         self.root = root
 
     def __call__(self, document):
-        page = _relative(document.path, self.root)
+        page = catalog.relative(document.path, self.root)
         for match in PROSE_VALUES.finditer(document.text):
             line = document.text.count("\n", 0, match.start()) + 1
             try:

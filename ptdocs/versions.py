@@ -239,7 +239,7 @@ def environment(release: str, root: Path = ROOT, log=print) -> str:
                               "-r", str(requested)], capture_output=True, text=True)
     if install.returncode != 0:
         raise pip_error(release, install.stdout + install.stderr)
-    write_atomically(record, wanted)
+    os.replace(requested, record)  # installed from it: it becomes the record, atomically
     return str(python)
 
 

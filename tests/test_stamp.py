@@ -13,6 +13,7 @@ from ptdocs.hooks import stamp
 from ptdocs.provenance import page_sources
 from ptdocs.report import ExampleReport
 from ptdocs.snippets import ROOT
+from ptdocs.versions import installed_torch
 
 TORCH = "2.13.0+cpu"
 PASSED = {
@@ -220,7 +221,7 @@ def test_a_built_page_carries_its_stamp(project):
         "markdown_extensions:\n  - admonition\n  - pymdownx.snippets:\n      base_path: ['.']\n"
         f"hooks:\n  - {ROOT / 'ptdocs' / 'hooks' / 'stamp.py'}\n")
     (root / "reports").mkdir()
-    report = {**_report(page_sources(page, root), passed=1), "torch": stamp._installed_torch()}
+    report = {**_report(page_sources(page, root), passed=1), "torch": installed_torch()}
     (root / "reports" / "examples.json").write_text(json.dumps(report))
 
     def build():

@@ -31,7 +31,6 @@ search result shows the page's own words, not "N examples on this page ran...".
 from __future__ import annotations
 
 import datetime
-import importlib.metadata
 import json
 import re
 from dataclasses import dataclass, replace
@@ -52,7 +51,8 @@ from ptdocs.downloads import lines_with_prose_flag  # noqa: E402
 from ptdocs.failures import STRINGS as FAILURES, describe as describe_failure  # noqa: E402
 from ptdocs.provenance import REPORT, changed_sources, page_sources  # noqa: E402
 from ptdocs.notebook_renders import executes, made_earlier  # noqa: E402
-from ptdocs.versions import Status, VersionsError, load_results, page_status, release_key  # noqa: E402
+from ptdocs.versions import (Status, VersionsError, installed_torch, load_results, page_status,  # noqa: E402
+                             release_key)
 
 # The stamp's words, in English; each other language's are in locale/<language>/LC_MESSAGES/interface.po
 # (ptdocs.catalog). A pair is (one, many): the form for a count of 1, and for any other count {n},
@@ -258,13 +258,6 @@ def load_report(path: Path) -> dict | None:
     return report
 
 
-def _installed_torch() -> str | None:
-    try:
-        return importlib.metadata.version("torch")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
 def _count_examples(path: Path, root: Path) -> int:
     """The examples the test suite collects from this page: its Python blocks, as Sybil sees them."""
     from sybil import Document
@@ -289,7 +282,7 @@ def on_pre_build(config):
             STRINGS[language], FAILURES[language]
     except (VersionsError, CatalogError) as error:
         raise PluginError(f"stamp hook: {error}") from None
-    _build.update(root=root, report=load_report(root / REPORT), torch=_installed_torch(), notebooks={},
+    _build.update(root=root, report=load_report(root / REPORT), torch=installed_torch(), notebooks={},
                   pages={}, releases=releases)
 
 
