@@ -20,6 +20,13 @@ def test_readme_holds_exactly_the_two_set_up_included_commands():
     assert _setup_commands((ROOT / "README.md").read_text()) == [SERVE, TEST]
 
 
+def test_the_readme_names_the_supported_torch_releases_as_versions_py_does():
+    from ptdocs.versions import SUPPORTED
+
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"today {SUPPORTED[0]} to {SUPPORTED[-1]})" in readme, "README: 'Other torch releases' names another range"
+
+
 def test_ci_runs_the_readme_test_command_and_the_strict_build():
     ci = (ROOT / ".ci" / "run").read_text()
     assert TEST in ci
