@@ -26,7 +26,7 @@ from nbclient import NotebookClient
 
 from ptdocs.downloads import (SETUP_NAMES, DownloadError, Site, cell_code, guide_pages,
                               make_downloads)
-from ptdocs.pages import PYTHON, shown_output as page_output
+from ptdocs.pages import PYTHON, shown_output as page_output  # the #> lines that hold for the torch running here
 from ptdocs.snippets import ROOT, expand, include_target
 
 PAGES = guide_pages(ROOT)
@@ -102,12 +102,6 @@ def missing_examples(targets, code_cells, language="en") -> list[str]:
     return missing
 
 
-def printed_lines(code: str) -> list[str]:
-    """The ``#>`` lines of some code that hold for the torch running here, as the page checks
-    them: a line with a release condition (``#>[torch>=2.14] ...``) only where it holds."""
-    return page_output(code)
-
-
 def setup_namespace():
     """SETUP_NAMES evaluated as a download evaluates them."""
     scope, namespace = {}, {}
@@ -127,7 +121,7 @@ def expected_output(example, printed: list[str]) -> list[str]:
         except NameError:  # the condition uses a name of the page's code: either may be right
             if printed[:1] == skipped:
                 return skipped
-    return printed_lines(example.code)
+    return page_output(example.code)
 
 
 # ---------------------------------------------------------------- the tests
@@ -236,7 +230,7 @@ def script_code(downloads) -> str:
 def shown_output(downloads) -> list:
     """What the page says each example prints: its skip (reason aside) and ``#>`` lines."""
     return [(example.skip and (example.skip.condition, example.skip.names),
-             printed_lines(example.code)) for example in downloads.examples]
+             page_output(example.code)) for example in downloads.examples]
 
 
 def in_language_of(other, english):
