@@ -318,6 +318,10 @@ class Texts(Mapping):
                                + f"; run `{COMMAND} update` and translate it")
         return table
 
+    def in_language(self, language: str) -> dict:
+        """The table in ``language``, or in English for a language without a catalog."""
+        return self[language if language in self else SOURCE]
+
 
 def _translated(english, key: str, catalog: Catalog, missing: list[str]):
     if isinstance(english, dict):

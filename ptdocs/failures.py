@@ -38,7 +38,7 @@ def describe(language: str, failure: dict | str, code: Callable[[str], str]) -> 
     """One failure as a sentence in ``language``; ``code`` writes a piece of code or output inline."""
     if isinstance(failure, str):  # a result from before failures were data
         return code(failure)
-    s = STRINGS[language if language in STRINGS else "en"]
+    s = STRINGS.in_language(language)
     kind = failure.get("kind")
     where = s["where"].format(file=code(str(failure.get("file", "?"))), line=failure.get("line", "?"))
 

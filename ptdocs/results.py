@@ -257,10 +257,6 @@ STRINGS = Texts("results", {
 })
 
 
-def _words(language: str) -> dict:
-    return STRINGS.get(language, STRINGS["en"])
-
-
 def seconds(value: float | None) -> str:
     if value is None:
         return "—"
@@ -307,7 +303,7 @@ def _cell(text: str) -> str:
 
 
 def source_note(results: Results, language: str) -> str:
-    w = _words(language)
+    w = STRINGS.in_language(language)
     if results.fresh:
         kind, title = "info", w["fresh_title"].format(csv=results.csv_path.as_posix())
         text = w["fresh"].format(csv=results.csv_path.as_posix(), sample=SAMPLE.as_posix())
@@ -318,7 +314,7 @@ def source_note(results: Results, language: str) -> str:
 
 
 def machine(results: Results, language: str) -> str:
-    w, m = _words(language), results.metadata
+    w, m = STRINGS.in_language(language), results.metadata
     hardware = m.get("device_name") or m.get("cpu_model") or m["device"]
     if m.get("device_name") and m["device"] not in hardware:
         hardware = f"{hardware} (`{m['device']}`)"
@@ -338,7 +334,7 @@ def machine(results: Results, language: str) -> str:
 
 def table(results: Results, language: str) -> str:
     """The rows as a Markdown table; cells that failed the quality check are marked ✗, their latency struck."""
-    w = _words(language)
+    w = STRINGS.in_language(language)
     constant = {column: results.rows[0].get(column) for column in CONSTANT
                 if column in results.rows[0] and len({row.get(column) for row in results.rows}) == 1}
     lines = []
@@ -382,7 +378,7 @@ def noise_rule(metadata: dict, language: str) -> str:
 
     '' when the metadata lacks the numbers (written before it recorded them).
     """
-    w, noise = _words(language), metadata.get("noise")
+    w, noise = STRINGS.in_language(language), metadata.get("noise")
     if not isinstance(noise, dict):
         return ""
     threshold, min_blocks = noise.get("threshold"), noise.get("min_blocks")
@@ -407,7 +403,7 @@ def noise_criterion(metadata: dict) -> str:
 
 def noise_note(results: Results, language: str) -> str:
     """How many rows are flagged noisy and by which criterion, or that the CSV cannot say."""
-    w = _words(language)
+    w = STRINGS.in_language(language)
     timed = [row for row in results.rows if row["latency"] is not None]
     if any(row["noisy"] is None for row in timed):
         return w["no_noise_column"]
@@ -479,7 +475,7 @@ def draw(results: Results, language: str, scheme: str = "light"):
     from matplotlib.lines import Line2D
     from matplotlib.ticker import NullLocator
 
-    w = _words(language)
+    w = STRINGS.in_language(language)
     tasks = sorted({row["task"] for row in results.rows}, key=_task_order)
     dtypes = sorted({row["dtype"] for row in results.rows})
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -534,7 +530,7 @@ def draw(results: Results, language: str, scheme: str = "light"):
 def section(results: Results, language: str, plot: str, csv_link: str, json_link: str,
             dark_plot: str | None = None) -> str:
     """Everything that replaces the page's ``<!-- results -->`` marker."""
-    w = _words(language)
+    w = STRINGS.in_language(language)
     return "\n".join([
         source_note(results, language),
         machine(results, language),
@@ -608,7 +604,7 @@ def load_comparison(root: Path, paths=COMPARISON):
 
 
 def _run_name(run, root: Path, language: str) -> str:
-    w = _words(language)
+    w = STRINGS.in_language(language)
     try:
         path = run.path.relative_to(root).as_posix()
     except ValueError:
@@ -630,7 +626,7 @@ def _run_name(run, root: Path, language: str) -> str:
 
 
 def _verdict_text(verdict, language: str) -> str:
-    w = _words(language)
+    w = STRINGS.in_language(language)
     if verdict.kind == "missing":
         (_, (label,)), = verdict.causes
         return f"{w['verdicts']['missing']} ({w['not_in'].format(label=label)})"
@@ -645,7 +641,7 @@ def _verdict_text(verdict, language: str) -> str:
 
 def comparison_table(comparison, root: Path, language: str) -> str:
     """The comparison as Markdown: the runs, one row per cell, the criterion and the tally."""
-    w = _words(language)
+    w = STRINGS.in_language(language)
     runs = comparison.runs
     lines = ["\n".join(f"- {_run_name(run, root, language)}" for run in runs), ""]
     header = list(w["compare_columns"]) + [w["latency_of"].format(label=run.label) for run in runs]
@@ -698,7 +694,7 @@ def draw_comparison(comparison, language: str, scheme: str = "light"):
     from matplotlib.patches import Patch
     from matplotlib.ticker import FuncFormatter, NullLocator
 
-    w = _words(language)
+    w = STRINGS.in_language(language)
     keys = [key for key in comparison.keys
             if any(comparison.verdicts[key, i].kind != "missing" for i in range(1, len(comparison.runs)))]
     others = len(comparison.runs) - 1
@@ -766,7 +762,7 @@ def benchmark_command(comparison) -> str:
 
 def setting_notes(comparison, language: str) -> list[str]:
     """What each run differs from [1] in, from the metadata and CSVs, and the warnings that follow from it."""
-    compare, w = compare_module(), _words(language)
+    compare, w = compare_module(), STRINGS.in_language(language)
     names = w["settings"]
     base = comparison.runs[0]
     notes = []
@@ -812,13 +808,13 @@ def gap_note(first, second, language: str) -> str:
         earlier, later, gap = second, first, start_a - end_b
     else:  # overlapping runs: setting_notes says so
         return ""
-    return _words(language)["aa_after"].format(earlier=earlier.label, later=later.label,
+    return STRINGS.in_language(language)["aa_after"].format(earlier=earlier.label, later=later.label,
                                         gap=f"{gap.total_seconds():.0f}")
 
 
 def aa_summary(comparison, language: str) -> str:
     """How many compared cells an A/A pair calls faster or slower: drift the within-run spread cannot see."""
-    w = _words(language)
+    w = STRINGS.in_language(language)
     counts = comparison.counts(1)
     compared = counts["faster"] + counts["slower"] + counts["within noise"]
     n = counts["faster"] + counts["slower"]
@@ -834,7 +830,7 @@ def comparison_section(comparison, root: Path, language: str, plot: str, dark_pl
     when the second run started and, under the table, how many cells the
     verdict nevertheless calls faster or slower.
     """
-    w = _words(language)
+    w = STRINGS.in_language(language)
     paths = []
     for run in comparison.runs:
         try:

@@ -219,6 +219,7 @@ def test_interface_strings_come_from_the_catalog_and_a_gap_names_its_entry(tmp_p
         write_po(handle, po)
     texts = catalog.Texts("demo", {"notebook": "Download notebook", "times": ("time", "times")}, root=tmp_path)
     assert texts["en"]["times"] == ("time", "times") and "es" in texts and "fr" not in texts
+    assert texts.in_language("fr") is texts["en"], "a language without a catalog reads English"
     with pytest.raises(catalog.CatalogError) as error:
         texts["es"]
     message = str(error.value)

@@ -135,15 +135,10 @@ def _skips(s: dict, counts: dict) -> str:
     return " " + _form(s["skipped"], skipped, reasons=reasons)
 
 
-def _strings(language: str) -> dict:
-    """The stamp's words in ``language`` (English for a language without a catalog)."""
-    return STRINGS[language if language in STRINGS else "en"]
-
-
 def report_stamp(language: str, page: str, report: dict | None, current_sources: dict[str, str],
                  torch_now: str | None, has_examples: bool, report_name: str = REPORT.as_posix()) -> Stamp:
     """The stamp of one page, from the test report (None: there is none)."""
-    s = _strings(language)
+    s = STRINGS.in_language(language)
 
     def unverified(text: str) -> Stamp:
         return Stamp("warning", s["unverified"], text)
@@ -186,7 +181,7 @@ def _code(text: str) -> str:
 
 def release_line(language: str, statuses: list[Status]) -> str:
     """One sentence on the page from every release that ran it (``Status`` per release)."""
-    s = _strings(language)
+    s = STRINGS.in_language(language)
     ran = sorted((status for status in statuses if status.state in ("passed", "failed", "skipped")),
                  key=lambda status: release_key(status.release))
     # A skip every passing run shares (no accelerator) is the main stamp's to name; one that only
@@ -228,7 +223,7 @@ def release_line(language: str, statuses: list[Status]) -> str:
 def notebook_stamp(language: str, cells: int, executed: bool, cached: bool, torch_now: str | None,
                    device: str, date: str) -> Stamp:
     """The stamp of a notebook page that no test report covers: what this build's execution proves."""
-    s = _strings(language)
+    s = STRINGS.in_language(language)
     if not executed:
         return Stamp("warning", s["unverified"], s["notebook_off"])
     if cached:
