@@ -181,6 +181,14 @@ def page_status(result: Result, page: str, current_sources: dict[str, str]) -> S
 # ------------------------------------------------------------------------------ environments
 
 
+def shared_skips(statuses) -> set[str]:
+    """The skip reasons every passing release of a page shares (no accelerator here): no
+    release's own, so the stamps and the compatibility page name them once, not per release.
+    A skip only some releases show (an API newer than they are) is named with its release."""
+    passing = [status for status in statuses if status is not None and status.state == "passed"]
+    return set.intersection(*(set(status.skip_reasons) for status in passing)) if passing else set()
+
+
 def installed_torch(python: str | None = None) -> str | None:
     """The torch version installed for this interpreter (or ``python``), without importing it."""
     if python is None:

@@ -27,7 +27,7 @@ from ptdocs.downloads import requirements  # noqa: E402
 from ptdocs.failures import STRINGS as FAILURES, describe as describe_failure  # noqa: E402
 from ptdocs.provenance import page_sources  # noqa: E402
 from ptdocs.versions import (RESULTS, SUPPORTED, Result, VersionsError, load_results,  # noqa: E402
-                             page_status, release_key)
+                             page_status, release_key, shared_skips)
 
 MARKER = "<!-- compatibility -->"
 PAGE = "compatibility.md"
@@ -132,9 +132,7 @@ def section(language: str, page_uri: str, results: dict[str, Result], titles: di
         link = f"[{title}]({posixpath.relpath(page, posixpath.dirname(page_uri))})"
         statuses = [page_status(results[release], page, current) if release in results else None
                     for release in releases]
-        # As on the stamps: a skip every passing release shares (no accelerator) is no release's own.
-        passing = [status for status in statuses if status and status.state == "passed"]
-        shared = set.intersection(*(set(status.skip_reasons) for status in passing)) if passing else set()
+        shared = shared_skips(statuses)  # as on the stamps
         cells = []
         for status in statuses:
             if status is None or status.state == "not_run":

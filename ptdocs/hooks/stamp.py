@@ -52,7 +52,7 @@ from ptdocs.failures import STRINGS as FAILURES, describe as describe_failure  #
 from ptdocs.provenance import REPORT, changed_sources, page_sources  # noqa: E402
 from ptdocs.notebook_renders import executes, made_earlier  # noqa: E402
 from ptdocs.versions import (Status, VersionsError, installed_torch, load_results, page_status,  # noqa: E402
-                             release_key)
+                             release_key, shared_skips)
 
 # The stamp's words, in English; each other language's are in locale/<language>/LC_MESSAGES/interface.po
 # (ptdocs.catalog). A pair is (one, many): the form for a count of 1, and for any other count {n},
@@ -184,12 +184,9 @@ def release_line(language: str, statuses: list[Status]) -> str:
     s = STRINGS.in_language(language)
     ran = sorted((status for status in statuses if status.state in ("passed", "failed", "skipped")),
                  key=lambda status: release_key(status.release))
-    # A skip every passing run shares (no accelerator) is the main stamp's to name; one that only
-    # some releases show (an API that is newer than they are) is named with the release.
-    passing = [status for status in ran if status.state == "passed"]
-    shared = set.intersection(*(set(status.skip_reasons) for status in passing)) if passing else set()
+    shared = shared_skips(ran)  # the main stamp's to name
     clauses = []
-    passing = [status.release for status in passing]
+    passing = [status.release for status in ran if status.state == "passed"]
     if passing:
         clauses.append(s["releases_pass"].format(releases=_listed(s, passing)))
     # Releases that fail alike (same counts, same first failure) share one clause.
