@@ -28,7 +28,7 @@ from pathlib import Path
 import markdown
 import yaml
 from markdown.extensions import Extension
-from pymdownx.snippets import SnippetPreprocessor
+from pymdownx.snippets import SnippetExtension, SnippetPreprocessor
 
 from . import catalog
 
@@ -146,7 +146,7 @@ class CommentLanguage(Extension):
 
     def extendMarkdown(self, md):
         snippets = next((extension for extension in md.registeredExtensions
-                         if type(extension).__name__ == "SnippetExtension"), None)
+                         if isinstance(extension, SnippetExtension)), None)
         if snippets is None:
             raise IncludeError("CommentLanguage needs pymdownx.snippets, loaded before it")
         md.preprocessors.register(
