@@ -403,17 +403,20 @@ LAYOUT = """() => {
             scrolling_code: [code.filter(block => block.scrollWidth > block.clientWidth + 1).length, code.length]}
 }"""
 # axe-core (vendored by the axe-playwright-python package, injected into every page of the tour).
-# Every rule but color-contrast looks at the page's structure, which a colour scheme does not
-# change: they run once, in the light scheme (structure=true). color-contrast runs in each scheme,
-# on one visible element of each look: the elements whose own text has the same
-# colour, font size and weight, over the same backgrounds and opacities up to the first opaque
-# one, have the same contrast. Checked whole, the thousands of highlighted tokens of a guide and
-# the 1 200 cells of a notebook's table took axe 5-15 s a page; one of each look takes well under
-# one. The looks are marked (data-ptdocs-look) and color-contrast's selector is narrowed to them,
-# so that in the first scheme one axe.run checks both: each run first walks the whole document,
-# about a third of a run's cost. Per violation: rule, impact, help, how many elements, the first
-# targets and what to fix.
+# The rules that read colours, color-contrast and link-in-text-block (a link told from the text
+# around it by colour alone), run in each scheme (COLOUR_RULES); every other rule looks at the
+# page's structure, which a colour scheme does not change, and runs once, in the light scheme
+# (structure=true). color-contrast looks at one rendered element of each look: the elements whose
+# own text has the same colour, font size and weight, over the same backgrounds and opacities up
+# to the first opaque one, have the same contrast. Checked whole, the thousands of highlighted
+# tokens of a guide and the 1 200 cells of a notebook's table took axe 5-15 s a page; one of each
+# look takes well under one. The looks are marked (data-ptdocs-look) and color-contrast's
+# selector is narrowed to them, so that in the light scheme one axe.run checks everything: each
+# run first walks the whole document, about a third of a run's cost (measured on the measuring
+# page). Per violation: rule, impact, help, how many elements, the first targets and what to fix.
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 AXE = """async structure => {
+    const COLOUR_RULES = """ + json.dumps(COLOUR_RULES) + """
     const LOOK = "data-ptdocs-look"
     const backdrops = new Map()  // element -> its backgrounds and opacities, to the first opaque one
     const backdrop = element => {
@@ -430,7 +433,8 @@ AXE = """async structure => {
     const looks = new Set()
     for (const element of document.body.querySelectorAll("*")) {
         if (![...element.childNodes].some(node => node.nodeType === Node.TEXT_NODE && node.data.trim())) continue
-        if (!element.checkVisibility()) continue  // axe passes over it: the look's next element stands for it
+        // axe passes over an element not rendered: the look's next element stands for it.
+        if (!element.checkVisibility({visibilityProperty: true})) continue
         const style = getComputedStyle(element)
         const look = [style.color, style.fontSize, style.fontWeight, backdrop(element)].join(" | ")
         if (!looks.has(look)) {
@@ -440,7 +444,7 @@ AXE = """async structure => {
     }
     if (!looks.size) throw new Error("no visible text to check the contrast of")
     axe.configure({rules: [{id: "color-contrast", selector: `[${LOOK}]`}]})
-    const options = {resultTypes: ["violations"], ...(structure ? {} : {runOnly: ["color-contrast"]})}
+    const options = {resultTypes: ["violations"], ...(structure ? {} : {runOnly: COLOUR_RULES})}
     const {violations} = await axe.run(document, options)
     for (const element of document.querySelectorAll(`[${LOOK}]`)) element.removeAttribute(LOOK)
     return violations.map(violation => ({
@@ -570,7 +574,8 @@ def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
 
     The visits are shared between ``browser`` and a second Chromium, started in a thread (in
     Playwright's sync API each thread needs its own instance), which takes every other language:
-    a visit waits on Chromium, which renders one page at a time, so two render side by side (on
+    a visit mostly waits on Chromium, and one tab driven through the blocking sync API loads one
+    page at a time, so a second browser in a second thread lets two pages render side by side (on
     two cores, the tour took about 85 s in one browser and 50 s in two). Each visit is independent
     of the others; what either thread raised is raised here.
     """
@@ -592,7 +597,7 @@ def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
         except BaseException as error:  # noqa: BLE001 - raised again in the calling thread
             second["error"] = error
 
-    # A daemon: an interrupted run does not wait for it.
+    # A daemon: should the join below be interrupted, the interpreter does not wait for it at exit.
     thread = threading.Thread(target=visit_the_second_half, name="second browser", daemon=True)
     if halves[1]:
         thread.start()
