@@ -69,7 +69,7 @@ LONGEST_FIRST = [
     "tests/test_notebook_renders.py",
     "tests/test_derivatives_notebook.py",
     "tests/test_snippets_as_scripts.py",  # its worker's fork server first imports torch (see tests/conftest.py)
-    # The pages whose examples take longest, for `python -m pytest docs` (one worker per core).
+    # The pages whose examples take longest, for `python -m pytest docs`.
     "docs/en/measuring.md", "docs/es/measuring.md", "docs/en/choosing.md", "docs/es/choosing.md",
 ]
 

@@ -15,9 +15,6 @@ from .snippets import ROOT, include_target, split_target
 
 # Where the test run records, per page, what ran and these fingerprints; the stamp reads it.
 REPORT = Path("reports") / "examples.json"
-# The environment variable that sends the report elsewhere (a run for another torch release,
-# ptdocs/versions.py, must not replace the pinned release's).
-REPORT_ENV = "PTDOCS_EXAMPLE_REPORT"
 
 
 def _digest(path: Path) -> str:

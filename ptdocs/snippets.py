@@ -78,8 +78,8 @@ def split_target(target: str) -> tuple[str, str | None]:
 
 def expand(target: str, root: Path = ROOT, language: str = catalog.SOURCE, check: bool = True) -> Include:
     """Expand one include target into the code it shows, in a language (its comments),
-    checked against pymdownx unless ``check`` is false (where pymdownx itself is about to
-    expand it: the build)."""
+    checked against pymdownx unless ``check`` is false (for a caller that reads only its
+    comments; the page tests keep the check)."""
     rel, section = split_target(target)
     file = root / rel
     if not file.is_file():

@@ -183,8 +183,9 @@ def page_status(result: Result, page: str, current_sources: dict[str, str]) -> S
 
 def shared_skips(statuses) -> set[str]:
     """The skip reasons every passing release of a page shares (no accelerator here): no
-    release's own, so the stamps and the compatibility page name them once, not per release.
-    A skip only some releases show (an API newer than they are) is named with its release."""
+    release's own, so the main stamp names them once, and neither the stamp's release line nor
+    the compatibility page's notes repeat them per release. A skip only some releases show (an
+    API newer than they are) is named with its release."""
     passing = [status for status in statuses if status is not None and status.state == "passed"]
     return set.intersection(*(set(status.skip_reasons) for status in passing)) if passing else set()
 

@@ -73,7 +73,8 @@ def mkdocs_build(config_file, site_dir) -> subprocess.CompletedProcess:
     The exit status is 1 where MkDocs aborts (a BuildError such as a hook's PluginError, warnings
     in strict mode, a bad configuration), as its command's; stderr holds what MkDocs logged at
     warning level and above, a message a line, then the reason it aborted. Unlike the command, it
-    runs no ``on_startup``/``on_shutdown`` event (the results hook has neither)."""
+    runs no ``on_startup``/``on_shutdown`` event (of the project's hooks, only the preview's has
+    one, and the tests' sites do not use it)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, ConfigurationError
