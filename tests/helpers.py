@@ -1,11 +1,13 @@
 """Helpers that several test files share (plain functions; fixtures live in conftest.py)."""
 
+import contextlib
 import importlib.util
 import logging
 import re
 import shutil
 import subprocess
 import textwrap
+from pathlib import Path
 
 from sybil import Sybil
 from sybil.example import SybilFailure
@@ -33,11 +35,12 @@ def alternates(html):
 def tiny_site(root, snippets):
     """A tiny repository in ``root``: mkdocs.yml's snippet settings, the requirements with the
     torch pin, and ``snippets`` ({"demo/x.py": code}) under snippets/."""
+    root.mkdir(parents=True, exist_ok=True)
     shutil.copy(ROOT / "mkdocs.yml", root / "mkdocs.yml")
     shutil.copy(ROOT / "requirements.txt", root / "requirements.txt")
     for name, code in snippets.items():
         (root / "snippets" / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / "snippets" / name).write_text(code)
+        (root / "snippets" / name).write_text(code, encoding="utf-8")
     return root
 
 
@@ -68,8 +71,10 @@ def page_failure(site, path):
 
 
 def mkdocs_build(config_file, site_dir) -> subprocess.CompletedProcess:
-    """``mkdocs build --strict -d site_dir`` of ``config_file``, in this process: a new
-    interpreter costs some 2 s of CPU a build, where a small site builds in a tenth of that.
+    """``mkdocs build --strict -d site_dir`` of ``config_file``, in this process and, as the command
+    is run, in the configuration's folder (pymdownx.snippets reads its base_path from the working
+    directory): a new interpreter costs some 2 s of CPU a build, where a small site builds in a
+    tenth of that.
     The exit status is 1 where MkDocs aborts (a BuildError such as a hook's PluginError, warnings
     in strict mode, a bad configuration), as its command's; stderr holds what MkDocs logged at
     warning level and above, a message a line, then the reason it aborted. Unlike the command, it
@@ -88,7 +93,8 @@ def mkdocs_build(config_file, site_dir) -> subprocess.CompletedProcess:
     logger.setLevel(logging.INFO)  # warnings reach strict mode's counter whatever set it before
     returncode = 0
     try:
-        build(load_config(str(config_file), strict=True, site_dir=str(site_dir)))
+        with contextlib.chdir(Path(config_file).parent):
+            build(load_config(str(config_file), strict=True, site_dir=str(site_dir)))
     except (Abort, ConfigurationError) as error:
         logged.append(str(error))
         returncode = 1

@@ -5,7 +5,6 @@ from __future__ import annotations
 import html
 import io
 import re
-import shutil
 import textwrap
 import tokenize
 from pathlib import Path
@@ -17,6 +16,7 @@ import yaml
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 from sybil import Document
+from helpers import tiny_site
 
 from ptdocs import catalog, translations
 from ptdocs.catalog import code_tokens, same_code
@@ -151,12 +151,8 @@ def test_the_spanish_page_tests_run_the_code_with_spanish_comments():
 
 def _small_site(tmp_path: Path, translated: str = "", fuzzy: bool = False) -> Path:
     """A site with one snippet comment, its page in both languages and a catalog."""
-    root = tmp_path / "site"
-    (root / "snippets").mkdir(parents=True)
-    shutil.copy(ROOT / "mkdocs.yml", root / "mkdocs.yml")
-    (root / "snippets" / "demo.py").write_text(
-        "x = 2\n# --8<-- [start:double]\n# Double the value.\ny = 2 * x\n# --8<-- [end:double]\n",
-        encoding="utf-8")
+    root = tiny_site(tmp_path / "site", {
+        "demo.py": "x = 2\n# --8<-- [start:double]\n# Double the value.\ny = 2 * x\n# --8<-- [end:double]\n"})
     for language, title in (("en", "Demo"), ("es", "Demostración")):
         page = root / "docs" / language / "demo.md"
         page.parent.mkdir(parents=True)

@@ -1,13 +1,10 @@
 """The verification stamp says what the test run proved about each page, in the page's language."""
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from helpers import mkdocs_build
 
 from ptdocs.hooks import stamp
 from ptdocs.provenance import page_sources
@@ -225,9 +222,7 @@ def test_a_built_page_carries_its_stamp(project):
     (root / "reports" / "examples.json").write_text(json.dumps(report))
 
     def build():
-        env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-        result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "out"],
-                                cwd=root, env=env, capture_output=True, text=True)
+        result = mkdocs_build(root / "mkdocs.yml", root / "out")
         assert result.returncode == 0, result.stderr
         return (root / "out" / "en" / "demo" / "index.html").read_text()
 

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 import nbformat
 import pytest
+from helpers import mkdocs_build
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from ptdocs import translations
@@ -455,9 +456,7 @@ hooks:
 
 def build(docs):
     (docs.parent / "mkdocs.yml").write_text(SITE.format(hook=ROOT / "ptdocs/hooks/translations.py"))
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(docs.parent / "site")],
-                          cwd=docs.parent, capture_output=True, text=True,
-                          env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    return mkdocs_build(docs.parent / "mkdocs.yml", docs.parent / "site")
 
 
 def test_the_strict_build_shows_the_notice_and_fails_on_a_missing_twin(docs):
@@ -574,8 +573,7 @@ def test_a_menu_title_without_a_spanish_label_fails_the_strict_build(docs):
                         "        - {{locale: es, name: Español, build: true, nav_translations: {{Home: Inicio}}}}")
     site = site.replace("  - index.md\n  - autograd.md\n", "  - Home: index.md\n  - Gradients: autograd.md\n")
     (docs.parent / "mkdocs.yml").write_text(site.format(hook=ROOT / "ptdocs/hooks/translations.py"))
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(docs.parent / "site")],
-                          cwd=docs.parent, capture_output=True, text=True, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    done = mkdocs_build(docs.parent / "mkdocs.yml", docs.parent / "site")
     assert done.returncode != 0
     assert "the menu title «Gradients» has no Spanish label" in done.stderr
     assert "«Home»" not in done.stderr

@@ -319,8 +319,7 @@ def test_a_skip_every_release_shares_is_left_to_the_main_stamp():
         f"Los ejemplos pasan con torch 2.13.0; con 2.14.1 y 2.15.0 fallan 2 de 6: {SAID['es']}.")
 
 
-def test_a_built_page_says_on_which_releases_its_examples_hold(project, monkeypatch):
-    monkeypatch.chdir(project)  # pymdownx.snippets' base_path is read from the working directory
+def test_a_built_page_says_on_which_releases_its_examples_hold(project):
     (project / "mkdocs.yml").write_text(
         "site_name: t\ndocs_dir: docs\ntheme: mkdocs\nnav:\n  - Demo: en/demo.md\n"
         "markdown_extensions:\n  - admonition\n  - tables\n  - pymdownx.snippets:\n      base_path: ['.']\n"
