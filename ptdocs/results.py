@@ -809,7 +809,7 @@ def gap_note(first, second, language: str) -> str:
     else:  # overlapping runs: setting_notes says so
         return ""
     return STRINGS.in_language(language)["aa_after"].format(earlier=earlier.label, later=later.label,
-                                        gap=f"{gap.total_seconds():.0f}")
+                                                            gap=f"{gap.total_seconds():.0f}")
 
 
 def aa_summary(comparison, language: str) -> str:

@@ -1,6 +1,5 @@
 """The page runner itself: it must run what the page shows, and fail where it should."""
 
-
 import pytest
 from sybil import Sybil
 
