@@ -9,7 +9,7 @@ Two domains, each a template in ``locale/`` and a PO file per language in
   full-line comments at the same indentation are ONE entry, one msgid line per
   comment line: a translator needs the whole sentence, and the translation keeps
   the same number of lines (the code below a comment must keep its line number:
-  tracebacks and ``#>`` output name the snippet's lines). Not translated: ``#>``
+  tracebacks and ``# >`` output name the snippet's lines). Not translated: ``# >``
   lines (checked program output), ``# --8<--`` section markers, ``# %%`` cell
   markers, shebang, encoding and tool pragmas (``# noqa``, ``# type:`` ...).
 * ``interface``: the project's own interface strings, declared in Python in English
@@ -53,7 +53,7 @@ PROJECT = "PyTorch explained"
 COMMAND = "python -m ptdocs.catalog"
 
 # Comments that are not prose: checked output, section and cell markers, tool pragmas.
-_NOT_PROSE = re.compile(r"#>|#!|#\s*-+8<-+|#\s*%%|#.*-\*-\s*coding|#\s*(?:noqa|type:|pragma|fmt:|pylint:|isort:|mypy:)",
+_NOT_PROSE = re.compile(r"# >|#!|#\s*-+8<-+|#\s*%%|#.*-\*-\s*coding|#\s*(?:noqa|type:|pragma|fmt:|pylint:|isort:|mypy:)",
                         re.I)
 # A pragma followed by words for the reader ("# noqa: E731  one call of the work to time"): the
 # pragma stays, the words are translated.

@@ -24,8 +24,8 @@ Downloads run from any folder: a file that the examples read from the repository
 ``"snippets/choosing/criteria.yaml"``) is written by a first code cell, where it is
 missing, at the same relative path.
 
-``#>`` lines stay as the page shows them, a release condition included
-(``#>[torch>=2.14] 0.0``, see :mod:`ptdocs.pages`), and the first cell says what such a
+``# >`` lines stay as the page shows them, a release condition included
+(``# >[torch>=2.14] 0.0``, see :mod:`ptdocs.pages`), and the first cell says what such a
 condition means. What a download prints is what :func:`ptdocs.pages.shown_output` selects
 for the running torch, as on the page.
 
@@ -73,8 +73,8 @@ TEXTS = Texts("downloads", {
     "install": "To run it, install what it imports: `pip install {packages}`. For the CPU-only "
                "build of torch or one for a given CUDA version, choose the command at the "
                "selector: <{selector}>.",
-    "output": "Lines that start with `#>` show what the statement above them prints.",
-    "output_versions": "A line that starts with a condition, such as `#>[torch>=2.14]`, is printed "
+    "output": "Lines that start with `# >` show what the statement above them prints.",
+    "output_versions": "A line that starts with a condition, such as `# >[torch>=2.14]`, is printed "
                        "only by the torch releases it names; the tests check each line on those "
                        "releases.",
     "skips": "Examples that need hardware you may not have print `Skipped:` and the reason "

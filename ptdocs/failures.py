@@ -7,7 +7,7 @@ the sentence here, in the page's language, from the catalog (``locale/<language>
 interface.po``); only what the code itself printed or raised (Python's own exception text) stays
 as it was, shown as code. Kinds:
 
-* ``output``: what a statement printed differs from its ``#>`` lines (``shown``, ``printed``: the
+* ``output``: what a statement printed differs from its ``# >`` lines (``shown``, ``printed``: the
   first line that differs on each side; null where that side has no such line);
 * ``exception``: the example raised ``error`` (``"AttributeError: ..."``);
 * ``value``: a prose-values check: the prose says ``said`` for ``expression``, the code gives ``got``;

@@ -24,7 +24,7 @@ if the code were wrong.
   different line each while there is one. A change that does not parse is not made.
 * **What is never changed: the expectations.** ``assert`` and ``raise`` statements,
   calls whose name contains ``assert`` (``assert_close``, ``torch.testing.*``),
-  ``print(...)`` statements, f-strings and ``#>`` lines (comments) stay as they are;
+  ``print(...)`` statements, f-strings and ``# >`` lines (comments) stay as they are;
   so do seeds and print settings (``manual_seed``, ``set_printoptions``) and timing
   knobs (``min_run_time=``, ``number=``), whose changes no correct check should notice.
 * **Nothing on disk is touched.** The page is parsed from the tree as it is; the
@@ -32,7 +32,7 @@ if the code were wrong.
   include of the page that shows that line of that file, which is what the page would
   run with the changed file.
 * **How a mutant is killed** is reported: ``assertion`` (an ``assert`` or
-  ``assert_close``), ``output`` (a ``#>`` mismatch: this is also how an expected
+  ``assert_close``), ``output`` (a ``# >`` mismatch: this is also how an expected
   exception that is no longer raised shows, since its message is printed),
   ``prose-values``, or ``error: <Exception>`` (the mutant crashed: still a kill, but
   a weaker kind of evidence: a section killed only by errors is flagged), or

@@ -7,9 +7,9 @@
   :mod:`ptdocs.snippets` and compiled under the snippet's own file name, so a
   failure names the snippet file and line. On a page under ``docs/<language>/``
   the code carries that language's comments, as the site shows it.
-* Output shown on the page is checked: the ``#>`` comment lines after a
+* Output shown on the page is checked: the ``# >`` comment lines after a
   statement are exactly what that statement prints (none means it prints
-  nothing). A line may hold only on some torch releases: ``#>[torch>=2.14] 0.0``
+  nothing). A line may hold only on some torch releases: ``# >[torch>=2.14] 0.0``
   (see :func:`output_line`); on each release exactly the lines whose condition
   holds are expected, so an unconditioned line stays exact everywhere.
 * All blocks of a page share one namespace, in page order, as for a reader who
@@ -49,7 +49,7 @@ from .versions import SUPPORTED
 # The info string of a fence: its language, then anything (attributes, title=...).
 INFO = re.compile(r"[ \t]*\{?[ \t]*\.?(?P<language>[\w+-]*)(?P<attributes>[^\n]*)$\n", re.M)
 PYTHON = {"python", "py", "python3"}
-OUTPUT = "#>"
+OUTPUT = "# >"
 
 
 @dataclass(frozen=True)
@@ -118,7 +118,7 @@ def evaluate(example) -> str | None:
 
 
 def run_include(include: Include, namespace: dict, shown_on: str = "") -> str | None:
-    """Execute one include statement by statement, checking ``#>`` output."""
+    """Execute one include statement by statement, checking ``# >`` output."""
     where = f" (shown on {shown_on})" if shown_on else ""
     source = include.padded_source
     try:
@@ -155,16 +155,16 @@ def run_include(include: Include, namespace: dict, shown_on: str = "") -> str | 
 
 
 # ---------------------------------------------------------------- expected output
-# "#> TEXT" is printed on every release; "#>[torch>=2.14] TEXT" only where the running torch
+# "# > TEXT" is printed on every release; "# >[torch>=2.14] TEXT" only where the running torch
 # satisfies the condition, a PEP 440 version specifier as in a requirements file (a reader
 # knows it from pip, and packaging reads it as pip does). The reader sees every variant with
 # its condition; on the pinned release the lines that hold for it are checked exactly as before.
 CONDITIONED = re.compile(r"\[(?P<condition>[^\]\n]*)\](?P<rest>.*)", re.S)
-CONDITION_EXAMPLE = "#>[torch>=2.14] TEXT"
+CONDITION_EXAMPLE = "# >[torch>=2.14] TEXT"
 
 
 class OutputError(ValueError):
-    """A malformed ``#>`` line; ``lineno`` is its line in the snippet file."""
+    """A malformed ``# >`` line; ``lineno`` is its line in the snippet file."""
 
     def __init__(self, message: str, lineno: int | None = None) -> None:
         super().__init__(message)
@@ -205,7 +205,7 @@ def release_condition(condition: str) -> SpecifierSet:
 
 
 def output_line(comment: str) -> OutputLine:
-    """One ``#>`` comment as the page's output; ValueError says what is malformed."""
+    """One ``# >`` comment as the page's output; ValueError says what is malformed."""
     rest = comment[len(OUTPUT):]
     found = CONDITIONED.fullmatch(rest) if rest.startswith("[") else None
     if found is None:
@@ -220,7 +220,7 @@ def output_line(comment: str) -> OutputLine:
 
 
 def output_comments(source: str) -> list[tuple[tuple[int, int], OutputLine]]:
-    """Each ``#>`` comment of some code: ((line, column), parsed line); OutputError names the line."""
+    """Each ``# >`` comment of some code: ((line, column), parsed line); OutputError names the line."""
     found = []
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
         if token.type == tokenize.COMMENT and token.string.startswith(OUTPUT):
@@ -262,7 +262,7 @@ def torch_version() -> Version:
 
 
 def _expected_outputs(source: str, body: list[ast.stmt]) -> list[list[OutputLine]]:
-    """For each top-level statement, the ``#>`` lines between it and the next statement."""
+    """For each top-level statement, the ``# >`` lines between it and the next statement."""
     outputs: list[list[OutputLine]] = [[] for _ in body]
     for (lineno, column), line in output_comments(source):
         if column:  # indented: it sits inside a statement, which prints it only in part
@@ -302,7 +302,7 @@ def _listing(lines: list[str]) -> str:
 # `EXPR :SPEC -> TEXT` formats with format(value, SPEC); without a spec a float is
 # formatted with "g" (6 significant digits) and anything else with str().
 # `[torch<2.14] EXPR -> TEXT` is evaluated only on the releases the condition names (as on
-# `#>` lines); TEXT must appear in the paragraph on every release, since the prose states it.
+# `# >` lines); TEXT must appear in the paragraph on every release, since the prose states it.
 PROSE_VALUES = re.compile(r"<!--[ \t]*prose-values:(?P<pairs>.*?)-->", re.S)
 _SPEC = re.compile(r"\s:(?P<spec>[^\s:]*)$")
 _PAIR_CONDITION = re.compile(r"\[(?P<condition>\s*torch\s*[<>=!~][^\]]*)\]")

@@ -45,7 +45,7 @@ def test_comments_are_one_entry_per_sentence_and_leave_out_what_is_not_prose():
         # over two lines.
         x = 1  # after code: its own entry
         print(x)
-        #> 1
+        # > 1
         y = 2  # noqa: F841
 
         # Another one.
@@ -61,11 +61,11 @@ def test_comments_are_one_entry_per_sentence_and_leave_out_what_is_not_prose():
 
 
 def test_a_translation_changes_comments_only_and_keeps_every_line():
-    source = "# Two lines\n# of English.\nx = [1,  # one\n     2]  # two\n#> [1, 2]\n"
+    source = "# Two lines\n# of English.\nx = [1,  # one\n     2]  # two\n# > [1, 2]\n"
     translated, left = catalog.translate_source(
         source, {"Two lines\nof English.": "Dos líneas\nen español.", "one": "uno",
                  "two": "dos\ny una línea de más"})  # a wrong number of lines: stays English
-    assert translated == "# Dos líneas\n# en español.\nx = [1,  # uno\n     2]  # two\n#> [1, 2]\n"
+    assert translated == "# Dos líneas\n# en español.\nx = [1,  # uno\n     2]  # two\n# > [1, 2]\n"
     assert [comment.msgid for comment in left] == ["two"]
     assert code_tokens(translated) == code_tokens(source)
 
@@ -236,7 +236,7 @@ def _comments(page: str) -> list[str]:
     """The code comments of a built page, as Pygments marks them (output lines aside)."""
     spans = re.findall(r'<span class="(?:c|c1|ch|cm|cs)">(.*?)</span>', page, re.S)
     texts = [html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", span)).strip()) for span in spans]
-    return [text for text in texts if text.startswith("#") and not text.startswith("#>")]
+    return [text for text in texts if text.startswith("#") and not text.startswith("# >")]
 
 
 def test_the_built_spanish_pages_show_no_english_comment(built_site):

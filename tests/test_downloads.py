@@ -3,7 +3,7 @@
 The downloads are generated as the build generates them (ptdocs/downloads.py). The
 English ones run the way a reader runs a downloaded file: alone in an empty folder,
 the notebook with nbclient, the script with ``python``. Both must print exactly the
-``#>`` lines the page shows (or ``Skipped: <reason>`` for an example the page skips
+``# >`` lines the page shows (or ``Skipped: <reason>`` for an example the page skips
 here), and the asserts in the code are the page's analytical checks.
 
 The other languages' downloads are not run again: their code must be the English
@@ -26,7 +26,7 @@ from nbclient import NotebookClient
 
 from ptdocs.downloads import (SETUP_NAMES, DownloadError, Site, cell_code, guide_pages,
                               make_downloads)
-from ptdocs.pages import PYTHON, shown_output as page_output  # the #> lines that hold for the torch running here
+from ptdocs.pages import PYTHON, shown_output as page_output  # the # > lines that hold for the torch running here
 from ptdocs.snippets import ROOT, expand, include_target
 
 PAGES = guide_pages(ROOT)
@@ -112,7 +112,7 @@ def setup_namespace():
 
 
 def expected_output(example, printed: list[str]) -> list[str]:
-    """What one example prints here: its ``#>`` lines, or the skip reason."""
+    """What one example prints here: its ``# >`` lines, or the skip reason."""
     skipped = [f"Skipped: {example.skip.reason}"] if example.skip else None
     if skipped:
         try:
@@ -197,14 +197,14 @@ def code_of(source: str) -> str:
 
     Comments are dropped (tokenize finds them, so a ``#`` in a string stays), with the
     spaces before them and the lines they leave blank: a later change translates the
-    comments of the Spanish downloads, and those are prose. The ``#>`` lines stay: they
+    comments of the Spanish downloads, and those are prose. The ``# >`` lines stay: they
     are the output the English run checks. Everything else stays as written, blank
     lines inside a string included. Lines end at ``\\r`` too, as Python reads them.
     """
     lines = io.StringIO(source, newline=None).readlines()
     comments, in_string = {}, set()  # row -> column of its comment; rows inside a string
     for token in tokenize.generate_tokens(iter(lines).__next__):
-        if token.type == tokenize.COMMENT and not token.string.startswith("#>"):
+        if token.type == tokenize.COMMENT and not token.string.startswith("# >"):
             comments[token.start[0]] = token.start[1]
         elif token.start[0] < token.end[0]:
             in_string.update(range(token.start[0] + 1, token.end[0] + 1))
@@ -228,7 +228,7 @@ def script_code(downloads) -> str:
 
 
 def shown_output(downloads) -> list:
-    """What the page says each example prints: its skip (reason aside) and ``#>`` lines."""
+    """What the page says each example prints: its skip (reason aside) and ``# >`` lines."""
     return [(example.skip and (example.skip.condition, example.skip.names),
              page_output(example.code)) for example in downloads.examples]
 
@@ -264,12 +264,12 @@ def test_the_downloads_hold_the_code_of_the_english_ones(page, site):
 
 
 def test_code_of_drops_comments_and_nothing_else():
-    code = 'x = "a  # b"  # why\n\n# one\ns = """\n\n  # kept\n"""\nprint(x)\n#> a  # b\n'
-    assert code_of(code) == 'x = "a  # b"\ns = """\n\n  # kept\n"""\nprint(x)\n#> a  # b\n'
+    code = 'x = "a  # b"  # why\n\n# one\ns = """\n\n  # kept\n"""\nprint(x)\n# > a  # b\n'
+    assert code_of(code) == 'x = "a  # b"\ns = """\n\n  # kept\n"""\nprint(x)\n# > a  # b\n'
     translated = code.replace("# why", "# por qué").replace("# one", "# uno\n# dos")
     assert code_of(translated) == code_of(code)
     for old, new in [('x = "a', 'x  = "a'), ('"a  # b"', '"a # b"'), ("print(x)", "print(x) "),
-                     ("#> a", "#> á"), ("\n\n  # kept", "\n  # kept"),
+                     ("# > a", "# > á"), ("\n\n  # kept", "\n  # kept"),
                      ("# one\n", "# one\rx = 1\n")]:  # Python ends a line at a lone \r too
         assert code_of(code.replace(old, new)) != code_of(code), (old, new)
 
@@ -307,7 +307,7 @@ def run_script(downloads, folder, script_runner):
 
 
 def test_a_skipped_example_shows_its_reason_and_runs_elsewhere(repository, script_runner):
-    snippet = ('# --8<-- [start:always]\nprint("ran")\n#> ran\n# --8<-- [end:always]\n'
+    snippet = ('# --8<-- [start:always]\nprint("ran")\n# > ran\n# --8<-- [end:always]\n'
                '# --8<-- [start:gpu]\ntext = """a\nb"""\nassert text == "a\\nb"\n'
                'raise SystemExit("only where the condition does not hold")\n# --8<-- [end:gpu]\n')
     page = repository(
@@ -325,7 +325,7 @@ def test_a_skipped_example_shows_its_reason_and_runs_elsewhere(repository, scrip
 
 
 def test_a_skipped_range_an_unconditional_skip_and_a_name_from_the_page(repository, script_runner):
-    snippet = "".join(f"# --8<-- [start:{n}]\nprint('{n}')\n#> {n}\n# --8<-- [end:{n}]\n"
+    snippet = "".join(f"# --8<-- [start:{n}]\nprint('{n}')\n# > {n}\n# --8<-- [end:{n}]\n"
                       for n in ("a", "b", "c", "d", "e"))
     page = repository(
         "# T\n\n<!-- skip: start if(True, reason=\"r1\") -->\n\n" + BLOCK.format("a")
@@ -363,7 +363,7 @@ def test_prose_sections_and_files_the_examples_read(repository, script_runner):
     (repository.root / "snippets" / "data" / "numbers.txt").write_text("1 2 3\n")
     snippet = ("# --8<-- [start:read]\nfrom pathlib import Path\n"
                "numbers = Path('snippets/data/numbers.txt').read_text().split()\n"
-               "assert numbers == ['1', '2', '3']\nprint(len(numbers))\n#> 3\n"
+               "assert numbers == ['1', '2', '3']\nprint(len(numbers))\n# > 3\n"
                "# --8<-- [end:read]\n")
     page = repository(
         "---\ndescription: Leer un archivo\n---\n# Leer\n\n"

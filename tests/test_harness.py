@@ -16,7 +16,7 @@ import math
 r = 2.0
 area = math.pi * r**2
 print(round(area, 3))
-#> 12.566
+# > 12.566
 # --8<-- [end:area]
 
 # --8<-- [start:wrong]
@@ -67,7 +67,7 @@ def test_a_wrong_expectation_fails_naming_the_snippet_file_and_line(site):
 
 def test_shown_output_must_match_what_runs(site):
     snippet = site / "snippets" / "demo" / "circle.py"
-    snippet.write_text(SNIPPET.replace("#> 12.566", "#> 12.57"))
+    snippet.write_text(SNIPPET.replace("# > 12.566", "# > 12.57"))
     path = page(site, "en/circle.md", '''
         ```python
         --8<-- "snippets/demo/circle.py:area"
@@ -81,7 +81,7 @@ def test_shown_output_must_match_what_runs(site):
 
 def test_printing_without_showing_it_fails(site):
     snippet = site / "snippets" / "demo" / "circle.py"
-    snippet.write_text(SNIPPET.replace("#> 12.566\n", ""))
+    snippet.write_text(SNIPPET.replace("# > 12.566\n", ""))
     path = page(site, "en/circle.md", '```python\n--8<-- "snippets/demo/circle.py:area"\n```\n')
     _, failure = run(site, path)
     assert failure is not None and "(nothing)" in str(failure)
@@ -102,7 +102,7 @@ def test_fences_with_attributes_are_collected(site):
 
 
 def test_blocks_of_a_page_share_one_namespace_in_order(site):
-    (site / "snippets" / "demo" / "later.py").write_text("print(round(area * 2, 3))\n#> 25.133\n")
+    (site / "snippets" / "demo" / "later.py").write_text("print(round(area * 2, 3))\n# > 25.133\n")
     path = page(site, "es/circulo.md", '''
         ```python
         --8<-- "snippets/demo/circle.py:area"
@@ -148,7 +148,7 @@ def test_expansion_equals_what_pymdownx_puts_on_the_page(site):
 
 def test_output_inside_a_statement_is_refused(site):
     (site / "snippets" / "demo" / "loop.py").write_text(
-        "for i in range(2):\n    print(i)\n    #> 0\n")
+        "for i in range(2):\n    print(i)\n    # > 0\n")
     path = page(site, "en/loop.md", '```python\n--8<-- "snippets/demo/loop.py"\n```\n')
     _, failure = run(site, path)
     assert failure is not None and "after the whole statement" in str(failure)

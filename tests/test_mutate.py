@@ -35,7 +35,7 @@ assert z > 0  # true for the mutants too: this check cannot fail
 # --8<-- [start:shown]
 w = torch.tensor([1.0, 2.0])
 print(w * 2 + 1)
-#> tensor([3., 5.])
+# > tensor([3., 5.])
 assert (w * 2).sum() == 6.0, 2 * 3
 # --8<-- [end:shown]
 
@@ -138,7 +138,7 @@ def test_asserts_prints_checks_and_output_lines_are_never_mutated():
             x.sum() + 1,
             torch.tensor(7.0))
         print(x * 2, f"{x.sum() * 2:.1f}")
-        #> tensor([4., 8.]) 12.0
+        # > tensor([4., 8.]) 12.0
         torch.manual_seed(0)
         if x.sum() > 1:
             raise AssertionError(x - 1)
@@ -147,7 +147,7 @@ def test_asserts_prints_checks_and_output_lines_are_never_mutated():
     mutants = mutate.candidates(source, "demo.py")
     assert {m.line for m in mutants} == {3, 12, 14}  # never 4-11 or 13
     for mutant in mutants:
-        assert "#>" not in mutant.before + mutant.after
+        assert "# >" not in mutant.before + mutant.after
     # Every chosen mutant changes one line, which still parses.
     chosen = mutate.choose(mutants, 3)
     assert len(chosen) == 3 and len({m.line for m in chosen}) == 3
@@ -194,7 +194,7 @@ def test_a_weak_section_is_accepted_only_with_a_reason(site, capsys):
 
 def test_a_page_that_fails_unmutated_is_reported_and_not_mutated(site, capsys):
     snippet = site / "snippets" / "demo" / "checks.py"
-    snippet.write_text(SNIPPET.replace("#> tensor([3., 5.])", "#> tensor([3., 6.])"))
+    snippet.write_text(SNIPPET.replace("# > tensor([3., 5.])", "# > tensor([3., 6.])"))
     assert mutate.main(["--root", str(site), "docs/en/demo.md"]) == 2
     assert "the page fails WITHOUT any mutant (output)" in capsys.readouterr().out
 

@@ -1,6 +1,6 @@
-"""Output that differs between torch releases: ``#>[torch>=2.14] TEXT`` (ptdocs/pages.py).
+"""Output that differs between torch releases: ``# >[torch>=2.14] TEXT`` (ptdocs/pages.py).
 
-On a given release exactly the ``#>`` lines whose condition holds are expected; a line without
+On a given release exactly the ``# >`` lines whose condition holds are expected; a line without
 a condition is expected everywhere. These tests need no other torch: the running release is
 replaced where a test needs another one (``ptdocs.pages.torch_version``).
 """
@@ -28,10 +28,10 @@ VARIANTS = """\
 # --8<-- [start:variants]
 from ptdocs import pages
 print("always")
-#> always
+# > always
 print("new" if pages.torch_version() >= pages.Version("2.14") else "old")
-#>[torch<2.14] old
-#>[torch>=2.14] new
+# >[torch<2.14] old
+# >[torch>=2.14] new
 # --8<-- [end:variants]
 """
 
@@ -57,28 +57,28 @@ def demo_page(site, snippet="snippets/demo/variants.py:variants"):
 
 
 def test_a_line_without_a_condition_holds_on_every_release():
-    assert output_line("#> tensor(6.)") == OutputLine("tensor(6.)")
-    assert output_line("#> [1, 2]") == OutputLine("[1, 2]")  # output that starts with "["
-    assert output_line("#>") == OutputLine("")
-    assert output_line("#>  indented") == OutputLine(" indented")  # one space is the separator
+    assert output_line("# > tensor(6.)") == OutputLine("tensor(6.)")
+    assert output_line("# > [1, 2]") == OutputLine("[1, 2]")  # output that starts with "["
+    assert output_line("# >") == OutputLine("")
+    assert output_line("# >  indented") == OutputLine(" indented")  # one space is the separator
 
 
 def test_a_condition_is_a_version_specifier_on_torch():
-    assert output_line("#>[torch>=2.14] 0.0") == OutputLine("0.0", SpecifierSet(">=2.14"))
-    assert output_line("#>[torch >=2.11, <2.14] x") == OutputLine("x", SpecifierSet(">=2.11,<2.14"))
-    assert output_line("#>[torch<2.14]") == OutputLine("", SpecifierSet("<2.14"))
-    assert output_line("#>[torch<2.14]   aligned") == OutputLine("  aligned", SpecifierSet("<2.14"))
+    assert output_line("# >[torch>=2.14] 0.0") == OutputLine("0.0", SpecifierSet(">=2.14"))
+    assert output_line("# >[torch >=2.11, <2.14] x") == OutputLine("x", SpecifierSet(">=2.11,<2.14"))
+    assert output_line("# >[torch<2.14]") == OutputLine("", SpecifierSet("<2.14"))
+    assert output_line("# >[torch<2.14]   aligned") == OutputLine("  aligned", SpecifierSet("<2.14"))
 
 
 @pytest.mark.parametrize("comment, says", [
-    ("#>[1, 2]", "cannot read the condition [1, 2]"),
-    ("#>[numpy>=2.0] x", "may only name torch releases"),
-    ("#>[torch] x", "names no releases"),
-    ("#>[torch>=2.14]x", "put a space between the condition and the output"),
-    ("#>[torch>=2.14 x", "closed by ']'"),
-    ("#>[torch>=9] x", "holds for none of the supported torch releases"),
-    ("#>[torch>=2.14; python_version>'3'] x", "may only name torch releases"),
-    ("#>[torch=>2.14] x", "cannot read the condition [torch=>2.14]"),
+    ("# >[1, 2]", "cannot read the condition [1, 2]"),
+    ("# >[numpy>=2.0] x", "may only name torch releases"),
+    ("# >[torch] x", "names no releases"),
+    ("# >[torch>=2.14]x", "put a space between the condition and the output"),
+    ("# >[torch>=2.14 x", "closed by ']'"),
+    ("# >[torch>=9] x", "holds for none of the supported torch releases"),
+    ("# >[torch>=2.14; python_version>'3'] x", "may only name torch releases"),
+    ("# >[torch=>2.14] x", "cannot read the condition [torch=>2.14]"),
 ])
 def test_a_malformed_condition_is_refused_in_one_line(comment, says):
     with pytest.raises(ValueError) as error:
@@ -88,7 +88,7 @@ def test_a_malformed_condition_is_refused_in_one_line(comment, says):
 
 
 def test_a_malformed_condition_names_the_snippet_file_and_line(site):
-    (site / "snippets" / "demo" / "bad.py").write_text('print("x")\n#>[torch=>2.14] x\n')
+    (site / "snippets" / "demo" / "bad.py").write_text('print("x")\n# >[torch=>2.14] x\n')
     failure = page_failure(site, demo_page(site, "snippets/demo/bad.py"))
     assert failure is not None
     message = str(failure).splitlines()
@@ -98,7 +98,7 @@ def test_a_malformed_condition_names_the_snippet_file_and_line(site):
 
 
 def test_condition_lines_are_program_output_never_translated():
-    source = '# Shown on each release.\nprint(1)\n#>[torch<2.14] 1\n#> 1\n'
+    source = '# Shown on each release.\nprint(1)\n# >[torch<2.14] 1\n# > 1\n'
     assert [comment.msgid for comment in catalog.comments(source)] == ["Shown on each release."]
 
 
@@ -122,16 +122,16 @@ def test_a_line_of_another_release_is_not_accepted(site, monkeypatch):
     assert page_failure(site, demo_page(site)) is None
     running(monkeypatch, "2.14.1")
     failure = str(page_failure(site, demo_page(site)))
-    assert "line 5 (shown on docs/en/demo.md, line 3): what this prints differs from the #> lines " \
+    assert "line 5 (shown on docs/en/demo.md, line 3): what this prints differs from the # > lines " \
            "below it (those for torch 2.14.1)" in failure
     assert "--- shown on the page\n    new\n+++ printed when run\n    old\n" in failure
 
 
 @pytest.mark.parametrize("broken", [
-    ("#> always", "#> Always"),  # an unconditioned line stays exact
-    ("#>[torch<2.14] old", "#>[torch<2.14] olde"),  # the pinned release's variant stays exact
-    ("#>[torch<2.14] old", "#>[torch<2.13] old"),  # a variant for no release here: one line too many
-    ("#>[torch<2.14] old\n", ""),  # a printed line with no variant for this release
+    ("# > always", "# > Always"),  # an unconditioned line stays exact
+    ("# >[torch<2.14] old", "# >[torch<2.14] olde"),  # the pinned release's variant stays exact
+    ("# >[torch<2.14] old", "# >[torch<2.13] old"),  # a variant for no release here: one line too many
+    ("# >[torch<2.14] old\n", ""),  # a printed line with no variant for this release
     ('print("new" if pages.torch_version() >= pages.Version("2.14") else "old")', "None"),  # not printed
 ])
 def test_the_pinned_release_is_checked_as_strictly_as_before(site, monkeypatch, broken):
@@ -146,11 +146,11 @@ def test_the_real_examples_run_on_the_pinned_release_and_fail_when_its_line_is_w
     other release's variant is not what is checked."""
     assert pages.torch_version().public == requirements(ROOT)["torch"]
     kinks = (ROOT / "snippets" / "autograd" / "kinks.py").read_text()
-    assert "#>[torch<2.14] clamp(x, min=0): 1.0" in kinks
+    assert "# >[torch<2.14] clamp(x, min=0): 1.0" in kinks
     target = site / "snippets" / "demo" / "kinks.py"
     for old, new, fails in [("", "", False),
-                            ("#>[torch<2.14] clamp(x, min=0): 1.0", "#>[torch<2.14] clamp(x, min=0): 0.0", True),
-                            ("#>[torch>=2.14] clamp(x, min=0): 0.0", "#>[torch>=2.14] clamp(x, min=0): 9.0", False)]:
+                            ("# >[torch<2.14] clamp(x, min=0): 1.0", "# >[torch<2.14] clamp(x, min=0): 0.0", True),
+                            ("# >[torch>=2.14] clamp(x, min=0): 0.0", "# >[torch>=2.14] clamp(x, min=0): 9.0", False)]:
         target.write_text(kinks.replace(old, new) if old else kinks)
         failure = page_failure(site, demo_page(site, "snippets/demo/kinks.py:kinks"))
         assert (failure is not None) == fails, (old, new, failure)
@@ -217,10 +217,10 @@ READER = """\
 from importlib.metadata import version
 
 print("always")
-#> always
+# > always
 print("new" if tuple(map(int, version("torch").split("+")[0].split(".")[:2])) >= (2, 14) else "old")
-#>[torch<2.14] old
-#>[torch>=2.14] new
+# >[torch<2.14] old
+# >[torch>=2.14] new
 """
 
 
@@ -233,7 +233,7 @@ def test_the_downloads_print_what_the_page_expects_here(site, tmp_path_factory):
     assert TEXTS["en"]["output_versions"] in intro
     assert TEXTS["en"]["output_versions"] in downloads.script
     # The download keeps every variant with its condition, as the page shows it.
-    assert "#>[torch<2.14] old\n#>[torch>=2.14] new" in downloads.script
+    assert "# >[torch<2.14] old\n# >[torch>=2.14] new" in downloads.script
     folder = tmp_path_factory.mktemp("reader")
     (folder / "demo.py").write_text(downloads.script, encoding="utf-8")
     printed = subprocess.run([sys.executable, "demo.py"], cwd=folder, capture_output=True, text=True,
@@ -245,7 +245,7 @@ def test_the_downloads_print_what_the_page_expects_here(site, tmp_path_factory):
 
 
 def test_a_page_without_conditions_does_not_explain_them(site):
-    (site / "snippets" / "demo" / "plain.py").write_text('print("x")\n#> x\n')
+    (site / "snippets" / "demo" / "plain.py").write_text('print("x")\n# > x\n')
     downloads = make_downloads(demo_page(site, "snippets/demo/plain.py"),
                                Site("", "en", {"en": "Demo"}), site)
     assert TEXTS["en"]["output_versions"] not in downloads.script
@@ -254,7 +254,7 @@ def test_a_page_without_conditions_does_not_explain_them(site):
 # ---------------------------------------------------------------- the report reads these failures
 
 @pytest.mark.parametrize("code, prose, kind, fields", [
-    ('print("a")\n#> b\n', "", "output", {"file": "snippets/demo/fails.py", "shown": "b", "printed": "a"}),
+    ('print("a")\n# > b\n', "", "output", {"file": "snippets/demo/fails.py", "shown": "b", "printed": "a"}),
     ('raise ValueError("no")\n', "", "exception", {"file": "snippets/demo/fails.py", "error": "ValueError: no"}),
     ("n = 3\n", "<!-- prose-values: n -> 4 -->\nThe answer is 4.\n", "value",
      {"file": "docs/en/fails.md", "said": "4", "got": "3"}),

@@ -144,7 +144,7 @@ def test_a_snippet_with_crlf_line_endings_runs_and_shows_as_with_lf(tmp_path):
     copy = tmp_path / "snippets" / "tensors" / "basics.py"
     copy.parent.mkdir(parents=True)
     copy.write_bytes(source.read_bytes().replace(b"\n", b"\r\n"))
-    assert b"\r\n#> torch.int64\r\n" in copy.read_bytes()
+    assert b"\r\n# > torch.int64\r\n" in copy.read_bytes()
     lf, crlf = expand("snippets/tensors/basics.py:attributes"), expand("snippets/tensors/basics.py:attributes", tmp_path)
     assert crlf.shown == lf.shown and crlf.first_line == lf.first_line
     assert run_include(crlf, {}) is None

@@ -216,7 +216,7 @@ def test_a_failure_is_recorded_as_data_not_as_an_english_sentence():
     assert failure_record(exception) == FAILURE
     printed = ("Example at /repo/docs/en/demo.md, line 3, column 1 did not evaluate as expected:\n"
                "snippets/demo.py, line 4 (shown on docs/en/demo.md, line 3): what this prints differs from "
-               "the #> lines below it\n--- shown on the page\n    tensor([1., 2.])\n    done\n"
+               "the # > lines below it\n--- shown on the page\n    tensor([1., 2.])\n    done\n"
                "+++ printed when run\n    tensor([1, 2])\n    done\n")
     output = {"file": "snippets/demo.py", "line": 4, "kind": "output", "shown": "tensor([1., 2.])",
               "printed": "tensor([1, 2])"}

@@ -5,11 +5,11 @@ from torch.testing import assert_close
 x = torch.tensor(3.0, requires_grad=True)  # a leaf: created by you, tracked by autograd
 y = x * x                                   # recorded: y remembers how it was made
 print(y.grad_fn.name())
-#> MulBackward0
+# > MulBackward0
 
 y.backward()
 print(x.grad)
-#> tensor(6.)
+# > tensor(6.)
 
 # d(x²)/dx = 2x, so at x = 3 the gradient is 6.
 assert_close(x.grad, 2 * x.detach())
@@ -24,5 +24,5 @@ y.backward()
 by_hand = 2 * x.detach() * torch.cos(x.detach() ** 2)
 assert_close(x.grad, by_hand)
 print(f"{x.grad.item():.4f}")
-#> -2.6146
+# > -2.6146
 # --8<-- [end:chain_rule]

@@ -21,7 +21,7 @@ r = (w * x + b - y).detach()
 assert_close(w.grad, (2 * r * x).mean())
 assert_close(b.grad, (2 * r).mean())
 print(w.grad, b.grad)
-#> tensor(-6.1667) tensor(-4.8333)
+# > tensor(-6.1667) tensor(-4.8333)
 
 # Training: reset .grad, compute it, let the optimizer step.
 optimizer = torch.optim.SGD([w, b], lr=0.1)
@@ -34,6 +34,6 @@ for step in range(500):
 w_best = ((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum()
 b_best = y.mean() - w_best * x.mean()
 print(f"w = {w.item():.4f}, b = {b.item():.4f}")
-#> w = 1.5000, b = 1.1667
+# > w = 1.5000, b = 1.1667
 assert_close(w.detach(), w_best)
 assert_close(b.detach(), b_best)

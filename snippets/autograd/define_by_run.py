@@ -18,8 +18,8 @@ for value in (1.5, 0.5):
     # By hand, on each branch: 3x² for x > 1, 2·cos(2x) otherwise.
     by_hand = 3 * value**2 if value > 1 else 2 * torch.cos(torch.tensor(2 * value))
     assert_close(x.grad, torch.as_tensor(by_hand, dtype=torch.float32))
-#> x = 1.5: recorded PowBackward0, f'(x) = 6.7500
-#> x = 0.5: recorded SinBackward0, f'(x) = 1.0806
+# > x = 1.5: recorded PowBackward0, f'(x) = 6.7500
+# > x = 0.5: recorded SinBackward0, f'(x) = 1.0806
 # --8<-- [end:control_flow]
 
 # --8<-- [start:loop]
@@ -34,6 +34,6 @@ def power(x, n):
 x = torch.tensor(1.5, requires_grad=True)
 (dy_dx,) = torch.autograd.grad(power(x, 4), x)
 print(dy_dx)
-#> tensor(13.5000)
+# > tensor(13.5000)
 assert_close(dy_dx, 4 * x.detach() ** 3)  # d(x⁴)/dx = 4x³
 # --8<-- [end:loop]

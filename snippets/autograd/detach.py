@@ -8,7 +8,7 @@ d = y.detach()
 
 # detach() returns the same values, on the same memory, with no history.
 print(d, d.requires_grad, d.is_leaf)
-#> tensor(2.2500) False True
+# > tensor(2.2500) False True
 assert d.data_ptr() == y.data_ptr()  # not a copy
 
 # To autograd a detached tensor is a constant: z = x · (x², frozen) has dz/dx = x², not 3x²:
@@ -16,6 +16,6 @@ assert d.data_ptr() == y.data_ptr()  # not a copy
 z = x * x.detach() ** 2
 z.backward()
 print(x.grad)
-#> tensor(2.2500)
+# > tensor(2.2500)
 assert_close(x.grad, x.detach() ** 2)
 # --8<-- [end:detach]

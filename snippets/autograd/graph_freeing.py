@@ -6,7 +6,7 @@ x = torch.tensor(2.0, requires_grad=True)
 y = torch.sin(x * x)  # the nodes save x and x² for the backward pass
 y.backward()
 print(f"{x.grad.item():.4f}")
-#> -2.6146
+# > -2.6146
 assert_close(x.grad, 2 * x.detach() * torch.cos(x.detach() ** 2))  # 2x·cos(x²)
 
 # backward() freed what the graph saved, so the same graph cannot be walked again.
@@ -17,7 +17,7 @@ except RuntimeError as error:
     assert "Specify retain_graph=True" in str(error)
 else:
     raise AssertionError("a second backward through a freed graph should raise")
-#> Trying to backward through the graph a second time
+# > Trying to backward through the graph a second time
 
 # torch.autograd.grad frees the graph in the same way.
 z = torch.sin(x * x)
@@ -37,7 +37,7 @@ s = x + 1
 s.backward()
 s.backward()
 print(x.grad)
-#> tensor(2.)
+# > tensor(2.)
 assert_close(x.grad, torch.tensor(1.0 + 1.0))  # d(x + 1)/dx = 1, twice
 # --8<-- [end:second_backward]
 
@@ -49,7 +49,7 @@ y = torch.sin(x * x)
 y.backward(retain_graph=True)
 y.backward()  # the last walk may free them
 print(f"{x.grad.item():.4f}")
-#> -5.2291
+# > -5.2291
 # Two walks accumulate: 2 · d sin(x²)/dx = 2 · 2x·cos(x²).
 assert_close(x.grad, 2 * (2 * x.detach() * torch.cos(x.detach() ** 2)))
 
@@ -65,7 +65,7 @@ x.grad = None
 s = x * x
 (torch.sin(s) + s * s).backward()
 print(f"{x.grad.item():.4f}")
-#> 29.3854
+# > 29.3854
 assert_close(x.grad, two_walks)
 assert_close(x.grad, 2 * x.detach() * torch.cos(x.detach() ** 2) + 4 * x.detach() ** 3)
 # --8<-- [end:retain_graph]

@@ -14,7 +14,7 @@ except RuntimeError as error:
     assert "is at version 1; expected version 0 instead" in str(error)
 else:
     raise AssertionError("backward should refuse a modified saved tensor")
-#> one of the variables needed for gradient computation has been modified by an inplace operation
+# > one of the variables needed for gradient computation has been modified by an inplace operation
 
 # The fix: an out-of-place operation leaves the saved tensor alone.
 y = x.exp()
@@ -47,7 +47,7 @@ y = x.exp()
 y.data.add_(1)
 y.sum().backward()
 print(x.grad)
-#> tensor([2.6487, 5.4817])
+# > tensor([2.6487, 5.4817])
 assert_close(x.grad, x.detach().exp() + 1)  # read from the changed y: eˣ + 1, not d eˣ/dx = eˣ
 
 # So is memory aliased outside PyTorch: a write through a NumPy view bumps no version.

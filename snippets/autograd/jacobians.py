@@ -12,8 +12,8 @@ def f(x):
 x = torch.tensor([1.2, 0.7])
 J = jacrev(f)(x)  # row i holds the gradient of output i
 print(J)
-#> tensor([[1.6800, 1.4400],
-#>         [2.1389, 2.5394]])
+# > tensor([[1.6800, 1.4400],
+# >         [2.1389, 2.5394]])
 
 # By hand: [[2x₀x₁, x₀²], [e^x₀·sin x₁, e^x₀·cos x₁]].
 x0, x1 = x
@@ -31,8 +31,8 @@ def g(x):
 x = torch.tensor([0.5, -1.5])
 H = hessian(g)(x)
 print(H)
-#> tensor([[-3.4372,  0.8681],
-#>         [ 0.8681,  0.1181]])
+# > tensor([[-3.4372,  0.8681],
+# >         [ 0.8681,  0.1181]])
 
 # By hand, with e = e^(x₀x₁): ∂²g/∂x₀² = 6x₀x₁ + x₁²e, ∂²g/∂x₀∂x₁ = 3x₀² + (1 + x₀x₁)e,
 # ∂²g/∂x₁² = x₀²e.

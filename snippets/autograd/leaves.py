@@ -9,7 +9,7 @@ try:
     torch.tensor([1, 2, 3], requires_grad=True)
 except RuntimeError as error:
     print(error)
-#> Only Tensors of floating point and complex dtype can require gradients
+# > Only Tensors of floating point and complex dtype can require gradients
 # --8<-- [end:integer]
 
 # --8<-- [start:non_leaf]
@@ -23,12 +23,12 @@ assert w.float() is w and w.to(w.device) is w    # ...unless nothing changes: th
 
 for name, t in {"a": a, "w": w, "b": b, "h": h, "d": d, "w64": w64}.items():
     print(f"{name:>3}: requires_grad={t.requires_grad!s:5} is_leaf={t.is_leaf}")
-#>   a: requires_grad=False is_leaf=True
-#>   w: requires_grad=True  is_leaf=True
-#>   b: requires_grad=False is_leaf=True
-#>   h: requires_grad=True  is_leaf=False
-#>   d: requires_grad=False is_leaf=True
-#> w64: requires_grad=True  is_leaf=False
+# >   a: requires_grad=False is_leaf=True
+# >   w: requires_grad=True  is_leaf=True
+# >   b: requires_grad=False is_leaf=True
+# >   h: requires_grad=True  is_leaf=False
+# >   d: requires_grad=False is_leaf=True
+# > w64: requires_grad=True  is_leaf=False
 
 # The rule: a tensor that does not require grad is always a leaf; one that does
 # is a leaf only if no recorded operation produced it.
@@ -39,7 +39,7 @@ for t in (a, w, b, h, d, w64):
 
 # By default .grad is filled for tensors that are leaves AND require grad: here only w.
 print(w.grad)
-#> tensor([ 8., 12.])
+# > tensor([ 8., 12.])
 # d/dw [sum(w·b) + sum(w²)] = b + 2w = 2a + 2w; the double() copy passes its part back to w.
 assert_close(w.grad, 2 * a + 2 * w.detach())
 
@@ -47,10 +47,10 @@ assert_close(w.grad, 2 * a + 2 * w.detach())
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     print([t.grad for t in (a, b, h, d, w64)])
-#> [None, None, None, None, None]
+# > [None, None, None, None, None]
 # The warning ends with a path inside the torch build, so print its first sentence only.
 print(str(caught[0].message).split(". ")[0] + ".")
-#> The .grad attribute of a Tensor that is not a leaf Tensor is being accessed.
+# > The .grad attribute of a Tensor that is not a leaf Tensor is being accessed.
 assert len(caught) == 2 and all(c.category is UserWarning for c in caught)  # h and w64
 # --8<-- [end:non_leaf]
 
@@ -60,7 +60,7 @@ h = x * 2
 h.retain_grad()  # ask autograd to keep this non-leaf gradient
 (h * h).backward()
 print(h.grad)
-#> tensor(12.)
+# > tensor(12.)
 # d(h²)/dh = 2h = 12 with h = 6.
 assert_close(h.grad, 2 * h.detach())
 # --8<-- [end:retain_grad]

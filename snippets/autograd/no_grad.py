@@ -8,7 +8,7 @@ w = torch.tensor(1.5, requires_grad=True)
 with torch.no_grad():
     y = w * w
 print(y, y.requires_grad, y.grad_fn)
-#> tensor(2.2500) False None
+# > tensor(2.2500) False None
 
 # That is how a hand-written update changes a leaf in place; outside no_grad, autograd refuses.
 (w * w).backward()
@@ -16,11 +16,11 @@ try:
     w -= 0.1 * w.grad
 except RuntimeError as error:
     print(error)
-#> a leaf Variable that requires grad is being used in an in-place operation.
+# > a leaf Variable that requires grad is being used in an in-place operation.
 with torch.no_grad():
     w -= 0.1 * w.grad
 print(w)
-#> tensor(1.2000, requires_grad=True)
+# > tensor(1.2000, requires_grad=True)
 assert_close(w.detach(), torch.tensor(1.5 - 0.1 * (2 * 1.5)))  # w − lr·2w
 # --8<-- [end:no_grad]
 
@@ -31,7 +31,7 @@ w = torch.tensor([1.0, 2.0], requires_grad=True)
 with torch.inference_mode():
     t = w * 3
 print(t.requires_grad, t.is_inference())
-#> False True
+# > False True
 
 # It can enter recorded work later where autograd need not save it: ∂ sum(w + t)/∂w = 1.
 (w + t).sum().backward()
@@ -44,7 +44,7 @@ try:
     w * t  # ∂/∂w needs t, so MulBackward would save it
 except RuntimeError as error:
     print(str(error).split(". ")[0])
-#> Inference tensors cannot be saved for backward
+# > Inference tensors cannot be saved for backward
 
 # So is asking it to require grad, or updating it in place, outside inference mode.
 with torch.inference_mode():
@@ -70,7 +70,7 @@ assert_close(w.grad, 3 * w.detach())  # ∂ sum(w·t)/∂w = t = 3w
 # requires_grad_() switches tracking on (or off) for a leaf, in place.
 w = torch.linspace(0.5, 1.5, 3).requires_grad_()
 print(w.is_leaf, w.requires_grad)
-#> True True
+# > True True
 (w**2).sum().backward()
 assert_close(w.grad, 2 * w.detach())
 
@@ -80,5 +80,5 @@ try:
     h.requires_grad_(False)
 except RuntimeError as error:
     print(str(error).split(". ")[0])
-#> you can only change requires_grad flags of leaf variables
+# > you can only change requires_grad flags of leaf variables
 # --8<-- [end:requires_grad_]

@@ -11,7 +11,7 @@ def f(x):
 # gradcheck compares autograd's Jacobian with central finite differences.
 x64 = torch.tensor([0.7, 1.3], dtype=torch.float64, requires_grad=True)
 print(gradcheck(f, (x64,)))
-#> True
+# > True
 # --8<-- [end:float64_passes]
 
 # --8<-- [start:float32_fails]
@@ -24,12 +24,12 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     passed = gradcheck(f, (x32,), raise_exception=False)
 print(passed)
-#> False
+# > False
 assert passed is False
 
 # gradcheck warns about it before checking anything:
 print(str(caught[0].message).split(". ")[0] + ".")
-#> Input #0 requires gradient and is not a double precision floating point or complex.
+# > Input #0 requires gradient and is not a double precision floating point or complex.
 
 # With exceptions on, the same check names what failed.
 with warnings.catch_warnings():
@@ -38,7 +38,7 @@ with warnings.catch_warnings():
         gradcheck(f, (x32,))
     except GradcheckError as error:
         print(str(error).splitlines()[0])
-#> Jacobian mismatch for output 0 with respect to input 0,
+# > Jacobian mismatch for output 0 with respect to input 0,
 # --8<-- [end:float32_fails]
 
 # --8<-- [start:why]
@@ -56,7 +56,7 @@ assert_close(analytical, exact.float())        # autograd is right, to float32 p
 tolerance = 1e-5 + 1e-3 * exact.abs()
 unit = torch.finfo(torch.float32).eps          # ε = 2⁻²³ ≈ 1.2e-07
 print(f"tolerance at x = 0.7 and 1.3: {tolerance[0]:.1e}, {tolerance[1]:.1e}")
-#> tolerance at x = 0.7 and 1.3: 1.5e-03, 5.1e-03
+# > tolerance at x = 0.7 and 1.3: 1.5e-03, 5.1e-03
 
 rows = {}
 for eps in (1e-6, 2**-20, 1e-3):
@@ -77,9 +77,9 @@ for eps in (1e-6, 2**-20, 1e-3):
     print(f"eps={eps:<9.3g} gradcheck {passed!s:5}  error {(error / tolerance).max():.2g}×tol; "
           f"estimates: step {(step / tolerance).max():.2g}×tol, "
           f"outputs {(rounding / tolerance).max():.2g}×tol")
-#> eps=1e-06     gradcheck False  error 59×tol; estimates: step 46×tol, outputs 52×tol
-#> eps=9.54e-07  gradcheck False  error 14×tol; estimates: step 0×tol, outputs 54×tol
-#> eps=0.001     gradcheck True   error 0.041×tol; estimates: step 0.047×tol, outputs 0.052×tol
+# > eps=1e-06     gradcheck False  error 59×tol; estimates: step 46×tol, outputs 52×tol
+# > eps=9.54e-07  gradcheck False  error 14×tol; estimates: step 0×tol, outputs 54×tol
+# > eps=0.001     gradcheck True   error 0.041×tol; estimates: step 0.047×tol, outputs 0.052×tol
 
 default, exact_step, large = rows[1e-6], rows[2**-20], rows[1e-3]
 for row in rows.values():
@@ -102,13 +102,13 @@ small = torch.tensor([0.01, 0.02], requires_grad=True)
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     print(gradcheck(f, (small,)))
-#> True
+# > True
 small_rounding = unit * f(small.detach().double()).abs() / 1e-6
 assert (small_rounding < 1e-5 / 10).all()  # the outputs' rounding: under a tenth of atol
 
 # In float64 the same estimate at the default step is far below the tolerance.
 rounding64 = torch.finfo(torch.float64).eps * f(x64.detach()).abs() / 1e-6
 print(f"float64: rounding estimate {(rounding64 / tolerance).max():.1e}×tol")
-#> float64: rounding estimate 9.6e-08×tol
+# > float64: rounding estimate 9.6e-08×tol
 assert (rounding64 < tolerance * 1e-5).all()
 # --8<-- [end:why]

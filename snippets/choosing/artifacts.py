@@ -18,7 +18,7 @@ assert any(name.endswith("/data.pkl") for name in zipfile.ZipFile(buffer).nameli
 buffer.seek(0)
 weights = torch.load(buffer)
 print(list(weights))
-#> ['weight', 'bias']
+# > ['weight', 'bias']
 restored = torch.nn.Linear(3, 1, dtype=torch.float64)
 restored.load_state_dict(weights)
 inputs = torch.tensor([[1.0, -2.0, 0.5]], dtype=torch.float64)
@@ -37,7 +37,7 @@ torch.save({"history": [0.5, (2, 3)], "tags": {"best"}, "shape": torch.Size([2])
             "dtype": torch.float16, "device": torch.device("cpu")}, buffer)
 buffer.seek(0)
 print(torch.load(buffer))
-#> {'history': [0.5, (2, 3)], 'tags': {'best'}, 'shape': torch.Size([2]), 'dtype': torch.float16, 'device': device(type='cpu')}
+# > {'history': [0.5, (2, 3)], 'tags': {'best'}, 'shape': torch.Size([2]), 'dtype': torch.float16, 'device': device(type='cpu')}
 
 # Any other class is refused until you allowlist it, here a date in the metadata.
 buffer = io.BytesIO()
@@ -52,7 +52,7 @@ else:
 buffer.seek(0)
 with torch.serialization.safe_globals([datetime.date]):  # add_safe_globals: for good
     print(torch.load(buffer))
-#> {'saved_on': datetime.date(2026, 7, 8)}
+# > {'saved_on': datetime.date(2026, 7, 8)}
 # --8<-- [end:allowed]
 
 # --8<-- [start:refused]
@@ -74,14 +74,14 @@ except pickle.UnpicklingError as error:
     print(str(error).split(".")[0])
 else:
     raise AssertionError("the file's call to print was allowed")
-#> Weights only load failed
+# > Weights only load failed
 
 # The same file with weights_only=False runs the call: this is what the default prevents.
 buffer.seek(0)
 loaded = torch.load(buffer, weights_only=False)
-#> this ran while the file was loading
+# > this ran while the file was loading
 print(loaded["extra"])
-#> None
+# > None
 # --8<-- [end:refused]
 
 # --8<-- [start:not_a_guarantee]
@@ -93,6 +93,6 @@ torch.save(tampered, buffer)
 buffer.seek(0)
 restored.load_state_dict(torch.load(buffer))
 print(restored(inputs))
-#> tensor([[nan]], dtype=torch.float64, grad_fn=<AddmmBackward0>)
+# > tensor([[nan]], dtype=torch.float64, grad_fn=<AddmmBackward0>)
 assert torch.isnan(restored(inputs)).all()
 # --8<-- [end:not_a_guarantee]

@@ -21,11 +21,11 @@ def first_probability(z):
 graph = torch.fx.symbolic_trace(first_probability).graph
 print([(node.op, getattr(node.target, "__name__", node.target))
        for node in graph.nodes if node.op.startswith("call")])
-#> [('call_method', 'exp'), ('call_method', 'sum'), ('call_function', 'truediv'), ('call_function', 'getitem')]
+# > [('call_method', 'exp'), ('call_method', 'sum'), ('call_function', 'truediv'), ('call_function', 'getitem')]
 # Looking those names up in torch is a coincidence, not a check: it finds
 # torch.exp and torch.sum, and no torch.truediv or torch.getitem.
 print([hasattr(torch, name) for name in ("exp", "sum", "truediv", "getitem")])
-#> [True, True, False, False]
+# > [True, True, False, False]
 # --8<-- [end:python_level]
 
 # --8<-- [start:operators]
@@ -41,11 +41,11 @@ def aten_operators(function, *example_inputs):
 
 z = torch.tensor([1.0, 2.0, 0.5], dtype=torch.float64)
 print(sorted(aten_operators(first_probability, z)))
-#> ['aten.div.Tensor', 'aten.exp.default', 'aten.select.int', 'aten.sum.default']
+# > ['aten.div.Tensor', 'aten.exp.default', 'aten.select.int', 'aten.sum.default']
 # The pilot polynomial: `**`, `*`, `-` and `+` on a tensor, as ATen operators.
 needed = sorted(aten_operators(p, z))
 print(needed)
-#> ['aten.add.Tensor', 'aten.mul.Tensor', 'aten.pow.Tensor_Scalar', 'aten.sub.Tensor']
+# > ['aten.add.Tensor', 'aten.mul.Tensor', 'aten.pow.Tensor_Scalar', 'aten.sub.Tensor']
 # --8<-- [end:operators]
 
 # --8<-- [start:target]
@@ -58,9 +58,9 @@ def outside_core_aten(operators):
 
 
 print(outside_core_aten(aten_operators(p, z)))
-#> []
+# > []
 print(outside_core_aten(aten_operators(first_probability, z)))
-#> ['aten.sum.default']
+# > ['aten.sum.default']
 
 
 # torch.export, then run_decompositions() with its default table, which decomposes
@@ -82,7 +82,7 @@ class FirstProbability(torch.nn.Module):
 
 exported, decomposed = decomposed_operators(FirstProbability(), z)
 print(sorted(decomposed))
-#> ['aten.div.Tensor', 'aten.exp.default', 'aten.select.int', 'aten.sum.dim_IntList']
+# > ['aten.div.Tensor', 'aten.exp.default', 'aten.select.int', 'aten.sum.dim_IntList']
 assert outside_core_aten(decomposed) == []
 # The exported program still computes the same function, on z and on other values.
 other = torch.tensor([-0.5, 0.25, 3.0], dtype=torch.float64)
@@ -97,7 +97,7 @@ class Median(torch.nn.Module):
 
 
 print(outside_core_aten(decomposed_operators(Median(), z)[1]))
-#> ['aten.median.default']
+# > ['aten.median.default']
 # --8<-- [end:target]
 
 # --8<-- [start:checklist]
@@ -111,13 +111,13 @@ traced(leaf).backward()
 q = z.exp() / z.exp().sum()
 by_hand = q[0] * (torch.tensor([1.0, 0.0, 0.0], dtype=torch.float64) - q)
 print(leaf.grad)
-#> tensor([ 0.1778, -0.1453, -0.0324], dtype=torch.float64)
+# > tensor([ 0.1778, -0.1453, -0.0324], dtype=torch.float64)
 assert_close(leaf.grad, by_hand)
 # Shifting every z_j by the same amount leaves softmax unchanged, so the entries sum to 0.
 assert abs(leaf.grad.sum().item()) < 1e-15
 # And finite differences agree, in float64, the precision gradcheck is designed for.
 print(gradcheck(traced, (leaf,)))
-#> True
+# > True
 # The trace was made on z; on other values it must still be the same function.
 assert_close(traced(other), first_probability(other))
 # --8<-- [end:checklist]
@@ -132,11 +132,11 @@ def top_class(z):
 
 
 print(sorted(aten_operators(top_class, z)), top_class(leaf).grad_fn)
-#> ['aten.argmax.default'] None
+# > ['aten.argmax.default'] None
 # gradcheck alone would not notice: it leaves integer outputs such as argmax's
 # indices out altogether, so it has nothing to compare and passes whatever the step.
 print(gradcheck(top_class, (leaf,)))
-#> True
+# > True
 
 
 # A NumPy detour leaves torch: the trace cannot see it and stores its result as a
@@ -146,8 +146,8 @@ def through_numpy(z):
 
 
 print(sorted(aten_operators(through_numpy, z)))
-#>[torch<2.14] ['aten.detach.default', 'aten.lift_fresh_copy.default']
-#>[torch>=2.14] ['aten.alias.default', 'aten.lift_fresh_copy.default']
+# >[torch<2.14] ['aten.detach.default', 'aten.lift_fresh_copy.default']
+# >[torch>=2.14] ['aten.alias.default', 'aten.lift_fresh_copy.default']
 traced_detour = make_fx(through_numpy)(z)
 assert_close(traced_detour(other), z.exp())  # the example's answer, whatever the input
 assert not torch.allclose(traced_detour(other), through_numpy(other))

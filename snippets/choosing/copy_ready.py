@@ -28,6 +28,6 @@ def pilot(coefficients, points):
 
 gradient = pilot([1, -2, 0, 3], [-1.0, 0.0, 0.5, 2.0])
 print(gradient)
-#> tensor([ 7.0000, -2.0000,  0.2500, 34.0000], dtype=torch.float64)
+# > tensor([ 7.0000, -2.0000,  0.2500, 34.0000], dtype=torch.float64)
 # The known answer, p'(x) = 9x² − 2, written out.
 assert_close(gradient, torch.tensor([7.0, -2.0, 0.25, 34.0], dtype=torch.float64))

@@ -38,12 +38,12 @@ requirements_txt = Path("requirements.txt").read_text(encoding="utf-8")
 pin = re.search(r"^torch==([^\s;#]+)", requirements_txt, re.M)
 pinned = pin.group(1) if pin else "no torch== line"  # a requirements.txt of your own may pin none
 print(pinned)
-#> 2.13.0
+# > 2.13.0
 # The release running here, without its "+" build suffix: the same one, or another?
 release = torch.__version__.split("+")[0]
 print(release == pinned)
-#>[torch==2.13.0] True
-#>[torch!=2.13.0] False
+# >[torch==2.13.0] True
+# >[torch!=2.13.0] False
 
 # Which CUDA a build was compiled against: a version string, or None when the
 # build has no CUDA support at all (a CPU-only build).

@@ -13,7 +13,7 @@ def dp(x):
 
 expected = [dp(x) for x in points]
 print(expected)
-#> [7.0, -2.0, 0.25, 34.0]
+# > [7.0, -2.0, 0.25, 34.0]
 # --8<-- [end:closed_form]
 
 # --8<-- [start:autograd]
@@ -24,7 +24,7 @@ x = torch.tensor(points, dtype=torch.float64, requires_grad=True)
 # Each p(x_i) depends on x_i alone, so the gradient of the sum holds every p'(x_i).
 p(x).sum().backward()
 print(x.grad)
-#> tensor([ 7.0000, -2.0000,  0.2500, 34.0000], dtype=torch.float64)
+# > tensor([ 7.0000, -2.0000,  0.2500, 34.0000], dtype=torch.float64)
 assert_close(x.grad, torch.tensor(expected, dtype=torch.float64))
 # --8<-- [end:autograd]
 
@@ -33,7 +33,7 @@ assert_close(x.grad, torch.tensor(expected, dtype=torch.float64))
 coefficients = [1, -2, 0, 3]  # 1 − 2x + 0x² + 3x³
 derivative = [k * c for k, c in enumerate(coefficients)][1:]
 print(derivative)
-#> [-2, 0, 9]
+# > [-2, 0, 9]
 
 
 def evaluate(coefficients, x):
@@ -42,7 +42,7 @@ def evaluate(coefficients, x):
 
 by_hand = [evaluate(derivative, x) for x in points]
 print(by_hand)
-#> [7.0, -2.0, 0.25, 34.0]
+# > [7.0, -2.0, 0.25, 34.0]
 # Exact equality is fair here: every value is a short binary fraction.
 assert by_hand == expected
 # --8<-- [end:plain_python]
@@ -52,7 +52,7 @@ from numpy.polynomial import polynomial as P
 
 # NumPy ships the same power rule, with the same lowest-power-first order.
 print(P.polyder(coefficients).tolist())
-#> [-2.0, 0.0, 9.0]
+# > [-2.0, 0.0, 9.0]
 assert P.polyval(points, P.polyder(coefficients)).tolist() == expected
 # --8<-- [end:numpy]
 
@@ -76,7 +76,7 @@ def hand_gradient(w):
 w = torch.tensor([0.5, -1.0, 0.25, 2.0], dtype=torch.float64, requires_grad=True)
 loss(w).backward()
 print(w.grad)
-#> tensor([ -3.1562,  -5.3906, -11.1328, -21.8789], dtype=torch.float64)
+# > tensor([ -3.1562,  -5.3906, -11.1328, -21.8789], dtype=torch.float64)
 assert_close(w.grad, hand_gradient(w.detach()))
 # At p's own coefficients the fit is exact: zero loss, zero gradient.
 exact = torch.tensor(coefficients, dtype=torch.float64, requires_grad=True)
@@ -104,5 +104,5 @@ assert_close(start.grad, 2 / len(y) * X.T @ ((torch.tanh(u) - y) / torch.cosh(u)
 # gradcheck compares autograd with finite differences, in float64, the
 # precision its tolerances are designed for.
 print(gradcheck(edited_loss, (start,)))
-#> True
+# > True
 # --8<-- [end:edited_model]

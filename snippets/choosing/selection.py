@@ -67,9 +67,9 @@ def load_selection(path):
 # --8<-- [start:load]
 selection = load_selection("snippets/choosing/selection.yaml")
 print(selection["dependency"], selection["need_autograd"], selection["target_device"])
-#> torch True cpu
+# > torch True cpu
 print(selection["operators"])
-#> ['aten.add.Tensor', 'aten.mul.Tensor', 'aten.pow.Tensor_Scalar', 'aten.sub.Tensor']
+# > ['aten.add.Tensor', 'aten.mul.Tensor', 'aten.pow.Tensor_Scalar', 'aten.sub.Tensor']
 # --8<-- [end:load]
 
 # --8<-- [start:bad_file]
@@ -81,6 +81,6 @@ for field, value in [("target_device", "gpu"), ("dependency", "numpy")]:
         parse_selection(broken, source="broken.yaml")
     except SelectionError as error:
         print(error)
-#> broken.yaml: $.selection.target_device: 'gpu' is not one of ['cpu', 'cuda', 'mps', 'xpu']
-#> broken.yaml: $.selection.dependency: need_autograd is true but 'numpy' computes no gradients; of the allowed values, only 'torch' does
+# > broken.yaml: $.selection.target_device: 'gpu' is not one of ['cpu', 'cuda', 'mps', 'xpu']
+# > broken.yaml: $.selection.dependency: need_autograd is true but 'numpy' computes no gradients; of the allowed values, only 'torch' does
 # --8<-- [end:bad_file]

@@ -16,9 +16,9 @@ x = torch.tensor(points, dtype=torch.float64, requires_grad=True)
 with torch.inference_mode():
     served = p(x)
 print(served)
-#> tensor([ 0.0000,  1.0000,  0.3750, 21.0000], dtype=torch.float64)
+# > tensor([ 0.0000,  1.0000,  0.3750, 21.0000], dtype=torch.float64)
 print(served.requires_grad, served.grad_fn, torch.is_inference(served))
-#> False None True
+# > False None True
 assert_close(served, torch.tensor([p(v) for v in points], dtype=torch.float64))
 # --8<-- [end:inference]
 
@@ -29,7 +29,7 @@ scale = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
 # to save it. d(Σ(served + scale))/d(scale) = 1 per element, so 4.
 (served + scale).sum().backward()
 print(scale.grad)
-#> tensor(4., dtype=torch.float64)
+# > tensor(4., dtype=torch.float64)
 assert scale.grad.item() == len(points)
 # That is observed behaviour, not a promise: the documented contract is broader.
 contract = " ".join(torch.inference_mode.__doc__.split())
@@ -44,7 +44,7 @@ except RuntimeError as error:
     print(str(error).split(".")[0])
 else:
     raise AssertionError("scale * served saved an inference tensor for backward")
-#> Inference tensors cannot be saved for backward
+# > Inference tensors cannot be saved for backward
 
 # Refused outside inference mode: an in-place update, and turning on requires_grad.
 with torch.inference_mode():
@@ -64,8 +64,8 @@ for update, refusal in refusals:
         print(str(error).split(".")[0])
     else:
         raise AssertionError(f"not refused: {refusal}")
-#> Inplace update to inference tensor outside InferenceMode is not allowed
-#> Setting requires_grad=True on inference tensor outside InferenceMode is not allowed
+# > Inplace update to inference tensor outside InferenceMode is not allowed
+# > Setting requires_grad=True on inference tensor outside InferenceMode is not allowed
 # Careful: in this build the in-place kernel has already written when the error
 # is raised, so a caught error does not mean the values are untouched.
 assert_close(totals, served + 1)
@@ -76,11 +76,11 @@ assert_close(totals, served + 1)
 # can be saved for backward and updated in place: d(Σ scale·served)/d(scale) = Σ served.
 ordinary = served.clone()
 print(torch.is_inference(ordinary))
-#> False
+# > False
 scale.grad = None
 (scale * ordinary).sum().backward()
 print(scale.grad)
-#> tensor(22.3750, dtype=torch.float64)
+# > tensor(22.3750, dtype=torch.float64)
 assert_close(scale.grad, torch.tensor(sum(p(v) for v in points), dtype=torch.float64))
 
 # Or evaluate under no_grad: it records no graph either, but its results are
@@ -88,7 +88,7 @@ assert_close(scale.grad, torch.tensor(sum(p(v) for v in points), dtype=torch.flo
 with torch.no_grad():
     evaluated = p(x)
 print(evaluated.requires_grad, torch.is_inference(evaluated))
-#> False False
+# > False False
 evaluated.add_(1)  # allowed: not an inference tensor
 assert_close(evaluated, ordinary + 1)
 # --8<-- [end:inference_fix]

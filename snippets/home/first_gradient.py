@@ -7,7 +7,7 @@ y = x * x
 y.backward()
 
 print(x.grad)
-#> tensor(6.)
+# > tensor(6.)
 
 # d(x²)/dx = 2x, so at x = 3 the gradient is 6.
 assert_close(x.grad, 2 * x.detach())

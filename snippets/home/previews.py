@@ -5,7 +5,7 @@ from torch.testing import assert_close
 # A tensor carries a shape, a dtype and a device besides its values.
 t = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
 print(t.shape, t.dtype, t.device)
-#> torch.Size([2, 2]) torch.float32 cpu
+# > torch.Size([2, 2]) torch.float32 cpu
 # 1 + 2 + 3 + 4 = 10, computed by hand.
 assert_close(t.sum(), torch.tensor(10.0))
 # --8<-- [end:tensors]
@@ -15,7 +15,7 @@ assert_close(t.sum(), torch.tensor(10.0))
 w = torch.tensor(3.0, requires_grad=True)
 (w * w).backward()
 print(w.grad, w.detach())
-#> tensor(6.) tensor(3.)
+# > tensor(6.) tensor(3.)
 assert_close(w.grad, 2 * w.detach())  # d(w²)/dw = 2w
 assert w.item() == 3.0  # still where it was: updating w is an optimizer's job
 # --8<-- [end:not_a_step]
@@ -27,7 +27,7 @@ def derivative_of_square(x):
 
 
 print(derivative_of_square(3.0))
-#> 6.0
+# > 6.0
 assert derivative_of_square(3.0) == w.grad.item()
 # One point could agree by chance (x + 3 is also 6 at 3): compare with autograd at several.
 points = torch.tensor([-1.5, 0.0, 0.25, 3.0], requires_grad=True)
@@ -52,6 +52,6 @@ for dtype, expected in by_hand.items():
     error = abs(stored - third) / third
     assert error == expected
     print(f"{dtype}: relative error {float(error):.2e}, quality_pass = {error <= tolerance}")
-#> torch.float16: relative error 2.44e-04, quality_pass = True
-#> torch.bfloat16: relative error 1.95e-03, quality_pass = False
+# > torch.float16: relative error 2.44e-04, quality_pass = True
+# > torch.bfloat16: relative error 1.95e-03, quality_pass = False
 # --8<-- [end:quality_check]

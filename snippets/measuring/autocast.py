@@ -18,7 +18,7 @@ with torch.autocast("cpu", dtype=torch.bfloat16):
     shares = torch.softmax(hidden, dim=-1)  # on CUDA's float32 list, on no list of the CPU's
     loss = F.mse_loss(activated, target)   # on the CPU's list of float32 operators
 print(hidden.dtype, activated.dtype, shares.dtype, loss.dtype)
-#> torch.bfloat16 torch.bfloat16 torch.bfloat16 torch.float32
+# > torch.bfloat16 torch.bfloat16 torch.bfloat16 torch.float32
 
 # Autocast only casts the operands of each listed operator, on the way in.
 exact = dict(rtol=0, atol=0)
@@ -27,7 +27,7 @@ torch.testing.assert_close(loss, F.mse_loss(activated.float(), target), **exact)
 
 loss.backward()
 print(weight.dtype, weight.grad.dtype)  # the parameter, and its gradient, stay float32
-#> torch.float32 torch.float32
+# > torch.float32 torch.float32
 # --8<-- [end:autocast]
 
 # --8<-- [start:pure]
@@ -43,16 +43,16 @@ else:
 # 'c10::BFloat16', MSVC: 'struct c10::BFloat16'), so only the part before them is shown.
 assert "float" in message and "BFloat16" in message, message
 print(message.partition(", but got")[0])
-#> expected m1 and m2 to have the same dtype
+# > expected m1 and m2 to have the same dtype
 
 loss_bf16 = F.mse_loss(torch.tanh(features.bfloat16() @ weight_bf16), target.bfloat16())
 loss_bf16.backward()
 print(loss_bf16.dtype, weight_bf16.grad.dtype)  # ...and the loss, the gradient, all bfloat16
-#> torch.bfloat16 torch.bfloat16
+# > torch.bfloat16 torch.bfloat16
 
 # ...and an update smaller than half of bfloat16's spacing just below 1.0 (2**-9) is lost.
 step = 1e-3
 assert step < torch.finfo(torch.bfloat16).eps / 4  # eps = 2**-7 is the spacing just above 1.0
 print(torch.ones(1) - step, torch.ones(1, dtype=torch.bfloat16) - step)
-#> tensor([0.9990]) tensor([1.], dtype=torch.bfloat16)
+# > tensor([0.9990]) tensor([1.], dtype=torch.bfloat16)
 # --8<-- [end:pure]

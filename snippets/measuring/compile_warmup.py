@@ -23,20 +23,20 @@ def scaled_tanh(t):
 
 compiled = torch.compile(scaled_tanh, backend=counting_backend)
 print(len(graphs))  # torch.compile itself compiles nothing: the first call will
-#> 0
+# > 0
 for size, dtype in [(4, torch.float32), (4, torch.float32), (5, torch.float32),
                     (6, torch.float32), (1, torch.float32), (6, torch.float64)]:
     t = torch.linspace(-1, 1, size, dtype=dtype)
     torch.testing.assert_close(compiled(t), scaled_tanh(t), rtol=0, atol=0)  # eager's numbers
     print(size, dtype, len(graphs))
-#> 4 torch.float32 1
-#> 4 torch.float32 1
-#> 5 torch.float32 2
-#> 6 torch.float32 2
-#> 1 torch.float32 3
-#> 6 torch.float64 4
+# > 4 torch.float32 1
+# > 4 torch.float32 1
+# > 5 torch.float32 2
+# > 6 torch.float32 2
+# > 1 torch.float32 3
+# > 6 torch.float64 4
 print(graphs)  # symbolic sizes in each compiled graph
-#> [0, 1, 0, 1]
+# > [0, 1, 0, 1]
 # --8<-- [end:recompile]
 
 # --8<-- [start:fail_on_recompile]
@@ -50,7 +50,7 @@ with torch.compiler.set_stance("fail_on_recompile"):
 assert message.startswith("Detected recompile when torch.compile stance is 'fail_on_recompile'")
 assert "dtype mismatch. expected Float, actual Half" in message  # the guard that failed
 print(len(graphs))
-#> 4
+# > 4
 # --8<-- [end:fail_on_recompile]
 
 # --8<-- [start:static]
@@ -74,7 +74,7 @@ static = torch.compile(scaled_tanh, backend=static_backend, dynamic=False)
 for size in range(2, 13):  # 11 sizes: one graph each, up to the limit (Dynamo warns there)
     static(torch.linspace(-1, 1, size))
 print(graphs, sizes)  # specialised graphs, for the first 8 sizes only
-#> [0, 0, 0, 0, 0, 0, 0, 0] [2, 3, 4, 5, 6, 7, 8, 9]
+# > [0, 0, 0, 0, 0, 0, 0, 0] [2, 3, 4, 5, 6, 7, 8, 9]
 assert len(sizes) == torch._dynamo.config.recompile_limit
 
 # Past the limit, nothing is compiled, so fail_on_recompile has nothing to stop: a size with a
@@ -85,5 +85,5 @@ with torch.compiler.set_stance("fail_on_recompile"):
         t = torch.linspace(-1, 1, size)
         torch.testing.assert_close(static(t), scaled_tanh(t), rtol=0, atol=0)
 print(served)  # size 3 ran its graph; size 20 ran none
-#> [3]
+# > [3]
 # --8<-- [end:static]

@@ -29,8 +29,8 @@ per_million = {name: (1_000_000 * cost_per_call(c["seconds_per_call"]),
                for name, c in configurations.items()}
 for name, (calls, accepted) in per_million.items():
     print(f"{name}: {float(calls):.4g} per million calls, {float(accepted):.4g} per million accepted")
-#> float32: 4 per million calls, 4 per million accepted
-#> bfloat16: 2.5 per million calls, 4.545 per million accepted
+# > float32: 4 per million calls, 4 per million accepted
+# > bfloat16: 2.5 per million calls, 4.545 per million accepted
 
 # The same number from its definition: spent on a run of calls / results accepted in it.
 calls_run, accepted_in_run = 200, 110  # 55 % of 200
@@ -41,7 +41,7 @@ assert 1_000_000 * spent / accepted_in_run == per_million["bfloat16"][1]
 break_even = (configurations["bfloat16"]["seconds_per_call"]
               / configurations["float32"]["seconds_per_call"])
 print(float(break_even))
-#> 0.625
+# > 0.625
 assert cost_per_accepted(configurations["bfloat16"]["seconds_per_call"], break_even) == \
     cost_per_accepted(configurations["float32"]["seconds_per_call"], 1)
 # --8<-- [end:cost]

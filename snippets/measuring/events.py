@@ -11,12 +11,12 @@ import torch
 # --8<-- [start:no_cpu_events]
 event = torch.Event(device="cpu")  # created...
 print(event.device)
-#> cpu
+# > cpu
 try:
     event.record()  # ...but not recorded
 except RuntimeError as error:
     print(error)
-#> cpu backend doesn't support events.
+# > cpu backend doesn't support events.
 # --8<-- [end:no_cpu_events]
 
 # The page skips the next example for the same reasons. On MPS, elapsed_time could wait forever

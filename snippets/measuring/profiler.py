@@ -40,7 +40,7 @@ wall = time.perf_counter() - started  # around all 4 steps, profiling overhead i
 active = 2  # only the active steps are in the results
 calls = {event.key: event.count for event in prof.key_averages()}
 print(calls["mlp"], calls["aten::matmul"], calls["aten::mm"], calls["aten::add"], calls["aten::tanh"])
-#> 2 4 4 4 2
+# > 2 4 4 4 2
 assert (calls["aten::mm"], calls["aten::add"], calls["aten::tanh"]) == (2 * active, 2 * active, active)
 # --8<-- [end:profile]
 
@@ -60,7 +60,7 @@ assert 0 < rows["mlp"].cpu_time_total <= steps_total <= wall * 1e6
 by_shape = {str(row.input_shapes): row.count
             for row in prof.key_averages(group_by_input_shape=True) if row.key == "aten::mm"}
 print(by_shape)
-#> {'[[2, 4], [4, 8]]': 2, '[[2, 8], [8, 4]]': 2}
+# > {'[[2, 4], [4, 8]]': 2, '[[2, 8], [8, 4]]': 2}
 
 # The Chrome trace holds one complete ("X") event per operator call.
 with open(trace_file, encoding="utf-8") as file:  # torch writes the trace as ASCII: UTF-8 reads it whatever the locale

@@ -14,7 +14,7 @@ from torch.utils.benchmark import timer as default_clock
 # Timer reads the time with this function unless told otherwise. When an accelerator
 # is present, it calls torch.accelerator.synchronize() before each reading.
 print(inspect.signature(Timer).parameters["timer"].default is default_clock)
-#> True
+# > True
 
 uses = Counter()
 
@@ -41,16 +41,16 @@ latency = Timer("multiply(); wait_for_device()", timer=counted_clock,
 # timeit(100) runs a warm-up block of max(100 // 100, 2) = 2 calls, then the timed
 # block of 100 calls; the clock is read at the start and at the end of each block.
 print(uses["clock readings"], uses["waits in the statement"])
-#> 4 102
+# > 4 102
 assert uses["clock readings"] == 2 * 2 and uses["waits in the statement"] == 2 + 100
 
 # Throughput: calls are queued back to back; only the clock's readings wait for the device.
 uses.clear()
 pipelined = Timer("multiply()", timer=counted_clock, globals={"multiply": multiply}).timeit(100)
 print(uses["clock readings"], uses["waits in the statement"])
-#> 4 0
+# > 4 0
 
 # Both report seconds per call: the block's time divided by the calls in it.
 print(latency.number_per_run, pipelined.number_per_run, len(pipelined.raw_times))
-#> 100 100 1
+# > 100 100 1
 # --8<-- [end:latency_or_throughput]

@@ -22,23 +22,23 @@ from dataclasses import replace
 cell = Cell(trial="demo", workload="mlp", task="inference", dtype=torch.float32,
             size=4, hidden=8, batch=2)
 print(cell.shape)
-#> 4x8x4
+# > 4x8x4
 
 # The three tasks return different things, and keep different state alive.
 for task in TASKS:
     call = build(replace(cell, task=task), make_inputs(cell), torch.float32, torch.device("cpu"))
     print(task, [tuple(output.shape) for output in call()])
-#> inference [(2, 4)]
-#> training [(), (4, 8), (8,), (8, 4), (4,)]
-#> gradient [(4, 8), (8,), (8, 4), (4,)]
+# > inference [(2, 4)]
+# > training [(), (4, 8), (8,), (8, 4), (4,)]
+# > gradient [(4, 8), (8,), (8, 4), (4,)]
 
 # Each task's criteria, fixed before anything is timed; the same for every dtype.
 for task, criteria in CRITERIA.items():
     print(task, "; ".join(f"{c.column} {'>=' if c.at_least else '<='} {c.bound:g}"
                           for c in criteria))
-#> inference agreement >= 0.99; rel_error <= 0.01
-#> training loss_rel_error <= 0.01; rel_error <= 0.05
-#> gradient rel_error <= 0.05
+# > inference agreement >= 0.99; rel_error <= 0.01
+# > training loss_rel_error <= 0.01; rel_error <= 0.05
+# > gradient rel_error <= 0.05
 
 # Within 5% in norm: the farthest a gradient can point from the exact one is asin(0.05).
 r = CRITERIA["gradient"][0].bound
@@ -48,7 +48,7 @@ assert math.isclose(torch.linalg.vector_norm(farthest - exact).item(), r)  # 5% 
 angle = math.degrees(math.acos(farthest[0].item() / torch.linalg.vector_norm(farthest).item()))
 assert math.isclose(angle, math.degrees(math.asin(r)))
 print(f"{angle:.1f} degrees")
-#> 2.9 degrees
+# > 2.9 degrees
 # --8<-- [end:tasks]
 
 # --8<-- [start:first_call]
@@ -57,12 +57,12 @@ sync = synchronizer(device)
 train = build(replace(cell, task="training"), make_inputs(cell), torch.float32, device)
 
 print([p.grad for p in train.params])  # nothing allocated for gradients yet
-#> [None, None, None, None]
+# > [None, None, None, None]
 started = time.perf_counter()
 first, outputs = first_call(train, sync)  # recorded on its own, never mixed into the median
 assert 0 < first <= time.perf_counter() - started  # within the wall time around it
 print([tuple(p.grad.shape) for p in train.params])  # what the first call leaves behind
-#> [(4, 8), (8,), (8, 4), (4,)]
+# > [(4, 8), (8,), (8, 4), (4,)]
 grad_bytes = sum(p.grad.nbytes for p in train.params)  # allocated between calls from now on
 assert grad_bytes == (4 * 8 + 8 + 8 * 4 + 4) * 4  # float32: 4 bytes
 # Not the same tensors each call: every step frees them (zero_grad(set_to_none=True)) and
@@ -71,7 +71,7 @@ last = [p.grad for p in train.params]
 train()
 print([p.grad is old for p, old in zip(train.params, last)],
       sum(p.grad.nbytes for p in train.params) == grad_bytes)
-#> [False, False, False, False] True
+# > [False, False, False, False] True
 del last
 # --8<-- [end:first_call]
 
@@ -89,7 +89,7 @@ started = time.perf_counter()
 timing, attempts = timed(train, counted_sync, threads=threads, min_run_time=0.05,
                          max_run_time=0.5, reruns=1)
 print(type(timing).__name__, timing.task_spec.num_threads == threads)
-#> Measurement True
+# > Measurement True
 # latency is the median of the blocks' mean seconds per call; each block ran number_per_run calls.
 assert len(waits) >= len(timing.times) * timing.number_per_run  # every timed call waited
 assert sum(timing.times) * timing.number_per_run <= time.perf_counter() - started  # per call
@@ -101,17 +101,17 @@ spread = Measurement(number_per_run=1, raw_times=[1e-3, 1.15e-3, 1e-3, 1.3e-3], 
 # Linear-interpolation quartiles: p25 = 1, median = (1 + 1.15) / 2, p75 = 1.15 + (1.3 - 1.15) / 4.
 assert math.isclose(spread.median, 1.075e-3) and math.isclose(spread.iqr, 1.1875e-3 - 1e-3)
 print(f"{spread.iqr / spread.median:.0%}", spread.has_warnings, is_noisy(spread))  # torch agrees
-#> 17% True True
+# > 17% True True
 # One slow block alone: no spread to see, so never precise-looking: too few blocks.
 hiccup = Measurement(number_per_run=1, raw_times=[31.9e-3], task_spec=timing.task_spec)
 print(hiccup.median, hiccup.iqr, hiccup.has_warnings, is_noisy(hiccup))
-#> 0.0319 0.0 False True
+# > 0.0319 0.0 False True
 # Too few blocks needs no disturbance: a steady call too slow for max_run_time. Each 40 ms
 # block adds to the time spent, past 0.1 s after three at most, whatever the spread.
 slow, _ = timed(lambda: time.sleep(0.04), lambda: None, threads=1, min_run_time=0.02,
                 max_run_time=0.1, reruns=0)
 print(len(slow.times) < 4, slow.number_per_run, is_noisy(slow))
-#> True 1 True
+# > True 1 True
 # --8<-- [end:steady_state]
 
 # --8<-- [start:memory]
@@ -146,12 +146,12 @@ for task in TASKS:
     assert (memory, state, counted) == (peak[task] * s, held[task] * s, flops[task])
 
 print(method)
-#> profiler: live tensor bytes since the build
+# > profiler: live tensor bytes since the build
 for task, memory, state, counted in table:
     print(f"{task:9} memory {memory:4} B, held between calls {state:4} B, {counted} FLOPs")
-#> inference memory  464 B, held between calls  336 B, 256 FLOPs
-#> training  memory  772 B, held between calls  672 B, 640 FLOPs
-#> gradient  memory  772 B, held between calls  368 B, 640 FLOPs
+# > inference memory  464 B, held between calls  336 B, 256 FLOPs
+# > training  memory  772 B, held between calls  672 B, 640 FLOPs
+# > gradient  memory  772 B, held between calls  368 B, 640 FLOPs
 
 # Batch size moves memory too: four times the rows, the activations grow, the weights do not.
 quadrupled = replace(cell, batch=4 * b, task="gradient")
@@ -165,7 +165,7 @@ assert state - table[2][2] == 2 * (3 * b) * n * s  # x and the target, three mor
 sized = replace(cell, size=256, hidden=1024, batch=8, dtype=torch.bfloat16)
 u = torch.finfo(sized.dtype).eps / 2  # unit roundoff: 8 significant bits
 print(u == 2**-8, u)
-#> True 0.00390625
+# > True 0.00390625
 
 rounded = round_inputs(make_inputs(sized), sized.dtype)
 verdicts = {}
@@ -176,9 +176,9 @@ for task in TASKS:
     metrics = measure_quality(task, observed, reference)
     verdicts[task] = judge(task, metrics)
     print(task, verdicts[task])
-#> inference (True, '')
-#> training (False, 'rel_error 0.982 > 0.05')
-#> gradient (True, '')
+# > inference (True, '')
+# > training (False, 'rel_error 0.982 > 0.05')
+# > gradient (True, '')
 
 # Rounding the exact result once costs at most u per element (and so in norm): a task that
 # demanded 1e-4 would fail a cell whenever that rounding alone costs more, as it does here:
@@ -194,7 +194,7 @@ broken[0, 0] = math.nan
 metrics = {"agreement": agreement(broken, reference),
            "rel_error": relative_error((broken,), (reference,))}
 print(metrics, judge("inference", metrics))
-#> {'agreement': 0.99, 'rel_error': nan} (False, 'rel_error nan > 0.01')
+# > {'agreement': 0.99, 'rel_error': nan} (False, 'rel_error nan > 0.01')
 
 # Why training fails: SGD subtracts lr * grad from each weight w, then rounds to bfloat16.
 # bfloat16 numbers next to w are 2u * 2**floor(log2|w|) apart (half that below a power of
@@ -209,18 +209,18 @@ for p, old in zip(step.params, before):
     assert torch.equal(p.detach() == old, update.abs() < gap / 2)  # lost exactly there
 lost = sum((p.detach() == old).sum().item() for p, old in zip(step.params, before))
 print(f"{lost / sum(p.numel() for p in before):.1%} of the weights did not move")
-#> 90.1% of the weights did not move
+# > 90.1% of the weights did not move
 # --8<-- [end:quality]
 
 # --8<-- [start:row]
 row = measure_cell(replace(cell, trial="demo-bf16", task="training", dtype=torch.bfloat16),
                    device, threads, 0.05, max_run_time=0.5)
 print(tuple(row)[:9] == COLUMNS)
-#> True
+# > True
 print(row["trial"], row["dtype"], row["shape"], row["batch"], row["quality_pass"])
-#> demo-bf16 bfloat16 4x8x4 2 false
+# > demo-bf16 bfloat16 4x8x4 2 false
 print(row["quality_failure"])  # why: the criterion, its bound and the measured value
-#> rel_error 0.175 > 0.05
+# > rel_error 0.175 > 0.05
 assert row["torch_build"] == torch_build() and row["error"] == "" and row["pass_error"] == ""
 # bfloat16 kernels may add scratch buffers (their size depends on the shape, the CPU and the
 # thread count): the hand figure is exact for what stays between calls, a floor for the peak.
@@ -232,7 +232,7 @@ assert int(row["runs"]) >= int(row["blocks"]) and int(row["runs"]) % int(row["bl
 single = measure_cell(replace(cell, trial="demo-f32", task="training"), device, threads, 0.05,
                       max_run_time=0.5)
 print(single["quality_pass"], single["quality_failure"] == "")
-#> true True
+# > true True
 assert 0 < float(single["rel_error"]) < 1e-4
 assert int(single["memory"]) == peak["training"] * 4  # float32: no scratch, to the byte
 
@@ -240,10 +240,10 @@ assert int(single["memory"]) == peak["training"] * 4  # float32: no scratch, to 
 failed = measure_cell(replace(cell, trial="demo-int", task="training", dtype=torch.int64),
                       device, threads, 0.05)
 print(failed["latency"] == "", failed["memory"] == "", failed["quality_pass"])
-#> True True false
+# > True True false
 print(failed["error"])
-#> RuntimeError: only Tensors of floating point dtype can require gradients
+# > RuntimeError: only Tensors of floating point dtype can require gradients
 
 print(to_csv([row, failed]).splitlines()[0])
-#> trial,torch_build,device,dtype,shape,batch,latency,memory,quality_pass,workload,task,latency_iqr,first_call,runs,threads,samples_per_s,gflop_per_s,memory_method,rel_error,tolerance,error,blocks,noisy,attempts,memory_state,flops,agreement,loss_rel_error,quality_failure,pass_error
+# > trial,torch_build,device,dtype,shape,batch,latency,memory,quality_pass,workload,task,latency_iqr,first_call,runs,threads,samples_per_s,gflop_per_s,memory_method,rel_error,tolerance,error,blocks,noisy,attempts,memory_state,flops,agreement,loss_rel_error,quality_failure,pass_error
 # --8<-- [end:row]

@@ -12,13 +12,13 @@ prices[:] = 0.0  # later changes to the array cannot reach the copy
 
 for name, t in [("counts", counts), ("prices", price_tensor)]:
     print(name, tuple(t.shape), t.dtype, t.device)
-#> counts (2, 3) torch.int64 cpu
-#> prices (3,) torch.float32 cpu
+# > counts (2, 3) torch.int64 cpu
+# > prices (3,) torch.float32 cpu
 
 # matmul needs one dtype: convert counts explicitly rather than hoping.
 totals = counts.to(price_tensor.dtype) @ price_tensor
 print(totals)
-#> tensor([12., 17.])
+# > tensor([12., 17.])
 
 # By hand: 1·2 + 0·3 + 2·5 = 12 and 0·2 + 4·3 + 1·5 = 17.
 assert totals.tolist() == [12.0, 17.0]

@@ -15,12 +15,12 @@ assert add_ten(torch.ones(2)).tolist() == [11.0, 11.0]
 # The same code on meta computes no values, only the result's device, shape and dtype.
 on_meta = torch.ones(2, device="meta")
 print(on_meta)
-#> tensor(..., device='meta', size=(2,))
+# > tensor(..., device='meta', size=(2,))
 # A 0-dim CPU tensor is accepted beside a tensor on another device, as a scalar:
 # the result stays on that device, with the other operand's shape.
 result = add_ten(on_meta)
 print(result.device, result.shape)
-#> meta torch.Size([2])
+# > meta torch.Size([2])
 
 # A CPU tensor with a dimension, even a single element, is refused.
 for cpu_operand in (torch.tensor([10.0, 20.0]), torch.tensor([10.0])):
@@ -30,15 +30,15 @@ for cpu_operand in (torch.tensor([10.0, 20.0]), torch.tensor([10.0])):
         print(error)
     else:
         raise AssertionError("a 1-d CPU tensor beside a meta tensor should be refused")
-#> Tensor on device cpu is not on the expected device meta!
-#> Tensor on device cpu is not on the expected device meta!
+# > Tensor on device cpu is not on the expected device meta!
+# > Tensor on device cpu is not on the expected device meta!
 
 # meta has no values to show or compare: .item() on it raises.
 try:
     result[0].item()
 except RuntimeError as error:
     print(error)
-#> Tensor.item() cannot be called on meta tensors
+# > Tensor.item() cannot be called on meta tensors
 
 # A stand-in for this check, not for every operation: this build accepts all of the
 # following on meta, which CUDA refuses according to PyTorch's source (a matrix product

@@ -8,9 +8,9 @@ floats = torch.tensor([0.5, 0.25])
 
 # Mixed arithmetic promotes: an integer tensor plus a floating tensor is floating.
 print(torch.result_type(ints, floats))
-#> torch.float32
+# > torch.float32
 print(ints + floats)
-#> tensor([1.5000, 2.2500])
+# > tensor([1.5000, 2.2500])
 assert (ints + floats).tolist() == [1.5, 2.25]
 
 # The category (bool < integer < floating < complex) decides first; size only matters
@@ -19,7 +19,7 @@ assert (ints + floats).tolist() == [1.5, 2.25]
 big = torch.tensor([2**24 + 1])  # int64 holds it exactly
 summed = big + torch.tensor([0.0])
 print(summed.dtype, summed.item())
-#> torch.float32 16777216.0
+# > torch.float32 16777216.0
 float32_of_big = struct.unpack("f", struct.pack("f", 2**24 + 1))[0]  # rounding done by struct
 assert summed.item() == float32_of_big == 2**24
 
@@ -28,9 +28,9 @@ assert torch.result_type(torch.tensor([1], dtype=torch.int32), big) == torch.int
 assert torch.result_type(floats.half(), floats) == torch.float32
 # ...but not when neither type holds the other: then a third, wider type is chosen.
 print(torch.result_type(torch.tensor([1], dtype=torch.uint8), torch.tensor([1], dtype=torch.int8)))
-#> torch.int16
+# > torch.int16
 print(torch.result_type(floats.bfloat16(), floats.half()))
-#> torch.float32
+# > torch.float32
 # And uint16, uint32 and uint64 refuse to promote with another integer or bool operand
 # of the same priority (here two tensors with dimensions)...
 unsigned32 = torch.tensor([1], dtype=torch.uint32)
@@ -38,11 +38,11 @@ try:
     torch.result_type(unsigned32, big)
 except RuntimeError as error:
     print(error)
-#> Promotion for uint16, uint32, uint64 types is not supported, attempted to promote UInt32 and Long
+# > Promotion for uint16, uint32, uint64 types is not supported, attempted to promote UInt32 and Long
 # ...but a 0-dim int64 tensor or a Python int beside them ranks lower and leaves uint32
 # (the priority rule of the next section).
 print(torch.result_type(unsigned32, torch.tensor(5)), torch.result_type(unsigned32, 5))
-#> torch.uint32 torch.uint32
+# > torch.uint32 torch.uint32
 # --8<-- [end:promotion]
 
 # --8<-- [start:priority]
@@ -72,17 +72,17 @@ for name, (left, right) in cases.items():
     produced = (left + right).dtype
     assert produced == torch.result_type(left, right)
     print(f"{name:33} -> {produced}")
-#> float32 vector + float64 0-dim    -> torch.float32
-#> float32 vector + float64 vector   -> torch.float64
-#> int32 vector + int64 0-dim        -> torch.int32
-#> int32 0-dim + int64 0-dim         -> torch.int64
-#> int32 vector + float64 0-dim      -> torch.float64
-#> int32 vector + Python int         -> torch.int32
-#> int32 vector + Python float       -> torch.float32
-#> int64 vector + Python float       -> torch.float32
-#> float16 vector + Python float     -> torch.float16
-#> float32 vector + complex128 0-dim -> torch.complex64
-#> float64 vector + Python complex   -> torch.complex128
+# > float32 vector + float64 0-dim    -> torch.float32
+# > float32 vector + float64 vector   -> torch.float64
+# > int32 vector + int64 0-dim        -> torch.int32
+# > int32 0-dim + int64 0-dim         -> torch.int64
+# > int32 vector + float64 0-dim      -> torch.float64
+# > int32 vector + Python int         -> torch.int32
+# > int32 vector + Python float       -> torch.float32
+# > int64 vector + Python float       -> torch.float32
+# > float16 vector + Python float     -> torch.float16
+# > float32 vector + complex128 0-dim -> torch.complex64
+# > float64 vector + Python complex   -> torch.complex128
 # --8<-- [end:priority]
 
 # --8<-- [start:beyond_result_type]
@@ -93,15 +93,15 @@ b = torch.tensor([2, 2])
 
 # result_type gives the promoted type of the operands, not what every operator returns.
 print(torch.result_type(a, b))
-#> torch.int64
+# > torch.int64
 # True division of integers returns floats: 1/2 and 2/2, not 0 and 1.
 print(a / b)
-#> tensor([0.5000, 1.0000])
+# > tensor([0.5000, 1.0000])
 assert (a / b).tolist() == [1 / 2, 2 / 2]
 assert (a / b).dtype == torch.get_default_dtype()
 # Floor division and comparisons: int64 and bool.
 print((a // b).dtype, (a < b).dtype)
-#> torch.int64 torch.bool
+# > torch.int64 torch.bool
 # --8<-- [end:beyond_result_type]
 
 # --8<-- [start:in_place]
@@ -110,15 +110,15 @@ import torch
 # In place, PyTorch computes in the promoted type, then casts back into the left
 # operand whenever torch.can_cast allows it, which it does within a category.
 print(torch.can_cast(torch.int64, torch.int32), torch.can_cast(torch.float64, torch.float16))
-#> True True
+# > True True
 print(torch.can_cast(torch.float32, torch.int64))
-#> False
+# > False
 
 # int32 += int64: the sum 1 + 10**10 does not fit in int32 and wraps around, silently.
 counts = torch.tensor([1], dtype=torch.int32)
 counts.add_(torch.tensor([10**10]))
 print(counts)
-#> tensor([1410065409], dtype=torch.int32)
+# > tensor([1410065409], dtype=torch.int32)
 # By hand: reduce modulo 2**32, then read the 32 bits as a signed number.
 wrapped = (1 + 10**10 + 2**31) % 2**32 - 2**31
 assert counts.item() == wrapped
@@ -130,11 +130,11 @@ assert 1 + 10**10 > torch.iinfo(torch.int32).max
 half = torch.tensor([1.0], dtype=torch.float16)
 tiny = torch.tensor([1e-4], dtype=torch.float64)
 print(half + tiny)  # out of place: promoted to float64, 1e-4 kept
-#> tensor([1.0001], dtype=torch.float64)
+# > tensor([1.0001], dtype=torch.float64)
 assert (half + tiny).item() == 1.0 + 1e-4
 half.add_(tiny)
 print(half)
-#> tensor([1.], dtype=torch.float16)
+# > tensor([1.], dtype=torch.float16)
 assert torch.finfo(torch.float16).eps == 2**-10 and 1e-4 < 2**-10 / 2
 assert half.item() == 1.0
 
@@ -164,9 +164,9 @@ for target, other in [
     else:
         raise AssertionError(f"{other.dtype} into {target.dtype} was accepted")
     assert torch.equal(target, before)  # nothing was written
-#> result type Float can't be cast to the desired output type Long
-#> result type Long can't be cast to the desired output type Bool
-#> result type ComplexFloat can't be cast to the desired output type Float
+# > result type Float can't be cast to the desired output type Long
+# > result type Long can't be cast to the desired output type Bool
+# > result type ComplexFloat can't be cast to the desired output type Float
 # --8<-- [end:in_place]
 
 # --8<-- [start:mismatch]
@@ -188,9 +188,9 @@ for left, right in pairs:
     start = "expected m1 and m2 to have the same dtype"
     assert message.startswith(start), message
     print(f"{left} @ {right}: {start}")
-#> torch.int64 @ torch.float32: expected m1 and m2 to have the same dtype
-#> torch.float32 @ torch.float64: expected m1 and m2 to have the same dtype
-#> torch.float16 @ torch.float32: expected m1 and m2 to have the same dtype
+# > torch.int64 @ torch.float32: expected m1 and m2 to have the same dtype
+# > torch.float32 @ torch.float64: expected m1 and m2 to have the same dtype
+# > torch.float16 @ torch.float32: expected m1 and m2 to have the same dtype
 
 # Other shapes reach other kernels, with other wording (these use ATen's names, Float and Double).
 for shape_left, shape_right in [((2,), (2,)), ((2, 2), (2,)), ((3, 2, 2), (3, 2, 2))]:
@@ -200,16 +200,16 @@ for shape_left, shape_right in [((2,), (2,)), ((2, 2), (2,)), ((3, 2, 2), (3, 2,
         print(error)
     else:
         raise AssertionError(f"{shape_left} @ {shape_right} was accepted")
-#> dot : expected both vectors to have same dtype, but found Float and Double
-#>[torch>=2.12] addmv input tensors must have the same dtype, but got Double, Float, and Double
-#>[torch<2.12] expected scalar type Float but found Double
-#> expected scalar type Float but found Double
+# > dot : expected both vectors to have same dtype, but found Float and Double
+# >[torch>=2.12] addmv input tensors must have the same dtype, but got Double, Float, and Double
+# >[torch<2.12] expected scalar type Float but found Double
+# > expected scalar type Float but found Double
 
 # Under autocast, PyTorch casts eligible inputs for you: float32 @ bfloat16 runs in bfloat16.
 with torch.autocast("cpu", dtype=torch.bfloat16):
     mixed = torch.ones(2, 2) @ torch.full((2, 2), 3.0, dtype=torch.bfloat16)
 print(mixed.dtype)
-#> torch.bfloat16
+# > torch.bfloat16
 torch.testing.assert_close(mixed, torch.full((2, 2), 1 * 3 + 1 * 3, dtype=torch.bfloat16))
 
 row = torch.tensor([[1, 2]])          # int64
@@ -218,6 +218,6 @@ column = torch.tensor([[1.0], [2.0]])  # float32
 # Convert explicitly, and the answer is the hand-computed 1·1 + 2·2 = 5.
 product = row.to(column.dtype) @ column
 print(product)
-#> tensor([[5.]])
+# > tensor([[5.]])
 assert product.item() == 5.0
 # --8<-- [end:mismatch]

@@ -11,18 +11,18 @@ as_tensor = torch.as_tensor(source)  # shares here: same dtype, CPU
 source[0] = 100.0  # mutate the NumPy array after the three conversions
 
 print(copied)
-#> tensor([1., 2., 3.], dtype=torch.float64)
+# > tensor([1., 2., 3.], dtype=torch.float64)
 print(shared)
-#> tensor([100.,   2.,   3.], dtype=torch.float64)
+# > tensor([100.,   2.,   3.], dtype=torch.float64)
 print(as_tensor)
-#> tensor([100.,   2.,   3.], dtype=torch.float64)
+# > tensor([100.,   2.,   3.], dtype=torch.float64)
 assert copied[0].item() == 1.0
 assert shared[0].item() == as_tensor[0].item() == 100.0
 
 # Sharing works both ways: writing through the tensor changes the array.
 shared[1] = -2.0
 print(source)
-#> [100.  -2.   3.]
+# > [100.  -2.   3.]
 # --8<-- [end:copy_or_share]
 
 # --8<-- [start:as_tensor_copies]
@@ -31,7 +31,7 @@ source = np.array([1.0, 2.0, 3.0])  # float64
 narrowed = torch.as_tensor(source, dtype=torch.float32)
 source[0] = 100.0
 print(narrowed)
-#> tensor([1., 2., 3.])
+# > tensor([1., 2., 3.])
 assert not np.shares_memory(narrowed.numpy(), source)
 
 # A tensor that already fits is returned as is, the very same object (requires_grad
@@ -53,9 +53,9 @@ a = t.numpy()
 a[0] = 10.0
 t[1] = 20.0
 print(t)
-#> tensor([10., 20.,  3.])
+# > tensor([10., 20.,  3.])
 print(a)
-#> [10. 20.  3.]
+# > [10. 20.  3.]
 assert np.shares_memory(a, t.numpy())
 
 # A tensor that records gradients refuses: NumPy would not track the operations.
@@ -63,7 +63,7 @@ try:
     torch.ones(2, requires_grad=True).numpy()
 except RuntimeError as error:
     print(error)
-#> Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.
+# > Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.
 # --8<-- [end:numpy_shares]
 
 # --8<-- [start:negative_strides]
@@ -73,7 +73,7 @@ import torch
 source = np.arange(4.0)
 backwards = source[::-1]  # a NumPy view that walks memory backwards
 print(backwards.strides)  # bytes per step: -8, one float64 back
-#> (-8,)
+# > (-8,)
 
 # PyTorch tensors cannot have negative strides, so sharing is impossible, and every
 # NumPy conversion refuses the array (even torch.tensor, which would copy anyway).
@@ -81,7 +81,7 @@ try:
     torch.from_numpy(backwards)
 except ValueError as error:
     print(str(error).strip())  # strip() drops a trailing space from the message
-#> At least one stride in the given numpy array is negative, and tensors with negative strides are not currently supported. (You can probably work around this by making a copy of your array  with array.copy().)
+# > At least one stride in the given numpy array is negative, and tensors with negative strides are not currently supported. (You can probably work around this by making a copy of your array  with array.copy().)
 for convert in (torch.as_tensor, torch.tensor):
     try:
         convert(backwards)
@@ -93,7 +93,7 @@ for convert in (torch.as_tensor, torch.tensor):
 # The fix the message suggests: copy() gives a fresh array with positive strides.
 fixed = torch.from_numpy(backwards.copy())
 print(fixed)
-#> tensor([3., 2., 1., 0.], dtype=torch.float64)
+# > tensor([3., 2., 1., 0.], dtype=torch.float64)
 assert fixed.tolist() == [3.0, 2.0, 1.0, 0.0]
 
 # torch.flip reverses on the PyTorch side; unlike NumPy's [::-1], it copies.

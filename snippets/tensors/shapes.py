@@ -3,8 +3,8 @@ import torch
 
 grid = torch.arange(6).reshape(2, 3)
 print(grid)
-#> tensor([[0, 1, 2],
-#>         [3, 4, 5]])
+# > tensor([[0, 1, 2],
+# >         [3, 4, 5]])
 
 # view reinterprets the same memory: writing through it changes grid.
 flat = grid.view(6)
@@ -15,12 +15,12 @@ grid[0, 0] = 0
 # The transpose is a view with swapped strides, so its rows are not contiguous.
 turned = grid.T
 print(turned.is_contiguous())
-#> False
+# > False
 try:
     turned.view(6)
 except RuntimeError as error:
     print(error)
-#> view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.
+# > view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.
 
 # reshape returns a view when the strides allow it: same memory as grid.
 assert grid.reshape(3, 2).data_ptr() == grid.data_ptr()
@@ -29,7 +29,7 @@ assert grid.reshape(3, 2).data_ptr() == grid.data_ptr()
 # (0, 3), (1, 4), (2, 5), read one after another.
 copy = turned.reshape(6)
 print(copy)
-#> tensor([0, 3, 1, 4, 2, 5])
+# > tensor([0, 3, 1, 4, 2, 5])
 copy[0] = 99
 assert grid[0, 0].item() == 0  # a copy: grid did not change
 # --8<-- [end:view_reshape]
@@ -41,17 +41,17 @@ row = torch.tensor([1, 2, 3])             # shape (3,), treated as (1, 3)
 # Size-1 dimensions stretch to match: every row value is added to every column value.
 table = column + row
 print(table.shape)
-#> torch.Size([3, 3])
+# > torch.Size([3, 3])
 print(table)
-#> tensor([[ 1,  2,  3],
-#>         [11, 12, 13],
-#>         [21, 22, 23]])
+# > tensor([[ 1,  2,  3],
+# >         [11, 12, 13],
+# >         [21, 22, 23]])
 by_hand = torch.tensor([[1, 2, 3], [11, 12, 13], [21, 22, 23]])
 assert torch.equal(table, by_hand)
 # The stretch is a stride of 0 over the inputs' own memory, not a copy.
 wide_column, wide_row = torch.broadcast_tensors(column, row)
 print(wide_column.stride(), wide_row.stride())
-#> (1, 0) (0, 1)
+# > (1, 0) (0, 1)
 assert wide_column.data_ptr() == column.data_ptr() and wide_row.data_ptr() == row.data_ptr()
 
 # Trailing sizes that differ and are not 1 cannot broadcast.
@@ -59,5 +59,5 @@ try:
     torch.ones(2) + torch.ones(3)
 except RuntimeError as error:
     print(error)
-#> The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0
+# > The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0
 # --8<-- [end:broadcasting]

@@ -5,7 +5,7 @@ import torch
 # to skip to move one step along that dimension.
 grid = torch.arange(6).reshape(2, 3)
 print(grid.stride())
-#> (3, 1)
+# > (3, 1)
 
 # Row-major layout by hand: for shape (a, b, c) the strides are (b·c, c, 1).
 cube = torch.arange(24).reshape(2, 3, 4)
@@ -16,15 +16,15 @@ assert cube[1, 2, 3].item() == 12 * 1 + 4 * 2 + 3
 # Transposing swaps the strides and moves no data: same memory, walked differently.
 turned = grid.transpose(0, 1)
 print(turned.stride(), turned.data_ptr() == grid.data_ptr())
-#> (1, 3) True
+# > (1, 3) True
 # A step in a slice multiplies the stride: every second column is 2 elements apart.
 every_other = grid[:, ::2]
 print(every_other.stride())
-#> (3, 2)
+# > (3, 2)
 # A stride of 0 repeats the same elements: expand (and broadcasting) stretch without copying.
 repeated = torch.tensor([1, 2, 3]).expand(2, 3)
 print(repeated.stride())
-#> (0, 1)
+# > (0, 1)
 assert repeated.tolist() == [[1, 2, 3], [1, 2, 3]]
 # --8<-- [end:strides]
 
@@ -36,7 +36,7 @@ grid = torch.arange(6).reshape(2, 3)
 # unsqueeze inserts a dimension of size 1; squeeze removes size-1 dimensions.
 batch = grid.unsqueeze(0)
 print(batch.shape)
-#> torch.Size([1, 2, 3])
+# > torch.Size([1, 2, 3])
 assert batch.squeeze(0).shape == grid.shape
 # squeeze(dim) on a dimension whose size is not 1 does nothing, silently.
 assert grid.squeeze(0).shape == (2, 3)
@@ -47,15 +47,15 @@ assert torch.zeros(1, 3, 1).squeeze().shape == (3,)
 cube = torch.arange(24).reshape(2, 3, 4)  # strides (12, 4, 1)
 moved = cube.permute(2, 0, 1)
 print(moved.shape, moved.stride())
-#> torch.Size([4, 2, 3]) (1, 12, 4)
+# > torch.Size([4, 2, 3]) (1, 12, 4)
 assert moved[3, 1, 2].item() == cube[1, 2, 3].item() == 23  # moved[k, i, j] is cube[i, j, k]
 
 # All of these are views of the same memory. A permuted tensor is not contiguous;
 # contiguous() copies it into fresh row-major memory.
 print(moved.data_ptr() == cube.data_ptr(), moved.is_contiguous())
-#> True False
+# > True False
 packed = moved.contiguous()
 print(packed.stride(), packed.data_ptr() == cube.data_ptr())
-#> (6, 3, 1) False
+# > (6, 3, 1) False
 assert torch.equal(packed, moved)
 # --8<-- [end:squeeze_permute]
