@@ -108,6 +108,19 @@ def test_the_weight_counts_each_file_whole(site, tour):
     assert not short, "responses counted short:\n" + "\n".join(short)
 
 
+# A guide's main path is short enough to finish (issue 25): at most this tall at the tour's width,
+# depth one click away in collapsed blocks. Its words are held by tests/test_page_length.py.
+GUIDE_HEIGHT_PX = 15_000
+
+
+def test_a_guide_page_is_at_most_15000_px_tall_at_1280_px(site, tour):
+    heights = {path: visit.height for path, visit in tour.items() if site.kind(path) == "guide"}
+    assert heights and all(height > 0 for height in heights.values()), heights
+    tall = [f"/{path}: {height} px" for path, height in heights.items() if height > GUIDE_HEIGHT_PX]
+    assert not tall, (f"guide pages over {GUIDE_HEIGHT_PX} px at 1280 px wide (put depth into a "
+                      "collapsed block, ??? note \"...\", or a page of its own):\n" + "\n".join(tall))
+
+
 def _kb(size: int) -> float:
     return round(size / 1000, 1)
 
