@@ -415,7 +415,7 @@ def prose_markdown(text: str, language: str, relative: str, site: Site, root: Pa
     """A stretch of the page's prose as notebook Markdown."""
     if "8<" in text:  # includes in prose: expanded by pymdownx.snippets, as on the page
         text = "\n".join(snippet_preprocessor(root, _comment_language(language)).run(text.split("\n")))
-    text = _admonitions(text)
+    text = _admonitions(_continued_block(text))
     for pattern in (LINK, REFERENCE):
         text = pattern.sub(
             lambda m: m["open"] + _link(m["target"], language, relative, site) + m["rest"], text)
@@ -424,6 +424,19 @@ def prose_markdown(text: str, language: str, relative: str, site: Site, root: Pa
 
 def _comment_language(language: str) -> str:
     return language if language in catalog.LANGUAGES else catalog.SOURCE
+
+
+def _continued_block(text: str) -> str:
+    """Prose that goes on inside an admonition or a collapsed block (``??? note``) after an
+    example in it: its indented start, as the block quote that _admonitions made of the
+    block's beginning, not as an indented code block."""
+    lines, index = text.split("\n"), 0
+    while index < len(lines) and (not lines[index].strip() or lines[index].startswith(("    ", "\t"))):
+        index += 1
+    if not any(line.strip() for line in lines[:index]):
+        return text
+    inner = _admonitions(textwrap.dedent("\n".join(lines[:index])).strip("\n")).split("\n")
+    return "\n".join([("> " + line if line.strip() else ">") for line in inner] + [""] + lines[index:])
 
 
 def _admonitions(text: str) -> str:

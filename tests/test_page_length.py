@@ -115,3 +115,13 @@ def test_a_block_inside_a_collapsed_block_is_collected_skipped_and_rendered():
     hidden = html.split("<details")[1].split("</details>")[0]
     assert "assert_close" in hidden and hidden.count('class="highlight"') == 2
     assert "--8&lt;--" not in html
+
+
+def test_a_downloaded_notebook_shows_prose_after_an_example_in_a_collapsed_block_as_prose():
+    from ptdocs.downloads import _admonitions, _continued_block
+
+    after_example = "\n    Hidden words, continued.\n\n    More.\n\nSeen again.\n"
+    shown = _admonitions(_continued_block(after_example))
+    assert shown.startswith("> Hidden words, continued.\n>\n> More.\n")
+    assert "\nSeen again." in shown and "    " not in shown
+    assert _continued_block("\nPlain prose.\n") == "\nPlain prose.\n"
