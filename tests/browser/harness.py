@@ -662,7 +662,10 @@ def visit_every_page(context, site, pages: list[str] | None = None) -> dict[str,
         schemes.reverse()
         if visit.copy_buttons and not visit.notebook:
             page.evaluate("navigator.clipboard.writeText('')")
-            page.locator(COPY_BUTTONS).last.click()
+            button = page.locator(COPY_BUTTONS).last
+            # In a collapsed block (??? note), the reader opens it first: every block around it.
+            button.evaluate("b => { for (let d = b.closest('details'); d; d = d.parentElement.closest('details')) d.open = true }")
+            button.click()
             visit.clicked = page.evaluate("navigator.clipboard.readText()")
         visits[path] = visit
     page.close()
