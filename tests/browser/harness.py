@@ -474,7 +474,8 @@ PAGE_FACTS = """copyButtons => {
         copy_buttons: all(copyButtons).map(button => {
             const target = document.querySelector(button.getAttribute("data-clipboard-target"))
             return {
-                block: target && target.innerText.trimEnd(),
+                // a block in a collapsed block (??? note) is not rendered: its innerText is ""
+                block: target && (target.checkVisibility() ? target.innerText : target.textContent).trimEnd(),
                 own: target !== null && target.closest("pre") === button.closest("pre"),
                 other: button.getAttribute("data-clipboard-text") ?? target?.closest("[data-copy]")?.dataset.copy ?? null,
             }
