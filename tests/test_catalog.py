@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import textwrap
 import tokenize
+import warnings
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -210,10 +211,19 @@ def test_a_translated_comment_is_shown_and_reported_as_current(tmp_path, capsys)
     assert "comments in English" not in capsys.readouterr().out
 
 
-def test_the_real_catalog_leaves_no_comment_in_english():
-    left = {page: found for page in translations.pages(translations.DOCS, "es")
-            if (found := translations.untranslated_comments(translations.DOCS, page))}
-    assert not left
+def test_comments_left_in_english_are_reported_like_an_outdated_page():
+    """The policy for what is behind the English (CONTRIBUTING.md, "Behind the English"): a
+    comment with no current translation is a warning in the test summary, as an outdated page
+    is, and its page shows readers the outdated-translation notice; never a failure."""
+    config = SimpleNamespace(docs_dir=str(translations.DOCS), config_file_path=str(ROOT / "mkdocs.yml"))
+    for page in translations.pages(translations.DOCS, "es"):
+        left = translations.untranslated_comments(translations.DOCS, page)
+        if left:
+            warnings.warn(translations.OutdatedTranslation(
+                f"docs/es/{page}: code comments in English until translated in "
+                f"locale/es/LC_MESSAGES/snippets.po: {', '.join(left)}"), stacklevel=1)
+            noticed = hook._outdated(SimpleNamespace(file=SimpleNamespace(src_uri=f"es/{page}")), config)
+            assert noticed == page, f"docs/es/{page} shows comments in English without the notice"
 
 
 # ---------------------------------------------------------------- interface strings
@@ -253,20 +263,28 @@ def _comments(page: str) -> list[str]:
     return [text for text in texts if text.startswith("#") and not text.startswith("# >")]
 
 
-def test_the_built_spanish_pages_show_no_english_comment(built_site):
+def test_the_built_spanish_pages_show_no_english_comment_without_the_notice(built_site):
+    """A Spanish page shows an English comment only while its translation is behind, and then
+    with the outdated-translation notice (the policy: a warning, not a failure)."""
     # What the translators kept as it is ("float32: 4 bytes") reads the same on both pages.
     po = catalog.load("snippets", "es")
     kept = frozenset("# " + line for message in po if message.id and message.string == message.id
                      for line in message.id.split("\n"))
+    notice = html.escape(translations.MESSAGES["es"]["outdated_title"], quote=False)
     problems = []
     for page in sorted((built_site / "es").rglob("index.html")):
         twin = built_site / page.relative_to(built_site / "es")
         if not twin.is_file():
             continue
-        found = english_comments(_comments(page.read_text(encoding="utf-8")),
-                                 _comments(twin.read_text(encoding="utf-8")), kept)
-        problems += [f"/{page.relative_to(built_site).parent.as_posix()}/: {text}" for text in found]
-    assert not problems, "English code comments on Spanish pages:\n" + "\n".join(problems)
+        text = page.read_text(encoding="utf-8")
+        found = english_comments(_comments(text), _comments(twin.read_text(encoding="utf-8")), kept)
+        where = f"/{page.relative_to(built_site).parent.as_posix()}/"
+        if found and notice in text:
+            warnings.warn(translations.OutdatedTranslation(f"{where}: comments in English: {found}"), stacklevel=1)
+            continue
+        problems += [f"{where}: {text}" for text in found]
+    assert not problems, "English code comments on Spanish pages that show no outdated notice:\n" + \
+        "\n".join(problems)
 
 
 def test_what_counts_as_an_english_comment():
