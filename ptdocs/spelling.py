@@ -6,7 +6,8 @@ package ships and reads with ``spylls`` (Hunspell in pure Python: ``pip install 
 requirements.txt`` brings both), then in the project's word list, ``locale/es/words.txt``:
 technical terms, names and identifiers, one a line, which a reviewer reads like any other text.
 Code, inline code, link targets, «quoted English titles» and asides that name an English term
-are not prose and are not checked; nor are words in capitals (CPU, CSV) or with a digit.
+are not prose and are not checked; nor are words in capitals (CPU, CSV) or with a digit, nor a
+page that records no English version (English text copied in until someone translates it).
 
     python -m ptdocs.spelling    # every unknown word, file and line; exit 1 if there is one
 """
@@ -113,12 +114,14 @@ def _known(lookup, word: str) -> bool:
 
 def page_texts(docs: Path):
     """(page, 1, prose) of each Spanish page and notebook: Markdown without code and markup."""
-    from .translations import TARGET, _prose_texts, glossary, pages, shown
+    from .translations import TARGET, _prose_texts, glossary, pages, shown, translated
 
     guide = Path(docs).parent / "CONTRIBUTING.es.md"
     terms = glossary(guide) if guide.is_file() else []
     exempt = {name.lower() for term in terms for name in (term.english, *term.avoid)}
     for page in pages(docs, TARGET):
+        if not translated(docs, page):  # the English text, copied in until it is translated
+            continue
         path = Path(docs) / TARGET / page
         for label, first_line, prose in _prose_texts(path, exempt):
             for pattern in MARKUP:

@@ -753,14 +753,26 @@ def glossary(guide: Path) -> list[Term]:
     return terms
 
 
+def translated(docs: Path, page: str) -> bool:
+    """Whether a Spanish page has ever been translated: it records an English version. A page
+    without a record is the English text copied in by an English-only contributor (CONTRIBUTING,
+    "Behind the English"): it warns as outdated, and the checks of Spanish prose (glossary,
+    spelling) wait until it is translated and marked."""
+    try:
+        return recorded_hash(docs, docs / TARGET / page) is not None
+    except TranslationError:  # front matter that is not YAML: checked, and reported elsewhere
+        return True
+
+
 def glossary_problems(docs: Path, terms: list[Term]) -> list[str]:
     """Spanish prose that uses a form the glossary rules out, in the singular or plural, with a
     space, a hyphen or a line break between its words. Text in «» is exempt (a quoted title of
     an English source stays as it is), and so is an aside that only names the English term:
-    "difusión (broadcasting)" does it on purpose; any other parenthesis is prose."""
+    "difusión (broadcasting)" does it on purpose; any other parenthesis is prose. A page never
+    translated (:func:`translated`) is not Spanish prose yet."""
     exempt = {name.lower() for term in terms for name in (term.english, *term.avoid)}
     problems = []
-    for page in pages(docs, TARGET):
+    for page in filter(functools.partial(translated, docs), pages(docs, TARGET)):
         path = docs / TARGET / page
         for label, first_line, prose in _prose_texts(path, exempt):
             for term in terms:

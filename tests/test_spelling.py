@@ -27,7 +27,9 @@ def test_every_entry_of_the_word_list_is_needed():
 def _site(tmp_path: Path, page: str, translation: str = "") -> Path:
     root = tmp_path / "site"
     (root / "docs" / "es").mkdir(parents=True)
-    (root / "docs" / "es" / "demo.md").write_text(page, encoding="utf-8")
+    # A page that records the English version it translates: one without is not Spanish yet.
+    (root / "docs" / "es" / "demo.md").write_text('---\ntranslation_of: "0123456789ab"\n---\n' + page,
+                                                  encoding="utf-8")
     (root / catalog.LOCALE / "es").mkdir(parents=True)
     (root / spelling.WORDS).write_text("# the project's words\nPyTorch\n", encoding="utf-8")
     po = Catalog(locale="es", domain="snippets", fuzzy=False)
@@ -42,7 +44,7 @@ def _site(tmp_path: Path, page: str, translation: str = "") -> Path:
 def test_a_misspelled_word_in_a_page_is_named_with_its_line(tmp_path):
     root = _site(tmp_path, "# Gradientes\n\nPyTorch calcula el gradiente.\n\nEl gradeinte vale 6.\n")
     assert [(problem.where, problem.word) for problem in spelling.problems(root)] == \
-        [("docs/es/demo.md, line 5", "gradeinte")]
+        [("docs/es/demo.md, line 8", "gradeinte")]
     assert "locale/es/words.txt" in str(spelling.problems(root)[0])
 
 
@@ -69,3 +71,14 @@ def test_a_word_in_the_list_is_accepted_and_an_unneeded_one_is_flagged(tmp_path)
     assert spelling.unneeded(root) == [
         "locale/es/words.txt:2: «pytorch» is used by no page or translation; remove it",
         "locale/es/words.txt:3: «valor» is used by no page or translation; remove it"]
+
+
+def test_a_page_never_translated_is_not_spell_checked_until_it_is(tmp_path):
+    """An English-only contributor copies a new English page into docs/es (CONTRIBUTING.md,
+    "Behind the English"): it warns as outdated, and its prose is checked once it is marked."""
+    root = _site(tmp_path, "# Gradients\n\nThe gradient is six.\n")
+    page = root / "docs" / "es" / "demo.md"
+    page.write_text(page.read_text(encoding="utf-8").split("---\n", 2)[2], encoding="utf-8")
+    assert spelling.problems(root) == []
+    page.write_text('---\ntranslation_of: "0123456789ab"\n---\n' + page.read_text(encoding="utf-8"))
+    assert {"Gradients", "gradient", "six"} <= {problem.word for problem in spelling.problems(root)}
