@@ -24,6 +24,11 @@ string stops the build with a one-line error naming the entry.
     python -m ptdocs.catalog update   # re-extract the templates, merge them into the PO files
     python -m ptdocs.catalog check    # list what is untranslated or outdated; exit 1 if a template
                                       # or PO file is stale, or a translation is malformed
+
+Both refuse a PO file that gettext's ``msgfmt -c`` would reject or that Babel would read with
+text lost (exit 2, ``file:line: what is wrong``), and write nothing then. ``check`` compares
+what the files say, not their layout: a file saved by Poedit, Weblate or ``msgcat`` is current;
+``update`` rewrites it in the project's layout.
 """
 
 from __future__ import annotations
