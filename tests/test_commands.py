@@ -50,6 +50,8 @@ CASES = {
                                         says="not the site's repository"),
     "catalog: damaged PO file": case(PY, "-m", "ptdocs.catalog", "update", "--root", "{site}", setup="damaged_po",
                                      says="nothing was written"),
+    # python -m ptdocs.spelling
+    "spelling: not the repository": case(PY, "-m", "ptdocs.spelling", "--root", "{tmp}", says="no docs/es/"),
     # python -m ptdocs.linkcheck
     "linkcheck: server down": case(PY, "-m", "ptdocs.linkcheck", "http://127.0.0.1:{closed}/", status=1,
                                    says="could be checked; is the site served there?"),
