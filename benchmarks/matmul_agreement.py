@@ -33,12 +33,7 @@ import statistics
 import sys
 from pathlib import Path
 
-import torch
-from torch.utils.benchmark import Timer
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "snippets" / "measuring"))
-import benchmark  # noqa: E402  (the module under test, a plain script beside the guide)
-
+MODULE = Path(__file__).resolve().parent.parent / "snippets" / "measuring"  # the module under test
 LIMIT = 0.05
 ORDERS = tuple(itertools.permutations(("module", "plain", "again")))
 
@@ -66,16 +61,37 @@ def verdict(module_ratios, aa_ratios, limit=LIMIT):
     return "inconclusive", ratio, (low, high)
 
 
+def _above_zero(kind):
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"{text} is not above 0")
+        return value
+    return parse
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--n", type=int, default=1024)
+    parser.add_argument("--n", type=_above_zero(int), default=1024, help="matrix size (default: %(default)s)")
     parser.add_argument("--rounds", type=int, default=7, help="odd, at least 5 (default: %(default)s)")
-    parser.add_argument("--min-run-time", type=float, default=1.0)
-    parser.add_argument("--threads", type=int, default=torch.get_num_threads())
+    parser.add_argument("--min-run-time", type=_above_zero(float), default=1.0, help="seconds per timing")
+    parser.add_argument("--threads", type=_above_zero(int), default=None,
+                        help="threads (default: torch's, torch.get_num_threads())")
     args = parser.parse_args(argv)
     if args.rounds < 5 or args.rounds % 2 == 0:
         parser.error("--rounds must be odd and at least 5: with an even number the median averages two "
                      "rounds, so one slowed round moves it")
+    # torch is imported once the arguments are known good: a typo is answered at once.
+    import torch
+    from torch.utils.benchmark import Timer
+
+    sys.path.insert(0, str(MODULE))
+    import benchmark  # the module under test, a plain script beside the guide
+
+    args.threads = args.threads or torch.get_num_threads()
     torch.set_num_threads(args.threads)
     device = torch.device("cpu")
     n = args.n

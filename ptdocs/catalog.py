@@ -24,6 +24,11 @@ string stops the build with a one-line error naming the entry.
     python -m ptdocs.catalog update   # re-extract the templates, merge them into the PO files
     python -m ptdocs.catalog check    # list what is untranslated or outdated; exit 1 if a template
                                       # or PO file is stale, or a translation is malformed
+
+Both refuse a PO file that gettext's ``msgfmt -c`` would reject or that Babel would read with
+text lost (exit 2, ``file:line: what is wrong``), and write nothing then. ``check`` compares
+what the files say, not their layout: a file saved by Poedit, Weblate or ``msgcat`` is current;
+``update`` rewrites it in the project's layout.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import read_po, unescape, write_po
 
 from .atomic import write_atomically
 
@@ -201,14 +206,222 @@ def pot_path(domain: str, root: Path = ROOT) -> Path:
     return Path(root) / LOCALE / f"{domain}.pot"
 
 
-def _read(path: Path, locale: str | None = None) -> Catalog:
+# PO syntax, as gettext's msgfmt reads it. Babel reads some damage without a word and loses
+# text doing so (`msgstr "abc` becomes "ab", `msgstr abc` becomes "b"), so every file is
+# checked against this first: a damaged file is refused, never merged or written back.
+_STRING = re.compile(r'"(?:[^"\\]|\\[abfnrtv"\\?]|\\[0-7]{1,3}|\\x[0-9A-Fa-f]+)*"')
+_KEYWORD = re.compile(r"(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)(?:\s+(.*))?")
+_MARKED = {"#~|": "|", "#~": "~", "#|": "|"}  # obsolete entries, previous msgids: syntax only
+# The placeholders `msgfmt -c` compares between msgid and msgstr for a format flag.
+_PERCENT = re.compile(r"%(?:\((\w+)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([diouxXeEfFgGcrsa])")
+_BRACES = re.compile(r"(?<!\{)\{(\w*)[^{}]*\}(?!\})")
+
+
+class POSyntaxError(CatalogError):
+    """A PO file that gettext would reject or Babel would read lossily: each problem is
+    ``file:line: what is wrong``."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        super().__init__(problems[0] + more)
+
+
+def syntax_problems(data: bytes, name: str) -> list[str]:
+    """``name:line: what is wrong`` for each line of a PO file that gettext's msgfmt rejects or
+    Babel would read lossily, and what ``msgfmt -c`` checks in a translation: the same format
+    directives, and a leading or trailing line break kept. [] for a sound file."""
     try:
-        with path.open("rb") as handle:
-            return read_po(handle, locale=locale, abort_invalid=True)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        return [f"{name}:{line}: not UTF-8 text; save the file as UTF-8"]
+    found: list[str] = []
+    entries: list[dict] = []  # {"flags": ..., keyword: [line, text]} for each entry
+    flags: set[str] = set()
+    continues: dict[str, str | None] = {"": None, "~": None, "|": None}  # what a "..." line extends
+    for number, line in enumerate(text.split("\n"), start=1):
+        line, kind = line.strip(), ""
+        if not line:
+            continue
+        if line.startswith("#"):
+            if line.startswith("#-#-#"):
+                found.append(f"{name}:{number}: a msgcat conflict marker: keep one translation and "
+                             "delete the others and the #-#-#-#-# lines")
+                continue
+            prefix = next((prefix for prefix in _MARKED if line.startswith(prefix)), None)
+            if prefix is None:
+                if line.startswith("#,"):
+                    flags |= {flag.strip() for flag in line[2:].split(",")}
+                continues[""] = None  # a comment ends an entry's text
+                continue  # a comment: references, notes, the translator's own
+            kind, line = _MARKED[prefix], line[len(prefix):].strip()
+            if not line:
+                continue
+        if line.startswith('"'):
+            if not _STRING.fullmatch(line):
+                found.append(f"{name}:{number}: {_string_problem(line)}")
+            elif continues[kind] is None:
+                found.append(f"{name}:{number}: a quoted line that continues no msgid, msgstr or msgctxt")
+            elif not kind:
+                entries[-1][continues[kind]][1] += unescape(line)
+            continue
+        match = _KEYWORD.fullmatch(line)
+        keyword, rest = (match[1], (match[2] or "").strip()) if match else (None, "")
+        continues[kind] = None
+        if keyword is None:
+            found.append(f"{name}:{number}: unknown keyword {line.split()[0]!r}: a line holds msgid, "
+                         'msgstr or msgctxt and a "quoted text", a "quoted text" alone, or a # comment')
+        elif not rest:
+            found.append(f'{name}:{number}: {keyword} has no text; write {keyword} "" for none')
+        elif not rest.startswith('"'):
+            found.append(f'{name}:{number}: the text of {keyword} must be in double quotes: '
+                         f'{keyword} "{_cut(rest)}"')
+        elif not _STRING.fullmatch(rest):
+            found.append(f"{name}:{number}: {_string_problem(rest)}")
+        else:
+            continues[kind] = keyword
+        if kind or continues[kind] is None:
+            continue
+        entry = entries[-1] if entries else None
+        if keyword in ("msgctxt", "msgid") and (entry is None or keyword in entry
+                                                or any(key.startswith("msgstr") for key in entry)):
+            entry = {"flags": flags}
+            entries.append(entry)
+            flags = set()
+        elif entry is None:
+            found.append(f"{name}:{number}: {keyword} before any msgid")
+            continues[kind] = None
+            continue
+        if keyword in entry:
+            found.append(f"{name}:{number}: a second {keyword} in one entry")
+        entry[keyword] = [number, unescape(rest)]
+    found += _entry_problems(entries, name)
+    return found
+
+
+def _entry_problems(entries: list[dict], name: str) -> list[str]:
+    found, seen = [], {}
+    for entry in entries:
+        if "msgid" not in entry:
+            found.append(f"{name}:{entry['msgctxt'][0]}: msgctxt without a msgid after it")
+            continue
+        number, msgid = entry["msgid"]
+        strings = [key for key in entry if key.startswith("msgstr")]
+        if not strings:
+            found.append(f'{name}:{number}: msgid without msgstr; add msgstr "" after it')
+            continue
+        key = (entry["msgctxt"][1] if "msgctxt" in entry else None, msgid)
+        if key in seen:
+            found.append(f"{name}:{number}: the same msgid{' and msgctxt' if key[0] is not None else ''} "
+                         f"as line {seen[key]}: keep one of the two entries")
+        seen[key] = number
+        if msgid and "fuzzy" not in entry["flags"]:  # msgfmt -c skips fuzzy entries too
+            for keyword in strings:
+                at, string = entry[keyword]
+                found += [f"{name}:{at}: {problem}" for problem in
+                          (_translation_problems(msgid, string, entry["flags"]) if string else [])]
+    return found
+
+
+def _translation_problems(msgid: str, string: str, flags: set[str]) -> list[str]:
+    found = []
+    for edge, test in (("begin", str.startswith), ("end", str.endswith)):
+        if test(msgid, "\n") != test(string, "\n"):
+            found.append(f"msgid and msgstr do not both {edge} with a line break (\\n)")
+    if "python-format" in flags and _directives(msgid) != _directives(string):
+        found.append("the translation's %-placeholders differ from the English text's (python-format)")
+    if "python-brace-format" in flags:
+        extra = set(_BRACES.findall(string)) - set(_BRACES.findall(msgid))
+        if extra:
+            found.append(f"the translation uses {{{', '.join(sorted(extra))}}}, which the English text "
+                         "does not provide (python-brace-format)")
+    return found
+
+
+def _directives(text: str) -> list:
+    """A text's %-directives, by name and the kind of argument each takes (as msgfmt compares
+    them: "%o" and "%d" both take an integer)."""
+    kinds = {**dict.fromkeys("diouxX", "integer"), **dict.fromkeys("eEfFgG", "float")}
+    return sorted((name, kinds.get(kind, kind)) for name, kind in _PERCENT.findall(text.replace("%%", "")))
+
+
+def _string_problem(text: str) -> str:
+    """What is wrong with a quoted PO string that does not match _STRING."""
+    at = 1
+    while at < len(text):
+        if text[at] == "\\":
+            if not re.match(r'[abfnrtv"\\?0-7x]', text[at + 1:at + 2]):
+                return (f"unknown escape {text[at:at + 2]!r} in {_cut(text)}; "
+                        "write \\\\ for a backslash in the text")
+            at += 2
+        elif text[at] == '"':
+            return f"a quote ends the text {_cut(text)} early; write \\\" for a quote in the text"
+        else:
+            at += 1
+    return f"the text {_cut(text)} is not closed: end it with a \" on the same line"
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _read(path: Path, locale: str | None = None) -> Catalog:
+    """A PO file or template, refused (POSyntaxError, CatalogError) unless it is sound."""
+    try:
+        data = path.read_bytes()
     except FileNotFoundError:
         raise CatalogError(f"{path}: no such catalog; run `{COMMAND} update`") from None
+    return _parse(data, relative(path, ROOT), locale)
+
+
+def _parse(data: bytes, name: str, locale: str | None = None) -> Catalog:
+    problems = syntax_problems(data, name)
+    if problems:
+        raise POSyntaxError(problems)
+    # Babel cannot read an obsolete entry's previous msgid (#~|); it is history, dropped.
+    data = b"\n".join(line for line in data.split(b"\n") if not line.lstrip().startswith(b"#~|"))
+    try:
+        catalog = read_po(io.BytesIO(data), locale=locale, abort_invalid=True)
     except Exception as error:  # noqa: BLE001 - Babel's parse errors, said in one line
-        raise CatalogError(f"{path}: not a valid PO file: {error}") from None
+        raise CatalogError(f"{name}: not a valid PO file: {error}") from None
+    for message in (*catalog, *catalog.obsolete.values()):
+        _take_previous(message)
+    return catalog
+
+
+def _take_previous(message) -> None:
+    """Babel reads a fuzzy entry's ``#| msgid "..."`` lines as translator comments; make them
+    its previous msgid again (what its translation translates), as gettext does."""
+    previous = [comment[1:].strip() for comment in message.user_comments if comment.startswith("|")]
+    if not previous:
+        return
+    message.user_comments = [comment for comment in message.user_comments if not comment.startswith("|")]
+    parts, current = {}, None
+    for line in previous:
+        match = _KEYWORD.fullmatch(line)
+        if match:
+            current, line = match[1], (match[2] or "").strip()
+        if current and _STRING.fullmatch(line):
+            parts[current] = parts.get(current, "") + unescape(line)
+    if "msgid" in parts:
+        message.previous_id = [parts["msgid"]] + ([parts["msgid_plural"]] if "msgid_plural" in parts else [])
+
+
+def content(data: bytes, name: str) -> tuple:
+    """What a PO file or template says, whatever its layout (line wrapping, the order of
+    entries, header fields such as Poedit's X-Generator or PO-Revision-Date): two files with
+    equal content are the same catalog. Refuses a damaged file (POSyntaxError)."""
+    catalog = _parse(data, name)
+
+    def entry(message, obsolete: bool) -> tuple:
+        return (obsolete, message.context or "", str(message.id), str(message.string),
+                tuple(sorted(message.flags - {"python-format"})), tuple(sorted(map(str, message.locations))),
+                tuple(message.auto_comments), tuple(message.user_comments),
+                tuple(message.previous_id) if message.fuzzy else ())
+
+    return tuple(sorted([entry(message, False) for message in catalog if message.id]
+                        + [entry(message, True) for message in catalog.obsolete.values()]))
 
 
 @functools.lru_cache(maxsize=16)
@@ -470,31 +683,43 @@ EXTRACT = {"snippets": extract_comments, "interface": extract_interface}
 
 
 def _po_text(catalog: Catalog, **options) -> str:
+    # Babel flags every msgid with a "%" as python-format; none of these is a format string
+    # (interface strings are python-brace-format), and `msgfmt -c` (what Poedit runs on save)
+    # would call a translation that words the "%" differently a fatal error.
+    for message in (*catalog, *catalog.obsolete.values()):
+        message.flags.discard("python-format")
     buffer = io.BytesIO()
     # width=0 would keep each string on one line; 100 wraps like the code (a diff stays readable).
     write_po(buffer, catalog, width=100, omit_header=False, sort_output=False, **options)
     text = buffer.getvalue().decode("utf-8")
-    # The dates change on every run; fixed text keeps `check` and the diffs to real changes.
+    # The dates change on every run; fixed text keeps the diffs to real changes.
     return re.sub(r'^"(POT-Creation-Date|PO-Revision-Date): [^"]*\\n"\n', "", text, flags=re.M)
 
 
 def merged(domain: str, language: str, root: Path = ROOT) -> tuple[str, str]:
     """The template's text, and the PO file's text merged with it (as msgmerge: changed
-    msgids become fuzzy, gone ones obsolete)."""
+    msgids become fuzzy, with the English they translate as ``#|`` previous msgid; gone ones
+    obsolete). Raises POSyntaxError, writing nothing, for a damaged PO file."""
     template = EXTRACT[domain](root)
     path = po_path(domain, language, root)
     if path.is_file():
         catalog = _read(path, language)
+        before = {message.id: message for message in catalog if message.id}
         catalog.update(template, update_header_comment=False)
+        for message in catalog:
+            old = before.get(message.previous_id[0] if message.previous_id else message.id)
+            if message.fuzzy and old is not None and old.fuzzy and old.previous_id:
+                # Still fuzzy, or changed again: its translation still translates the older English.
+                message.previous_id = list(old.previous_id)
+            elif not message.fuzzy:
+                message.previous_id = []
     else:
         catalog = Catalog(locale=language, project=PROJECT, domain=domain, fuzzy=False,
                           header_comment=template.header_comment)
         catalog.update(template)
     catalog.language_team = f"{language} <{PROJECT}>"
     catalog.last_translator = "the project's translators"
-    # No "#| msgid" lines for a fuzzy entry: Babel reads them back as a translator comment, so a
-    # second update would rewrite the file ("# | msgid"), and check would call it stale.
-    return _po_text(template), _po_text(catalog, ignore_obsolete=False, include_previous=False)
+    return _po_text(template), _po_text(catalog, ignore_obsolete=False, include_previous=True)
 
 
 def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
@@ -532,20 +757,34 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__.split("\n")[0])
     parser.add_argument("action", choices=("update", "check"),
                         help="update: re-extract and merge into the PO files; check: exit 1 if anything is stale")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the repository (default: this one)")
     arguments = parser.parse_args(argv)
+    root = arguments.root
+    if not (root / "docs" / SOURCE).is_dir():
+        parser.error(f"{root}: not the site's repository (no docs/{SOURCE}/ in it)")
     stale, bad = [], []
     try:
-        for domain in DOMAINS:
-            for language in LANGUAGES:
-                template, po = merged(domain, language)
-                for path, text in ((pot_path(domain), template), (po_path(domain, language), po)):
-                    current = path.read_text(encoding="utf-8") if path.is_file() else None
-                    if current != text:
-                        stale.append(path.relative_to(ROOT).as_posix())
-                        if arguments.action == "update":
-                            path.parent.mkdir(parents=True, exist_ok=True)
-                            write_atomically(path, text)
-                bad += problems(domain, language) if arguments.action == "check" else []
+        # Every file is read before any is written: a damaged one stops the command whole.
+        results = [(domain, language, merged(domain, language, root))
+                   for domain in DOMAINS for language in LANGUAGES]
+        for domain, language, (template, po) in results:
+            for path, text in ((pot_path(domain, root), template), (po_path(domain, language, root), po)):
+                name = relative(path, root)
+                current = path.read_bytes() if path.is_file() else None
+                if arguments.action == "update":
+                    if current is None or current.decode("utf-8") != text:  # layout included
+                        stale.append(name)
+                        path.parent.mkdir(parents=True, exist_ok=True)
+                        write_atomically(path, text)
+                elif current is None or content(current, name) != content(text.encode("utf-8"), name):
+                    stale.append(name)  # content only: a file saved by Poedit or msgcat is current
+            bad += problems(domain, language, root) if arguments.action == "check" else []
+    except POSyntaxError as error:
+        for problem in error.problems:
+            print(f"error: {problem}", file=sys.stderr)
+        print("error: nothing was written; correct the file (a PO editor such as Poedit shows the "
+              "line), then run the command again", file=sys.stderr)
+        return 2
     except (ValueError, SyntaxError, tokenize.TokenError) as error:  # CatalogError, a page's IncludeError
         print(f"error: {error}", file=sys.stderr)
         return 2

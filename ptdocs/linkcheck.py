@@ -137,12 +137,17 @@ def check(start: Iterable[str], root: str, get: Callable[[str], Fetched] = fetch
 
     queue = [urldefrag(url).url for url in start]
     seen = set(queue)
+    starts = set(queue)
     external: dict[str, set[str]] = defaultdict(set)
     while queue:
         url = queue.pop(0)
         page_result = load(url)
         page = parsed.get(url)
         if page is None:
+            if url in starts:  # a start page that does not load: nothing behind it was checked
+                reason = (f"HTTP {page_result.status}" if page_result.status else
+                          f"no answer: {page_result.body}") if page_result.status != 200 else "not an HTML page"
+                report.broken.append(Broken("start page", url, reason))
             continue
         report.pages.append(url)
         base = urljoin(page_result.url, page.base) if page.base else page_result.url
@@ -181,12 +186,21 @@ def check(start: Iterable[str], root: str, get: Callable[[str], Fetched] = fetch
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m ptdocs.linkcheck", description=__doc__.split("\n\n")[0])
     parser.add_argument("root", help="the site's root URL, e.g. http://127.0.0.1:8000/pytorch-explained/")
     parser.add_argument("start", nargs="*", help="pages to start from (default: the root)")
     options = parser.parse_args(argv)
     root = options.root if options.root.endswith("/") else options.root + "/"
-    report = check(options.start or [root], root)
+    for url in (root, *options.start):
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            parser.error(f"{url!r} is not an http:// or https:// URL (serve the site with "
+                         "python -m mkdocs serve, then give its address)")
+    start = [urljoin(root, url) for url in options.start] or [root]
+    outside = [url for url in start if not url.startswith(root)]
+    if outside:
+        parser.error(f"the start page {outside[0]} is not under the site's root {root}")
+    report = check(start, root)
     for link, pages in report.external_links.items():
         print(f"external (not fetched): {link}  <- {len(pages)} page(s)")
     for problem in report.external_assets + report.broken:
@@ -194,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(report.pages)} pages, {report.checked} links and assets checked, "
           f"{len(report.broken)} broken, {len(report.external_assets)} external assets, "
           f"{len(report.external_links)} external links listed")
+    if not report.pages:  # "0 broken" of nothing checked is no success
+        print(f"error: no page of {root} could be checked; is the site served there?", file=sys.stderr)
+        return 1
     return 1 if report.broken or report.external_assets else 0
 
 

@@ -631,7 +631,7 @@ def _accepted(values: list[str]) -> dict[str, str]:
         # the target itself has a colon: "snippets/x.py:name: reason"
         section, _, reason = reason.partition(":")
         if not reason.strip():
-            raise SystemExit(f"--allow-weak {value!r}: write 'snippets/x.py:name: the reason'")
+            raise SystemExit(f"error: --allow-weak {value!r}: write 'snippets/x.py:name: the reason'")
         accepted[f"{target}:{section}".strip()] = reason.strip()
     return accepted
 
@@ -657,6 +657,16 @@ def main(argv: list[str] | None = None) -> int:
     accepted = _accepted(args.allow_weak)
     pages = [Path(p) for p in args.pages] or sorted(
         p.relative_to(root) for p in (root / "docs" / "en").rglob("*.md"))
+    for page in pages:
+        path = page if page.is_absolute() else root / page
+        if page.suffix != ".md" or not path.is_file() or not path.resolve().is_relative_to(root / "docs"):
+            parser.error(f"{page}: no such page; give a page such as docs/en/autograd.md")
+    if not pages:
+        parser.error(f"no pages under {root / 'docs' / 'en'}")
+    for name, value in (("--max-mutants", args.max_mutants), ("--budget", args.budget),
+                        ("--timeout", args.timeout)):
+        if value is not None and not value > 0:
+            parser.error(f"{name} must be above 0, not {value}")
     if args.list:
         for page in pages:
             runner = PageRunner(page if page.is_absolute() else root / page, root)

@@ -197,15 +197,29 @@ class ExampleReport:
             return
         if not self.pages:
             return
-        report = {
-            **(self.ran_with or self._environment()),
-            "date": datetime.date.today().isoformat(),
-            # Each page with the fingerprints of what ran, so a later edit voids its stamp.
-            "pages": {page: {**counts, "sources": page_sources(self.docs / page, self.root)}
-                      for page, counts in sorted(self.pages.items())},
-        }
-        target = Path(os.environ.get(REPORT_ENV) or self.root / REPORT)
-        write_atomically(self.root / target, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        environment, today = self.ran_with or self._environment(), datetime.date.today().isoformat()
+        target = self.root / Path(os.environ.get(REPORT_ENV) or self.root / REPORT)
+        # Each page with the fingerprints of what ran, so a later edit voids its stamp, and the
+        # day it ran. A run of some pages (`python -m pytest docs/es/autograd.md`) keeps what
+        # the last runs said of the others, with the same torch on the same device.
+        ran = {page: {**counts, "sources": page_sources(self.docs / page, self.root), "date": today}
+               for page, counts in self.pages.items()}
+        pages = {**self._earlier(target, environment), **ran}
+        report = {**environment, "date": today, "pages": dict(sorted(pages.items()))}
+        write_atomically(target, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+
+    def _earlier(self, target: Path, environment: dict) -> dict:
+        """The pages of the report already at ``target`` that still exist, each with the day
+        it ran, when that report is of the same torch and device; else none."""
+        try:
+            earlier = json.loads(target.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(earlier, dict) or not isinstance(earlier.get("pages"), dict) or any(
+                earlier.get(key) != value for key, value in environment.items()):
+            return {}
+        return {page: {"date": earlier.get("date", "?"), **entry} for page, entry in earlier["pages"].items()
+                if isinstance(entry, dict) and (self.docs / page).is_file()}
 
     @pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: a worker has finished
     def pytest_testnodedown(self, node, error) -> None:

@@ -131,5 +131,18 @@ def main(folder: Path) -> int:
     return 0
 
 
+def cli(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m ptdocs.site_build",
+                                     description="Build the site strictly into FOLDER/site, then write "
+                                                 "FOLDER/result.json (the tests' shared build).")
+    parser.add_argument("folder", type=Path, help="an existing folder (the test run's own)")
+    folder = parser.parse_args(argv).folder
+    if not folder.is_dir():
+        parser.error(f"{folder}: no such folder")
+    return main(folder)
+
+
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1])))
+    sys.exit(cli())

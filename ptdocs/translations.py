@@ -38,6 +38,7 @@ from urllib.parse import unquote, urlsplit
 
 import markdown
 import nbformat
+import yaml
 from mkdocs.utils.meta import get_data
 
 from .atomic import write_atomically
@@ -230,10 +231,31 @@ def _page_link(href: str, page: str) -> str | None:
     return posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
 
 
+def front_matter(path: Path, text: str | None = None) -> tuple[str, dict]:
+    """A page's text after its YAML front matter, and the front matter; TranslationError for
+    front matter that is not valid YAML (MkDocs would read it as text, and its ``---`` lines
+    as a heading)."""
+    text = path.read_text(encoding="utf-8") if text is None else text
+    match = FRONT_MATTER.match(text.replace("\r\n", "\n"))
+    if match is not None:
+        try:
+            meta = yaml.safe_load(match["body"] or "")
+        except yaml.YAMLError as error:
+            mark = getattr(error, "problem_mark", None)
+            where = f", line {mark.line + 2}" if mark is not None else ""
+            problem = getattr(error, "problem", None) or str(error).split("\n")[0]
+            raise TranslationError(f"{path}{where}: the front matter (between the --- lines) is not "
+                                   f"valid YAML: {problem}") from None
+        if meta is not None and not isinstance(meta, dict):
+            raise TranslationError(f"{path}: the front matter (between the --- lines) is not "
+                                   "'name: value' lines")
+    return get_data(text)
+
+
 def structure(path: Path, page: str) -> Structure:
     """The parts of a Markdown page a translation must keep (page: its path inside the language folder)."""
     text = path.read_text(encoding="utf-8")
-    body, _ = get_data(text)
+    body, _ = front_matter(path, text)
     headings, links = outline(body, page)
     prose_values = [(" ".join(match[0].split()), text.count("\n", 0, match.start()) + 1)
                     for match in PROSE_VALUES.finditer(text)]
@@ -288,7 +310,10 @@ def compare(docs: Path, page: str) -> list[str]:
     en, es = shown(english, docs), shown(spanish, docs)
     if page.endswith(".ipynb"):
         return _compare_notebooks(english, spanish, en, es, page)
-    return _compare_structures(structure(english, page), structure(spanish, page), en, es)
+    try:
+        return _compare_structures(structure(english, page), structure(spanish, page), en, es)
+    except TranslationError as error:  # front matter that is not YAML: say so, not "headings differ"
+        return [str(error).replace(str(english), en).replace(str(spanish), es)]
 
 
 def _compare_structures(english: Structure, spanish: Structure, en: str, es: str) -> list[str]:
@@ -461,7 +486,7 @@ def recorded_hash(docs: Path, path: Path) -> str | None:
         else:
             value = nbformat.read(path, as_version=4).metadata.get(FIELD)
     else:
-        _, meta = get_data(path.read_text(encoding="utf-8"))
+        _, meta = front_matter(path)
         value = meta.get(FIELD)
     return None if value is None else str(value)
 
@@ -538,7 +563,10 @@ def freshness(docs: Path, page: str, with_diff: bool = False) -> Freshness:
                                          "English page, or remove it")
     if not spanish.is_file():
         return Freshness(es, en, MISSING, f"create it: translate {en}, then run: {COMMAND} mark {es}")
-    recorded, current = recorded_hash(docs, spanish), content_hash(english)
+    try:
+        recorded, current = recorded_hash(docs, spanish), content_hash(english)
+    except TranslationError as error:
+        return Freshness(es, en, OUTDATED, str(error).replace(str(spanish), es))
     if recorded == current:
         return Freshness(es, en, CURRENT)
     script = notebook_source(docs, spanish)
@@ -556,9 +584,13 @@ def freshness(docs: Path, page: str, with_diff: bool = False) -> Freshness:
     except TranslationError as error:
         return Freshness(es, en, OUTDATED, f"{reason}); no diff: {error}")
     if found is None:
-        return Freshness(es, en, OUTDATED,
-                         f"{reason}); no diff: no version of {en} in the git history has that hash "
-                         "(was it marked against uncommitted text?), so compare the pages by hand")
+        if _shallow(english):
+            why = ("this clone is shallow (git clone --depth) and lacks the older versions; run "
+                   "git fetch --unshallow to see the diff")
+        else:
+            why = (f"no version of {en} in the git history has that hash (was it marked against "
+                   "uncommitted text?), so compare the pages by hand")
+        return Freshness(es, en, OUTDATED, f"{reason}); no diff: {why}")
     label, old = found
     return Freshness(es, en, OUTDATED,
                      f"{reason}, {label}); {edit}, then run: {COMMAND} mark {es}. "
@@ -605,6 +637,13 @@ def _git(cwd: Path, *args: str) -> bytes:
     if done.returncode:
         raise TranslationError(done.stderr.decode(errors="replace").strip().splitlines()[-1])
     return done.stdout
+
+
+def _shallow(path: Path) -> bool:
+    try:
+        return _git(path.resolve().parent, "rev-parse", "--is-shallow-repository").strip() == b"true"
+    except TranslationError:
+        return False
 
 
 def translated_version(english: Path, recorded: str) -> tuple[str, bytes] | None:
@@ -714,14 +753,26 @@ def glossary(guide: Path) -> list[Term]:
     return terms
 
 
+def translated(docs: Path, page: str) -> bool:
+    """Whether a Spanish page has ever been translated: it records an English version. A page
+    without a record is the English text copied in by an English-only contributor (CONTRIBUTING,
+    "Behind the English"): it warns as outdated, and the checks of Spanish prose (glossary,
+    spelling) wait until it is translated and marked."""
+    try:
+        return recorded_hash(docs, docs / TARGET / page) is not None
+    except TranslationError:  # front matter that is not YAML: checked, and reported elsewhere
+        return True
+
+
 def glossary_problems(docs: Path, terms: list[Term]) -> list[str]:
     """Spanish prose that uses a form the glossary rules out, in the singular or plural, with a
     space, a hyphen or a line break between its words. Text in «» is exempt (a quoted title of
     an English source stays as it is), and so is an aside that only names the English term:
-    "difusión (broadcasting)" does it on purpose; any other parenthesis is prose."""
+    "difusión (broadcasting)" does it on purpose; any other parenthesis is prose. A page never
+    translated (:func:`translated`) is not Spanish prose yet."""
     exempt = {name.lower() for term in terms for name in (term.english, *term.avoid)}
     problems = []
-    for page in pages(docs, TARGET):
+    for page in filter(functools.partial(translated, docs), pages(docs, TARGET)):
         path = docs / TARGET / page
         for label, first_line, prose in _prose_texts(path, exempt):
             for term in terms:
@@ -835,8 +886,12 @@ def main(argv: list[str] | None = None) -> int:
     marking.add_argument("--all", action="store_true", help="mark every Spanish page")
     arguments = parser.parse_args(argv)
     docs = arguments.docs
+    if not (docs / SOURCE).is_dir() or not (docs / TARGET).is_dir():
+        parser.error(f"--docs {docs}: no {SOURCE}/ and {TARGET}/ folders of pages in it")
     if arguments.command == "status":
         return _print_status(docs)
+    if arguments.all and arguments.pages:
+        parser.error("give Spanish pages or --all, not both")
     targets = ([docs / TARGET / page for page in pages(docs, TARGET)] if arguments.all
                else arguments.pages)
     if not targets:
@@ -844,6 +899,12 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     for path in targets:
         try:
+            if arguments.all:
+                # --all records what has no record yet; it never calls an outdated page current.
+                state = freshness(docs, spanish_page(docs, path))
+                if state.state == OUTDATED and recorded_hash(docs, path) is not None:
+                    raise TranslationError(f"not marked: {state.page} is outdated ({state.reason}); "
+                                           f"update it, then mark it by name: {COMMAND} mark {state.page}")
             print(mark(docs, path))
         except TranslationError as error:
             print(f"error: {error}", file=sys.stderr)

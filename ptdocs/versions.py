@@ -377,6 +377,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "run":
             for release in args.releases:
+                parse_release(release)  # every release checked before the first (slow) run
+            for release in args.releases:
                 run(release)
         elif args.command == "merge":
             for path in merge(args.sources, expect=SUPPORTED if args.expect_supported else ()):

@@ -67,3 +67,39 @@ def test_only_the_controller_writes_the_report_with_what_the_workers_ran(tmp_pat
     controller.pytest_sessionfinish(SimpleNamespace(config=SimpleNamespace()))
     written = json.loads((tmp_path / REPORT).read_text())
     assert (written["torch"], written["device"], written["pages"]["en/demo.md"]["passed"]) == ("9.9", "D", 1)
+
+
+def test_a_run_of_one_page_keeps_what_earlier_runs_said_of_the_others(tmp_path):
+    """`python -m pytest docs/es/autograd.md` (the translators' guide) must not leave every other
+    page "not verified" in the next build: the report keeps the other pages, with their day,
+    while the torch and device are the same."""
+    pages = {name: _page_named(tmp_path, name) for name in ("en/a.md", "es/a.md", "en/gone.md")}
+
+    def run(names, torch="9.9"):
+        controller = ExampleReport(tmp_path)
+        controller.pytest_testnodedown(SimpleNamespace(workeroutput={KIND: {"torch": torch, "device": "D"}}), None)
+        for name in names:
+            controller.pytest_runtest_logreport(_report(pages[name], name, "passed"))
+        controller.pytest_sessionfinish(SimpleNamespace(config=SimpleNamespace()))
+        return json.loads((tmp_path / REPORT).read_text())
+
+    run(["en/a.md", "en/gone.md"])
+    old = json.loads((tmp_path / REPORT).read_text())
+    old["date"] = "2026-01-02"
+    for entry in old["pages"].values():
+        del entry["date"]  # as a report written before pages had their own day
+    (tmp_path / REPORT).write_text(json.dumps(old))
+    pages["en/gone.md"].unlink()
+    written = run(["es/a.md"])
+    assert sorted(written["pages"]) == ["en/a.md", "es/a.md"], "a page that is gone is dropped"
+    assert written["pages"]["en/a.md"]["date"] == "2026-01-02" and written["pages"]["en/a.md"]["passed"] == 1
+    assert written["pages"]["es/a.md"]["date"] == written["date"] != "2026-01-02"
+    # Another torch: what ran before says nothing about this one.
+    assert sorted(run(["es/a.md"], torch="9.10")["pages"]) == ["es/a.md"]
+
+
+def _page_named(tmp_path: Path, name: str) -> Path:
+    page = tmp_path / "docs" / name
+    page.parent.mkdir(parents=True, exist_ok=True)
+    page.write_text("# Demo\n", encoding="utf-8")
+    return page

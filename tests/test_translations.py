@@ -517,13 +517,17 @@ def test_spanish_prose_with_a_ruled_out_word_is_caught_code_and_asides_are_not(t
         "docs/es/m.md, line 6: «batch size» in Spanish prose; the glossary says «tamaño de lote» for «batch size»"]
 
 
+# A page that records the English version it translates: the glossary checks translated pages.
+RECORD = '---\ntranslation_of: "0123456789ab"\n---\n'
+
+
 def test_a_ruled_out_word_inside_the_approved_term_is_fine(tmp_path):
     write(tmp_path, {"guide.md": "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
                                  "| pilot | prueba piloto | pilot, piloto | |\n",
-                     "docs/es/m.md": "# P\n\nUna prueba piloto, dos pruebas piloto.\nEl piloto decide.\n"})
+                     "docs/es/m.md": RECORD + "# P\n\nUna prueba piloto, dos pruebas piloto.\nEl piloto decide.\n"})
     terms = translations.glossary(tmp_path / "guide.md")
     assert translations.glossary_problems(tmp_path / "docs", terms) == [
-        "docs/es/m.md, line 4: «piloto» in Spanish prose; the glossary says «prueba piloto» for «pilot»"]
+        "docs/es/m.md, line 7: «piloto» in Spanish prose; the glossary says «prueba piloto» for «pilot»"]
 
 
 # ---------------------------------------------------------------- line endings
@@ -579,16 +583,30 @@ def test_a_menu_title_without_a_spanish_label_fails_the_strict_build(docs):
     assert "«Home»" not in done.stderr
 
 
+def test_a_page_never_translated_is_outdated_and_not_yet_checked_as_spanish(tmp_path):
+    """An English-only contributor's new page: the English text copied into docs/es, with the
+    same structure (CONTRIBUTING.md, "Behind the English"). It warns; it does not fail."""
+    english = "# Medir\n\nThe steady state comes after the warm-up.\n"
+    docs = write(tmp_path, {"guide.md": "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
+                                        "| steady state | régimen estable | steady state | |\n",
+                            "docs/en/m.md": english, "docs/es/m.md": english})
+    terms = translations.glossary(tmp_path / "guide.md")
+    assert translations.glossary_problems(docs, terms) == [] and parity_problems(docs) == []
+    assert freshness(docs, "m.md").state == translations.OUTDATED
+    mark(docs, docs / "es" / "m.md")  # marked as translated while still English: now it is checked
+    assert len(translations.glossary_problems(docs, terms)) == 1
+
+
 def test_plurals_hyphens_line_breaks_and_parentheses_do_not_hide_a_ruled_out_word(tmp_path):
     write(tmp_path, {"guide.md": "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
                                  "| throughput | tasa de procesamiento | throughput | |\n"
                                  "| steady state | régimen estable | steady state | |\n",
-                     "docs/es/m.md": ("# M\n\nDos throughputs.\nUn steady-state.\nUn steady\n"
+                     "docs/es/m.md": (RECORD + "# M\n\nDos throughputs.\nUn steady-state.\nUn steady\n"
                                       "state partido.\nLa tasa de procesamiento (throughput) está bien.\n"
                                       "Pero (el throughput de la GPU) no.\n")})
     terms = translations.glossary(tmp_path / "guide.md")
     assert translations.glossary_problems(tmp_path / "docs", terms) == [
-        "docs/es/m.md, line 3: «throughput» in Spanish prose; the glossary says «tasa de procesamiento» for «throughput»",
-        "docs/es/m.md, line 4: «steady state» in Spanish prose; the glossary says «régimen estable» for «steady state»",
-        "docs/es/m.md, line 5: «steady state» in Spanish prose; the glossary says «régimen estable» for «steady state»",
-        "docs/es/m.md, line 8: «throughput» in Spanish prose; the glossary says «tasa de procesamiento» for «throughput»"]
+        "docs/es/m.md, line 6: «throughput» in Spanish prose; the glossary says «tasa de procesamiento» for «throughput»",
+        "docs/es/m.md, line 7: «steady state» in Spanish prose; the glossary says «régimen estable» for «steady state»",
+        "docs/es/m.md, line 8: «steady state» in Spanish prose; the glossary says «régimen estable» for «steady state»",
+        "docs/es/m.md, line 11: «throughput» in Spanish prose; the glossary says «tasa de procesamiento» for «throughput»"]

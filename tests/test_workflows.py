@@ -47,11 +47,33 @@ def test_workflows_match_githubs_schema():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_zizmor_reports_nothing():
-    result = subprocess.run([_tool("zizmor"), "--offline", "--no-progress", str(ROOT / ".github" / "workflows")],
+def test_zizmor_reports_nothing_over_the_whole_repository():
+    """The workflows and Dependabot's configuration alike (.ci/run runs the same)."""
+    result = subprocess.run([_tool("zizmor"), "--offline", "--no-progress", str(ROOT)],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "No findings to report" in result.stdout
+    assert "dependabot.yml" in result.stderr, "zizmor did not audit .github/dependabot.yml"
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_every_job_has_a_timeout(path):
+    """GitHub's default is 360 minutes: a hung job would hold a runner for six hours."""
+    jobs = _load(path)["jobs"]
+    missing = [name for name, job in jobs.items() if not isinstance(job.get("timeout-minutes"), int)]
+    assert not missing, f"{path.name}: jobs without timeout-minutes: {missing}"
+    assert all(0 < job["timeout-minutes"] <= 90 for job in jobs.values())
+
+
+def test_the_site_is_published_only_after_every_example_job():
+    """macOS and Windows included: a failing example anywhere stops the deployment."""
+    jobs = _load(ROOT / ".github" / "workflows" / "site.yml")["jobs"]
+    running_examples = {name for name, job in jobs.items()
+                        if any("pytest" in step.get("run", "") or "benchmark.py" in step.get("run", "")
+                               or "ptdocs.versions run" in step.get("run", "") for step in job.get("steps", []))}
+    assert {"test", "examples", "releases", "measure"} <= running_examples
+    assert running_examples <= set(jobs["site"]["needs"]), set(jobs["site"]["needs"])
+    assert jobs["deploy"]["needs"] == "site"
 
 
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)

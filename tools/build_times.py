@@ -212,16 +212,22 @@ def measure(source: Path, with_site: bool, with_tests: bool) -> dict[str, float]
     return {**(site(source) if with_site else {}), **(tests(source) if with_tests else {})}
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from cpu_hog import positive_int  # one rule for a count, in the tool beside this one
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--source", action="append", type=Path,
                         help="a tree to measure (repeatable: measured in turn); default: this repository")
-    parser.add_argument("--repeat", type=int, default=1, help="rounds over all sources")
+    parser.add_argument("--repeat", type=positive_int, default=1, help="rounds over all sources")
     parser.add_argument("--tests", action="store_true", help="also time the test commands")
     parser.add_argument("--no-site", action="store_true", help="leave out the builds and the preview")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.no_site and not args.tests:
         parser.error("--no-site leaves nothing to measure without --tests")
+    for source in args.source or []:
+        if not (source / "mkdocs.yml").is_file():
+            parser.error(f"--source {source}: not a checkout of the site (no mkdocs.yml in it)")
     sources = [path.resolve() for path in args.source or [ROOT]]
     results: dict[int, list[dict[str, float]]] = {index: [] for index in range(len(sources))}
     for round_ in range(args.repeat):
@@ -238,7 +244,8 @@ def main() -> None:
                                     for rounds in results.values()))
     for index, source in enumerate(sources):
         print(f"[{index + 1}] {source}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

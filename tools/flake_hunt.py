@@ -14,6 +14,7 @@ Exit status: 0 when every run passed, 1 otherwise, 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -110,6 +111,9 @@ def main(argv=None) -> int:
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command or args.runs < 1 or (args.hog_workers is not None and args.hog_workers < 0):
         parser.error("give --runs >= 1, --hog-workers >= 0 and a command after --")
+    if shutil.which(command[0]) is None:
+        parser.error(f"{command[0]!r}: no such command (give the pytest command after --, e.g. "
+                     "-- python -m pytest)")
     if args.hog_workers is None:
         sys.path.insert(0, str(HOG.parent))
         from cpu_hog import usable_cores

@@ -153,6 +153,7 @@ def report_stamp(language: str, page: str, report: dict | None, current_sources:
     entry = (report.get("pages") or {}).get(page)
     if entry is None:
         return unverified(s["not_run"].format(date=date))
+    date = entry.get("date", date)  # a page kept from an earlier run of the report: its own day
     if "sources" not in entry:
         return unverified(s["unrecorded"].format(date=date))
     changed = changed_sources(entry["sources"], current_sources)
