@@ -86,6 +86,7 @@ print(f"torch {torch.__version__}")
 # Todos los puntos se representan de forma exacta en bfloat16, así que en todos los dtypes se deriva
 # en el mismo x y la forma cerrada en float64 es la referencia exacta para los tres.
 
+
 # %%
 @dataclass(frozen=True)
 class Function:
@@ -102,23 +103,50 @@ FUNCTIONS = (
     Function("x³", lambda x: x**3, (lambda x: 3 * x**2,), ((-2.0,), (0.5,), (3.0,))),
     Function("sin x", torch.sin, (torch.cos,), ((-1.0,), (0.5,), (3.0,))),
     Function("exp x", torch.exp, (torch.exp,), ((-3.0,), (0.5,), (5.0,))),
-    Function("log x", torch.log, (lambda x: 1 / x,), ((0.5,), (2.0,), (0.0,)),
-             in_domain=lambda x: x > 0),
-    Function("1/x", lambda x: 1 / x, (lambda x: -1 / x**2,), ((-0.5,), (2.0,), (0.0,)),
-             in_domain=lambda x: x != 0),
+    Function(
+        "log x",
+        torch.log,
+        (lambda x: 1 / x,),
+        ((0.5,), (2.0,), (0.0,)),
+        in_domain=lambda x: x > 0,
+    ),
+    Function(
+        "1/x",
+        lambda x: 1 / x,
+        (lambda x: -1 / x**2,),
+        ((-0.5,), (2.0,), (0.0,)),
+        in_domain=lambda x: x != 0,
+    ),
     # tanh' = 1/cosh² x and σ'(x) = e⁻ˣ/(1 + e⁻ˣ)², from cosh and exp: not PyTorch's own
     # backward formulas 1 − tanh² and σ(1 − σ), which a check should not borrow.
-    Function("tanh x", torch.tanh, (lambda x: 1 / torch.cosh(x) ** 2,),
-             ((-0.5,), (1.0,), (3.0,))),
-    Function("σ(x)", torch.sigmoid, (lambda x: torch.exp(-x) / (1 + torch.exp(-x)) ** 2,),
-             ((-1.0,), (0.5,), (6.0,))),
-    Function("sin(x²)·eˣ", lambda x: torch.sin(x**2) * torch.exp(x),
-             (lambda x: (2 * x * torch.cos(x**2) + torch.sin(x**2)) * torch.exp(x),),
-             ((-1.0,), (0.5,), (2.0,))),
-    Function("x²y + sin(xy)", lambda x, y: x**2 * y + torch.sin(x * y),
-             (lambda x, y: 2 * x * y + y * torch.cos(x * y),
-              lambda x, y: x**2 + x * torch.cos(x * y)),
-             ((1.0, 2.0), (-0.5, 3.0), (2.0, -1.5)), variables="xy"),
+    Function(
+        "tanh x",
+        torch.tanh,
+        (lambda x: 1 / torch.cosh(x) ** 2,),
+        ((-0.5,), (1.0,), (3.0,)),
+    ),
+    Function(
+        "σ(x)",
+        torch.sigmoid,
+        (lambda x: torch.exp(-x) / (1 + torch.exp(-x)) ** 2,),
+        ((-1.0,), (0.5,), (6.0,)),
+    ),
+    Function(
+        "sin(x²)·eˣ",
+        lambda x: torch.sin(x**2) * torch.exp(x),
+        (lambda x: (2 * x * torch.cos(x**2) + torch.sin(x**2)) * torch.exp(x),),
+        ((-1.0,), (0.5,), (2.0,)),
+    ),
+    Function(
+        "x²y + sin(xy)",
+        lambda x, y: x**2 * y + torch.sin(x * y),
+        (
+            lambda x, y: 2 * x * y + y * torch.cos(x * y),
+            lambda x, y: x**2 + x * torch.cos(x * y),
+        ),
+        ((1.0, 2.0), (-0.5, 3.0), (2.0, -1.5)),
+        variables="xy",
+    ),
 )
 
 for function in FUNCTIONS:
@@ -129,8 +157,10 @@ for function in FUNCTIONS:
         assert all(torch.tensor(v, dtype=torch.bfloat16).item() == v for v in point)
 
 derivatives = sum(len(f.points) * len(f.partials) for f in FUNCTIONS)
-print(f"{len(FUNCTIONS)} functions, {derivatives} derivatives at a point, "
-      f"{len(DTYPES)} dtypes")
+print(
+    f"{len(FUNCTIONS)} functions, {derivatives} derivatives at a point, "
+    f"{len(DTYPES)} dtypes"
+)
 
 # %% [markdown] lang="en"
 # ## How big should the finite-difference step be?
@@ -161,6 +191,7 @@ print(f"{len(FUNCTIONS)} functions, {derivatives} derivatives at a point, "
 # La figura mide el error de la diferencia central de eˣ en x = 1 (su derivada es e) a lo largo de
 # catorce órdenes de magnitud de h, en float32 y en float64, junto a ese modelo.
 
+
 # %%
 def central_difference(f, x, h):
     """(f(x + h) - f(x - h)) / 2h, every operation in the dtype of x."""
@@ -176,19 +207,23 @@ for dtype, color in ((torch.float32, "tab:orange"), (torch.float64, "tab:blue"))
     error = (central_difference(torch.exp, x, steps.to(dtype)).double() - math.e).abs()
     name = str(dtype).removeprefix("torch.")
     # A difference that happens to be exact has error 0, which a log axis cannot show.
-    axes.loglog(steps, error.where(error > 0, math.nan), color=color,
-                label=f"{name}: |FD − e|")
+    axes.loglog(
+        steps, error.where(error > 0, math.nan), color=color, label=f"{name}: |FD − e|"
+    )
     # ε·(|f| + |x·f′|)/h + h²·|f‴|/6, with f = f′ = f‴ = e and x = 1.
     model = eps * 2 * math.e / steps + steps**2 * math.e / 6
-    axes.loglog(steps, model, color=color, linestyle=":",
-                label=f"{name}: ε·2e/h + h²·e/6")
+    axes.loglog(
+        steps, model, color=color, linestyle=":", label=f"{name}: ε·2e/h + h²·e/6"
+    )
     axes.axvline(eps ** (1 / 3), color=color, linestyle="--", linewidth=0.8)
     best = int(torch.nan_to_num(error, nan=math.inf).argmin())
     best_steps[dtype] = steps[best].item()
-    print(f"{name}: ε = {eps:.1e}, ε^(1/3) = {eps ** (1 / 3):.1e}; "
-          f"smallest error {error[best]:.1e} at h = {steps[best]:.1e}; "
-          f"error {error[0]:.1e} at h = {steps[0]:.0e}, "
-          f"{error[-1]:.1e} at h = {steps[-1]:.0e}")
+    print(
+        f"{name}: ε = {eps:.1e}, ε^(1/3) = {eps ** (1 / 3):.1e}; "
+        f"smallest error {error[best]:.1e} at h = {steps[best]:.1e}; "
+        f"error {error[0]:.1e} at h = {steps[0]:.0e}, "
+        f"{error[-1]:.1e} at h = {steps[-1]:.0e}"
+    )
     # The V of the figure, as a check: rounding on the left, truncation on the
     # right, and the best step within a factor of ten of ε^(1/3).
     assert error[0] > 100 * error[best] and error[-1] > 100 * error[best]
@@ -256,10 +291,18 @@ def short(dtype):
     return str(dtype).removeprefix("torch.")
 
 
-display(Markdown("\n".join(
-    ["| dtype | ε | rtol | atol | h at x = 1 |", "|---|---|---|---|---|"]
-    + [f"| {short(d)} | {torch.finfo(d).eps:.1e} | {TOLERANCES[d][0]:g} "
-       f"| {TOLERANCES[d][1]:g} | {rule_of_thumb_step(d, 1.0):.1e} |" for d in DTYPES])))
+display(
+    Markdown(
+        "\n".join(
+            ["| dtype | ε | rtol | atol | h at x = 1 |", "|---|---|---|---|---|"]
+            + [
+                f"| {short(d)} | {torch.finfo(d).eps:.1e} | {TOLERANCES[d][0]:g} "
+                f"| {TOLERANCES[d][1]:g} | {rule_of_thumb_step(d, 1.0):.1e} |"
+                for d in DTYPES
+            ]
+        )
+    )
+)
 
 # %% [markdown] lang="en"
 # ## Every function, point and dtype
@@ -294,6 +337,7 @@ display(Markdown("\n".join(
 #   magnitud; con este paso, cerca del fondo de la V, los dos términos suelen ser parecidos, y
 #   mover h en cualquiera de los dos sentidos puede no servir de nada.
 
+
 # %%
 @dataclass(frozen=True)
 class Row:
@@ -320,14 +364,16 @@ class Row:
 
 def is_close(value, reference, rtol, atol):
     # assert_close's test: |value - reference| <= atol + rtol * |reference|.
-    value, reference = (torch.tensor(v, dtype=torch.float64) for v in (value, reference))
+    value, reference = (
+        torch.tensor(v, dtype=torch.float64) for v in (value, reference)
+    )
     return bool(torch.isclose(value, reference, rtol=rtol, atol=atol))
 
 
 def along(function, point, index, dtype):
     """f as a function of one argument, the others fixed at the point."""
     fixed = [torch.tensor(v, dtype=dtype) for v in point]
-    return lambda t: function.f(*fixed[:index], t, *fixed[index + 1:])
+    return lambda t: function.f(*fixed[:index], t, *fixed[index + 1 :])
 
 
 def fd_error_terms(function, point, index, dtype, h):
@@ -335,10 +381,14 @@ def fd_error_terms(function, point, index, dtype, h):
     x = torch.tensor(point[index], dtype=torch.float64, requires_grad=True)
     derivatives = [along(function, point, index, torch.float64)(x)]  # f, f', f'', f'''
     for _ in range(3):
-        if not derivatives[-1].requires_grad:  # a polynomial ran out of terms: the rest are 0
+        if not derivatives[
+            -1
+        ].requires_grad:  # a polynomial ran out of terms: the rest are 0
             derivatives.append(torch.zeros(()))
             continue
-        derivatives.append(torch.autograd.grad(derivatives[-1], x, create_graph=True)[0])
+        derivatives.append(
+            torch.autograd.grad(derivatives[-1], x, create_graph=True)[0]
+        )
     value, slope, third = (abs(derivatives[i].item()) for i in (0, 1, 3))
     # Rounding of f(x ± h), plus rounding of x ± h itself, which moves the step by about ε·|x|.
     rounding = torch.finfo(dtype).eps * (value + abs(point[index]) * slope) / h
@@ -364,16 +414,29 @@ def check(function, point, index, dtype, step_rule, tolerances):
             rounding, truncation = fd_error_terms(function, point, index, dtype, h)
             larger = "rounding" if rounding > truncation else "truncation"
             reasons.append(f"FD step [{larger}]")
-    return Row(function.name, function.variables[index], point, dtype, closed_form,
-               autograd, fd, h, rtol, atol, tuple(reasons))
+    return Row(
+        function.name,
+        function.variables[index],
+        point,
+        dtype,
+        closed_form,
+        autograd,
+        fd,
+        h,
+        rtol,
+        atol,
+        tuple(reasons),
+    )
 
 
 def run(step_rule, tolerances):
-    return [check(function, point, index, dtype, step_rule, tolerances)
-            for function in FUNCTIONS
-            for point in function.points
-            for index in range(len(function.partials))
-            for dtype in DTYPES]
+    return [
+        check(function, point, index, dtype, step_rule, tolerances)
+        for function in FUNCTIONS
+        for point in function.points
+        for index in range(len(function.partials))
+        for dtype in DTYPES
+    ]
 
 
 def tally(rows):
@@ -384,6 +447,7 @@ def tally(rows):
 rows = run(rule_of_thumb_step, TOLERANCES)
 print(tally(rows))
 
+
 # %%
 def distance(value, row):
     text = f"{abs(value - row.closed_form):.1e}"
@@ -391,8 +455,20 @@ def distance(value, row):
     return text if within else f"<b>{text}</b>"
 
 
-COLUMNS = ("", "f", "at", "dtype", "reason", "closed form", "autograd", "FD",
-           "Δ autograd", "Δ FD", "tol", "h")
+COLUMNS = (
+    "",
+    "f",
+    "at",
+    "dtype",
+    "reason",
+    "closed form",
+    "autograd",
+    "FD",
+    "Δ autograd",
+    "Δ FD",
+    "tol",
+    "h",
+)
 # Compact cells, failing rows tinted; verdict and reason come first, so they stay
 # in view while the numbers scroll sideways.
 CELL = "padding: 0.3em 0.6em; min-width: 0; white-space: nowrap"
@@ -404,15 +480,28 @@ def table(rows):
     body = []
     for row in rows:
         name = row.function if len(row.point) == 1 else f"{row.function}, ∂/∂{row.wrt}"
-        cells = ("✓" if row.passed else "<b>✗</b>", name,
-                 ", ".join(f"{v:g}" for v in row.point), short(row.dtype),
-                 "; ".join(row.reasons), f"{row.closed_form:.7g}", f"{row.autograd:.7g}",
-                 f"{row.fd:.7g}", distance(row.autograd, row), distance(row.fd, row),
-                 f"{row.tolerance:.1e}", f"{row.step:.1e}")
-        tds = "".join(f'<td style="{CELL}{"; text-align: right" if i > 4 else ""}">{c}</td>'
-                      for i, c in enumerate(cells))
+        cells = (
+            "✓" if row.passed else "<b>✗</b>",
+            name,
+            ", ".join(f"{v:g}" for v in row.point),
+            short(row.dtype),
+            "; ".join(row.reasons),
+            f"{row.closed_form:.7g}",
+            f"{row.autograd:.7g}",
+            f"{row.fd:.7g}",
+            distance(row.autograd, row),
+            distance(row.fd, row),
+            f"{row.tolerance:.1e}",
+            f"{row.step:.1e}",
+        )
+        tds = "".join(
+            f'<td style="{CELL}{"; text-align: right" if i > 4 else ""}">{c}</td>'
+            for i, c in enumerate(cells)
+        )
         body.append(f'<tr style="{"" if row.passed else FAILED}">{tds}</tr>')
-    return HTML(f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>")
+    return HTML(
+        f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    )
 
 
 display(table(rows))
@@ -496,21 +585,28 @@ else:
 # desigualdad que `is_close`, así que los veredictos se apoyan en las formas cerradas y las
 # tolerancias anteriores.
 
+
 # %%
 def counts(rows):
-    lines = ["| dtype | rows | ✓ | ✗ | domain | precision | FD step |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| dtype | rows | ✓ | ✗ | domain | precision | FD step |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for dtype in DTYPES:
         mine = [r for r in rows if r.dtype == dtype]
         reasons = [reason.split(" [")[0] for r in mine for reason in r.reasons]
-        lines.append(f"| {short(dtype)} | {len(mine)} | {sum(r.passed for r in mine)} "
-                     f"| {sum(not r.passed for r in mine)} | {reasons.count('domain')} "
-                     f"| {reasons.count('precision')} | {reasons.count('FD step')} |")
+        lines.append(
+            f"| {short(dtype)} | {len(mine)} | {sum(r.passed for r in mine)} "
+            f"| {sum(not r.passed for r in mine)} | {reasons.count('domain')} "
+            f"| {reasons.count('precision')} | {reasons.count('FD step')} |"
+        )
     return Markdown("\n".join(lines))
 
 
 def judged_by_torch(value, row):
-    value, reference = (torch.tensor(v, dtype=torch.float64) for v in (value, row.closed_form))
+    value, reference = (
+        torch.tensor(v, dtype=torch.float64) for v in (value, row.closed_form)
+    )
     try:
         assert_close(value, reference, rtol=row.rtol, atol=row.atol)
     except AssertionError:
@@ -527,8 +623,9 @@ assert len(rows) == len(keys) == expected, (len(rows), len(keys), expected)
 
 # Autograd in float64 agrees with every closed form in the domain far below any tolerance above.
 in_domain = [r for r in rows if r.dtype == torch.float64 and "domain" not in r.reasons]
-worst = max(abs(r.autograd - r.closed_form) / max(1.0, abs(r.closed_form))
-            for r in in_domain)
+worst = max(
+    abs(r.autograd - r.closed_form) / max(1.0, abs(r.closed_form)) for r in in_domain
+)
 print(f"largest relative error of autograd in float64: {worst:.1e}")
 assert worst <= 1e-12
 
@@ -577,8 +674,10 @@ after = run(my_step, my_tolerances)
 moved = [new for old, new in zip(rows, after) if old.passed != new.passed]
 print(f"before: {tally(rows)}")
 print(f"after:  {tally(after)}")
-print(f"moved:  {sum(not r.passed for r in moved)} to fail, "
-      f"{sum(r.passed for r in moved)} to pass")
+print(
+    f"moved:  {sum(not r.passed for r in moved)} to fail, "
+    f"{sum(r.passed for r in moved)} to pass"
+)
 display(counts(after))
 display(table(moved))
 

@@ -3,7 +3,7 @@ import torch
 from torch.testing import assert_close
 
 x = torch.tensor(3.0, requires_grad=True)  # a leaf: created by you, tracked by autograd
-y = x * x                                   # recorded: y remembers how it was made
+y = x * x  # recorded: y remembers how it was made
 print(y.grad_fn.name())
 # > MulBackward0
 

@@ -4,7 +4,7 @@ from torch.testing import assert_close
 
 x = torch.tensor([0.5, 1.5], requires_grad=True)
 y = x.exp()  # exp saves its output y: d eˣ/dx = eˣ is read back from y
-y.add_(1)    # ...which this in-place update overwrites
+y.add_(1)  # ...which this in-place update overwrites
 
 # Every in-place change bumps the tensor's version; backward checks it and refuses.
 try:
@@ -48,7 +48,9 @@ y.data.add_(1)
 y.sum().backward()
 print(x.grad)
 # > tensor([2.6487, 5.4817])
-assert_close(x.grad, x.detach().exp() + 1)  # read from the changed y: eˣ + 1, not d eˣ/dx = eˣ
+assert_close(
+    x.grad, x.detach().exp() + 1
+)  # read from the changed y: eˣ + 1, not d eˣ/dx = eˣ
 
 # So is memory aliased outside PyTorch: a write through a NumPy view bumps no version.
 x.grad = None

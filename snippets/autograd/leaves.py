@@ -13,13 +13,13 @@ except RuntimeError as error:
 # --8<-- [end:integer]
 
 # --8<-- [start:non_leaf]
-a = torch.tensor([1.0, 2.0])                     # created by you, not tracked
+a = torch.tensor([1.0, 2.0])  # created by you, not tracked
 w = torch.tensor([3.0, 4.0], requires_grad=True)  # created by you, tracked
-b = a * 2                                        # an operation nobody tracks
-h = w * b                                        # an operation autograd recorded
-d = h.detach()                                   # h's values, cut from the graph
-w64 = w.double()                                 # a conversion is an operation too...
-assert w.float() is w and w.to(w.device) is w    # ...unless nothing changes: then it is w
+b = a * 2  # an operation nobody tracks
+h = w * b  # an operation autograd recorded
+d = h.detach()  # h's values, cut from the graph
+w64 = w.double()  # a conversion is an operation too...
+assert w.float() is w and w.to(w.device) is w  # ...unless nothing changes: then it is w
 
 for name, t in {"a": a, "w": w, "b": b, "h": h, "d": d, "w64": w64}.items():
     print(f"{name:>3}: requires_grad={t.requires_grad!s:5} is_leaf={t.is_leaf}")

@@ -5,7 +5,9 @@ from torch.testing import assert_close
 
 
 def f(x):
-    return x**3  # multiplications only: every float32 rounding is the same on any machine
+    return (
+        x**3
+    )  # multiplications only: every float32 rounding is the same on any machine
 
 
 # gradcheck compares autograd's Jacobian with central finite differences.
@@ -41,6 +43,7 @@ with warnings.catch_warnings():
 # > Jacobian mismatch for output 0 with respect to input 0,
 # --8<-- [end:float32_fails]
 
+
 # --8<-- [start:why]
 # gradcheck's numerical derivative, every operation in float32 as gradcheck does it.
 def central_difference(x, eps):
@@ -48,13 +51,13 @@ def central_difference(x, eps):
 
 
 x = x32.detach()
-exact = 3 * x64.detach() ** 2                  # f'(x) = 3x², in float64
+exact = 3 * x64.detach() ** 2  # f'(x) = 3x², in float64
 (analytical,) = torch.autograd.grad(f(x32).sum(), x32)  # what gradcheck checks
-assert_close(analytical, exact.float())        # autograd is right, to float32 precision
+assert_close(analytical, exact.float())  # autograd is right, to float32 precision
 # gradcheck passes where |analytical − numerical| ≤ atol + rtol·|numerical|; with f' in place
 # of the numerical value, this is the tolerance the errors below are measured against.
 tolerance = 1e-5 + 1e-3 * exact.abs()
-unit = torch.finfo(torch.float32).eps          # ε = 2⁻²³ ≈ 1.2e-07
+unit = torch.finfo(torch.float32).eps  # ε = 2⁻²³ ≈ 1.2e-07
 print(f"tolerance at x = 0.7 and 1.3: {tolerance[0]:.1e}, {tolerance[1]:.1e}")
 # > tolerance at x = 0.7 and 1.3: 1.5e-03, 5.1e-03
 
@@ -66,17 +69,27 @@ for eps in (1e-6, 2**-20, 1e-3):
     numerical = central_difference(x, eps)
     # gradcheck's own comparison reproduces its verdict: the same numbers, the same test.
     assert passed == torch.allclose(analytical, numerical, rtol=1e-3, atol=1e-5)
-    error = (numerical.double() - exact).abs()                      # observed, vs the closed form
-    step_error = ((x + eps) - (x - eps)).double() / (2 * eps) - 1  # the step taken vs 2·eps
-    step = step_error.abs() * exact.abs()                           # estimate: its cost, |f'|·that
-    rounding = unit * f(x64.detach()).abs() / eps                   # estimate: ε·|f|/eps
-    truncation = eps**2 * 6 / 6                                     # eps²·|f'''|/6, f''' = 6
-    rows[eps] = dict(passed=passed, step_error=step_error, error=error, step=step,
-                     rounding=rounding, truncation=truncation)
+    error = (numerical.double() - exact).abs()  # observed, vs the closed form
+    step_error = ((x + eps) - (x - eps)).double() / (
+        2 * eps
+    ) - 1  # the step taken vs 2·eps
+    step = step_error.abs() * exact.abs()  # estimate: its cost, |f'|·that
+    rounding = unit * f(x64.detach()).abs() / eps  # estimate: ε·|f|/eps
+    truncation = eps**2 * 6 / 6  # eps²·|f'''|/6, f''' = 6
+    rows[eps] = dict(
+        passed=passed,
+        step_error=step_error,
+        error=error,
+        step=step,
+        rounding=rounding,
+        truncation=truncation,
+    )
     # The worst of the two points, in units of the tolerance: above 1 fails.
-    print(f"eps={eps:<9.3g} gradcheck {passed!s:5}  error {(error / tolerance).max():.2g}×tol; "
-          f"estimates: step {(step / tolerance).max():.2g}×tol, "
-          f"outputs {(rounding / tolerance).max():.2g}×tol")
+    print(
+        f"eps={eps:<9.3g} gradcheck {passed!s:5}  error {(error / tolerance).max():.2g}×tol; "
+        f"estimates: step {(step / tolerance).max():.2g}×tol, "
+        f"outputs {(rounding / tolerance).max():.2g}×tol"
+    )
 # > eps=1e-06     gradcheck False  error 59×tol; estimates: step 46×tol, outputs 52×tol
 # > eps=9.54e-07  gradcheck False  error 14×tol; estimates: step 0×tol, outputs 54×tol
 # > eps=0.001     gradcheck True   error 0.041×tol; estimates: step 0.047×tol, outputs 0.052×tol
@@ -104,7 +117,9 @@ with warnings.catch_warnings():
     print(gradcheck(f, (small,)))
 # > True
 small_rounding = unit * f(small.detach().double()).abs() / 1e-6
-assert (small_rounding < 1e-5 / 10).all()  # the outputs' rounding: under a tenth of atol
+assert (
+    small_rounding < 1e-5 / 10
+).all()  # the outputs' rounding: under a tenth of atol
 
 # In float64 the same estimate at the default step is far below the tolerance.
 rounding64 = torch.finfo(torch.float64).eps * f(x64.detach()).abs() / 1e-6

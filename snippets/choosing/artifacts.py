@@ -33,8 +33,16 @@ import datetime
 
 # Allowed by default: tensors, primitive types, containers and a few torch types.
 buffer = io.BytesIO()
-torch.save({"history": [0.5, (2, 3)], "tags": {"best"}, "shape": torch.Size([2]),
-            "dtype": torch.float16, "device": torch.device("cpu")}, buffer)
+torch.save(
+    {
+        "history": [0.5, (2, 3)],
+        "tags": {"best"},
+        "shape": torch.Size([2]),
+        "dtype": torch.float16,
+        "device": torch.device("cpu"),
+    },
+    buffer,
+)
 buffer.seek(0)
 print(torch.load(buffer))
 # > {'history': [0.5, (2, 3)], 'tags': {'best'}, 'shape': torch.Size([2]), 'dtype': torch.float16, 'device': device(type='cpu')}
@@ -54,6 +62,7 @@ with torch.serialization.safe_globals([datetime.date]):  # add_safe_globals: for
     print(torch.load(buffer))
 # > {'saved_on': datetime.date(2026, 7, 8)}
 # --8<-- [end:allowed]
+
 
 # --8<-- [start:refused]
 # A pickle may name any importable function and have it called while loading.
@@ -87,7 +96,10 @@ print(loaded["extra"])
 # --8<-- [start:not_a_guarantee]
 # weights_only limits which Python objects a file may build. It says nothing about
 # the numbers: a file of wrong weights is a valid state_dict and loads silently.
-tampered = {name: torch.full_like(tensor, float("nan")) for name, tensor in model.state_dict().items()}
+tampered = {
+    name: torch.full_like(tensor, float("nan"))
+    for name, tensor in model.state_dict().items()
+}
 buffer = io.BytesIO()
 torch.save(tampered, buffer)
 buffer.seek(0)

@@ -19,8 +19,13 @@ def first_probability(z):
 # symbolic_trace records Python-level calls: method names as strings, and `/` and
 # `[0]` as Python's operator.truediv and operator.getitem, not as torch operators.
 graph = torch.fx.symbolic_trace(first_probability).graph
-print([(node.op, getattr(node.target, "__name__", node.target))
-       for node in graph.nodes if node.op.startswith("call")])
+print(
+    [
+        (node.op, getattr(node.target, "__name__", node.target))
+        for node in graph.nodes
+        if node.op.startswith("call")
+    ]
+)
 # > [('call_method', 'exp'), ('call_method', 'sum'), ('call_function', 'truediv'), ('call_function', 'getitem')]
 # Looking those names up in torch is a coincidence, not a check: it finds
 # torch.exp and torch.sum, and no torch.truediv or torch.getitem.
@@ -35,8 +40,12 @@ from torch.fx.experimental.proxy_tensor import make_fx
 def aten_operators(function, *example_inputs):
     """The ATen operators that run when function is called on these inputs, by name."""
     graph = make_fx(function)(*example_inputs).graph
-    return {str(node.target): node.target for node in sorted(
-        (node for node in graph.nodes if node.op == "call_function"), key=str)}
+    return {
+        str(node.target): node.target
+        for node in sorted(
+            (node for node in graph.nodes if node.op == "call_function"), key=str
+        )
+    }
 
 
 z = torch.tensor([1.0, 2.0, 0.5], dtype=torch.float64)
@@ -54,7 +63,11 @@ import warnings
 
 def outside_core_aten(operators):
     """Operators that are not in the Core ATen operator set (not tagged torch.Tag.core)."""
-    return [name for name, operator in operators.items() if torch.Tag.core not in operator.tags]
+    return [
+        name
+        for name, operator in operators.items()
+        if torch.Tag.core not in operator.tags
+    ]
 
 
 print(outside_core_aten(aten_operators(p, z)))
@@ -70,8 +83,11 @@ def decomposed_operators(module, *example_inputs):
         # torch 2.13 warns here about a deprecated check inside its own pytree code.
         warnings.simplefilter("ignore", FutureWarning)
         exported = torch.export.export(module, example_inputs).run_decompositions()
-    operators = {str(node.target): node.target for node in exported.graph.nodes
-                 if node.op == "call_function"}
+    operators = {
+        str(node.target): node.target
+        for node in exported.graph.nodes
+        if node.op == "call_function"
+    }
     return exported, operators
 
 

@@ -20,8 +20,9 @@ def pilot(coefficients, points):
     """p'(x) at each point by autograd, checked against the power rule; float64 throughout."""
     x = torch.tensor(points, dtype=torch.float64, requires_grad=True)
     evaluate(coefficients, x).sum().backward()
-    by_hand = torch.tensor([evaluate(power_rule(coefficients), v) for v in points],
-                           dtype=torch.float64)
+    by_hand = torch.tensor(
+        [evaluate(power_rule(coefficients), v) for v in points], dtype=torch.float64
+    )
     assert_close(x.grad, by_hand)
     return x.grad
 

@@ -33,7 +33,10 @@ print(scale.grad)
 assert scale.grad.item() == len(points)
 # That is observed behaviour, not a promise: the documented contract is broader.
 contract = " ".join(torch.inference_mode.__doc__.split())
-assert "tensors created in this mode cannot be used in computations recorded by autograd" in contract
+assert (
+    "tensors created in this mode cannot be used in computations recorded by autograd"
+    in contract
+)
 
 # Refused: the gradient of scale * served with respect to scale is served, so
 # the product must save served for backward, and an inference tensor cannot be saved.
@@ -51,10 +54,18 @@ with torch.inference_mode():
     totals = served.clone()  # allocated in inference mode, so an inference tensor too
     # Inside the mode, turning on requires_grad is allowed.
     inside = torch.arange(3.0).requires_grad_()
-assert torch.is_inference(totals) and torch.is_inference(inside) and inside.requires_grad
+assert (
+    torch.is_inference(totals) and torch.is_inference(inside) and inside.requires_grad
+)
 refusals = [
-    (lambda: totals.add_(1), "Inplace update to inference tensor outside InferenceMode"),
-    (lambda: totals.requires_grad_(), "Setting requires_grad=True on inference tensor outside InferenceMode"),
+    (
+        lambda: totals.add_(1),
+        "Inplace update to inference tensor outside InferenceMode",
+    ),
+    (
+        lambda: totals.requires_grad_(),
+        "Setting requires_grad=True on inference tensor outside InferenceMode",
+    ),
 ]
 for update, refusal in refusals:
     try:

@@ -26,8 +26,10 @@ if not torch.accelerator.is_available():
     print("Skipped: needs an accelerator: only the CPU is present")
     sys.exit(0)
 if torch.accelerator.current_accelerator().type == "mps":
-    print("Skipped: on MPS, elapsed_time could wait forever after Event.synchronize() "
-          "(pytorch/pytorch#162872)")
+    print(
+        "Skipped: on MPS, elapsed_time could wait forever after Event.synchronize() "
+        "(pytorch/pytorch#162872)"
+    )
     sys.exit(0)
 
 # --8<-- [start:events]

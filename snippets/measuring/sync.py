@@ -36,8 +36,11 @@ multiply = lambda: square @ square  # noqa: E731  one call of the work to time
 
 # --8<-- [start:latency_or_throughput]
 # Latency: the statement waits for each call before the next one starts.
-latency = Timer("multiply(); wait_for_device()", timer=counted_clock,
-                globals={"multiply": multiply, "wait_for_device": wait_for_device}).timeit(100)
+latency = Timer(
+    "multiply(); wait_for_device()",
+    timer=counted_clock,
+    globals={"multiply": multiply, "wait_for_device": wait_for_device},
+).timeit(100)
 # timeit(100) runs a warm-up block of max(100 // 100, 2) = 2 calls, then the timed
 # block of 100 calls; the clock is read at the start and at the end of each block.
 print(uses["clock readings"], uses["waits in the statement"])
@@ -46,7 +49,9 @@ assert uses["clock readings"] == 2 * 2 and uses["waits in the statement"] == 2 +
 
 # Throughput: calls are queued back to back; only the clock's readings wait for the device.
 uses.clear()
-pipelined = Timer("multiply()", timer=counted_clock, globals={"multiply": multiply}).timeit(100)
+pipelined = Timer(
+    "multiply()", timer=counted_clock, globals={"multiply": multiply}
+).timeit(100)
 print(uses["clock readings"], uses["waits in the statement"])
 # > 4 0
 

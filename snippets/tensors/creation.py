@@ -30,7 +30,11 @@ nines = torch.full_like(model, 9)
 print(nines)
 # > tensor([[9, 9],
 # >         [9, 9]], dtype=torch.int32)
-assert (nines.shape, nines.dtype, nines.device) == (model.shape, model.dtype, model.device)
+assert (nines.shape, nines.dtype, nines.device) == (
+    model.shape,
+    model.dtype,
+    model.device,
+)
 # --8<-- [end:constructors]
 
 # --8<-- [start:random]

@@ -3,11 +3,13 @@ import sys
 # --8<-- [start:cpu_scalar]
 import torch
 
+
 # The meta device holds shape, dtype and device but no data, and exists on every
 # machine. For + it follows the same device rule as CUDA (with its own message),
 # so it can show that rule without a GPU.
 def add_ten(x):
     return x + torch.tensor(10.0)  # a 0-dim CPU tensor
+
 
 # On the CPU the values can be checked: 1 + 10 in each place.
 assert add_ten(torch.ones(2)).tolist() == [11.0, 11.0]
@@ -50,7 +52,9 @@ assert (torch.ones(2, 2, device="meta") @ torch.ones(2, 2)).device.type == "meta
 try:
     torch.ones(2, 2, device="meta") @ torch.ones(2)
 except RuntimeError as error:
-    assert str(error) == "Tensor on device cpu is not on the expected device meta!", error
+    assert str(error) == "Tensor on device cpu is not on the expected device meta!", (
+        error
+    )
 else:
     raise AssertionError("a 1-d CPU operand of @ beside meta should be refused")
 assert on_meta.clone().add_(torch.tensor([10.0, 20.0])).device.type == "meta"
@@ -60,8 +64,10 @@ assert cpu_scalar.add_(torch.tensor(1.0, device="meta")).device.type == "cpu"
 
 if not torch.accelerator.is_available():
     # The page skips the next example on a CPU-only machine; as a script, say so and stop.
-    print("skipped: the rest of devices.py needs an accelerator, and only the CPU is present",
-          file=sys.stderr)
+    print(
+        "skipped: the rest of devices.py needs an accelerator, and only the CPU is present",
+        file=sys.stderr,
+    )
     sys.exit(0)
 
 # --8<-- [start:mismatch]

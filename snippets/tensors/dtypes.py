@@ -20,14 +20,20 @@ big = torch.tensor([2**24 + 1])  # int64 holds it exactly
 summed = big + torch.tensor([0.0])
 print(summed.dtype, summed.item())
 # > torch.float32 16777216.0
-float32_of_big = struct.unpack("f", struct.pack("f", 2**24 + 1))[0]  # rounding done by struct
+float32_of_big = struct.unpack("f", struct.pack("f", 2**24 + 1))[
+    0
+]  # rounding done by struct
 assert summed.item() == float32_of_big == 2**24
 
 # Within one category the wider type usually wins...
 assert torch.result_type(torch.tensor([1], dtype=torch.int32), big) == torch.int64
 assert torch.result_type(floats.half(), floats) == torch.float32
 # ...but not when neither type holds the other: then a third, wider type is chosen.
-print(torch.result_type(torch.tensor([1], dtype=torch.uint8), torch.tensor([1], dtype=torch.int8)))
+print(
+    torch.result_type(
+        torch.tensor([1], dtype=torch.uint8), torch.tensor([1], dtype=torch.int8)
+    )
+)
 # > torch.int16
 print(torch.result_type(floats.bfloat16(), floats.half()))
 # > torch.float32
@@ -48,8 +54,8 @@ print(torch.result_type(unsigned32, torch.tensor(5)), torch.result_type(unsigned
 # --8<-- [start:priority]
 import torch
 
-vector32 = torch.tensor([1.0, 2.0])                       # float32, 1 dimension
-scalar64 = torch.tensor(0.5, dtype=torch.float64)          # float64, 0 dimensions
+vector32 = torch.tensor([1.0, 2.0])  # float32, 1 dimension
+scalar64 = torch.tensor(0.5, dtype=torch.float64)  # float64, 0 dimensions
 ints32 = torch.tensor([1, 2], dtype=torch.int32)
 
 # Within one category, tensors with dimensions outrank 0-dim tensors, which outrank
@@ -65,7 +71,10 @@ cases = {
     "int64 vector + Python float": (ints32.long(), 2.5),
     "float16 vector + Python float": (vector32.half(), 2.5),
     # The exception: complex beside a floating tensor keeps that tensor's precision.
-    "float32 vector + complex128 0-dim": (vector32, torch.tensor(1j, dtype=torch.complex128)),
+    "float32 vector + complex128 0-dim": (
+        vector32,
+        torch.tensor(1j, dtype=torch.complex128),
+    ),
     "float64 vector + Python complex": (vector32.double(), 1j),
 }
 for name, (left, right) in cases.items():
@@ -109,7 +118,10 @@ import torch
 
 # In place, PyTorch computes in the promoted type, then casts back into the left
 # operand whenever torch.can_cast allows it, which it does within a category.
-print(torch.can_cast(torch.int64, torch.int32), torch.can_cast(torch.float64, torch.float16))
+print(
+    torch.can_cast(torch.int64, torch.int32),
+    torch.can_cast(torch.float64, torch.float16),
+)
 # > True True
 print(torch.can_cast(torch.float32, torch.int64))
 # > False
@@ -174,8 +186,15 @@ import torch
 
 # matmul (@) does not promote: not across categories, not even float32 with float64,
 # although result_type would promote that pair to float64.
-assert torch.result_type(torch.ones(1), torch.ones(1, dtype=torch.float64)) == torch.float64
-pairs = [(torch.int64, torch.float32), (torch.float32, torch.float64), (torch.float16, torch.float32)]
+assert (
+    torch.result_type(torch.ones(1), torch.ones(1, dtype=torch.float64))
+    == torch.float64
+)
+pairs = [
+    (torch.int64, torch.float32),
+    (torch.float32, torch.float64),
+    (torch.float16, torch.float32),
+]
 for left, right in pairs:
     try:
         torch.ones(2, 2, dtype=left) @ torch.ones(2, 2, dtype=right)
@@ -210,9 +229,11 @@ with torch.autocast("cpu", dtype=torch.bfloat16):
     mixed = torch.ones(2, 2) @ torch.full((2, 2), 3.0, dtype=torch.bfloat16)
 print(mixed.dtype)
 # > torch.bfloat16
-torch.testing.assert_close(mixed, torch.full((2, 2), 1 * 3 + 1 * 3, dtype=torch.bfloat16))
+torch.testing.assert_close(
+    mixed, torch.full((2, 2), 1 * 3 + 1 * 3, dtype=torch.bfloat16)
+)
 
-row = torch.tensor([[1, 2]])          # int64
+row = torch.tensor([[1, 2]])  # int64
 column = torch.tensor([[1.0], [2.0]])  # float32
 
 # Convert explicitly, and the answer is the hand-computed 1·1 + 2·2 = 5.

@@ -4,7 +4,7 @@ import torch
 
 source = np.array([1.0, 2.0, 3.0])
 
-copied = torch.tensor(source)      # always a copy
+copied = torch.tensor(source)  # always a copy
 shared = torch.from_numpy(source)  # shares the NumPy buffer
 as_tensor = torch.as_tensor(source)  # shares here: same dtype, CPU
 

@@ -14,7 +14,9 @@ totals = m.sum(dim=1, keepdim=True)
 print(totals.shape)
 # > torch.Size([2, 1])
 shares = m / totals  # each row divided by its own total
-torch.testing.assert_close(shares.sum(dim=1), torch.ones(2))  # each row's shares add up to 1
+torch.testing.assert_close(
+    shares.sum(dim=1), torch.ones(2)
+)  # each row's shares add up to 1
 torch.testing.assert_close(shares[0], torch.tensor([1 / 6, 2 / 6, 3 / 6]))
 
 # Without keepdim the (2,) totals line up with the last dimension (3) and fail to broadcast.

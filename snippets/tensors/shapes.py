@@ -36,7 +36,7 @@ assert grid[0, 0].item() == 0  # a copy: grid did not change
 
 # --8<-- [start:broadcasting]
 column = torch.tensor([[0], [10], [20]])  # shape (3, 1)
-row = torch.tensor([1, 2, 3])             # shape (3,), treated as (1, 3)
+row = torch.tensor([1, 2, 3])  # shape (3,), treated as (1, 3)
 
 # Size-1 dimensions stretch to match: every row value is added to every column value.
 table = column + row
@@ -52,7 +52,10 @@ assert torch.equal(table, by_hand)
 wide_column, wide_row = torch.broadcast_tensors(column, row)
 print(wide_column.stride(), wide_row.stride())
 # > (1, 0) (0, 1)
-assert wide_column.data_ptr() == column.data_ptr() and wide_row.data_ptr() == row.data_ptr()
+assert (
+    wide_column.data_ptr() == column.data_ptr()
+    and wide_row.data_ptr() == row.data_ptr()
+)
 
 # Trailing sizes that differ and are not 1 cannot broadcast.
 try:

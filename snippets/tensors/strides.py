@@ -48,7 +48,9 @@ cube = torch.arange(24).reshape(2, 3, 4)  # strides (12, 4, 1)
 moved = cube.permute(2, 0, 1)
 print(moved.shape, moved.stride())
 # > torch.Size([4, 2, 3]) (1, 12, 4)
-assert moved[3, 1, 2].item() == cube[1, 2, 3].item() == 23  # moved[k, i, j] is cube[i, j, k]
+assert (
+    moved[3, 1, 2].item() == cube[1, 2, 3].item() == 23
+)  # moved[k, i, j] is cube[i, j, k]
 
 # All of these are views of the same memory. A permuted tensor is not contiguous;
 # contiguous() copies it into fresh row-major memory.
