@@ -46,15 +46,21 @@ ORDERS = tuple(itertools.permutations(("module", "plain", "again")))
 
 
 def aa_range(aa_ratios):
-    """The A/A ratios' range without the lowest and the highest round, so one slowed round does not widen it."""
+    """The A/A ratios' range without the lowest and the highest round.
+
+    So one slowed round does not widen it.
+    """
     ordered = sorted(aa_ratios)
     return ordered[1], ordered[-2]
 
 
 def verdict(module_ratios, aa_ratios, limit=LIMIT):
-    """('agree' | 'DISAGREE' | 'inconclusive', median module/Timer ratio, trimmed A/A range).
+    """(verdict, median module/Timer ratio, trimmed A/A range).
 
-    Needs an odd number (at least 5) of rounds of each, so that the median is one round's ratio.
+    The verdict is 'agree', 'DISAGREE' or 'inconclusive'.
+
+    Needs an odd number (at least 5) of rounds of each, so that the median is one
+    round's ratio.
     """
     if (
         len(module_ratios) % 2 == 0
@@ -85,8 +91,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.rounds < 5 or args.rounds % 2 == 0:
         parser.error(
-            "--rounds must be odd and at least 5: with an even number the median averages two "
-            "rounds, so one slowed round moves it"
+            "--rounds must be odd and at least 5: with an even number the median "
+            "averages two rounds, so one slowed round moves it"
         )
     torch.set_num_threads(args.threads)
     device = torch.device("cpu")
@@ -122,12 +128,15 @@ def main(argv=None):
                     plain.blocked_autorange(min_run_time=args.min_run_time).median
                 )
 
-    module_ratios = [m / p for m, p in zip(seconds["module"], seconds["plain"])]
-    aa_ratios = [q / p for q, p in zip(seconds["again"], seconds["plain"])]
+    module_ratios = [
+        m / p for m, p in zip(seconds["module"], seconds["plain"], strict=True)
+    ]
+    aa_ratios = [q / p for q, p in zip(seconds["again"], seconds["plain"], strict=True)]
     kind, ratio, (low, high) = verdict(module_ratios, aa_ratios)
     flop = 2 * n**3
     print(
-        f"float32 {n}x{n} @ {n}x{n} matmul, {args.threads} thread{'s' if args.threads != 1 else ''}, "
+        f"float32 {n}x{n} @ {n}x{n} matmul, "
+        f"{args.threads} thread{'s' if args.threads != 1 else ''}, "
         f"{args.rounds} rounds, torch {benchmark.torch_build()}"
     )
     for name, label in (
@@ -137,15 +146,18 @@ def main(argv=None):
     ):
         median = statistics.median(seconds[name])
         print(
-            f"  {label:<24} {median * 1e3:9.3f} ms  {flop / median / 1e9:8.1f} GFLOP/s   rounds: "
+            f"  {label:<24} {median * 1e3:9.3f} ms  "
+            f"{flop / median / 1e9:8.1f} GFLOP/s   rounds: "
             + " ".join(f"{s * 1e3:.3f}" for s in seconds[name])
         )
     print(f"  the module's gflop_per_s column: {statistics.median(counted):.1f}")
     print("  per round, module / Timer: " + " ".join(f"{r:.3f}" for r in module_ratios))
     print("  per round, A/A:            " + " ".join(f"{r:.3f}" for r in aa_ratios))
     print(
-        f"  module / Timer: median {ratio:.3f} ({ratio - 1:+.1%}); A/A range without the extreme rounds "
-        f"{low:.3f} to {high:.3f} (median {statistics.median(aa_ratios):.3f}); limit {LIMIT:.0%}: {kind}"
+        f"  module / Timer: median {ratio:.3f} ({ratio - 1:+.1%}); "
+        "A/A range without the extreme rounds "
+        f"{low:.3f} to {high:.3f} (median {statistics.median(aa_ratios):.3f}); "
+        f"limit {LIMIT:.0%}: {kind}"
     )
     return {"agree": 0, "DISAGREE": 1, "inconclusive": 2}[kind]
 

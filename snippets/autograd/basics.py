@@ -20,7 +20,8 @@ x = torch.tensor(2.0, requires_grad=True)
 y = torch.sin(x**2)
 y.backward()
 
-# Chain rule by hand: d sin(u)/dx = cos(u) · du/dx with u = x², so 2x · cos(x²).
+# Chain rule by hand: d sin(u)/dx = cos(u)
+# · du/dx with u = x², so 2x · cos(x²).
 by_hand = 2 * x.detach() * torch.cos(x.detach() ** 2)
 assert_close(x.grad, by_hand)
 print(f"{x.grad.item():.4f}")

@@ -35,7 +35,8 @@ SCHEMA = {
                     # namespace.operator.overload, as make_fx names them
                     "items": {
                         "type": "string",
-                        "pattern": "^[a-z_][a-z0-9_]*\\.[a-z_][a-z0-9_]*\\.[A-Za-z0-9_]+$",
+                        "pattern": r"^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*"
+                        r"\.[A-Za-z0-9_]+$",
                     },
                 },
                 "acceptance": {
@@ -62,7 +63,8 @@ def parse_selection(text, source):
         raise SelectionError(f"{source}{where}: not valid YAML: {reason}") from None
     if document is None:
         raise SelectionError(f"{source}: the file is empty")
-    # Every problem, on one line: a misspelt field shows up as two (unexpected + missing).
+    # Every problem, on one line: a misspelt field shows up as two
+    # (unexpected + missing).
     problems = sorted(
         f"{error.json_path}: {error.message}"
         for error in Draft202012Validator(SCHEMA).iter_errors(document)
@@ -70,7 +72,8 @@ def parse_selection(text, source):
     if problems:
         raise SelectionError(f"{source}: " + "; ".join(problems))
     selection = document["selection"]
-    # A rule across two fields, checked by hand so the message can say why.
+    # A rule across two fields, checked
+    # by hand so the message can say why.
     if selection["need_autograd"] and selection["dependency"] != "torch":
         raise SelectionError(
             f"{source}: $.selection.dependency: need_autograd is true but "
@@ -97,6 +100,8 @@ print(selection["operators"])
 # --8<-- [end:load]
 
 # --8<-- [start:bad_file]
+import textwrap
+
 # Two broken copies of the file: a device name that is not allowed, and a
 # dependency that cannot give the gradients the file asks for.
 for field, value in [("target_device", "gpu"), ("dependency", "numpy")]:
@@ -104,7 +109,9 @@ for field, value in [("target_device", "gpu"), ("dependency", "numpy")]:
     try:
         parse_selection(broken, source="broken.yaml")
     except SelectionError as error:
-        print(error)
-# > broken.yaml: $.selection.target_device: 'gpu' is not one of ['cpu', 'cuda', 'mps', 'xpu']
-# > broken.yaml: $.selection.dependency: need_autograd is true but 'numpy' computes no gradients; of the allowed values, only 'torch' does
+        print(textwrap.fill(str(error), 80, subsequent_indent="  "))
+# > broken.yaml: $.selection.target_device: 'gpu' is not one of ['cpu', 'cuda',
+# >   'mps', 'xpu']
+# > broken.yaml: $.selection.dependency: need_autograd is true but 'numpy' computes
+# >   no gradients; of the allowed values, only 'torch' does
 # --8<-- [end:bad_file]

@@ -25,8 +25,9 @@ assert_close(served, torch.tensor([p(v) for v in points], dtype=torch.float64))
 # --8<-- [start:inference_limits]
 scale = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
 
-# Allowed: an inference tensor may enter a graph when no backward formula needs
-# to save it. d(Σ(served + scale))/d(scale) = 1 per element, so 4.
+# Allowed: an inference tensor may enter a graph when
+# no backward formula needs to save it. d(Σ(served +
+# scale))/d(scale) = 1 per element, so 4.
 (served + scale).sum().backward()
 print(scale.grad)
 # > tensor(4., dtype=torch.float64)
@@ -38,8 +39,9 @@ assert (
     in contract
 )
 
-# Refused: the gradient of scale * served with respect to scale is served, so
-# the product must save served for backward, and an inference tensor cannot be saved.
+# Refused: the gradient of scale * served with respect
+# to scale is served, so the product must save served
+# for backward, and an inference tensor cannot be saved.
 try:
     scale * served
 except RuntimeError as error:
@@ -49,7 +51,8 @@ else:
     raise AssertionError("scale * served saved an inference tensor for backward")
 # > Inference tensors cannot be saved for backward
 
-# Refused outside inference mode: an in-place update, and turning on requires_grad.
+# Refused outside inference mode: an in-place
+# update, and turning on requires_grad.
 with torch.inference_mode():
     totals = served.clone()  # allocated in inference mode, so an inference tensor too
     # Inside the mode, turning on requires_grad is allowed.
@@ -83,8 +86,9 @@ assert_close(totals, served + 1)
 # --8<-- [end:inference_limits]
 
 # --8<-- [start:inference_fix]
-# The fix: clone outside inference mode. The clone is an ordinary tensor, so it
-# can be saved for backward and updated in place: d(Σ scale·served)/d(scale) = Σ served.
+# The fix: clone outside inference mode. The clone is an
+# ordinary tensor, so it can be saved for backward and
+# updated in place: d(Σ scale·served)/d(scale) = Σ served.
 ordinary = served.clone()
 print(torch.is_inference(ordinary))
 # > False

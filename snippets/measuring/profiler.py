@@ -25,9 +25,8 @@ def mlp(x):  # per call: two matmuls, two additions, one tanh
 
 
 trace_dir = tempfile.mkdtemp()
-trace_file = os.path.join(
-    trace_dir, "mlp_trace.json"
-)  # open it in Perfetto or chrome://tracing
+# Open it in Perfetto or chrome://tracing.
+trace_file = os.path.join(trace_dir, "mlp_trace.json")
 # Skip 1 step, warm up 1 (recorded, then thrown away), keep the next 2.
 steps = schedule(wait=1, warmup=1, active=2, repeat=1)
 started = time.perf_counter()
@@ -61,12 +60,13 @@ assert (calls["aten::mm"], calls["aten::add"], calls["aten::tanh"]) == (
 # --8<-- [end:profile]
 
 # --8<-- [start:read]
-# The table a reader prints: one row per operator, slowest self time first.
+# The table a reader prints: one row per
+# operator, slowest self time first.
 table = prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=8)
 assert "# of Calls" in table and "aten::mm" in table
 
-# Times are measurements (microseconds): the 2 kept steps lie within the wall time of all 4,
-# and each call of mlp within its step.
+# Times are measurements (microseconds): the 2 kept steps lie within the wall time
+# of all 4, and each call of mlp within its step.
 rows = {row.key: row for row in prof.key_averages()}
 steps_total = sum(
     row.cpu_time_total for key, row in rows.items() if key.startswith("ProfilerStep")
@@ -83,10 +83,9 @@ by_shape = {
 print(by_shape)
 # > {'[[2, 4], [4, 8]]': 2, '[[2, 8], [8, 4]]': 2}
 
-# The Chrome trace holds one complete ("X") event per operator call.
-with open(
-    trace_file, encoding="utf-8"
-) as file:  # torch writes the trace as ASCII: UTF-8 reads it whatever the locale
+# The Chrome trace holds one complete ("X") event per operator call. torch writes it
+# as ASCII, so UTF-8 reads it whatever the locale.
+with open(trace_file, encoding="utf-8") as file:
     trace = json.load(file)
 in_trace = Counter(e["name"] for e in trace["traceEvents"] if e.get("ph") == "X")
 assert all(
