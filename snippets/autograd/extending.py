@@ -4,9 +4,8 @@ from torch.autograd.gradcheck import GradcheckError, gradcheck
 from torch.testing import assert_close
 
 
+# f(x, y) = x²·y, with its derivatives written by hand.
 class SquareTimes(torch.autograd.Function):
-    """f(x, y) = x²·y, with its derivatives written by hand."""
-
     @staticmethod
     def forward(ctx, x, y):
         ctx.save_for_backward(x, y)  # what backward needs, checked for in-place changes

@@ -11,9 +11,8 @@ X_VALID = [-5, 0, 5]
 Y_VALID = [-9, 1, 12]
 
 
+# (x, y) pairs: a Dataset needs only __len__ and __getitem__.
 class Points(Dataset):
-    """(x, y) pairs: a Dataset needs only __len__ and __getitem__."""
-
     def __init__(self, xs, ys):
         self.x = torch.tensor(xs, dtype=torch.float32)
         self.y = torch.tensor(ys, dtype=torch.float32)

@@ -67,8 +67,8 @@ for step in range(steps):
 u = torch.finfo(torch.float32).eps / 2
 
 
+# float32 results against exact fractions, within 32·u of each, relatively.
 def assert_near(values, exact):
-    """float32 results against exact fractions, within 32·u of each, relatively."""
     exact = torch.tensor([float(v) for v in exact], dtype=torch.float64)
     assert_close(torch.tensor(values, dtype=torch.float64), exact, rtol=32 * u, atol=0)
 

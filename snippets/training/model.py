@@ -4,9 +4,8 @@ from torch import nn
 from torch.testing import assert_close
 
 
+# y = w·x + b, with w and b learned.
 class Line(nn.Module):
-    """y = w·x + b, with w and b learned."""
-
     def __init__(self):
         super().__init__()  # first: it sets up the registries that nn.Parameter fills
         # Assigning an nn.Parameter registers it: parameters() and state_dict() see it.
