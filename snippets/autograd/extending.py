@@ -50,6 +50,10 @@ try:
 except GradcheckError as error:
     print(str(error).splitlines()[0])
 # > Jacobian mismatch for output 0 with respect to input 0,
+# For the stated reason: ∂f/∂x is half the true 2xy, ∂f/∂y is right.
+grad_x, grad_y = torch.autograd.grad(WrongSquareTimes.apply(x, y).sum(), (x, y))
+assert_close(grad_x, x.detach() * y.detach())
+assert_close(grad_y, x.detach() ** 2)
 # --8<-- [end:wrong_backward]
 
 # --8<-- [start:hooks]

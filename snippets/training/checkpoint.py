@@ -4,6 +4,7 @@ from runpy import run_path
 globals().update(run_path("snippets/training/loop.py"))
 
 # --8<-- [start:save_load]
+import pickle
 import tempfile
 from pathlib import Path
 
@@ -16,8 +17,16 @@ checkpoint = {
 with tempfile.TemporaryDirectory() as folder:  # removed, with the file, at the end
     path = Path(folder) / "checkpoint.pt"
     torch.save(checkpoint, path)
-    # weights_only=True unpickles tensors, numbers and containers only: never code.
+    # weights_only=True: tensors, primitive types and containers, no other objects.
     loaded = torch.load(path, weights_only=True)
+
+    # An object of another class, even a harmless Fraction, is refused.
+    torch.save({"lr": Fraction(1, 100)}, path)
+    try:
+        torch.load(path, weights_only=True)
+    except pickle.UnpicklingError as error:
+        print(str(error).split(".")[0])
+# > Weights only load failed
 
 print(loaded["epoch"], list(loaded["model"]), list(loaded["optimizer"]))
 # > 6 ['w', 'b'] ['state', 'param_groups']
