@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po, unescape, write_po
+from babel.messages.pofile import normalize, read_po, unescape, write_po
 
 from .atomic import write_atomically
 
@@ -688,10 +688,31 @@ def _po_text(catalog: Catalog, **options) -> str:
     # would call a translation that words the "%" differently a fatal error.
     for message in (*catalog, *catalog.obsolete.values()):
         message.flags.discard("python-format")
+    # Babel writes a previous msgid of several lines as one wrapped comment whose later lines
+    # lose their "#|" (an invalid file): each entry's "#|" lines are written here instead, in
+    # gettext's layout, where a placeholder flag marks their place.
+    previous = {}
+    if options.pop("include_previous", False):
+        for message in catalog:
+            if message.previous_id:
+                mark = f"ptdocs-previous-{len(previous)}"
+                previous[mark] = message.previous_id
+                message.flags.add(mark)
     buffer = io.BytesIO()
     # width=0 would keep each string on one line; 100 wraps like the code (a diff stays readable).
     write_po(buffer, catalog, width=100, omit_header=False, sort_output=False, **options)
     text = buffer.getvalue().decode("utf-8")
+    for mark, ids in previous.items():
+        lines = []
+        for keyword, text_id in zip(("msgid", "msgid_plural"), ids, strict=False):
+            quoted = normalize(text_id, width=100).split("\n")
+            lines += [f"#| {keyword} {quoted[0]}"] + [f"#| {line}" for line in quoted[1:]]
+        text = re.sub(rf"^(#,.*?)(?:, )?{mark}\b(.*)\n", lambda m: (
+            (m[1] + m[2]).rstrip(", ") + "\n" if (m[1] + m[2]).strip("#, ") else "")
+            + "\n".join(lines) + "\n", text, count=1, flags=re.M)
+    for mark in previous:
+        for message in catalog:
+            message.flags.discard(mark)
     # The dates change on every run; fixed text keeps the diffs to real changes.
     return re.sub(r'^"(POT-Creation-Date|PO-Revision-Date): [^"]*\\n"\n', "", text, flags=re.M)
 

@@ -111,6 +111,25 @@ def test_a_changed_comment_becomes_fuzzy_as_with_msgmerge(tmp_path):
     assert "#|" not in catalog.merged("snippets", "es", root)[1]
 
 
+def test_a_changed_comment_of_two_lines_keeps_every_previous_line_marked(tmp_path):
+    # Babel writes a previous msgid of several lines as one wrapped comment whose later lines
+    # lose their "#|": a file that the next read refuses. Each line must keep its "#|".
+    root = _small_site(tmp_path, translated="Dobla el valor.")
+    snippet = root / "snippets" / "demo.py"
+    two = "# Double the value,\n# then keep it.\n"
+    snippet.write_text(snippet.read_text(encoding="utf-8").replace("# Double the value.\n", two),
+                       encoding="utf-8")
+    po = catalog.merged("snippets", "es", root)[1]
+    po = po.replace('#, fuzzy\n#| msgid "Double the value."\n', "").replace(
+        'msgstr "Dobla el valor."', 'msgstr ""\n"Dobla el valor,\\n"\n"y guárdalo."')
+    catalog.po_path("snippets", "es", root).write_text(po, encoding="utf-8")  # translated
+    snippet.write_text(snippet.read_text(encoding="utf-8").replace("keep it.", "keep it twice."),
+                       encoding="utf-8")
+    _, again = catalog.merged("snippets", "es", root)
+    assert '#| msgid ""\n#| "Double the value,\\n"\n#| "then keep it."\nmsgid ""' in again, again
+    assert not catalog.syntax_problems(again.encode(), "snippets.po")
+
+
 # ---------------------------------------------------------------- the code is the same
 
 
