@@ -34,7 +34,7 @@ LATIN = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ]+(?:['’][A-Za-zÀ-ÖØ-öø-ÿ]+)?
 CODE = re.compile(r"[\w'’]*[._\d()\[\]{}=<>/\\|+*^~@#$%&`][\S]*")
 # What Markdown and the site's extensions write that is not prose.
 MARKUP = [
-    re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s+[\w-]+"),  # an admonition's kind: !!! note "Por qué"
+    re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s+[\w-]+", re.M),  # an admonition's kind: !!! note "Por qué"
     re.compile(r"<[^>\n]+>"),  # HTML tags and their attributes
     re.compile(r"\{[:#.][^}\n]*\}"),  # attribute lists: { #id .class }
     re.compile(r"&\w+;"),  # entities
