@@ -370,13 +370,15 @@ SCHEMES = {"light": "default", "dark": "slate"}  # the reader's names -> Materia
 # code block, the scroll wrapper Material puts around each table, a notebook's code cell) that
 # stays within the column's margins: Material's table wrapper reaches into them by design (by
 # 0.8rem each side, to give the table's scroll bar the column's full width). 2 px are allowed, for
-# rounding and for inline code's padding at the end of a line. Reported: the page's own sideways scroll, the elements that stand out (at most 10),
-# the tables (outside notebook output) that need sideways scrolling, and how many code blocks do.
+# rounding and for inline code's padding at the end of a line. Reported: the page's own sideways
+# scroll, the elements that stand out (at most 10), the tables (outside notebook output) that need
+# sideways scrolling, each block of code (a notebook's input and output included) that scrolls
+# sideways, and how many blocks of code were measured.
 LAYOUT = """() => {
     const column = document.querySelector(".md-content__inner")
     const root = document.scrollingElement
     const page = {width: root.scrollWidth, viewport: root.clientWidth}
-    if (!column) return {...page, outside: [], wide_tables: [], scrolling_code: [0, 0]}
+    if (!column) return {...page, outside: [], wide_tables: [], scrolling_code: [], code_blocks: 0}
     const box = column.getBoundingClientRect()
     const style = getComputedStyle(column)
     const margins = [box.left - parseFloat(style.marginLeft), box.right + parseFloat(style.marginRight)]
@@ -398,9 +400,19 @@ LAYOUT = """() => {
     const wide_tables = [...column.querySelectorAll(".md-typeset__scrollwrap")]
         .filter(wrap => !wrap.closest(".jp-OutputArea-output") && wrap.scrollWidth > wrap.clientWidth + 1)
         .map(wrap => `a table ${wrap.scrollWidth} px wide in ${wrap.clientWidth} px`)
-    const code = [...column.querySelectorAll("pre > code, .highlight-ipynb")]
-    return {...page, outside, wide_tables,
-            scrolling_code: [code.filter(block => block.scrollWidth > block.clientWidth + 1).length, code.length]}
+    // Code a reader reads: a page's code blocks, a notebook's input and output areas (printed
+    // text, tables). One scrolls sideways if it, or a box inside it, scrolls and holds more.
+    const found = [...column.querySelectorAll("pre > code, .highlight-ipynb, .jp-OutputArea-output")]
+    const code = found.filter(block => !found.some(other => other !== block && other.contains(block)))
+    const overflows = box => box.scrollWidth > box.clientWidth + 1
+        && /^(auto|scroll)$/.test(getComputedStyle(box).overflowX)
+    const scrolling_code = code.flatMap(block => {
+        const box = [block, ...block.querySelectorAll("pre, code, div, table")].find(overflows)
+        if (!box) return []
+        const line = block.innerText.split("\\n").reduce((a, b) => b.length > a.length ? b : a, "")
+        return [`${name(block)} ${box.scrollWidth} px in ${box.clientWidth} px, longest line: ${line.slice(0, 60)}`]
+    })
+    return {...page, outside, wide_tables, scrolling_code, code_blocks: code.length}
 }"""
 # axe-core (vendored by the axe-playwright-python package, injected into every page of the tour).
 # The rules that read colours, color-contrast and link-in-text-block (a link told from the text

@@ -1,6 +1,7 @@
 """Every page in every language loads cleanly, offline, and within its weight budget; its copy
 buttons copy its code blocks; a notebook page shows its executed outputs; nothing on it stands
-out of the content column at 1280 px and axe-core finds no serious violation, in both colour
+out of the content column at 1280 px, no block of code on it scrolls sideways there, and axe-core
+finds no serious violation, in both colour
 schemes; one page of each kind is kept as screenshots in ``reports/screenshots/``, light and dark,
 at 1280 and 375 px (kept by CI with the other reports).
 
@@ -252,13 +253,34 @@ def test_what_counts_as_an_untranslated_text():
 
 # --- layout: nothing wider than the content column at 1280 px ---------------------------------
 
+# Blocks of code that still scroll sideways at 1280 px, each with its reason: (page in English,
+# text in the block's description, see harness.LAYOUT), for the page in every language.
+SCROLLING_ON_PURPOSE = {
+    # The derivatives notebook's results, 100 rows of 12 columns (function, point, dtype, reasons
+    # and seven numbers, 940-1010 px): they scroll in a box of their own, header in view
+    # (ptdocs.css). To fit 650 px the table would lose columns or digits: the lesson's call.
+    ("exercises/derivatives/", "jp-RenderedHTML.jp-OutputArea-output"),
+    # TEMPORARY: snippets/measuring/benchmark.py, walkthrough.py and compare.py are rewritten, and
+    # formatted to 88 columns, in a parallel branch; drop this line when it merges. (Every other
+    # snippet on the page is held to 88 columns by tests/test_repository.py.)
+    ("measuring/", ""),
+}
+
+
+def _on_purpose(path: str, block: str) -> bool:
+    english = Site.in_language(path, DEFAULT_LANGUAGE)
+    return any(english == page and text in block for page, text in SCROLLING_ON_PURPOSE)
+
+
 def test_nothing_stands_out_of_the_content_column_at_1280_px(tour):
     """In both colour schemes, the page does not scroll sideways, and no element is wider than
     the content column or stands out of it, unless a box of its own scrolls it (a code block, a
     table's scroll wrapper, a notebook's code cell or output) within the column's margins (see
-    harness.LAYOUT). Tables fit the column, except a notebook's output, which scrolls in its own
-    box (the derivatives notebook's 12 columns). How many code blocks scroll sideways is reported,
-    not held: a line of code is not broken for the width (see reports/accessibility.json)."""
+    harness.LAYOUT). Tables fit the column, except a notebook's output, which has a box of its
+    own. And no block of code scrolls sideways: a page's code blocks and a notebook's input and
+    output areas (printed lines, tables) fit the column, in both languages (issue 25: shown code
+    is formatted to 88 columns, and so are the lines it prints; ptdocs.css sizes code so that 88
+    columns fit), except SCROLLING_ON_PURPOSE."""
     problems = []
     for path, visit in tour.items():
         for scheme, layout in visit.layout.items():
@@ -267,6 +289,9 @@ def test_nothing_stands_out_of_the_content_column_at_1280_px(tour):
                 problems.append(f"{where}: the page is {layout['width']} px wide in {layout['viewport']} px")
             problems += [f"{where}: {element}" for element in layout["outside"]]
             problems += [f"{where}: {table}" for table in layout["wide_tables"]]
+            problems += [f"{where}: scrolls sideways: {block}" for block in layout["scrolling_code"]
+                         if not _on_purpose(path, block)]
+    assert sum(layout["code_blocks"] for visit in tour.values() for layout in visit.layout.values()) > 0
     assert not problems, "sideways overflow at 1280 px:\n" + "\n".join(problems)
 
 
@@ -301,7 +326,8 @@ def test_no_serious_accessibility_violation_on_any_page_in_either_scheme(tour):
                      "nodes by impact, then every violation by page and scheme",
          "nodes_by_impact": figures,
          "not_ours": sorted(f"{rule} {target}" for rule, target in NOT_OURS),
-         "code_blocks_scrolling_sideways": {f"/{path}": visit.layout["light"]["scrolling_code"]
+         "code_blocks_scrolling_sideways": {f"/{path}": [len(visit.layout["light"]["scrolling_code"]),
+                                                         visit.layout["light"]["code_blocks"]]
                                             for path, visit in tour.items()},
          "violations": {f"/{path} ({scheme})": violations for path, visit in tour.items()
                         for scheme, violations in visit.axe.items() if violations}},
