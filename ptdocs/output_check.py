@@ -41,7 +41,8 @@ class Recorder:
 
     A write is credited to the line of module-level code (in ``namespace``) that runs at that
     moment: a statement, or the call inside which something prints. ``runs`` holds each piece of
-    code with its writes: the script's own file, or each notebook cell as it runs."""
+    code with its writes and its notebook execution count: the script's own file (count None),
+    or each notebook cell as it runs."""
 
     def __init__(self, namespace):
         self.namespace, self.stream, self.runs = namespace, sys.stdout, []
@@ -50,11 +51,11 @@ class Recorder:
             self.shell.events.register("pre_run_cell", self.cell)
         elif namespace.get("__file__"):
             with open(namespace["__file__"], encoding="utf-8") as script:
-                self.runs.append((script.read(), []))
+                self.runs.append((script.read(), [], None))
         sys.stdout = self
 
     def cell(self, info):
-        self.runs.append((info.raw_cell, []))
+        self.runs.append((info.raw_cell, [], self.shell.execution_count))
 
     def write(self, text):
         frame = sys._getframe(1)
@@ -233,6 +234,7 @@ class Checked:
     """One statement that prints, or should: where it is, what the page shows, what printed."""
 
     line: int  # in its code: the script, or its notebook cell
+    cell: object  # the cell's execution count in a notebook, else None
     code: str  # the statement's first line
     wanted: list  # the lines the page shows for this release
     printed: str  # all it printed
@@ -246,15 +248,17 @@ def check(runs, version):
     """The statements of the runs that print or should print, and the reasons of the examples
     skipped here: ``([Checked, ...], [reason, ...])``; OutputError for a malformed output line."""
     results, skipped = [], []
-    for source, writes in runs:
+    for source, writes, cell in runs:
         tree, comments = ast.parse(source), output_comments(source)
         wrappers = [s for s in tree.body if _skip_wrapper(s)]
 
-        def within(statement, comment):
-            return statement.lineno <= comment[0][0] <= statement.end_lineno
+        def inside(comment):  # the skip wrapper whose else holds this indented comment, if any
+            (line, column), before = comment[0], [s for s in tree.body if s.lineno <= comment[0][0]]
+            wrapper = before[-1] if before and before[-1] in wrappers else None
+            return wrapper if wrapper is not None and column == wrapper.orelse[0].col_offset else None
 
         # Each unit: a statement, the skip wrapper it stands in (or None), its output lines.
-        top = [c for c in comments if not any(within(w, c) for w in wrappers)]
+        top = [c for c in comments if inside(c) is None]
         units = []
         for statement, lines in zip(tree.body, expected_outputs(source, tree.body, comments=top)):
             if statement not in wrappers:
@@ -263,7 +267,7 @@ def check(runs, version):
             if lines:
                 raise OutputError(f"put the {OUTPUT} output of a skipped example inside its else",
                                   statement.end_lineno + 1)
-            inner = [c for c in comments if within(statement, c)]
+            inner = [c for c in comments if inside(c) is statement]
             units += [(s, statement, lines) for s, lines
                       in zip(statement.orelse, expected_outputs(source, statement.orelse, comments=inner))]
         printed, reasons = ["" for _ in units], {}
@@ -282,9 +286,11 @@ def check(runs, version):
                 continue
             wanted = shown(lines, version)
             if wanted or text:
-                results.append(Checked(statement.lineno, code[statement.lineno - 1].strip(),
+                results.append(Checked(statement.lineno, cell, code[statement.lineno - 1].strip(),
                                        wanted, text))
-        skipped += [reasons[id(w)].strip() for w in wrappers if id(w) in reasons]
+        # "Skipped: <reason>": the reason, after the label
+        skipped += [reasons[id(w)].strip().partition(": ")[2] or reasons[id(w)].strip()
+                    for w in wrappers if id(w) in reasons]
     return results, skipped
 
 
@@ -323,7 +329,8 @@ def report(results, skipped, texts, torch, device):
     bad = [result for result in results if not result.ok]
     lines = []
     for result in bad:
-        lines.append(texts["where"].format(line=result.line, code=result.code))
+        where = texts["where"] if result.cell is None else texts["where_cell"]
+        lines.append(where.format(line=result.line, cell=result.cell, code=result.code))
         for label, shown_lines in ((texts["page"], [f"{OUTPUT} {text}" for text in result.wanted]),
                                    (texts["printed"], result.printed.splitlines())):
             lines.append(f"    {label}")
@@ -352,7 +359,7 @@ def finish(recorder, texts, repository, fields):
         return
     results, skipped = check(runs, torch)
     ok, lines = report(results, skipped, texts, torch, device)
-    if not ok:
+    if not ok and repository:
         bad = [result for result in results if not result.ok]
         environment = (f"torch {torch} ({device}), {platform.platform()}, "
                        f"Python {platform.python_version()}")
