@@ -207,14 +207,31 @@ def test_the_notebook_runs_alone_and_prints_what_the_page_shows(page, site, tmp_
     assert check_line(downloads, outputs_checked(downloads, printed_by)).fullmatch(said.strip()), said
 
 
+def installed_by(downloads) -> list[str]:
+    """What the download's first cell tells the reader to install (``pip install ...``)."""
+    found = re.search(r"`pip install ([^`]+)`", downloads.notebook.cells[0].source)
+    assert found, "the download says what to install"
+    return found[1].split()
+
+
+def test_a_fresh_environment_holds_only_what_is_installed_in_it(fresh_python, tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("import importlib.util, sys\n"
+                     "print(sys.prefix != sys.base_prefix, [name for name in "
+                     "('torch', 'yaml', 'packaging', 'nbformat', 'pytest', 'ptdocs', 'numpy') "
+                     "if importlib.util.find_spec(name)])\n")
+    run = fresh_python(["torch==2.13.0"])(probe, tmp_path, 120)
+    assert run.stdout == "True ['torch']\n", run.stderr
+
+
 @pytest.mark.parametrize("page", RUN, ids=_id)
-def test_the_script_runs_alone_and_prints_what_the_page_shows(page, site, tmp_path,
-                                                              script_runner):
+def test_the_script_runs_alone_and_prints_what_the_page_shows(page, site, tmp_path, fresh_python):
     downloads = downloads_of(page, site)
     script = tmp_path / downloads.script_name
     script.write_text(downloads.script, encoding="utf-8")
-    # As `python <script>` in that folder (see ptdocs/script_runner.py and tests/conftest.py).
-    run = script_runner.run(script.name, timeout=TIMEOUT, cwd=tmp_path)
+    # As `python <script>` in that folder, in a fresh virtual environment that holds only what
+    # the download says to install (tests/conftest.py).
+    run = fresh_python(installed_by(downloads))(script.name, tmp_path, TIMEOUT)
     assert run.returncode == 0, f"{downloads.script_name} failed:\n{run.stderr[-3000:]}"
     printed, expected, printed_by = run.stdout.splitlines(), [], []
     for example in downloads.examples:
