@@ -236,8 +236,8 @@ def _skip_wrapper(statement):
     """A download's skipped example: ``if C: print('Skipped: ...')``, ``else:`` it."""
     body = statement.body if isinstance(statement, ast.If) else None
     call = body[0].value if body and isinstance(body[0], ast.Expr) else None
-    return bool(body and statement.orelse and len(body) == 1
-                and isinstance(call, ast.Call) and getattr(call.func, "id", None) == "print")
+    printing = isinstance(call, ast.Call) and getattr(call.func, "id", None) == "print"
+    return bool(body and statement.orelse and len(body) == 1 and printing)
 
 
 @dataclass
