@@ -404,8 +404,13 @@ def _normalize(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+# torch's own functions that need a module torch does not install: Tensor.numpy() and
+# torch.from_numpy fail with "Numpy is not available" without NumPy, imported or not.
+NEEDS_MODULE = {"numpy": "numpy", "from_numpy": "numpy"}
+
+
 def packages(codes, root: Path = ROOT) -> list[str]:
-    """``name==version`` for each distribution the code imports, torch first."""
+    """``name==version`` for each distribution the code imports or needs, torch first."""
     pins = requirements(root)
     if "torch" not in pins:
         raise DownloadError("requirements.txt does not pin torch (torch==X.Y.Z)")
@@ -417,6 +422,8 @@ def packages(codes, root: Path = ROOT) -> list[str]:
                 modules = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 modules = [node.module]
+            elif isinstance(node, ast.Attribute) and node.attr in NEEDS_MODULE:
+                modules = [NEEDS_MODULE[node.attr]]
             else:
                 continue
             for module in modules:
@@ -427,7 +434,8 @@ def packages(codes, root: Path = ROOT) -> list[str]:
                 pinned = [name for name in names if name in pins]
                 if not pinned:
                     raise DownloadError(
-                        f"the examples import {top!r}, which requirements.txt does not pin: "
+                        f"the examples import {top!r} (or call torch's bridge to it), which "
+                        "requirements.txt does not pin: "
                         "a download of the page could not be installed and run outside a clone")
                 wanted.add(pinned[0])
     return [f"{name}=={pins[name]}" for name in sorted(wanted, key=lambda n: (n != "torch", n))]

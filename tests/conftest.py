@@ -99,9 +99,16 @@ def fresh_python(tmp_path_factory):
             venv.EnvBuilder(with_pip=False, system_site_packages=False).create(folder)
             site_packages = next(folder.glob("lib*/python*/site-packages"))
             for distribution in _with_requirements(names):
-                for entry in {file.parts[0] for file in distribution.files or ()} - {"..", "__pycache__"}:
+                files = distribution.files or ()
+                for entry in {file.parts[0] for file in files} - {"..", "__pycache__"}:
                     if not (site_packages / entry).exists():
                         (site_packages / entry).symlink_to(distribution.locate_file(entry))
+                for file in files:  # outside site-packages: its commands, in bin/
+                    target = Path(os.path.normpath(site_packages / file))
+                    if file.parts[0] == ".." and target.is_relative_to(folder) \
+                            and not target.exists() and distribution.locate_file(file).exists():
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        target.symlink_to(distribution.locate_file(file).resolve())
             made[names] = functools.partial(fresh_run, folder / "bin" / "python")
         return made[names]
 

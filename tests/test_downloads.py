@@ -492,3 +492,12 @@ def test_the_hook_links_the_downloads_and_writes_them_next_to_the_page(tmp_path)
     page.url = "es/elsewhere/"
     with pytest.raises(DownloadError, match="the page is at 'es/elsewhere/'"):
         hook.on_page_markdown("# T\n", page, config, None)
+
+
+def test_torchs_numpy_bridge_is_installed_with_the_download(repository):
+    # Tensor.numpy() needs NumPy without any `import numpy`: a reader with torch alone gets
+    # "RuntimeError: Numpy is not available" (found by the scripts' fresh environments).
+    page = repository("# T\n\n" + BLOCK.format("s"),
+                      "# --8<-- [start:s]\nimport torch\nn = torch.ones(1).numpy()\n# --8<-- [end:s]\n")
+    downloads = make_downloads(page, SITE, repository.root)
+    assert "`pip install torch==2.13.0 numpy==2.4.6`" in downloads.notebook.cells[0].source
