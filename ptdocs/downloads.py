@@ -447,16 +447,44 @@ RECORDING, COMPARING = "# ------------------------------------------------------
     "# ---------------------------------------------------------------- comparing"
 
 
+def _code_only(code: str) -> str:
+    """Code without its docstrings and comments: the check's cells are the same in every
+    language, and the Markdown cell above each says, in the page's language, what it does."""
+    tree = ast.parse(code)
+    replaced: dict[int, str | None] = {}  # line -> its new text; None: dropped
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and body \
+                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            docstring = body[0]
+            for line in range(docstring.lineno, docstring.end_lineno + 1):
+                replaced[line] = None
+            if len(body) == 1:  # a class of its own name only
+                replaced[docstring.lineno] = " " * docstring.col_offset + "pass"
+    lines = code.split("\n")
+    for line in [line for line, text in replaced.items() if text is None]:
+        if line < len(lines) and not lines[line].strip():  # the blank line after a docstring
+            replaced[line + 1] = None
+    for token in tokenize.generate_tokens(io.StringIO(code).readline):
+        if token.type == tokenize.COMMENT:
+            row, column = token.start
+            kept = lines[row - 1][:column].rstrip()
+            replaced.setdefault(row, kept or None)
+    return "\n".join(replaced.get(number, line) for number, line in enumerate(lines, start=1)
+                     if replaced.get(number, line) is not None)
+
+
 def check_cells(call: str) -> tuple[str, str]:
-    """The first and the last code cell of a download: ptdocs.output_check's two parts, the last
-    followed by ``call``, which applies them."""
+    """The first and the last code cell of a download: ptdocs.output_check's two parts (its
+    code only), the last followed by ``call``, which applies them."""
     source = Path(output_check.__file__).read_text(encoding="utf-8")
     head, found, tail = source.partition("\n" + COMPARING + "\n")
     _, started, head = head.partition("\n" + RECORDING + "\n")
     if not (found and started):
         raise DownloadError(f"{output_check.__file__}: the markers that cut it in two are missing")
-    first = head.strip("\n") + "\n\n\n_recorder = Recorder(globals())"
-    return first, tail.strip("\n") + "\n\n\n" + call
+    first = _code_only(head).strip("\n") + "\n\n\n_recorder = Recorder(globals())"
+    return first, _code_only(tail).strip("\n") + "\n\n\n" + call
 
 
 def check_call(texts: dict, repository: str, fields: dict) -> str:
@@ -637,7 +665,7 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     first, last = check_cells(check_call(CHECK_TEXTS[language], site.repository, fields))
     for cells in (notebook_cells, script_cells):
         cells.append(_markdown_cell(texts["recording"]))
-        cells.append(_code_cell(first))
+        cells.append(_code_cell(first, hidden=True))
     if files:
         for cells in (notebook_cells, script_cells):
             cells.append(_markdown_cell(files_note))
@@ -656,14 +684,18 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
 
     for cells in (notebook_cells, script_cells):
         cells.append(_markdown_cell(texts["checking"]))
-        cells.append(_code_cell(last))
+        cells.append(_code_cell(last, hidden=True))
     notebook = _notebook(notebook_cells)
     script = _script(script_cells)
     return Downloads(where, language, tuple(examples), notebook, script, last)
 
 
-def _code_cell(source: str) -> dict:
-    return {"cell_type": "code", "metadata": {}, "execution_count": None, "source": source, "outputs": []}
+def _code_cell(source: str, hidden: bool = False) -> dict:
+    """A code cell; a hidden one (the check's) shows collapsed in JupyterLab and VS Code, under
+    the Markdown cell that says what it is, so the lesson's code comes first."""
+    metadata = {"jupyter": {"source_hidden": True}} if hidden else {}
+    return {"cell_type": "code", "metadata": metadata, "execution_count": None, "source": source,
+            "outputs": []}
 
 
 def _markdown_cell(source: str) -> dict:

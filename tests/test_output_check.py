@@ -178,10 +178,19 @@ def test_a_notebook_edited_to_print_a_wrong_value_fails_its_last_cell(autograd, 
     assert said.rstrip().splitlines()[-1].startswith("✗ 1 of ")
 
 
-def test_the_cells_a_download_carries_fit_88_columns():
+def test_the_cells_a_download_carries_are_code_only_and_fit_88_columns():
+    import io
+    import tokenize
+
     from ptdocs.downloads import check_cells
 
     for cell in check_cells("finish()"):
         assert "Recorder(globals())" in cell or cell.endswith("finish()")
         long = [line for line in cell.splitlines() if len(line) > 88]
         assert long == [], long
+        # No English prose in a Spanish download: the Markdown cell above says what it does.
+        tokens = list(tokenize.generate_tokens(io.StringIO(cell).readline))
+        assert [token.string for token in tokens if token.type == tokenize.COMMENT] == []
+        assert not any(isinstance(node.body[0].value, ast.Constant) for node in
+                       ast.walk(ast.parse(cell)) if isinstance(node, (ast.ClassDef, ast.FunctionDef))
+                       and isinstance(node.body[0], ast.Expr))
