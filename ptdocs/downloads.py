@@ -434,8 +434,8 @@ def packages(codes, root: Path = ROOT) -> list[str]:
                 pinned = [name for name in names if name in pins]
                 if not pinned:
                     raise DownloadError(
-                        f"the examples import {top!r} (or call torch's bridge to it), which "
-                        "requirements.txt does not pin: "
+                        f"the examples import {top!r}, which requirements.txt does not pin "
+                        "(or call torch's bridge to it, see NEEDS_MODULE): "
                         "a download of the page could not be installed and run outside a clone")
                 wanted.add(pinned[0])
     return [f"{name}=={pins[name]}" for name in sorted(wanted, key=lambda n: (n != "torch", n))]
