@@ -29,6 +29,15 @@ missing, at the same relative path.
 condition means. What a download prints is what :func:`ptdocs.pages.shown_output` selects
 for the running torch, as on the page.
 
+Each download checks itself where the reader runs it: its first code cell records what each
+top-level statement prints, its last compares that with the ``# >`` lines by the page tests' own
+rules and prints one line in the page's language ("✓ 31 of 31 outputs match the page (torch
+2.13.0, CPU)"), or the outputs that differ, each with the page's line and what printed, and a link
+that reports them (the page's "Report a problem" link with the differences filled in); then a
+script exits with status 1 and a notebook's last cell fails. Both cells are the code of
+:mod:`ptdocs.output_check` (:func:`check_cells`), which needs only the standard library and is the
+module the page tests use, so a reader's run and the tests cannot apply different rules.
+
 The hook ``ptdocs/hooks/downloads.py`` writes both files next to the built page and
 puts the links at its top.
 """
@@ -53,7 +62,7 @@ from mkdocs.utils.meta import get_data
 from sybil import Document
 from sybil.parsers.markdown import SkipParser
 
-from . import catalog
+from . import catalog, output_check, problem_report
 from .catalog import CatalogError, Texts
 from .pages import PROSE_VALUES, Block, PageBlockParser, has_conditioned_output
 from .snippets import ROOT, Include, snippet_preprocessor
@@ -81,6 +90,25 @@ TEXTS = Texts("downloads", {
              "where it is missing, instead of running.",
     "files": "The examples read these files of the repository; this cell writes them next to "
              "the notebook where they are missing: {files}.",
+    "recording": "Not part of the lesson: this cell records what the examples print, so that the "
+                 "last cell can compare it with the page.",
+    "checking": "Not part of the lesson: this cell compares what the examples printed with the "
+                "`# >` lines, by the rules of the page's tests, and says how it went in one line.",
+})
+
+# What the last cell prints, in the page's language (ptdocs.output_check.report): a pair is (one,
+# many), the form for a count of 1 and for any other count {n}.
+CHECK_TEXTS = Texts("check", {
+    "match": "✓ {ok} of {total} outputs match the page (torch {torch}, {device})",
+    "differ": "✗ {bad} of {total} outputs differ from the page (torch {torch}, {device})",
+    "skipped": ("; 1 example skipped here: {reasons}", "; {n} examples skipped here: {reasons}"),
+    "where": "Line {line}: {code}",
+    "where_cell": "Cell [{cell}], line {line}: {code}",
+    "page": "the page shows:",
+    "printed": "printed here:",
+    "nothing": "(nothing)",
+    "report": "Report it, with these differences filled in: {url}",
+    "nothing_recorded": "Nothing was recorded to compare: run the notebook from its first cell.",
 })
 
 # Names a skip condition may use, as conftest.py's _setup defines them for the
@@ -104,6 +132,8 @@ class Site:
     default_language: str
     names: dict  # language -> site name in that language
     use_directory_urls: bool = True
+    repository: str = ""  # repo_url: where "Report a problem" opens an issue
+    commit: str = ""  # the commit the site is built from
 
     def name(self, language: str) -> str:
         return self.names.get(language) or self.names.get(self.default_language, "")
@@ -118,8 +148,10 @@ class Site:
                 if language.default:
                     default = language.locale
                 names[language.locale] = language.site_name or config["site_name"]
+        root = Path(config.config_file_path).resolve().parent if config.config_file_path else ROOT
         return cls(url + "/" if url else "", default, names,
-                   bool(config.get("use_directory_urls", True)))
+                   bool(config.get("use_directory_urls", True)),
+                   problem_report.repository(config), problem_report.built_commit(root))
 
     def page_url(self, language: str, relative: str) -> str:
         """The URL (relative to the site's root) of ``docs/<language>/<relative>``."""
@@ -163,6 +195,7 @@ class Downloads:
     examples: tuple[Example, ...]
     notebook: nbformat.NotebookNode
     script: str
+    check: str  # the last code cell: the check's rules and the call that applies them
 
     @property
     def stem(self) -> str:
@@ -371,8 +404,13 @@ def _normalize(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+# torch's own functions that need a module torch does not install: Tensor.numpy() and
+# torch.from_numpy fail with "Numpy is not available" without NumPy, imported or not.
+NEEDS_MODULE = {"numpy": "numpy", "from_numpy": "numpy"}
+
+
 def packages(codes, root: Path = ROOT) -> list[str]:
-    """``name==version`` for each distribution the code imports, torch first."""
+    """``name==version`` for each distribution the code imports or needs, torch first."""
     pins = requirements(root)
     if "torch" not in pins:
         raise DownloadError("requirements.txt does not pin torch (torch==X.Y.Z)")
@@ -384,6 +422,8 @@ def packages(codes, root: Path = ROOT) -> list[str]:
                 modules = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 modules = [node.module]
+            elif isinstance(node, ast.Attribute) and node.attr in NEEDS_MODULE:
+                modules = [NEEDS_MODULE[node.attr]]
             else:
                 continue
             for module in modules:
@@ -394,10 +434,65 @@ def packages(codes, root: Path = ROOT) -> list[str]:
                 pinned = [name for name in names if name in pins]
                 if not pinned:
                     raise DownloadError(
-                        f"the examples import {top!r}, which requirements.txt does not pin: "
+                        f"the examples import {top!r}, which requirements.txt does not pin "
+                        "(or call torch's bridge to it, see NEEDS_MODULE): "
                         "a download of the page could not be installed and run outside a clone")
                 wanted.add(pinned[0])
     return [f"{name}=={pins[name]}" for name in sorted(wanted, key=lambda n: (n != "torch", n))]
+
+
+# ---------------------------------------------------------------- the check
+
+RECORDING, COMPARING = "# ---------------------------------------------------------------- recording", \
+    "# ---------------------------------------------------------------- comparing"
+
+
+def _code_only(code: str) -> str:
+    """Code without its docstrings and comments: the check's cells are the same in every
+    language, and the Markdown cell above each says, in the page's language, what it does."""
+    tree = ast.parse(code)
+    replaced: dict[int, str | None] = {}  # line -> its new text; None: dropped
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and body \
+                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            docstring = body[0]
+            for line in range(docstring.lineno, docstring.end_lineno + 1):
+                replaced[line] = None
+            if len(body) == 1:  # a class of its own name only
+                replaced[docstring.lineno] = " " * docstring.col_offset + "pass"
+    lines = code.split("\n")
+    for line in [line for line, text in replaced.items() if text is None]:
+        if line < len(lines) and not lines[line].strip():  # the blank line after a docstring
+            replaced[line + 1] = None
+    for token in tokenize.generate_tokens(io.StringIO(code).readline):
+        if token.type == tokenize.COMMENT:
+            row, column = token.start
+            kept = lines[row - 1][:column].rstrip()
+            replaced.setdefault(row, kept or None)
+    return "\n".join(replaced.get(number, line) for number, line in enumerate(lines, start=1)
+                     if replaced.get(number, line) is not None)
+
+
+def check_cells(call: str) -> tuple[str, str]:
+    """The first and the last code cell of a download: ptdocs.output_check's two parts (its
+    code only), the last followed by ``call``, which applies them."""
+    source = Path(output_check.__file__).read_text(encoding="utf-8")
+    head, found, tail = source.partition("\n" + COMPARING + "\n")
+    _, started, head = head.partition("\n" + RECORDING + "\n")
+    if not (found and started):
+        raise DownloadError(f"{output_check.__file__}: the markers that cut it in two are missing")
+    first = _code_only(head).strip("\n") + "\n\n\n_recorder = Recorder(globals())"
+    return first, _code_only(tail).strip("\n") + "\n\n\n" + call
+
+
+def check_call(texts: dict, repository: str, fields: dict) -> str:
+    """The call that ends a download: texts in the page's language, and the report's address."""
+    def literal(mapping):
+        return "{\n" + "".join(f"        {key!r}: {value!r},\n" for key, value in mapping.items()) + "    }"
+    return (f"finish(\n    _recorder,\n    texts={literal(texts)},\n    repository={repository!r},\n"
+            f"    fields={literal(fields)},\n)")
 
 
 # ---------------------------------------------------------------- the prose
@@ -559,7 +654,7 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
 
     install = " ".join(packages(codes, root))
 
-    def intro(origin: str) -> str:
+    def intro(origin: str, quoted: bool) -> str:
         lines = [texts[origin].format(page=page_link, site=site_name),
                  texts["verified"].format(torch=requirements(root)["torch"]),
                  texts["install"].format(packages=install, selector=SELECTOR),
@@ -569,13 +664,21 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
         if any(example.skip for example in examples):
             lines.append(texts["skips"])
         lines += [texts["run_page"], f"`{run_command(where)}`"]
+        if not quoted:  # the script's comments: "# > " would read as an output line
+            return "\n\n".join(lines)
         return "\n>\n".join("> " + line for line in lines)
 
     files_note = texts["files"].format(files=", ".join(f"`{name}`" for name in files))
 
     notebook_cells, script_cells = [], []
-    notebook_cells.append(_markdown_cell(intro("origin")))
-    script_cells.append(_markdown_cell(intro("origin_script")))
+    notebook_cells.append(_markdown_cell(intro("origin", quoted=True)))
+    script_cells.append(_markdown_cell(intro("origin_script", quoted=False)))
+    page_url = site.url + site.page_url(language, relative)
+    fields = problem_report.fields(page_url, language, site.commit, requirements(root)["torch"])
+    first, last = check_cells(check_call(CHECK_TEXTS[language], site.repository, fields))
+    for cells in (notebook_cells, script_cells):
+        cells.append(_markdown_cell(texts["recording"]))
+        cells.append(_code_cell(first, hidden=True))
     if files:
         for cells in (notebook_cells, script_cells):
             cells.append(_markdown_cell(files_note))
@@ -592,13 +695,20 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
         if titles:
             script_cells.append(_markdown_cell("\n".join(titles)))
 
+    for cells in (notebook_cells, script_cells):
+        cells.append(_markdown_cell(texts["checking"]))
+        cells.append(_code_cell(last, hidden=True))
     notebook = _notebook(notebook_cells)
     script = _script(script_cells)
-    return Downloads(where, language, tuple(examples), notebook, script)
+    return Downloads(where, language, tuple(examples), notebook, script, last)
 
 
-def _code_cell(source: str) -> dict:
-    return {"cell_type": "code", "metadata": {}, "execution_count": None, "source": source, "outputs": []}
+def _code_cell(source: str, hidden: bool = False) -> dict:
+    """A code cell; a hidden one (the check's) shows collapsed in JupyterLab and VS Code, under
+    the Markdown cell that says what it is, so the lesson's code comes first."""
+    metadata = {"jupyter": {"source_hidden": True}} if hidden else {}
+    return {"cell_type": "code", "metadata": metadata, "execution_count": None, "source": source,
+            "outputs": []}
 
 
 def _markdown_cell(source: str) -> dict:

@@ -27,7 +27,6 @@ import io
 import os
 import re
 import sys
-import tokenize
 import traceback
 import unittest
 from dataclasses import dataclass
@@ -42,14 +41,14 @@ from packaging.version import InvalidVersion, Version
 from sybil import Region
 from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 
-from . import catalog
+from . import catalog, output_check
+from .output_check import CONDITION_EXAMPLE, OUTPUT, OutputError, OutputLine, matches, shown
 from .snippets import ROOT, Include, IncludeError, expand, include_target
 from .versions import SUPPORTED
 
 # The info string of a fence: its language, then anything (attributes, title=...).
 INFO = re.compile(r"[ \t]*\{?[ \t]*\.?(?P<language>[\w+-]*)(?P<attributes>[^\n]*)$\n", re.M)
 PYTHON = {"python", "py", "python3"}
-OUTPUT = "# >"
 
 
 @dataclass(frozen=True)
@@ -143,9 +142,9 @@ def run_include(include: Include, namespace: dict, shown_on: str = "") -> str | 
                 version = torch_version()
             except OutputError as error:
                 return f"{include.path}, line {statement.lineno}{where}: {error}"
-        want = [line.text for line in lines if line.holds(version)]
-        got = captured.getvalue().splitlines()
-        if got != want:
+        want = shown(lines, version)
+        if not matches(captured.getvalue(), want):
+            got = captured.getvalue().splitlines()
             which = f" (those for torch {version})" if conditioned else ""
             return (f"{include.path}, line {statement.lineno}{where}: what this prints differs "
                     f"from the {OUTPUT} lines below it{which}\n"
@@ -159,26 +158,9 @@ def run_include(include: Include, namespace: dict, shown_on: str = "") -> str | 
 # satisfies the condition, a PEP 440 version specifier as in a requirements file (a reader
 # knows it from pip, and packaging reads it as pip does). The reader sees every variant with
 # its condition; on the pinned release the lines that hold for it are checked exactly as before.
-CONDITIONED = re.compile(r"\[(?P<condition>[^\]\n]*)\](?P<rest>.*)", re.S)
-CONDITION_EXAMPLE = "# >[torch>=2.14] TEXT"
-
-
-class OutputError(ValueError):
-    """A malformed ``# >`` line; ``lineno`` is its line in the snippet file."""
-
-    def __init__(self, message: str, lineno: int | None = None) -> None:
-        super().__init__(message)
-        if lineno is not None:
-            self.lineno = lineno
-
-
-@dataclass(frozen=True)
-class OutputLine:
-    text: str
-    condition: SpecifierSet | None = None  # the torch releases that print it; None: every one
-
-    def holds(self, version: Version | None) -> bool:
-        return self.condition is None or self.condition.contains(version, prereleases=True)
+# The rules themselves live in ptdocs/output_check.py, which the downloads carry: one set of rules
+# for the page tests and for a reader's run. Here a condition is read with packaging, so that a
+# page's author gets its diagnosis, and must be one the downloads' check reads the same way.
 
 
 @lru_cache(maxsize=None)
@@ -198,7 +180,11 @@ def release_condition(condition: str) -> SpecifierSet:
         raise ValueError(f"the condition [{condition}] names no releases; "
                          f"write it as in {CONDITION_EXAMPLE}")
     # A line no supported release prints would never be checked (ptdocs.versions runs them all).
-    if not any(requirement.specifier.contains(release, prereleases=True) for release in SUPPORTED):
+    try:
+        output_check.read_releases(condition)
+    except ValueError as error:
+        raise ValueError(f"{error}; a downloaded page checks its output with that form only") from None
+    if not any(output_check.release_holds(requirement.specifier, release) for release in SUPPORTED):
         raise ValueError(f"the condition [{condition}] holds for none of the supported torch "
                          f"releases ({', '.join(SUPPORTED)}), so no run would check this line")
     return requirement.specifier
@@ -206,29 +192,12 @@ def release_condition(condition: str) -> SpecifierSet:
 
 def output_line(comment: str) -> OutputLine:
     """One ``# >`` comment as the page's output; ValueError says what is malformed."""
-    rest = comment[len(OUTPUT):]
-    found = CONDITIONED.fullmatch(rest) if rest.startswith("[") else None
-    if found is None:
-        if rest.startswith("["):
-            raise ValueError(f"an output condition is closed by ']', as in {CONDITION_EXAMPLE} "
-                             f"(output that starts with '[' is written '{OUTPUT} [...')")
-        return OutputLine(rest.removeprefix(" "))
-    text = found["rest"]
-    if text and not text.startswith(" "):
-        raise ValueError(f"put a space between the condition and the output, as in {CONDITION_EXAMPLE}")
-    return OutputLine(text.removeprefix(" "), release_condition(found["condition"].strip()))
+    return output_check.output_line(comment, release_condition)
 
 
 def output_comments(source: str) -> list[tuple[tuple[int, int], OutputLine]]:
     """Each ``# >`` comment of some code: ((line, column), parsed line); OutputError names the line."""
-    found = []
-    for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type == tokenize.COMMENT and token.string.startswith(OUTPUT):
-            try:
-                found.append((token.start, output_line(token.string)))
-            except ValueError as error:
-                raise OutputError(str(error), token.start[0]) from None
-    return found
+    return output_check.output_comments(source, release_condition)
 
 
 def shown_output(source: str, version: Version | str | None = None) -> list[str]:
@@ -240,7 +209,7 @@ def shown_output(source: str, version: Version | str | None = None) -> list[str]
         version = torch_version()
     if isinstance(version, str):
         version = Version(version)
-    return [line.text for line in lines if line.holds(version)]
+    return shown(lines, version)
 
 
 def has_conditioned_output(source: str) -> bool:
@@ -263,22 +232,7 @@ def torch_version() -> Version:
 
 def _expected_outputs(source: str, body: list[ast.stmt]) -> list[list[OutputLine]]:
     """For each top-level statement, the ``# >`` lines between it and the next statement."""
-    outputs: list[list[OutputLine]] = [[] for _ in body]
-    for (lineno, column), line in output_comments(source):
-        if column:  # indented: it sits inside a statement, which prints it only in part
-            raise OutputError(f"put {OUTPUT} output after the whole statement, "
-                              "at the start of a line", lineno)
-        owner = None
-        for index, statement in enumerate(body):
-            if statement.lineno <= lineno <= statement.end_lineno:
-                raise OutputError(f"put {OUTPUT} output after the whole statement, "
-                                  "not inside it", lineno)
-            if statement.end_lineno < lineno:
-                owner = index
-        if owner is None:
-            raise OutputError(f"{OUTPUT} output before any statement", lineno)
-        outputs[owner].append(line)
-    return outputs
+    return output_check.expected_outputs(source, body, release_condition)
 
 
 def _exception_report(include: Include, error: BaseException, where: str) -> str:
@@ -409,7 +363,7 @@ def check_prose_values(example) -> str | None:
             except OutputError as error:
                 problems.append(f"{value.expression}: {error}")
                 continue
-            if not value.condition.contains(version, prereleases=True):
+            if not output_check.release_holds(value.condition, version):
                 if not appears(value.text, directive.paragraph):  # the prose states it all the same
                     problems.append(f"{value.text!r} ({value.expression}, on torch "
                                     f"{value.condition}) does not appear in the paragraph below")

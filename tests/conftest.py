@@ -1,8 +1,11 @@
 """Fixtures that several test files share."""
 
+import functools
+import importlib.metadata
 import os
 import subprocess
 import sys
+import venv
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,3 +79,64 @@ def site_conftest(pytestconfig):
     """The repository's root conftest.py (the site's Sybil, its setup and hooks), as pytest loaded
     it: `import conftest` would find this file instead."""
     return pytestconfig.pluginmanager.get_plugin(str(ROOT / "conftest.py"))
+
+
+@pytest.fixture(scope="session")
+def fresh_python(tmp_path_factory):
+    """``fresh_python(["torch==2.13.0", ...])``: ``run(script, cwd, timeout)``, which runs a script
+    with the ``python`` of a new virtual environment that can import only those distributions and
+    what they require, as a reader's after ``pip install`` of them (see :func:`fresh_run`).
+
+    ``venv`` keeps every other site-packages out; the distributions installed here are linked
+    into it, top-level entry by entry as their RECORD lists them, instead of installed again by
+    pip: the same files, without a network and in a second instead of a minute."""
+    made = {}
+
+    def make(requirements):
+        names = tuple(sorted(requirement.partition("==")[0].lower() for requirement in requirements))
+        if names not in made:
+            folder = tmp_path_factory.mktemp("venv")
+            venv.EnvBuilder(with_pip=False, system_site_packages=False).create(folder)
+            site_packages = next(folder.glob("lib*/python*/site-packages"))
+            for distribution in _with_requirements(names):
+                files = distribution.files or ()
+                for entry in {file.parts[0] for file in files} - {"..", "__pycache__"}:
+                    if not (site_packages / entry).exists():
+                        (site_packages / entry).symlink_to(distribution.locate_file(entry))
+                for file in files:  # outside site-packages: its commands, in bin/
+                    target = Path(os.path.normpath(site_packages / file))
+                    if file.parts[0] == ".." and target.is_relative_to(folder) \
+                            and not target.exists() and distribution.locate_file(file).exists():
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        target.symlink_to(distribution.locate_file(file).resolve())
+            made[names] = functools.partial(fresh_run, folder / "bin" / "python")
+        return made[names]
+
+    return make
+
+
+def _with_requirements(names):
+    """The installed distributions of ``names`` and all they require (no extras), once each."""
+    from packaging.requirements import Requirement
+
+    found, todo = {}, list(names)
+    while todo:
+        distribution = importlib.metadata.distribution(todo.pop())
+        key = distribution.metadata["Name"].lower()
+        if key in found:
+            continue
+        found[key] = distribution
+        for text in distribution.requires or ():
+            requirement = Requirement(text)
+            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+                todo.append(requirement.name)
+    return list(found.values())
+
+
+def fresh_run(python, script, cwd, timeout):
+    """``python script`` in ``cwd``, in the environment a reader's shell gives it: no PYTHONPATH,
+    no other virtual environment, the tests' SCRIPT_ENV."""
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    return subprocess.run([str(python), str(script)], cwd=cwd, env={**env, **SCRIPT_ENV},
+                          capture_output=True, text=True, timeout=timeout)

@@ -4,7 +4,9 @@ The downloads are generated as the build generates them (ptdocs/downloads.py). T
 English ones run the way a reader runs a downloaded file: alone in an empty folder,
 the notebook with nbclient, the script with ``python``. Both must print exactly the
 ``# >`` lines the page shows (or ``Skipped: <reason>`` for an example the page skips
-here), and the asserts in the code are the page's analytical checks.
+here), and the asserts in the code are the page's analytical checks. Each ends with its
+own check's line (ptdocs/output_check.py), which must say that every output matched; a
+download edited to print something else must say which line differs and fail.
 
 The other languages' downloads are not run again: their code must be the English
 twin's, character for character (comments aside, which may be translated; a skip
@@ -14,6 +16,7 @@ says they print. Running the English ones therefore checks theirs too.
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
@@ -24,9 +27,11 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from ptdocs.downloads import (SETUP_NAMES, DownloadError, Site, cell_code, guide_pages,
-                              make_downloads)
-from ptdocs.pages import PYTHON, shown_output as page_output  # the # > lines that hold for the torch running here
+from ptdocs.downloads import (CHECK_TEXTS, SETUP_NAMES, DownloadError, Site, cell_code,
+                              guide_pages, make_downloads)
+from ptdocs.output_check import shown
+from ptdocs.pages import PYTHON, _expected_outputs, torch_version
+from ptdocs.pages import shown_output as page_output  # the # > lines that hold for the torch running here
 from ptdocs.snippets import ROOT, expand, include_target
 
 PAGES = guide_pages(ROOT)
@@ -111,6 +116,29 @@ def setup_namespace():
     return namespace
 
 
+def check_line(downloads, ran: int) -> re.Pattern:
+    """The last line of a download whose ``ran`` outputs all matched, in its language."""
+    pattern = re.escape(CHECK_TEXTS[downloads.language]["match"])
+    for name, value in (("ok", str(ran)), ("total", str(ran)), ("torch", "[^,()]+"),
+                        ("device", "[^,()]+")):
+        pattern = pattern.replace(re.escape("{" + name + "}"), value)
+    return re.compile(pattern + r"(; .*)?")
+
+
+def statements_that_print(example) -> int:
+    """How many statements of an example print something here: what the check counts."""
+    tree = ast.parse(example.code)
+    return sum(1 for lines in _expected_outputs(example.code, tree.body)
+               if shown(lines, torch_version()))
+
+
+def outputs_checked(downloads, printed) -> int:
+    """The outputs a download's check compares here: those of the examples it does not skip."""
+    return sum(statements_that_print(example) for example, lines in zip(downloads.examples, printed)
+               if not (example.skip and lines == expected_output(example, lines)
+                       and lines == [f"Skipped: {example.skip.reason}"]))
+
+
 def expected_output(example, printed: list[str]) -> list[str]:
     """What one example prints here: its ``# >`` lines, or the skip reason."""
     skipped = [f"Skipped: {example.skip.reason}"] if example.skip else None
@@ -150,7 +178,8 @@ def test_a_download_that_misses_an_example_is_noticed(site):
     downloads = downloads_of(PAGES[0], site)
     targets = page_include_targets(PAGES[0])
     cells = [cell.source for cell in downloads.notebook.cells if cell.cell_type == "code"]
-    assert missing_examples(targets, cells[:-1]) == targets[-len(downloads.examples[-1].includes):]
+    without_last = cells[:-2] + cells[-1:]  # the last example's cell, before the check's
+    assert missing_examples(targets, without_last) == targets[-len(downloads.examples[-1].includes):]
     assert missing_examples(["snippets/home/first_gradient.py:gradient"], ["import torch"]) \
         == ["snippets/home/first_gradient.py:gradient"]
 
@@ -166,27 +195,51 @@ def test_the_notebook_runs_alone_and_prints_what_the_page_shows(page, site, tmp_
                    shutdown_kernel="immediate",
                    resources={"metadata": {"path": str(tmp_path)}}).execute()
     code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
-    example_cells = code_cells[len(code_cells) - len(downloads.examples):]
+    *example_cells, check = code_cells[len(code_cells) - len(downloads.examples) - 1:]
+    printed_by = []
     for example, cell in zip(downloads.examples, example_cells, strict=True):
         printed = "".join(output.text for output in cell.outputs
                           if output.output_type == "stream" and output.name == "stdout")
+        printed_by.append(printed.splitlines())
         assert printed.splitlines() == expected_output(example, printed.splitlines()), \
             f"{page}: the notebook cell of line {example.line} prints something else"
+    said = "".join(output.text for output in check.outputs if output.output_type == "stream")
+    assert check_line(downloads, outputs_checked(downloads, printed_by)).fullmatch(said.strip()), said
+
+
+def installed_by(downloads) -> list[str]:
+    """What the download's first cell tells the reader to install (``pip install ...``)."""
+    found = re.search(r"`pip install ([^`]+)`", downloads.notebook.cells[0].source)
+    assert found, "the download says what to install"
+    return found[1].split()
+
+
+def test_a_fresh_environment_holds_only_what_is_installed_in_it(fresh_python, tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("import importlib.util, sys\n"
+                     "print(sys.prefix != sys.base_prefix, [name for name in "
+                     "('torch', 'yaml', 'packaging', 'nbformat', 'pytest', 'ptdocs', 'numpy') "
+                     "if importlib.util.find_spec(name)])\n")
+    run = fresh_python(["torch==2.13.0"])(probe, tmp_path, 120)
+    assert run.stdout == "True ['torch']\n", run.stderr
 
 
 @pytest.mark.parametrize("page", RUN, ids=_id)
-def test_the_script_runs_alone_and_prints_what_the_page_shows(page, site, tmp_path,
-                                                              script_runner):
+def test_the_script_runs_alone_and_prints_what_the_page_shows(page, site, tmp_path, fresh_python):
     downloads = downloads_of(page, site)
     script = tmp_path / downloads.script_name
     script.write_text(downloads.script, encoding="utf-8")
-    # As `python <script>` in that folder (see ptdocs/script_runner.py and tests/conftest.py).
-    run = script_runner.run(script.name, timeout=TIMEOUT, cwd=tmp_path)
+    # As `python <script>` in that folder, in a fresh virtual environment that holds only what
+    # the download says to install (tests/conftest.py).
+    run = fresh_python(installed_by(downloads))(script.name, tmp_path, TIMEOUT)
     assert run.returncode == 0, f"{downloads.script_name} failed:\n{run.stderr[-3000:]}"
-    printed, expected = run.stdout.splitlines(), []
+    printed, expected, printed_by = run.stdout.splitlines(), [], []
     for example in downloads.examples:
-        expected += expected_output(example, printed[len(expected):])
+        printed_by.append(expected_output(example, printed[len(expected):]))
+        expected += printed_by[-1]
+    *printed, said = printed
     assert printed == expected
+    assert check_line(downloads, outputs_checked(downloads, printed_by)).fullmatch(said), said
 
 
 # ---------------------------------------------------------------- the other languages
@@ -239,6 +292,10 @@ def in_language_of(other, english):
     reasons = [(repr("Skipped: " + ours.skip.reason), repr("Skipped: " + theirs.skip.reason))
                for ours, theirs in zip(english.examples, other.examples)
                if ours.skip and theirs.skip]
+
+    # The check's call: its texts and the report's page and language are the page's own.
+    reasons.append((english.check[english.check.rindex("finish("):],
+                    other.check[other.check.rindex("finish("):]))
 
     def translate(code: str) -> str:
         for ours, theirs in reasons:
@@ -321,7 +378,10 @@ def test_a_skipped_example_shows_its_reason_and_runs_elsewhere(repository, scrip
     assert "skip:" not in "".join(cell.source for cell in downloads.notebook.cells)
     run = run_script(downloads, repository.root, script_runner)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines() == ["ran", "Skipped: needs a GPU"]
+    *printed, said = run.stdout.splitlines()
+    assert printed == ["ran", "Skipped: needs a GPU"]
+    assert said.startswith("✓ 1 of 1 outputs match the page (torch ")
+    assert said.endswith("; 1 example skipped here: needs a GPU")
 
 
 def test_a_skipped_range_an_unconditional_skip_and_a_name_from_the_page(repository, script_runner):
@@ -337,8 +397,9 @@ def test_a_skipped_range_an_unconditional_skip_and_a_name_from_the_page(reposito
     downloads = make_downloads(page, SITE, repository.root)
     assert [example.skip and example.skip.reason for example in downloads.examples] \
         == ["r1", "r1", None, "r2", "r3"]
-    assert run_script(downloads, repository.root, script_runner).stdout.splitlines() \
-        == ["Skipped: r1", "Skipped: r1", "c", "Skipped: r2", "Skipped: r3"]
+    *printed, said = run_script(downloads, repository.root, script_runner).stdout.splitlines()
+    assert printed == ["Skipped: r1", "Skipped: r1", "c", "Skipped: r2", "Skipped: r3"]
+    assert said.endswith("; 4 examples skipped here: r1; r2; r3"), said
 
 
 @pytest.mark.parametrize("directive, message", [
@@ -384,7 +445,8 @@ def test_prose_sections_and_files_the_examples_read(repository, script_runner):
     assert "# %% [markdown]\n# # Leer\n" in downloads.script
     assert "# ## Sección\n" in downloads.script
     run = run_script(downloads, repository.root, script_runner)  # in a folder without snippets/data/
-    assert (run.returncode, run.stdout) == (0, "3\n"), run.stderr
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("3\n✓ 1 de 1 salidas coinciden con la página (torch "), run.stdout
 
 
 def test_prose_values_comments_are_the_sites_checks_not_the_readers_text(repository):
@@ -430,3 +492,12 @@ def test_the_hook_links_the_downloads_and_writes_them_next_to_the_page(tmp_path)
     page.url = "es/elsewhere/"
     with pytest.raises(DownloadError, match="the page is at 'es/elsewhere/'"):
         hook.on_page_markdown("# T\n", page, config, None)
+
+
+def test_torchs_numpy_bridge_is_installed_with_the_download(repository):
+    # Tensor.numpy() needs NumPy without any `import numpy`: a reader with torch alone gets
+    # "RuntimeError: Numpy is not available" (found by the scripts' fresh environments).
+    page = repository("# T\n\n" + BLOCK.format("s"),
+                      "# --8<-- [start:s]\nimport torch\nn = torch.ones(1).numpy()\n# --8<-- [end:s]\n")
+    downloads = make_downloads(page, SITE, repository.root)
+    assert "`pip install torch==2.13.0 numpy==2.4.6`" in downloads.notebook.cells[0].source

@@ -20,6 +20,7 @@ SAME_IN_BOTH = {
     # Names: of libraries, products and formats, and of the languages in the switcher.
     "PyTorch", "TensorFlow", "JAX", "Keras", "PyPI", "Python", "AMD", "EPYC", "TensorIterator",
     "safetensors", "jsonschema", "CSV", "CPU", "English", "Español",
+    "GitHub",  # the header's link to the repository (repo_url), named by its host
     # Technical terms the Spanish pages keep in English (see CONTRIBUTING.es.md's glossary).
     "autograd", "Autograd", "autocast", "Autocast", "dtype", "backend", "define-by-run",
     # Spanish words that English spells the same.

@@ -1,0 +1,403 @@
+"""What a page shows its code prints, and whether a run printed it: one set of rules for
+the page tests (:mod:`ptdocs.pages`) and for the downloads (:mod:`ptdocs.downloads`).
+
+A download runs on the reader's machine with nothing but torch, so this module uses the
+standard library only, and a download carries its code: the part under "recording" is the
+download's first code cell, which keeps what each top-level statement prints; the part under
+"comparing" is its last cell, which compares that with the ``# >`` lines of the same code, as
+the page tests do, and says so in one line, in the page's language. The two markers below cut
+the module in those parts (``ptdocs.downloads.check_cells``), so nothing in them may lean on
+this docstring or on a ``from __future__`` import, no comment in them starts as an output
+line does, and their lines fit 88 columns, as all code a reader is shown (the tests check).
+
+The rules (each used by the page tests and by the downloads alike):
+
+* ``# > TEXT`` after a top-level statement is a line it prints; several are several lines,
+  none means it prints nothing (:func:`expected_outputs`). Output comments stand at the
+  start of a line, after the whole statement.
+* ``# >[torch>=2.14] TEXT`` is printed only on the torch releases the condition names, a
+  PEP 440 specifier as pip reads it (:func:`release_holds`, which
+  ``tests/test_output_check.py`` holds to packaging's reading on every supported release and
+  on local, pre- and post-release builds).
+* What a statement prints (its stdout, cut into lines) equals the lines that hold for the
+  running release, exactly (:func:`matches`). The pages set no tolerance on printed text:
+  where a value may vary, the snippet prints it rounded or asserts it with
+  ``torch.testing.assert_close``, and that assert runs in a download as on the page.
+* A download's example that the page skips on this machine (``if <condition>:
+  print('Skipped: ...')`` / ``else:`` the example, see ``ptdocs.downloads.cell_code``) counts
+  as skipped with the reason it printed; otherwise the statements of its ``else`` are checked.
+"""
+
+# ---------------------------------------------------------------- recording
+import ast
+import io
+import re
+import sys
+import tokenize
+import urllib.parse
+from dataclasses import dataclass
+
+
+class Recorder:
+    """Stands in for sys.stdout while the examples run: what each statement prints.
+
+    A write is credited to the line of module-level code (in ``namespace``) running at
+    that moment: a statement, or the call inside which something prints. ``runs`` holds
+    each piece of code with its writes and its execution count: the script's own file
+    (count None), or each notebook cell as it runs."""
+
+    def __init__(self, namespace):
+        self.namespace, self.stream, self.runs = namespace, sys.stdout, []
+        ipython = sys.modules.get("IPython")
+        self.shell = getattr(ipython, "get_ipython", lambda: None)()
+        if self.shell is not None:  # a notebook: each cell is code of its own
+            self.shell.events.register("pre_run_cell", self.cell)
+        elif namespace.get("__file__"):
+            with open(namespace["__file__"], encoding="utf-8") as script:
+                self.runs.append((script.read(), [], None))
+        sys.stdout = self
+
+    def cell(self, info):
+        self.runs.append((info.raw_cell, [], self.shell.execution_count))
+
+    def write(self, text):
+        frame = sys._getframe(1)
+        while frame is not None and not (frame.f_globals is self.namespace
+                                         and frame.f_code.co_name == "<module>"):
+            frame = frame.f_back
+        if self.runs:
+            writes = self.runs[-1][1]
+            # Printed outside the code (another thread): the last line that printed.
+            last = writes[-1][0] if writes else 0
+            writes.append((frame.f_lineno if frame is not None else last, text))
+        return self.stream.write(text)
+
+    def __getattr__(self, name):  # flush, encoding, isatty, ...: the real stream's
+        return getattr(self.stream, name)
+
+    def stop(self):
+        """Stop recording; the runs to check (in a notebook, not the checking cell)."""
+        sys.stdout = self.stream
+        if self.shell is None:
+            return self.runs
+        self.shell.events.unregister("pre_run_cell", self.cell)
+        return self.runs[:-1]
+
+
+# ---------------------------------------------------------------- comparing
+OUTPUT = "# >"
+CONDITION_EXAMPLE = "# >[torch>=2.14] TEXT"
+_CONDITIONED = re.compile(r"\[(?P<condition>[^\]\n]*)\](?P<rest>.*)", re.S)
+_TORCH = re.compile(r"\s*torch\s*(?P<specifier>[^\s].*?)?\s*", re.S)
+_CLAUSE = re.compile(r"\s*(?P<operator>~=|==|!=|<=|>=|<|>)\s*"
+                     r"(?P<release>\d+(\.\d+)*)\s*")
+_VERSION = re.compile(r"\s*v?(?P<release>\d+(\.\d+)*)(?P<rest>[^+\s]*)(\+\S*)?\s*",
+                      re.I)
+_PRE = re.compile(r"(a|b|c|rc|alpha|beta|pre|preview|dev)\d*", re.I)
+
+
+class OutputError(ValueError):
+    """A malformed output line; ``lineno`` is its line in the code."""
+
+    def __init__(self, message, lineno=None):
+        super().__init__(message)
+        if lineno is not None:
+            self.lineno = lineno
+
+
+def _clauses(specifier):
+    """``>=2.11,<2.14`` -> [(">=", "2.11"), ("<", "2.14")]; None if not that form."""
+    found = [_CLAUSE.fullmatch(clause) for clause in str(specifier).split(",")]
+    if not all(found):
+        return None
+    return [(clause["operator"], clause["release"]) for clause in found]
+
+
+def read_releases(condition):
+    """``torch>=2.11,<2.14`` -> ``>=2.11,<2.14``; ValueError if it is not that form."""
+    found = _TORCH.fullmatch(condition)
+    clauses = _clauses(found["specifier"] or "") if found else None
+    if not clauses:
+        raise ValueError(f"the condition [{condition}] is not torch and version "
+                         "comparisons (==, !=, <, <=, >, >=, ~= and release numbers), "
+                         f"as in {CONDITION_EXAMPLE}")
+    return ",".join(operator + release for operator, release in clauses)
+
+
+def _numbers(release):
+    numbers = [int(part) for part in release.split(".")]
+    while len(numbers) > 1 and numbers[-1] == 0:
+        numbers.pop()
+    return tuple(numbers)
+
+
+def release_holds(specifier, version):
+    """Whether a torch release (``2.13.0+cpu``) satisfies ``>=2.11,<2.14``, as pip says.
+
+    As packaging's ``SpecifierSet.contains(version, prereleases=True)`` for
+    specifiers of release numbers: a local build (``+cpu``) is its release; a
+    pre-release (``2.14.0rc1``, ``2.14.0.dev20260101``) comes before its release, a
+    post-release after it; ``<V`` leaves out V's pre-releases, ``>V`` its
+    post-releases; ``~=2.13`` is ``>=2.13,==2.*``."""
+    found = _VERSION.fullmatch(str(version))
+    if found is None:
+        raise ValueError(f"cannot read the torch release {version!r}")
+    release, rest = _numbers(found["release"]), found["rest"].lower()
+    post = "post" in rest or rest.startswith("-")
+    pre = _PRE.search(rest.split("post")[0]) is not None  # a, b, rc, dev: not a post's
+    here = (release, -1 if pre else 1 if post else 0)
+    for operator, wanted in _clauses(specifier):
+        bound = (_numbers(wanted), 0)
+        prefix = len(wanted.split(".")) - 1  # ~=: how many release numbers are equal
+        same = (release + (0,) * prefix)[:prefix] == (bound[0] + (0,) * prefix)[:prefix]
+        holds = {"==": here == bound, "!=": here != bound, ">=": here >= bound,
+                 "<=": here <= bound, "<": release < bound[0], ">": release > bound[0],
+                 "~=": here >= bound and prefix > 0 and same}[operator]
+        if not holds:
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class OutputLine:
+    text: str
+    condition: object = None  # the releases that print it (its str(): a specifier)
+
+    def holds(self, version):
+        return self.condition is None or release_holds(str(self.condition), version)
+
+
+def output_line(comment, read_condition=read_releases):
+    """One output comment as the page's output; ValueError says what is malformed."""
+    rest = comment[len(OUTPUT):]
+    found = _CONDITIONED.fullmatch(rest) if rest.startswith("[") else None
+    if found is None:
+        if rest.startswith("["):
+            raise ValueError("an output condition is closed by ']', as in "
+                             f"{CONDITION_EXAMPLE} (output that starts with '[' is "
+                             f"written '{OUTPUT} [...')")
+        return OutputLine(rest.removeprefix(" "))
+    text = found["rest"]
+    if text and not text.startswith(" "):
+        raise ValueError("put a space between the condition and the output, as in "
+                         f"{CONDITION_EXAMPLE}")
+    condition = read_condition(found["condition"].strip())
+    return OutputLine(text.removeprefix(" "), condition)
+
+
+def output_comments(source, read_condition=read_releases):
+    """Each output comment of some code: ((line, column), OutputLine); OutputError
+    names the line of a malformed one."""
+    found = []
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT and token.string.startswith(OUTPUT):
+            try:
+                found.append((token.start, output_line(token.string, read_condition)))
+            except ValueError as error:
+                raise OutputError(str(error), token.start[0]) from None
+    return found
+
+
+def expected_outputs(source, body, read_condition=read_releases, comments=None):
+    """For each statement of ``body``, the output lines between it and the next one
+    (``comments``: those of ``output_comments`` to place, where not all of them)."""
+    if comments is None:
+        comments = output_comments(source, read_condition)
+    outputs = [[] for _ in body]
+    column = body[0].col_offset if body else 0
+    for (lineno, at), line in comments:
+        if at != column:  # indented: inside a statement, which prints it only in part
+            raise OutputError(f"put {OUTPUT} output after the whole statement, "
+                              "at the start of a line", lineno)
+        owner = None
+        for index, statement in enumerate(body):
+            if statement.lineno <= lineno <= statement.end_lineno:
+                raise OutputError(f"put {OUTPUT} output after the whole statement, "
+                                  "not inside it", lineno)
+            if statement.end_lineno < lineno:
+                owner = index
+        if owner is None:
+            raise OutputError(f"{OUTPUT} output before any statement", lineno)
+        outputs[owner].append(line)
+    return outputs
+
+
+def shown(lines, version):
+    """The text of the lines that hold on ``version``."""
+    return [line.text for line in lines if line.holds(version)]
+
+
+def matches(printed, wanted):
+    """What a statement printed (its whole stdout) is exactly the lines shown for it."""
+    return printed.splitlines() == wanted
+
+
+def _skip_wrapper(statement):
+    """A download's skipped example: ``if C: print('Skipped: ...')``, ``else:`` it."""
+    body = statement.body if isinstance(statement, ast.If) else None
+    call = body[0].value if body and isinstance(body[0], ast.Expr) else None
+    printing = isinstance(call, ast.Call) and getattr(call.func, "id", None) == "print"
+    return bool(body and statement.orelse and len(body) == 1 and printing)
+
+
+@dataclass
+class Checked:
+    """A statement that prints, or should: where, what the page shows, what printed."""
+
+    line: int  # in its code: the script, or its notebook cell
+    cell: object  # the cell's execution count in a notebook, else None
+    code: str  # the statement's first line
+    wanted: list  # the lines the page shows for this release
+    printed: str  # all it printed
+
+    @property
+    def ok(self):
+        return matches(self.printed, self.wanted)
+
+
+def _units(source, tree, comments):
+    """(statement, its skip wrapper or None, its output lines) for each statement that
+    is checked: the top-level ones, and those of a skipped example's else."""
+    wrappers = [statement for statement in tree.body if _skip_wrapper(statement)]
+
+    def wrapper_of(comment):  # the skip wrapper whose else holds this comment, if any
+        line, column = comment[0]
+        before = [statement for statement in tree.body if statement.lineno <= line]
+        wrapper = before[-1] if before and before[-1] in wrappers else None
+        inside = wrapper is not None and column == wrapper.orelse[0].col_offset
+        return wrapper if inside else None
+
+    top = [comment for comment in comments if wrapper_of(comment) is None]
+    units = []
+    for statement, lines in zip(tree.body, expected_outputs(source, tree.body,
+                                                            comments=top)):
+        if statement not in wrappers:
+            units.append((statement, None, lines))
+            continue
+        if lines:
+            raise OutputError(f"put the {OUTPUT} output of a skipped example inside "
+                              "its else", statement.end_lineno + 1)
+        inner = [comment for comment in comments if wrapper_of(comment) is statement]
+        inside = expected_outputs(source, statement.orelse, comments=inner)
+        units += [(s, statement, lines) for s, lines in zip(statement.orelse, inside)]
+    return wrappers, units
+
+
+def check(runs, version):
+    """The statements of the runs that print or should, and the reasons of the
+    examples skipped here: ``([Checked, ...], [reason, ...])``; OutputError for a
+    malformed output line."""
+    results, skipped = [], []
+    for source, writes, cell in runs:
+        tree = ast.parse(source)
+        wrappers, units = _units(source, tree, output_comments(source))
+        printed, reasons = ["" for _ in units], {}
+        for line, text in writes:
+            wrapper = next((w for w in wrappers
+                            if w.lineno <= line < w.orelse[0].lineno), None)
+            if wrapper is not None:
+                reasons[id(wrapper)] = reasons.get(id(wrapper), "") + text
+                continue
+            for index, (statement, _, _) in enumerate(units):
+                if statement.lineno <= line <= statement.end_lineno:
+                    printed[index] += text
+                    break
+        code = source.splitlines()
+        for (statement, wrapper, lines), text in zip(units, printed):
+            if wrapper is not None and id(wrapper) in reasons:
+                continue
+            wanted = shown(lines, version)
+            if wanted or text:
+                first = code[statement.lineno - 1].strip()
+                results.append(Checked(statement.lineno, cell, first, wanted, text))
+        for wrapper in wrappers:
+            if id(wrapper) in reasons:  # "Skipped: <reason>": the reason, after ": "
+                said = reasons[id(wrapper)].strip()
+                skipped.append(said.partition(": ")[2] or said)
+    return results, skipped
+
+
+# ---------------------------------------------------------------- reporting
+TEMPLATE = "page-problem.yml"  # in .github/ISSUE_TEMPLATE/: the form a report opens
+FIELD_LIMIT = 1500  # characters of a field in a link: GitHub refuses very long ones
+
+
+def issue_url(repository, fields):
+    """A new issue of ``repository`` (https://github.com/OWNER/NAME) on the page-problem
+    form, with the form's fields (by their ids) filled in."""
+    fields = {key: value if len(value) <= FIELD_LIMIT else value[:FIELD_LIMIT - 1] + "…"
+              for key, value in fields.items() if value}
+    query = urllib.parse.urlencode({"template": TEMPLATE, **fields})
+    return f"{repository.rstrip('/')}/issues/new?{query}"
+
+
+def running_torch():
+    """(release, device) of the torch the examples ran with, as a report names them."""
+    import importlib.metadata
+
+    torch = sys.modules.get("torch")
+    version = getattr(torch, "__version__", "") or importlib.metadata.version("torch")
+    accelerator = getattr(torch, "accelerator", None)
+    device = "CPU"
+    if accelerator is not None and accelerator.is_available():
+        device = accelerator.current_accelerator().type.upper()
+    return str(version), device
+
+
+class OutputsDiffer(AssertionError):
+    """A notebook's last cell fails with this where the outputs differ from the page."""
+
+
+def report(results, skipped, texts, torch, device):
+    """(all match, the lines to print: the differences, then one line that sums up)."""
+    bad = [result for result in results if not result.ok]
+    lines = []
+    for result in bad:
+        where = texts["where"] if result.cell is None else texts["where_cell"]
+        lines.append(where.format(line=result.line, cell=result.cell, code=result.code))
+        page = [f"{OUTPUT} {text}" for text in result.wanted]
+        for label, shown_lines in ((texts["page"], page),
+                                   (texts["printed"], result.printed.splitlines())):
+            lines.append(f"    {label}")
+            lines += [f"        {text}" for text in shown_lines or [texts["nothing"]]]
+    counts = {"torch": torch, "device": device, "total": len(results)}
+    if bad:
+        last = texts["differ"].format(bad=len(bad), **counts)
+    else:
+        last = texts["match"].format(ok=len(results), **counts)
+    if skipped:
+        one, many = texts["skipped"]
+        last += (one if len(skipped) == 1 else many).format(
+            n=len(skipped), reasons="; ".join(dict.fromkeys(skipped)))
+    return not bad, lines + [last]
+
+
+def finish(recorder, texts, repository, fields):
+    """The download's last cell: compare what printed with the page and say how it went
+    in one line; where an output differs, print a report link with the differences
+    filled in, and fail (a script exits with status 1)."""
+    import platform
+
+    runs = recorder.stop()
+    torch, device = running_torch()
+    if not runs:
+        print(texts["nothing_recorded"])
+        return
+    results, skipped = check(runs, torch)
+    ok, lines = report(results, skipped, texts, torch, device)
+    bad = [result for result in results if not result.ok]
+    if bad and repository:
+        environment = (f"torch {torch} ({device}), {platform.platform()}, "
+                       f"Python {platform.python_version()}")
+        expected = ["\n".join([result.code, *(f"{OUTPUT} {t}" for t in result.wanted)])
+                    for result in bad]
+        saw = [f"{result.code}\n{result.printed.rstrip()}" for result in bad]
+        link = issue_url(repository, {**fields, "environment": environment,
+                                      "expected": "\n".join(expected),
+                                      "saw": "\n".join(saw)})
+        lines.insert(-1, texts["report"].format(url=link))
+    print("\n".join(lines))
+    if not ok:
+        if recorder.shell is not None:
+            raise OutputsDiffer(lines[-1])
+        raise SystemExit(1)
