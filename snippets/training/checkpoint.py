@@ -23,7 +23,7 @@ with tempfile.TemporaryDirectory() as folder:  # removed, with the file, at the 
     # An object of another class, even a harmless Fraction, is refused.
     torch.save({"lr": Fraction(1, 100)}, path)
     try:
-        torch.load(path, weights_only=True)
+        torch.load(path)  # the default in torch 2.13 is weights_only=True
     except pickle.UnpicklingError as error:
         print(str(error).split(".")[0])
 # > Weights only load failed

@@ -61,9 +61,9 @@ for step in range(steps):
     w, b = w - lr * grad_w, b - lr * grad_b
     by_hand.append(sum((w * a + b - c) ** 2 for a, c in zip(X_TRAIN, Y_TRAIN)) / n)
 
-# Tolerance from float32's unit roundoff u = 2⁻²⁴: one loss takes about 16 roundings
-# (3 per residual, its square, 7 additions, the mean), each off by at most u; we allow
-# twice that for the rounding already in w and b.
+# Tolerance from float32's unit roundoff u = 2⁻²⁴: one loss takes 12 roundings
+# (3 per residual, its square, 7 additions, the mean), each off by at most u; as much
+# again for the rounding already in w and b gives 24·u, rounded up to 32·u.
 u = torch.finfo(torch.float32).eps / 2
 
 

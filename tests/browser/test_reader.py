@@ -175,8 +175,10 @@ def test_a_search_result_opens_its_page_with_the_term_highlighted(site, page, la
 # Each guide is the first result for its topic, in each language. "tensor" and "autograd" are
 # words of nearly every page: their guides' front matter boosts them (search: boost:).
 TOPICS = {
-    "en": {"autograd": "autograd/", "tensor": "tensors/", "framework": "choosing/", "measuring": "measuring/"},
-    "es": {"autograd": "autograd/", "tensor": "tensors/", "framework": "choosing/", "medir": "measuring/"},
+    "en": {"autograd": "autograd/", "tensor": "tensors/", "framework": "choosing/", "measuring": "measuring/",
+           "DataLoader": "training/"},
+    "es": {"autograd": "autograd/", "tensor": "tensors/", "framework": "choosing/", "medir": "measuring/",
+           "barajado": "training/"},
 }
 
 
