@@ -20,7 +20,7 @@
 # Each row passes or fails against a stated tolerance, and every row is shown, the failing ones
 # included, with the reason they fail: the **precision** of the dtype, the **FD step**, or a point
 # outside the function's **domain**. Nothing on this page is typed by hand: every value is an
-# output of this notebook (the stamp above says whether this build ran it), and the tests run it
+# output of this notebook (the stamp at the end says whether this build ran it), and the tests run it
 # again.
 
 # %% [markdown] lang="es"
@@ -37,7 +37,7 @@
 # Cada fila pasa o falla frente a una tolerancia explícita, y se muestran todas, también las que
 # fallan, con el motivo: la **precisión** del dtype, el **paso** de la diferencia finita o un punto
 # fuera del **dominio** de la función. En esta página no hay nada escrito a mano: cada valor es
-# una salida de este notebook (el sello de arriba dice si esta generación del sitio lo ejecutó), y
+# una salida de este notebook (el sello del final dice si esta generación del sitio lo ejecutó), y
 # las pruebas lo vuelven a ejecutar.
 
 # %%
