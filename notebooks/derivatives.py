@@ -394,13 +394,19 @@ def distance(value, row):
 COLUMNS = ("", "f", "at", "dtype", "reason", "closed form", "autograd", "FD",
            "Δ autograd", "Δ FD", "tol", "h")
 # Compact cells, failing rows tinted; verdict and reason come first, so they stay
-# in view while the numbers scroll sideways.
-CELL = "padding: 0.3em 0.6em; min-width: 0; white-space: nowrap"
-FAILED = "background: rgba(229, 57, 53, 0.08)"
+# in view while the numbers scroll sideways. One style sheet per table, not a style
+# on each of its 1 200 cells (a third of the page's weight).
+STYLE = """<style>
+.derivatives table:not([class]) :is(th, td) {
+  padding: 0.3em 0.6em; min-width: 0; white-space: nowrap;
+}
+.derivatives table:not([class]) td:nth-child(n + 6) { text-align: right; }
+.derivatives table:not([class]) tr.failed { background: rgba(229, 57, 53, 0.08); }
+</style>"""
 
 
 def table(rows):
-    head = "".join(f'<th style="{CELL}">{name}</th>' for name in COLUMNS)
+    head = "".join(f"<th>{name}</th>" for name in COLUMNS)
     body = []
     for row in rows:
         name = row.function if len(row.point) == 1 else f"{row.function}, ∂/∂{row.wrt}"
@@ -409,10 +415,10 @@ def table(rows):
                  "; ".join(row.reasons), f"{row.closed_form:.7g}", f"{row.autograd:.7g}",
                  f"{row.fd:.7g}", distance(row.autograd, row), distance(row.fd, row),
                  f"{row.tolerance:.1e}", f"{row.step:.1e}")
-        tds = "".join(f'<td style="{CELL}{"; text-align: right" if i > 4 else ""}">{c}</td>'
-                      for i, c in enumerate(cells))
-        body.append(f'<tr style="{"" if row.passed else FAILED}">{tds}</tr>')
-    return HTML(f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>")
+        tds = "".join(f"<td>{c}</td>" for c in cells)
+        body.append(f"<tr>{tds}</tr>" if row.passed else f'<tr class="failed">{tds}</tr>')
+    return HTML(f'<div class="derivatives">{STYLE}<table><thead><tr>{head}</tr></thead>'
+                f"<tbody>{''.join(body)}</tbody></table></div>")
 
 
 display(table(rows))
