@@ -366,22 +366,34 @@ def test_the_tours_axe_run_finds_planted_colour_and_structure_violations(site, c
 
 # The first screen of a laptop and of a phone (issue 25).
 FIRST_SCREENS = {"laptop": {"width": 1280, "height": 800}, "phone": {"width": 375, "height": 667}}
-# What stands between a page's title and its introduction, the first paragraph after it, and
-# where that paragraph is: whole on the first screen, or only begun. Admonitions and collapsed
-# blocks are named by their title.
-FIRST_SCREEN = """() => {
+# What stands between a page's title and its introduction (the paragraph that starts with the
+# first words of the one under the title in its source), and where that paragraph is. Admonitions
+# and collapsed blocks are named by their title.
+FIRST_SCREEN = """start => {
     const title = document.querySelector("article h1")
     if (!title) return null
+    const words = element => element.innerText.replace(/\\s+/g, " ").trim()
     const before = []
     let element = title.nextElementSibling
-    for (; element && element.tagName !== "P"; element = element.nextElementSibling)
+    for (; element && !(element.tagName === "P" && words(element).startsWith(start)); element = element.nextElementSibling)
         before.push(element.querySelector(".admonition-title, summary")?.innerText.trim()
-                    ?? element.tagName.toLowerCase() + "." + [...element.classList].join("."))
+                    ?? element.tagName.toLowerCase() + "." + [...element.classList].join(".") + " " + words(element).slice(0, 40))
     if (!element) return {before, top: null}
     const box = element.getBoundingClientRect()
     return {before, top: Math.round(box.top), bottom: Math.round(box.bottom), screen: innerHeight,
-            intro: element.innerText.slice(0, 60)}
+            intro: words(element).slice(0, 60)}
 }"""
+
+
+def intro_start(path: str) -> str:
+    """The first words of a page's introduction, the paragraph under its title, from its source."""
+    text = source_of(path, ".md").read_text(encoding="utf-8")
+    if text.startswith("---\n"):
+        text = text.split("\n---\n", 1)[1]
+    lines = text.split("\n")
+    title = next(index for index, line in enumerate(lines) if line.startswith("# "))
+    first = next(line for line in lines[title + 1:] if line.strip())
+    return " ".join(re.sub(r"[`*_\[\]]", "", first).split()[:3])
 
 
 def _outdated_notice_titles() -> set[str]:
@@ -407,10 +419,11 @@ def test_each_guide_and_home_page_opens_with_its_lesson_on_the_first_screen(site
         page = context.new_page()
         for path in pages:
             page.goto(site.page_url(path), wait_until="load")
-            seen = page.evaluate(FIRST_SCREEN)
+            seen = page.evaluate(FIRST_SCREEN, intro_start(path))
             where = f"/{path} ({name}, {viewport['width']}x{viewport['height']})"
             if seen is None or seen["top"] is None:
-                problems.append(f"{where}: no title, or no paragraph after it")
+                problems.append(f"{where}: no title, or no paragraph after it that starts with "
+                                f"{intro_start(path)!r}")
                 continue
             others = [item for item in seen["before"] if item not in notices]
             if others:
