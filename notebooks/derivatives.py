@@ -416,7 +416,8 @@ def table(rows):
                  f"{row.fd:.7g}", distance(row.autograd, row), distance(row.fd, row),
                  f"{row.tolerance:.1e}", f"{row.step:.1e}")
         tds = "".join(f"<td>{c}</td>" for c in cells)
-        body.append(f"<tr>{tds}</tr>" if row.passed else f'<tr class="failed">{tds}</tr>')
+        failed = "" if row.passed else ' class="failed"'
+        body.append(f"<tr{failed}>{tds}</tr>")
     return HTML(f'<div class="derivatives">{STYLE}<table><thead><tr>{head}</tr></thead>'
                 f"<tbody>{''.join(body)}</tbody></table></div>")
 
