@@ -739,7 +739,7 @@ def _script(cells) -> str:
 
 
 def links_markdown(downloads: Downloads) -> str:
-    """The download links and the test command, as Markdown put at the top of the page.
+    """The download links and the test command, as Markdown (ptdocs/hooks/downloads.py places it).
 
     Both paragraphs are left out of the search index (attr_list puts Material's
     ``data-search-exclude`` on them): a search result then starts with the page's own words."""
@@ -754,16 +754,3 @@ def links_markdown(downloads: Downloads) -> str:
         f'{texts["run_page"]} `{run_command(downloads.page)}`\n'
         "{ data-search-exclude }\n"
     )
-
-
-def with_links(page_markdown: str, downloads: Downloads) -> str:
-    """The page's Markdown with the links just after its title (or at the top)."""
-    block = links_markdown(downloads)
-    lines = page_markdown.split("\n")
-    for index, line in enumerate(lines):
-        if not line.strip():
-            continue
-        if line.startswith("# "):
-            return "\n".join(lines[:index + 1] + ["", block] + lines[index + 1:])
-        break
-    return block + "\n" + page_markdown

@@ -95,36 +95,65 @@ def _material_index(html: str, title="Page") -> list[dict]:
     return index.entries
 
 
-# A notebook cell as nbconvert and mkdocs-jupyter write it: heading permalink, prompt, copy button.
-NOTEBOOK = """<div class="jp-Cell"><div class="jp-InputPrompt jp-InputArea-prompt">
+# A guide's code block as pymdownx.highlight writes it, then notebook cells as nbconvert and
+# mkdocs-jupyter write them: heading permalink, prompt, copy button and the text it copies, code
+# and output.
+PAGE = """<p>Call <code>unsqueeze</code> to add a dimension.</p>
+<div class="highlight"><pre><span></span><code><span class="n">x</span><span class="o">.</span><span class="n">unsqueeze</span>
+<span class="c1"># &gt; tensor([[1]])</span></code></pre></div>
+<div class="jp-Cell"><div class="jp-InputPrompt jp-InputArea-prompt">
 </div><div class="jp-RenderedMarkdown"><h1 id="paso">Paso y tolerancias<a class="anchor-link" href="#paso">¶</a></h1>
 <p>La tabla usa el paso.</p></div></div>
 <div class="jp-Cell jp-CodeCell"><div class="jp-InputPrompt jp-InputArea-prompt">In\xa0[1]:</div>
 <div class="zeroclipboard-container"><clipboard-copy for="cell-1"><span class="notice" hidden="">Copied!</span>
-</clipboard-copy></div><pre>x = 1</pre><div class="jp-OutputPrompt jp-OutputArea-prompt">Out[1]:</div>
-<pre>1</pre></div>"""
+</clipboard-copy></div><div class="highlight-ipynb hl-python"><pre>y = 2</pre></div>
+<div class="clipboard-copy-txt" id="cell-1">y = 2</div><div class="jp-OutputArea-child">
+<div class="jp-OutputPrompt jp-OutputArea-prompt">Out[1]:</div>
+<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain"><pre>2</pre></div>
+</div></div>"""
 
 
-def test_notebook_chrome_stays_on_the_page_but_out_of_the_index():
-    before = _material_index(NOTEBOOK)
+def test_code_outputs_and_notebook_chrome_stay_on_the_page_but_out_of_the_index():
+    before = _material_index(PAGE)
     assert any(entry["title"].endswith("¶") for entry in before), "the case this guards against"
-    marked = search.without_notebook_chrome(NOTEBOOK)
+    assert "y = 2" in " ".join(entry["text"] for entry in before)
+    marked = search.kept_out_of_search(PAGE)
     # The reader's page keeps every element; only Material's exclusion attribute is added.
-    assert marked.replace(" data-search-exclude", "") == NOTEBOOK
-    assert marked.count("data-search-exclude") == 5
-    assert search.without_notebook_chrome(marked) == marked, "marked twice"
+    assert marked.replace(" data-search-exclude", "") == PAGE
+    assert marked.count("data-search-exclude") == 9
+    assert search.kept_out_of_search(marked) == marked, "marked twice"
     entries = _material_index(marked)
     assert [entry["title"] for entry in entries] == ["Page", "Paso y tolerancias"]
     text = " ".join(entry["text"] for entry in entries)
-    for chrome in ("¶", "In\xa0[1]", "Out[1]", "Copied!"):
-        assert chrome not in text, chrome
-    assert "La tabla usa el paso." in text and "x = 1" in text
+    for left_out in ("¶", "In\xa0[1]", "Out[1]", "Copied!", "y = 2", "tensor([[1]])", "x.unsqueeze", "<pre>"):
+        assert left_out not in text, left_out
+    # The prose, inline code included, is what search finds.
+    assert "Call <code>unsqueeze</code> to add a dimension." in text and "La tabla usa el paso." in text
 
 
-def test_only_notebook_chrome_is_marked():
+def test_only_code_outputs_and_notebook_chrome_are_marked():
     others = ('<a class="headerlink" href="#a">¶</a><a class="anchor-links">x</a>'
-              '<div class="jp-InputPrompts">y</div><span class="anchor-link">z</span>')
-    assert search.without_notebook_chrome(others) == others
+              '<div class="jp-InputPrompts">y</div><span class="anchor-link">z</span>'
+              '<code class="highlight">inline</code><div class="highlighted">w</div>')
+    assert search.kept_out_of_search(others) == others
+
+
+def _nav_page(label, heading, meta=None):
+    toc = SimpleNamespace(items=[SimpleNamespace(title=heading)]) if heading else None
+    return SimpleNamespace(title=label, toc=toc, meta=meta if meta is not None else {})
+
+
+def test_a_menu_label_the_title_does_not_say_becomes_a_search_tag():
+    page = _nav_page("Measuring performance", "Measuring PyTorch: setup, computation and useful throughput")
+    search.with_menu_words(page)
+    assert page.meta == {"tags": ["Measuring performance"]}
+    entries = _material_index("<h1 id='m'>Measuring PyTorch</h1><p>Timer.</p>")
+    assert "tags" not in entries[0], "Material adds tags only from page.meta"
+    same = _nav_page("Tensors", "Tensors", {"search": {"boost": 3}})
+    search.with_menu_words(same)
+    assert same.meta == {"search": {"boost": 3}}
+    search.with_menu_words(page)
+    assert page.meta == {"tags": ["Measuring performance"]}, "added twice"
 
 
 # --- the hook in a build ------------------------------------------------------------------
@@ -190,39 +219,47 @@ def test_features_that_need_the_sitemap_under_the_base_are_refused(tmp_path, fea
 
 # --- the real build -----------------------------------------------------------------------
 
-def _stamp_titles() -> set[str]:
-    from ptdocs.hooks.stamp import STRINGS
-
-    return {strings[key] for strings in STRINGS.values()
-            for key in ("verified", "failed", "unverified", "no_code")}
-
-
 def _download_words() -> set[str]:
     from ptdocs.downloads import TEXTS
 
     return {texts[key] for texts in TEXTS.values() for key in ("notebook", "script", "run_page")}
 
 
+def _stamp_words() -> set[str]:
+    """The start of every stamp text, in every language (before its first placeholder)."""
+    from ptdocs.hooks.stamp import STRINGS
+
+    texts = [text for strings in STRINGS.values() for key in ("verified", "unverified", "failed", "notebook_ran")
+             for text in ([strings[key]] if isinstance(strings[key], str) else strings[key])]
+    return {text.split("{")[0].strip() for text in texts if len(text.split("{")[0].strip()) > 8}
+
+
 @pytest.mark.parametrize("index", ["search/search_index.json", "es/search/search_index.json"])
-def test_the_built_index_holds_the_pages_words_not_their_chrome(built_site, index):
+def test_the_built_index_holds_the_pages_words_not_their_code_stamp_or_downloads(built_site, index):
     docs = _read(built_site / index)["docs"]
-    titles = _stamp_titles()
+    chrome = _stamp_words() | _download_words()
+    assert chrome, "nothing to look for"
     for doc in docs:
         where = f"{index}: {doc['location']!r}"
         assert "¶" not in doc["title"], f"{where}: a permalink in the title {doc['title']!r}"
         assert not re.search(r"\b(In|Out)\xa0?\[\d*\]:", doc["text"]), f"{where}: a notebook prompt"
-        # The stamp is on every page, right under its title: a result would start with it.
-        first = re.match(r"\s*<p>(.*?)</p>", doc["text"])
-        assert not (first and first.group(1) in titles), f"{where}: starts with the stamp {first.group(1)!r}"
-        # Nor with the download buttons or the test command under them (ptdocs/downloads.py).
-        assert not (first and any(words in first.group(1) for words in _download_words())), \
-            f"{where}: starts with the download block {first.group(1)[:60]!r}"
-    # Every page still shows its stamp to readers.
+        # Code blocks, their output lines, notebook code cells and outputs are left out (inline
+        # code in the prose stays).
+        assert "<pre>" not in doc["text"], f"{where}: a code block: {doc['text'][:80]!r}"
+        found = [words for words in chrome if words in doc["text"]]
+        assert not found, f"{where}: the stamp or the downloads in the index: {found[0]!r}"
+    # Every page with examples still shows its stamp to readers, at its end or, failing, under its
+    # title.
     folder = (built_site / index).parent.parent
+    stamped = 0
     for location in {doc["location"].partition("#")[0] for doc in docs}:
         html = (folder / location / "index.html").read_text(encoding="utf-8")
-        assert re.search(r'<div class="admonition \w+" data-search-exclude>\s*<p class="admonition-title">'
-                         rf"({'|'.join(map(re.escape, titles))})</p>", html), f"{location}: no stamp"
+        if "ptdocs-downloads" in html or 'class="jupyter-wrapper"' in html:  # it has examples
+            assert re.search(r'<aside class="md-source-file ptdocs-end ptdocs-stamp[^"]*" data-search-exclude>'
+                             r'|<div class="admonition failure" data-search-exclude>', html), f"{location}: no stamp"
+            stamped += 1
+    assert stamped >= 5, "fewer pages with code than the guides and notebooks"
+
 
 def test_the_built_site_has_one_index_per_language(built_site):
     english = _read(built_site / "search" / "search_index.json")
@@ -247,9 +284,9 @@ def test_the_built_site_has_one_index_per_language(built_site):
 def test_a_stamp_the_page_does_not_hold_is_a_clear_error():
     from mkdocs.exceptions import PluginError
 
-    from ptdocs.hooks.stamp import Stamp, excluded_from_search
+    from ptdocs.hooks.stamp import FAILED, Stamp, excluded_from_search
 
-    stamp = Stamp("success", "Verified", "ok")
-    assert 'class="admonition success" data-search-exclude>' in stamp.html()
-    with pytest.raises(PluginError, match="stamp hook: the stamp 'Verified' is not in the page"):
+    stamp = Stamp(FAILED, "1 of 3 failed.", title="Failing examples")
+    assert 'class="admonition failure" data-search-exclude>' in stamp.html()
+    with pytest.raises(PluginError, match="stamp hook: the stamp 'Failing examples' is not in the page"):
         excluded_from_search("<h1>Title</h1><p>ok</p>", stamp)

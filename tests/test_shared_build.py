@@ -82,3 +82,64 @@ def test_the_build_starts_when_a_collected_test_needs_the_site_and_will_run(
     plugin.pytest_collection_finish(SimpleNamespace(config=config, items=[needs_it]))
     plugin.pytest_collection_finish(SimpleNamespace(config=config, items=[SimpleNamespace()]))
     assert calls == (["start"] if started else [])
+
+
+# ---- the real builder: strict means strict ----------------------------------------------------
+
+TINY_CONFIG = """\
+site_name: Tiny
+docs_dir: docs
+theme:
+  name: mkdocs
+plugins:
+  - i18n:
+      docs_structure: folder
+      languages:
+        - {{locale: en, default: true, name: English, build: true}}
+        - locale: es
+          name: Español
+          build: true
+          nav_translations: {{Home: Inicio{label}}}
+validation:
+  anchors: warn
+nav:
+  - Home: index.md
+  - Second: second.md
+hooks:
+  - {hook}
+"""
+
+
+@pytest.mark.parametrize("planted, warning", [
+    (None, None),
+    ("label", "the menu title «Second» has no Spanish label"),
+    ("anchor", "contains a link '#nowhere', but there is no such anchor"),
+])
+def test_the_suites_build_fails_on_a_planted_warning(tmp_path, planted, warning):
+    """ptdocs.site_build's own command (not a stand-in) on a small two-language site: clean, it
+    builds; with one warning planted, a menu title without its Spanish label (the translations
+    hook's warning) or a link to a missing anchor (MkDocs' own), the build fails and says why.
+    Under `--quiet` both built with exit 0 (MkDocs 1.6 drops the warnings before --strict counts
+    them)."""
+    from ptdocs.site_build import ROOT
+
+    project = tmp_path / "project"
+    (project / "docs" / "en").mkdir(parents=True)
+    (project / "docs" / "es").mkdir()
+    for language, words in [("en", ("Home", "Second", "Text")), ("es", ("Inicio", "Segunda", "Texto"))]:
+        anchor = "nowhere" if planted == "anchor" else words[2].lower()
+        (project / "docs" / language / "index.md").write_text(f"# {words[0]}\n\n{words[2]}.\n")
+        (project / "docs" / language / "second.md").write_text(
+            f"# {words[1]}\n\n## {words[2]}\n\n[{words[2]}](#{anchor})\n")
+    label = "" if planted == "label" else ", Second: Segunda"
+    (project / "mkdocs.yml").write_text(TINY_CONFIG.format(
+        label=label, hook=ROOT / "ptdocs" / "hooks" / "translations.py"))
+    folder = tmp_path / "build"
+    build = SharedBuild(folder, [sys.executable, "-m", "ptdocs.site_build", str(folder), str(project)])
+    if warning is None:
+        assert (build.wait(timeout=120) / "es" / "second" / "index.html").is_file()
+        return
+    with pytest.raises(BuildFailed) as failed:
+        build.wait(timeout=120)
+    assert warning in str(failed.value)
+    assert not (folder / "site").exists()

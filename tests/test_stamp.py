@@ -10,14 +10,15 @@ from ptdocs.hooks import stamp
 from ptdocs.provenance import page_sources
 from ptdocs.report import ExampleReport
 from ptdocs.snippets import ROOT
-from ptdocs.versions import installed_torch
+from ptdocs.versions import Status, installed_torch
 
 TORCH = "2.13.0+cpu"
+URL = "../compatibility/"  # the releases page, from the page
 PASSED = {
-    "en": "3 examples on this page ran and passed with torch 2.13.0+cpu on CPU (x86_64), 2026-11-30.",
-    "es": "3 ejemplos de esta página se ejecutaron y pasaron con torch 2.13.0+cpu en CPU (x86_64), 2026-11-30.",
+    "en": f"✓ 3 examples verified with [torch 2.13]({URL}) on CPU (x86_64), 30 Nov 2026.",
+    "es": f"✓ 3 ejemplos verificados con [torch 2.13]({URL}) en CPU (x86_64), 30 nov 2026.",
 }
-NOT_VERIFIED = {"en": "Not verified in this build", "es": "Sin verificar en esta generación del sitio"}
+NOT_VERIFIED = {"en": "Not verified in this build.", "es": "Sin verificar en esta generación del sitio."}
 
 
 @pytest.fixture
@@ -36,17 +37,24 @@ def _report(sources, **counts):
     return {"torch": TORCH, "device": "CPU (x86_64)", "date": "2026-11-30", "pages": {"en/demo.md": entry}}
 
 
-def _stamp(language, report, sources, torch=TORCH, has_examples=True):
-    return stamp.report_stamp(language, "en/demo.md", report, sources, torch, has_examples)
+def _stamp(language, report, sources, torch=TORCH, has_examples=True, runs=()):
+    return stamp.report_stamp(language, "en/demo.md", report, sources, torch, has_examples, runs=runs)
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
-def test_a_page_whose_examples_all_passed_gets_a_passing_stamp_in_its_language(project, language):
+def test_a_page_whose_examples_all_passed_gets_one_quiet_line_in_its_language(project, language):
     root, page = project
     sources = page_sources(page, root)
     result = _stamp(language, _report(sources, passed=3), sources)
-    assert result.kind == "success"
-    assert result.text == PASSED[language]
+    assert result.state == stamp.VERIFIED
+    assert result.markdown(URL) == PASSED[language]
+    # One line at the page's end, as Material's page metadata, out of the search index; no box.
+    html = result.html(URL)
+    assert html.startswith('<aside class="md-source-file ptdocs-end ptdocs-stamp ptdocs-stamp--verified" '
+                           "data-search-exclude>")
+    assert f'<a href="{URL}">torch 2.13</a>' in html and html.count("<p>") == 1 and "admonition" not in html
+    assert result.markdown(None) == PASSED[language].replace(f"[torch 2.13]({URL})", "torch 2.13"), \
+        "no releases page: no link, same words"
 
 
 def test_the_sources_are_the_page_and_the_snippet_files_it_includes(project):
@@ -56,21 +64,44 @@ def test_the_sources_are_the_page_and_the_snippet_files_it_includes(project):
 
 @pytest.mark.parametrize("language", ["en", "es"])
 @pytest.mark.parametrize("passed", [0, 5])
-def test_a_page_with_a_failed_example_never_gets_a_passing_stamp(project, language, passed):
+def test_a_page_with_a_failed_example_gets_a_warning_box_never_a_passing_line(project, language, passed):
     root, page = project
     sources = page_sources(page, root)
     result = _stamp(language, _report(sources, passed=passed, failed=1), sources)
-    assert result.kind == "failure"
-    assert result.text != PASSED[language] and "pasaron" not in result.text and "passed" not in result.text
+    assert result.state == stamp.FAILED
+    assert "✓" not in result.markdown(URL) and "verifi" not in result.text
     assert f"1 {'of' if language == 'en' else 'de'} {passed + 1}" in result.text
+    assert result.markdown().startswith(f'!!! failure "{stamp.STRINGS.in_language(language)["failed"]}"')
+    assert 'class="admonition failure" data-search-exclude>' in result.html()
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
-def test_without_a_report_the_page_is_not_verified(project, language):
+def test_without_a_report_the_page_gets_a_neutral_note_not_a_warning(project, language):
     root, page = project
     result = _stamp(language, None, page_sources(page, root))
-    assert (result.kind, result.title) == ("warning", NOT_VERIFIED[language])
-    assert "python -m pytest" in result.text
+    assert result.state == stamp.UNVERIFIED
+    assert result.markdown(URL).startswith(NOT_VERIFIED[language]) and "python -m pytest" in result.text
+    html = result.html(URL)
+    assert "ptdocs-stamp--unverified" in html and "admonition" not in html and "✓" not in html
+
+
+def test_release_runs_on_the_page_as_it_is_verify_it_without_a_report(project):
+    root, page = project
+    runs = [(Status("2.14.1", "passed", passed=3), "2026-11-28", "CPU (x86_64)"),
+            (Status("2.15.0", "passed", passed=3), "2026-12-01", "CPU (arm64)"),
+            (Status("2.10.0", "outdated"), "2026-12-02", "CPU (x86_64)"),
+            (Status("2.11.0", "not_run"), "2026-12-02", "CPU (x86_64)")]
+    result = _stamp("en", None, page_sources(page, root), runs=runs)
+    assert result.markdown(URL) == (f"✓ 3 examples verified with [torch 2.14–2.15]({URL}) on CPU (x86_64) "
+                                    "and CPU (arm64), 1 Dec 2026.")
+
+
+def test_the_releases_are_named_short_and_a_range_only_where_none_is_missing():
+    strings = stamp.STRINGS.in_language("en")
+    assert stamp.releases_span(strings, ["2.10.0", "2.11.0", "2.12.1", "2.13.0+cpu", "2.14.1", "2.15.0"]) == "2.10–2.15"
+    assert stamp.releases_span(strings, ["2.13.0+cpu", "2.10.0", "2.12.1"]) == "2.10 and 2.12–2.13"
+    assert stamp.releases_span(strings, ["2.9.1", "2.10.0", "2.15.0", "2.13.0"]) == "2.9.1, 2.10, 2.13 and 2.15"
+    assert stamp.releases_span(stamp.STRINGS.in_language("es"), ["2.10.0", "2.15.0"]) == "2.10 y 2.15"
 
 
 def test_a_page_the_last_run_did_not_cover_is_not_verified(project):
@@ -78,7 +109,7 @@ def test_a_page_the_last_run_did_not_cover_is_not_verified(project):
     report = _report({}, passed=3)
     report["pages"] = {"en/other.md": report["pages"]["en/demo.md"]}
     result = _stamp("en", report, page_sources(page, root))
-    assert result.title == NOT_VERIFIED["en"]
+    assert result.state == stamp.UNVERIFIED and result.text.startswith(NOT_VERIFIED["en"])
     assert "did not run the examples of this page" in result.text
 
 
@@ -87,7 +118,7 @@ def test_editing_a_snippet_after_the_run_voids_the_stamp_and_names_the_file(proj
     report = _report(page_sources(page, root), passed=3)
     (root / "snippets" / "demo.py").write_text("# --8<-- [start:one]\nx = 2\n# --8<-- [end:one]\n")
     result = _stamp("es", report, page_sources(page, root))
-    assert result.title == NOT_VERIFIED["es"]
+    assert result.text.startswith(NOT_VERIFIED["es"])
     assert "`snippets/demo.py`" in result.text and "docs/en/demo.md" not in result.text
 
 
@@ -95,7 +126,7 @@ def test_a_report_from_another_torch_does_not_verify_this_build(project):
     root, page = project
     sources = page_sources(page, root)
     result = _stamp("en", _report(sources, passed=3), sources, torch="2.12.0+cpu")
-    assert result.title == NOT_VERIFIED["en"]
+    assert result.text.startswith(NOT_VERIFIED["en"])
     assert "torch 2.13.0+cpu" in result.text and "torch 2.12.0+cpu" in result.text
 
 
@@ -104,24 +135,23 @@ def test_skipped_examples_are_named_with_their_reason(project):
     sources = page_sources(page, root)
     reason = "needs an accelerator: only the CPU is present"
     result = _stamp("en", _report(sources, passed=3, skipped=2, skip_reasons=[reason, reason]), sources)
-    assert result.kind == "success"
-    assert result.text == PASSED["en"] + f" Skipped: 2 examples ({reason})."
+    assert result.state == stamp.VERIFIED
+    assert result.markdown(URL) == PASSED["en"] + f" Skipped: 2 examples ({reason})."
     spanish = _stamp("es", _report(sources, passed=3, skipped=1, skip_reasons=[reason]), sources)
-    assert spanish.text == PASSED["es"] + f" Se omitió 1 ejemplo ({reason})."
+    assert spanish.markdown(URL) == PASSED["es"] + f" Se omitió 1 ejemplo ({reason})."
 
 
 def test_a_page_whose_examples_were_all_skipped_is_not_verified(project):
     root, page = project
     sources = page_sources(page, root)
     result = _stamp("en", _report(sources, skipped=3, skip_reasons=["no GPU"]), sources)
-    assert result.title == NOT_VERIFIED["en"]
+    assert result.text.startswith(NOT_VERIFIED["en"])
     assert "no GPU" in result.text
 
 
-def test_a_page_without_code_says_so(project):
+def test_a_page_without_code_gets_no_stamp(project):
     root, page = project
-    result = _stamp("es", None, page_sources(page, root), has_examples=False)
-    assert (result.kind, result.text) == ("info", "Esta página no tiene ejemplos de código que ejecutar.")
+    assert _stamp("es", None, page_sources(page, root), has_examples=False) is None
 
 
 def test_the_report_the_test_suite_writes_is_the_one_the_stamp_reads(project):
@@ -135,7 +165,7 @@ def test_the_report_the_test_suite_writes_is_the_one_the_stamp_reads(project):
     collector.pytest_sessionfinish(session=None)
     report = stamp.load_report(root / "reports" / "examples.json")
     result = stamp.report_stamp("en", "en/demo.md", report, page_sources(page, root), report["torch"], True)
-    assert result.kind == "failure"
+    assert result.state == stamp.FAILED
     assert result.text.startswith("Examples on this page that failed: 1 of 3, with torch ")
 
 
@@ -171,22 +201,23 @@ def test_an_example_skipped_while_it_runs_reaches_the_stamp_with_its_reason(proj
     assert result.text.endswith("Skipped: 1 example (needs an accelerator).")
 
 
-def test_the_stamp_goes_under_the_title_not_into_code():
+def test_a_failure_goes_under_the_title_not_into_code():
     text = "```python\n# not a title\n```\n# Title\n\nBody\n"
-    result = stamp.insert_under_title(text, stamp.Stamp("success", "Verified", "ok"))
-    assert result.index('!!! success "Verified"') > result.index("# Title") > result.index("# not a title")
-    untitled = stamp.insert_under_title("Body\n", stamp.Stamp("info", "T", "x"))
-    assert untitled.startswith('!!! info "T"')
+    failure = stamp.Stamp(stamp.FAILED, "1 of 3 failed.", title="Failing")
+    result = stamp.insert_under_title(text, failure)
+    assert result.index('!!! failure "Failing"') > result.index("# Title") > result.index("# not a title")
+    assert stamp.insert_under_title("Body\n", failure).startswith('!!! failure "Failing"')
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_a_notebook_is_verified_only_when_this_build_ran_it(language):
     ran = stamp.notebook_stamp(language, 3, executed=True, cached=False, torch_now=TORCH,
                                device="CPU (x86_64)", date="2026-11-30")
-    assert ran.kind == "success" and "3" in ran.text and TORCH in ran.text
+    assert ran.state == stamp.VERIFIED and "3" in ran.text and TORCH in ran.text
+    assert ran.markdown().startswith("✓ ")
     for executed, cached in [(True, True), (False, False)]:
         result = stamp.notebook_stamp(language, 3, executed, cached, TORCH, "", "2026-11-30")
-        assert result.title == NOT_VERIFIED[language]
+        assert result.state == stamp.UNVERIFIED and result.text.startswith(NOT_VERIFIED[language])
 
 
 def test_a_notebook_rendered_from_mkdocs_jupyters_cache_counts_as_not_run(tmp_path, monkeypatch):
@@ -226,32 +257,33 @@ def test_a_built_page_carries_its_stamp(project):
         assert result.returncode == 0, result.stderr
         return (root / "out" / "en" / "demo" / "index.html").read_text()
 
-    assert (f"1 example on this page ran and passed with torch {report['torch']} on CPU (x86_64), "
-            "2026-11-30.") in build()
+    minor = ".".join(report["torch"].split(".")[:2])
+    html = build()
+    line = f"✓ 1 example verified with torch {minor} on CPU (x86_64), 30 Nov 2026."
+    assert line in html
+    # At the page's end: after the lesson, not under the title.
+    assert html.index("</h1>") < html.index("<pre") < html.index(line)
     (root / "reports" / "examples.json").unlink()
     html = build()
-    assert "Not verified in this build" in html and "ran and passed" not in html
+    assert "Not verified in this build." in html and "verified with" not in html and "admonition" not in html
 
 
 # Each count's sentence is written whole in each language (interface.po): these are the texts the
 # stamps showed when the Spanish verb was chosen in Python, which they must still show.
 COUNTED = {
-    "en": ["1 example on this page ran and passed with torch 2.13.0+cpu on CPU (x86_64), 2026-11-30. "
-           "Skipped: 1 example (no GPU).",
-           "2 examples on this page ran and passed with torch 2.13.0+cpu on CPU (x86_64), 2026-11-30. "
-           "Skipped: 2 examples (no GPU).",
-           "The 1 code cell of this notebook ran without error while this page was built, with torch "
-           "2.13.0+cpu on CPU, 2026-11-30.",
-           "All 2 code cells of this notebook ran without error while this page was built, with torch "
-           "2.13.0+cpu on CPU, 2026-11-30."],
-    "es": ["1 ejemplo de esta página se ejecutó y pasó con torch 2.13.0+cpu en CPU (x86_64), 2026-11-30. "
-           "Se omitió 1 ejemplo (no GPU).",
-           "2 ejemplos de esta página se ejecutaron y pasaron con torch 2.13.0+cpu en CPU (x86_64), "
-           "2026-11-30. Se omitieron 2 ejemplos (no GPU).",
-           "La única celda de código de este notebook se ejecutó sin errores al generar esta página, con "
-           "torch 2.13.0+cpu en CPU, 2026-11-30.",
-           "Las 2 celdas de código de este notebook se ejecutaron sin errores al generar esta página, con "
-           "torch 2.13.0+cpu en CPU, 2026-11-30."],
+    "en": ["✓ 1 example verified with torch 2.13 on CPU (x86_64), 30 Nov 2026. Skipped: 1 example (no GPU).",
+           "✓ 2 examples verified with torch 2.13 on CPU (x86_64), 30 Nov 2026. Skipped: 2 examples (no GPU).",
+           "✓ The 1 code cell of this notebook ran without error while this page was built, with torch "
+           "2.13.0+cpu on CPU, 30 Nov 2026.",
+           "✓ All 2 code cells of this notebook ran without error while this page was built, with torch "
+           "2.13.0+cpu on CPU, 30 Nov 2026."],
+    "es": ["✓ 1 ejemplo verificado con torch 2.13 en CPU (x86_64), 30 nov 2026. Se omitió 1 ejemplo (no GPU).",
+           "✓ 2 ejemplos verificados con torch 2.13 en CPU (x86_64), 30 nov 2026. Se omitieron 2 ejemplos "
+           "(no GPU).",
+           "✓ La única celda de código de este notebook se ejecutó sin errores al generar esta página, con "
+           "torch 2.13.0+cpu en CPU, 30 nov 2026.",
+           "✓ Las 2 celdas de código de este notebook se ejecutaron sin errores al generar esta página, con "
+           "torch 2.13.0+cpu en CPU, 30 nov 2026."],
 }
 
 
@@ -259,9 +291,9 @@ COUNTED = {
 def test_each_count_gets_its_own_whole_sentence_in_each_language(project, language):
     root, page = project
     sources = page_sources(page, root)
-    texts = [_stamp(language, _report(sources, passed=n, skipped=n, skip_reasons=["no GPU"] * n), sources).text
+    texts = [_stamp(language, _report(sources, passed=n, skipped=n, skip_reasons=["no GPU"] * n), sources).markdown()
              for n in (1, 2)]
-    texts += [stamp.notebook_stamp(language, n, True, False, TORCH, "CPU", "2026-11-30").text for n in (1, 2)]
+    texts += [stamp.notebook_stamp(language, n, True, False, TORCH, "CPU", "2026-11-30").markdown() for n in (1, 2)]
     assert texts == COUNTED[language]
 
 
@@ -281,4 +313,4 @@ def test_a_spanish_page_is_outdated_when_its_comment_catalog_changes(project):
     catalog.write_text('msgid "one"\nmsgstr "una"\n')
     report = {**_report(recorded, passed=3), "pages": {"es/demo.md": {"passed": 3, "sources": recorded}}}
     result = stamp.report_stamp("es", "es/demo.md", report, page_sources(spanish, root), TORCH, True)
-    assert result.kind == "warning" and "`locale/es/LC_MESSAGES/snippets.po`" in result.text
+    assert result.state == stamp.UNVERIFIED and "`locale/es/LC_MESSAGES/snippets.po`" in result.text

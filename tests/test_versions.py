@@ -294,29 +294,37 @@ STATUSES = [
 ]
 
 
-def test_the_release_line_says_where_the_examples_hold_and_why_not_elsewhere():
-    # The accelerator skip, shared by every passing release, is the main stamp's to name.
-    assert stamp.release_line("en", STATUSES) == (
-        "Examples pass on torch 2.11.0, 2.13.0 and 2.14.1; on 2.10.0, 2 of 6 fail: "
-        f"{SAID['en']}; on 2.11.0, 1 is skipped: needs torch 2.12 or later. "
-        "Not counted: the run on torch 2.12.1, made before this page or its code changed.")
-    assert stamp.release_line("es", STATUSES) == (
-        "Los ejemplos pasan con torch 2.11.0, 2.13.0 y 2.14.1; con 2.10.0 fallan 2 de 6: "
-        f"{SAID['es']}; con 2.11.0 se omite 1: needs torch 2.12 or later. "
-        "No se cuenta la ejecución con torch 2.12.1: es anterior a un cambio de esta página o de su código.")
+def _line(language, statuses, report=None):
+    """The stamp of a page without a test report of this build, from release runs (dated)."""
+    runs = [(status, f"2026-11-{20 + index}", "CPU (x86_64)") for index, status in enumerate(statuses)]
+    result = stamp.report_stamp(language, "en/demo.md", report, {}, "2.13.0", True, runs=runs)
+    return result.markdown("../compatibility/")
 
 
-def test_a_skip_every_release_shares_is_left_to_the_main_stamp():
-    shared = STATUSES[3:5]  # each skips the accelerator example only
-    assert stamp.release_line("en", shared) == "Examples pass on torch 2.13.0 and 2.14.1."
-    older = [_status("2.11.0", "passed", passed=4, skipped=3, reasons=[ACCELERATOR, "needs torch 2.12",
-                                                                        "needs torch 2.12"]), *shared]
-    assert stamp.release_line("es", older) == (
-        "Los ejemplos pasan con torch 2.11.0, 2.13.0 y 2.14.1; con 2.11.0 se omiten 2: needs torch 2.12.")
-    assert stamp.release_line("en", [_status("2.15.0", "not_run")]) == ""
-    alike = [_status(release, "failed", passed=4, failed=2, failures=[FAILURE]) for release in ("2.14.1", "2.15.0")]
-    assert stamp.release_line("es", [STATUSES[3], *alike]) == (
-        f"Los ejemplos pasan con torch 2.13.0; con 2.14.1 y 2.15.0 fallan 2 de 6: {SAID['es']}.")
+def test_the_stamp_says_on_which_releases_the_examples_hold_and_where_they_fail():
+    # The passing releases, short (2.11 and 2.13–2.14); the date of the newest of their runs; the
+    # newest one's count and skips; the failing release with its first failure. Outdated and
+    # not-run releases are not claimed (the releases page lists them).
+    assert _line("en", STATUSES) == (
+        f"✓ 6 examples verified with [torch 2.11 and 2.13–2.14](../compatibility/) on CPU (x86_64), "
+        "24 Nov 2026. "
+        f"Skipped: 1 example ({ACCELERATOR}). On torch 2.10.0, 2 of 6 fail: {SAID['en']}.")
+    assert _line("es", STATUSES) == (
+        f"✓ 6 ejemplos verificados con [torch 2.11 y 2.13–2.14](../compatibility/) en CPU (x86_64), "
+        "24 nov 2026. "
+        f"Se omitió 1 ejemplo ({ACCELERATOR}). Con torch 2.10.0, fallan 2 de 6: {SAID['es']}.")
+
+
+def test_releases_that_fail_alike_share_one_sentence_and_none_passing_is_no_claim():
+    alike = [_status(release, "failed", passed=4, failed=1, failures=[FAILURE]) for release in ("2.14.1", "2.15.0")]
+    assert _line("es", [STATUSES[3], *alike]) == (
+        f"✓ 6 ejemplos verificados con [torch 2.13](../compatibility/) en CPU (x86_64), 20 nov 2026. "
+        "Se omitió 1 ejemplo "
+        f"({ACCELERATOR}). Con torch 2.14.1 y 2.15.0, falla 1 de 5: {SAID['es']}.")
+    # No release passed and no report: a neutral note, never a claim.
+    note = _line("en", [_status("2.15.0", "not_run"), STATUSES[0]])
+    assert note.startswith("Not verified in this build. No test report was found") and "✓" not in note
+    assert note.endswith(f"On torch 2.10.0, 2 of 6 fail: {SAID['en']}.")
 
 
 def test_a_built_page_says_on_which_releases_its_examples_hold(project):
@@ -330,12 +338,17 @@ def test_a_built_page_says_on_which_releases_its_examples_hold(project):
     result = mkdocs_build(project / "mkdocs.yml", project / "out")
     assert result.returncode == 0, result.stderr
     page = (project / "out" / "en" / "demo" / "index.html").read_text()
-    assert ("Examples pass on torch 2.14.1; on 2.10.0, 1 of 1 fail: <code>snippets/demo.py</code>, line 2: "
-            "raises <code>AttributeError") in page
-    # The Spanish page says it in Spanish: only Python's own exception text stays as it is.
+    # No test report here: the release runs speak for the page, linked to the releases page.
+    assert ('✓ 1 example verified with <a href="../compatibility/">torch 2.14</a> on CPU (x86_64), '
+            "1 Dec 2026. On torch 2.10.0, 1 of 1 fails: <code>snippets/demo.py</code>, line 2: raises "
+            "<code>AttributeError") in page
+    # The Spanish page says it in Spanish: only Python's own exception text stays as it is (this
+    # small site has no Spanish releases page to link to).
     page = (project / "out" / "es" / "demo" / "index.html").read_text()
-    assert ("Los ejemplos pasan con torch 2.14.1; con 2.10.0 fallan 1 de 1: <code>snippets/demo.py</code>, "
-            "línea 2: lanza <code>AttributeError: module 'torch' has no attribute 'accelerator'</code>.") in page
+    assert ("✓ 1 ejemplo verificado con torch 2.14 en CPU (x86_64), 1 dic 2026. Con torch 2.10.0, "
+            "falla 1 de 1: "
+            "<code>snippets/demo.py</code>, línea 2: lanza <code>AttributeError: module 'torch' has no "
+            "attribute 'accelerator'</code>.") in page
     table = (project / "out" / "en" / "compatibility" / "index.html").read_text()
     assert '<a href="../demo/">Demo</a></td>' in table and "1 of 1 fail" in table and "1 pass" in table
     _write(project, {"torch": "2.15.0", "pages": "none"}, name="2.15.0")

@@ -2,7 +2,8 @@
 
 For each page with Python blocks (see ptdocs/downloads.py), in every language
 build: the links "Download notebook" / "Download script" and the command that
-runs just this page's examples go at the top of the page, and after the build
+runs just this page's examples go at the page's end, after the lesson, with the
+verification stamp (ptdocs/hooks/stamp.py) under them; and after the build
 both files are written next to the page's HTML (``site/autograd/autograd.ipynb``,
 ``site/es/autograd/autograd.py``), so the relative links work under ``/es/`` too.
 Nothing is committed: the files exist only in the built site.
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
     sys.path.insert(0, str(ROOT))
 
-from ptdocs.downloads import DownloadError, Site, language_of, make_downloads, with_links  # noqa: E402
+from ptdocs.downloads import DownloadError, Site, language_of, links_markdown, make_downloads  # noqa: E402
 from ptdocs.atomic import write_atomically  # noqa: E402
 
 _pending = []  # (folder of the page in the site, Downloads) for this build
@@ -47,7 +48,13 @@ def on_page_markdown(markdown, page, config, files):
         raise DownloadError(f"{page.file.src_uri}: the page is at '{page.url}', not "
                             f"'{site.page_url(language, relative)}' as ptdocs/downloads.py expects")
     _pending.append((posixpath.dirname(page.file.dest_uri), downloads))
-    return with_links(markdown, downloads)
+    return at_the_end(markdown, links_markdown(downloads))
+
+
+def at_the_end(markdown: str, block: str) -> str:
+    """The page's Markdown with ``block`` at its end, in a box of its own (md_in_html): the page
+    opens with its lesson, and the downloads and the test command close it."""
+    return f'{markdown.rstrip()}\n\n<div class="ptdocs-end ptdocs-downloads" markdown>\n\n{block.strip()}\n\n</div>\n'
 
 
 def on_post_build(config):

@@ -1,31 +1,30 @@
-"""A verification stamp under every page's title, in the page's language, from the real test run.
+"""A verification stamp on every page with code, in the page's language, from the real test runs.
 
-The test suite writes ``reports/examples.json`` (see :mod:`ptdocs.report`): per
-page, how many examples passed, failed or were skipped (with the reasons), the
-torch build, the device, the date, and fingerprints of the page and the snippet
-files it includes. This hook turns that into one admonition per page:
+The test suite writes ``reports/examples.json`` (see :mod:`ptdocs.report`): per page, how many
+examples passed, failed or were skipped (with the reasons), the torch build, the device, the
+date, and fingerprints of the page and the snippet files it includes; ``reports/versions/``
+holds the committed runs on other torch releases (:mod:`ptdocs.versions`). The lesson comes
+first, so the stamp is one quiet line at the page's end, where Material puts a page's own
+metadata (its ``md-source-file`` facts), linking to the releases page:
 
-* every example passed: "N examples on this page ran and passed with torch X
-  on <device>, <date>", skips named with their reasons;
-* any example failed: a failure stamp, never a passing one;
-* no report, no entry for the page, a page or snippet changed since the run
-  (fingerprints differ), or a report from another torch than the one building
-  the site: "not verified in this build", saying which;
-* a page without code says so.
+* the examples passed, in this build's run or in release runs made on the page as it is now:
+  "✓ 28 examples verified with torch 2.10–2.15 on CPU (x86_64), 2 Dec 2026." (a range only where
+  every supported release in it passed), with the skipped examples and their reasons, and each
+  release on which some fail;
+* no run speaks for the page (no report, as under ``mkdocs serve``; a page or snippet changed
+  since the run; a report from another torch; no example ran): a neutral note saying which,
+  never a warning box;
+* an example failed in this build's run: a failure box right under the title, where it cannot be
+  missed, and never a passing line;
+* a page without code gets no stamp.
 
-Under that, a second paragraph says on which other torch releases the page's examples hold,
-from the committed runs in ``reports/versions/`` (:mod:`ptdocs.versions`): "Examples pass on
-torch 2.14.1 and 2.15.0; on 2.10.0, 2 of 30 fail: ...". Only releases that ran this version of
-the page are claimed; a run made before the page or its snippets changed is named as not counted.
-
-Notebook pages get their stamp from a report entry when one exists; otherwise
-from what mkdocs-jupyter proves while building: with ``execute: true`` and
-``allow_errors: false`` every code cell ran without error in this build (a cell
-that raises stops it), unless the output came from mkdocs-jupyter's cache of an
-earlier build, which the stamp then says.
+Notebook pages get their stamp from a report entry when one exists; otherwise from what
+mkdocs-jupyter proves while building: with ``execute: true`` and ``allow_errors: false`` every
+code cell ran without error in this build (a cell that raises stops it), unless the output came
+from mkdocs-jupyter's cache of an earlier build, which the stamp then says.
 
 Readers see the stamp; search does not index it (Material's ``data-search-exclude``), so a
-search result shows the page's own words, not "N examples on this page ran...".
+search result shows the page's own words.
 """
 
 from __future__ import annotations
@@ -33,14 +32,16 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
 import sys
 
 import markdown as markdown_lib
+from babel.dates import format_date
 from mkdocs.exceptions import PluginError
+from mkdocs.utils import get_relative_url
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
@@ -51,19 +52,18 @@ from ptdocs.downloads import lines_with_prose_flag  # noqa: E402
 from ptdocs.failures import STRINGS as FAILURES, describe as describe_failure  # noqa: E402
 from ptdocs.provenance import REPORT, changed_sources, page_sources  # noqa: E402
 from ptdocs.notebook_renders import executes, made_earlier  # noqa: E402
-from ptdocs.versions import (Status, VersionsError, installed_torch, load_results, page_status,  # noqa: E402
-                             release_key, shared_skips)
+from ptdocs.versions import (SUPPORTED, Status, VersionsError, installed_torch, load_results,  # noqa: E402
+                             page_status, public, release_key, shared_skips)
 
 # The stamp's words, in English; each other language's are in locale/<language>/LC_MESSAGES/interface.po
 # (ptdocs.catalog). A pair is (one, many): the form for a count of 1, and for any other count {n},
 # so that each language writes its whole sentence for each (a verb agrees with its count).
 STRINGS = Texts("stamp", {
-    "verified": "Verified",
     "failed": "Failing examples",
-    "unverified": "Not verified in this build",
-    "no_code": "No code examples",
-    "passed": ("1 example on this page ran and passed with torch {torch} on {device}, {date}.",
-               "{n} examples on this page ran and passed with torch {torch} on {device}, {date}."),
+    "unverified": "Not verified in this build.",
+    # {releases}: the link to the releases page, "torch 2.10–2.15"; {date}: "2 Dec 2026".
+    "verified": ("1 example verified with {releases} on {device}, {date}.",
+                 "{n} examples verified with {releases} on {device}, {date}."),
     "skipped": ("Skipped: 1 example ({reasons}).", "Skipped: {n} examples ({reasons})."),
     "no_reason": "no reason recorded",
     "failures": "Examples on this page that failed: {failed} of {total}, with torch {torch} on {device}, {date}.",
@@ -74,7 +74,6 @@ STRINGS = Texts("stamp", {
     "changed": "This page or the code it shows changed after the last test run ({date}): {files}.",
     "unrecorded": "The test report ({date}) does not record which version of this page it ran.",
     "other_torch": "The last test run used torch {then}; this site was built with torch {now}.",
-    "no_code_text": "This page has no code examples to run.",
     "notebook_ran": (("The 1 code cell of this notebook ran without error while this page was built, "
                       "with torch {torch} on {device}, {date}."),
                      ("All {n} code cells of this notebook ran without error while this page was built, "
@@ -83,43 +82,52 @@ STRINGS = Texts("stamp", {
                         "earlier build; the notebook did not run in this build."),
     "notebook_off": ("This build does not execute notebooks, or lets a failing cell pass "
                      "(mkdocs-jupyter: execute, allow_errors)."),
-    # The line on other torch releases (ptdocs.versions): clauses joined by "; ".
     "and": "and",
-    "releases_pass": "examples pass on torch {releases}",
-    "releases_fail": "on {release}, {failed} of {total} fail: {failure}",
-    "releases_skip": ("on {release}, 1 is skipped: {reasons}", "on {release}, {n} are skipped: {reasons}"),
-    "releases_none": "on {release}, none ran: {reasons}",
-    "releases_outdated": ("Not counted: the run on torch {releases}, made before this page or its code changed.",
-                          "Not counted: the runs on torch {releases}, made before this page or its code "
-                          "changed."),
+    # A release on which some of the page's examples fail (ptdocs.versions), after the line.
+    "releases_fail": ("On torch {release}, 1 of {total} fails: {failure}.",
+                      "On torch {release}, {n} of {total} fail: {failure}."),
 })
+
+VERIFIED, FAILED, UNVERIFIED = "verified", "failed", "unverified"
+RELEASES_PAGE = "compatibility.md"  # in each language's folder: every release's run, page by page
+RELEASES = "{releases}"  # where a verified line links to the releases page
 
 
 @dataclass(frozen=True)
 class Stamp:
-    kind: str  # a Material admonition type: success, failure, warning, info
-    title: str
-    text: str
-    releases: str = ""  # the other torch releases' word on the page (release_line), if any
+    state: str  # VERIFIED, FAILED or UNVERIFIED
+    text: str  # Markdown; a verified line holds RELEASES where its link goes
+    releases: str = ""  # a verified line: the releases that passed, "2.10–2.15"
+    title: str = ""  # a failure: its box's title
 
-    def markdown(self) -> str:
-        more = f"\n    {self.releases}\n" if self.releases else ""
-        return f'!!! {self.kind} "{self.title}"\n\n    {self.text}\n{more}'
+    def markdown(self, url: str | None = None) -> str:
+        """A failure: its box. Anything else: the line, its releases linked to ``url`` if any."""
+        if self.state == FAILED:
+            return f'!!! failure "{self.title}"\n\n    {self.text}\n'
+        releases = f"torch {self.releases}"
+        text = self.text.replace(RELEASES, f"[{releases}]({url})" if url else releases)
+        return f"✓ {text}" if self.state == VERIFIED else text
 
-    def html(self) -> str:
-        return excluded_from_search(markdown_lib.markdown(self.markdown(), extensions=["admonition"]), self)
+    def html(self, url: str | None = None) -> str:
+        """The stamp as HTML, out of the search index: a failure's box (for under the title), or
+        the quiet line (for the page's end: Material's md-source-file, a page's metadata)."""
+        if self.state == FAILED:
+            return excluded_from_search(markdown_lib.markdown(self.markdown(), extensions=["admonition"]), self)
+        line = markdown_lib.markdown(self.markdown(url)).removeprefix("<p>").removesuffix("</p>")
+        return (f'<aside class="md-source-file ptdocs-end ptdocs-stamp ptdocs-stamp--{self.state}" '
+                f"data-search-exclude>\n<p>{line}</p>\n</aside>\n")
 
 
 def excluded_from_search(html: str, stamp: Stamp) -> str:
-    """``html`` with the stamp's admonition marked ``data-search-exclude``: Material's search
-    plugin then leaves the whole block out of the index (the page shows it unchanged)."""
-    opening = f'<div class="admonition {stamp.kind}">'
+    """``html`` with the failure box marked ``data-search-exclude``: Material's search plugin
+    then leaves the whole block out of the index (the page shows it unchanged)."""
+    opening = '<div class="admonition failure">'
     title = f'<p class="admonition-title">{escape(stamp.title, quote=False)}</p>'
     at = html.find(f"{opening}\n{title}")
     if at < 0:
         raise PluginError(f"stamp hook: the stamp {stamp.title!r} is not in the page as "
                           "Python-Markdown's admonition writes it; did the admonition markup change?")
-    return f'{html[:at]}<div class="admonition {stamp.kind}" data-search-exclude>{html[at + len(opening):]}'
+    return f'{html[:at]}<div class="admonition failure" data-search-exclude>{html[at + len(opening):]}'
 
 
 def _form(pair: tuple[str, str], n: int, **values) -> str:
@@ -127,24 +135,91 @@ def _form(pair: tuple[str, str], n: int, **values) -> str:
     return pair[0 if n == 1 else 1].format(n=n, **values)
 
 
-def _skips(s: dict, counts: dict) -> str:
-    skipped = counts.get("skipped", 0)
+def _skips(s: dict, skipped: int, reasons) -> str:
     if not skipped:
         return ""
-    reasons = "; ".join(dict.fromkeys(counts.get("skip_reasons") or [])) or s["no_reason"]
-    return " " + _form(s["skipped"], skipped, reasons=reasons)
+    return " " + _form(s["skipped"], skipped, reasons="; ".join(dict.fromkeys(reasons or [])) or s["no_reason"])
+
+
+def _listed(s: dict, items: list[str]) -> str:
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {s['and']} {items[-1]}"
+
+
+def _code(text: str) -> str:
+    """Inline code that survives any text (a failure may hold backticks or Markdown)."""
+    return "`` " + text.replace("`", "'") + " ``"
+
+
+def _date(text: str, language: str) -> str:
+    """An ISO date as the language writes it short: 2026-12-02 -> "2 Dec 2026", "2 dic 2026"."""
+    try:
+        day = datetime.date.fromisoformat(text)
+    except (TypeError, ValueError):
+        return str(text)
+    return format_date(day, "d MMM y", locale=language)
+
+
+def releases_span(s: dict, releases) -> str:
+    """The torch releases that passed, short: runs of consecutive supported releases as a range
+    ("2.10–2.15"), each named by its minor version (one supported release per minor); a release
+    outside SUPPORTED by its own number."""
+    groups: list[list[str]] = []
+    for release in sorted({public(release) for release in releases}, key=release_key):
+        index = SUPPORTED.index(release) if release in SUPPORTED else None
+        last = groups[-1][-1] if groups else None
+        if index is not None and last in SUPPORTED and SUPPORTED.index(last) == index - 1:
+            groups[-1].append(release)
+        else:
+            groups.append([release])
+
+    def name(release: str) -> str:
+        return ".".join(release.split(".")[:2]) if release in SUPPORTED else release
+    return _listed(s, [name(group[0]) if len(group) == 1 else f"{name(group[0])}–{name(group[-1])}"
+                       for group in groups])
+
+
+def _failing_releases(s: dict, language: str, runs) -> str:
+    """A sentence for each release on which some examples fail; releases that fail alike (same
+    counts, same first failure) share one."""
+    failing: dict[tuple, list[str]] = {}
+    for status, *_when_and_where in runs:
+        if status.state == "failed":
+            first = (describe_failure(language, status.failures[0], _code) if status.failures
+                     else s["no_reason"])
+            failing.setdefault((status.failed, status.total, first), []).append(status.release)
+    return "".join(" " + _form(s["releases_fail"], failed, release=_listed(s, releases), total=total,
+                               failure=first.rstrip("."))
+                   for (failed, total, first), releases in failing.items())
 
 
 def report_stamp(language: str, page: str, report: dict | None, current_sources: dict[str, str],
-                 torch_now: str | None, has_examples: bool, report_name: str = REPORT.as_posix()) -> Stamp:
-    """The stamp of one page, from the test report (None: there is none)."""
+                 torch_now: str | None, has_examples: bool, report_name: str = REPORT.as_posix(),
+                 runs: list[tuple[Status, str, str]] = ()) -> Stamp | None:
+    """The stamp of one page (None: it has no code), from the test report (None: there is none)
+    and the release runs (``runs``: each release's Status for the page as it is now, with the
+    date and the device of its run)."""
     s = STRINGS.in_language(language)
+    if not has_examples:
+        return None
+    runs = sorted(runs, key=lambda run: release_key(run[0].release))
+    passing = [run for run in runs if run[0].state == "passed"]
+    also = _failing_releases(s, language, runs)
+
+    def verified(n: int, releases, dates, devices, skipped: int, reasons) -> Stamp:
+        date, device = _date(max(dates), language), _listed(s, list(dict.fromkeys(devices)))
+        return Stamp(VERIFIED, _form(s["verified"], n, releases=RELEASES, device=device, date=date)
+                     + _skips(s, skipped, reasons) + also, releases_span(s, releases))
 
     def unverified(text: str) -> Stamp:
-        return Stamp("warning", s["unverified"], text)
+        if passing:  # the release runs, made on the page as it is, speak for it
+            newest = max(passing, key=lambda run: run[1])[0]
+            return verified(newest.passed, [status.release for status, *_ in passing],
+                            [date for _, date, _ in passing], [device for *_, device in passing],
+                            newest.skipped, newest.skip_reasons)
+        return Stamp(UNVERIFIED, f"{s['unverified']} {text}{also}")
 
-    if not has_examples:
-        return Stamp("info", s["no_code"], s["no_code_text"])
     if report is None:
         return unverified(s["no_report"].format(report=report_name))
     date = report.get("date", "?")
@@ -162,60 +237,13 @@ def report_stamp(language: str, page: str, report: dict | None, current_sources:
     facts = {"torch": report["torch"], "device": report.get("device", "?"), "date": date}
     passed, failed, skipped = (entry.get(key, 0) for key in ("passed", "failed", "skipped"))
     if failed:
-        return Stamp("failure", s["failed"],
-                     s["failures"].format(failed=failed, total=passed + failed + skipped, **facts))
+        return Stamp(FAILED, s["failures"].format(failed=failed, total=passed + failed + skipped, **facts),
+                     title=s["failed"])
     if not passed:
-        return unverified(s["none_ran"].format(**facts) + _skips(s, entry))
-    return Stamp("success", s["verified"], _form(s["passed"], passed, **facts) + _skips(s, entry))
-
-
-def _listed(s: dict, items: list[str]) -> str:
-    if len(items) < 2:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {s['and']} {items[-1]}"
-
-
-def _code(text: str) -> str:
-    """Inline code that survives any text (a failure may hold backticks or Markdown)."""
-    return "`` " + text.replace("`", "'") + " ``"
-
-
-def release_line(language: str, statuses: list[Status]) -> str:
-    """One sentence on the page from every release that ran it (``Status`` per release)."""
-    s = STRINGS.in_language(language)
-    ran = sorted((status for status in statuses if status.state in ("passed", "failed", "skipped")),
-                 key=lambda status: release_key(status.release))
-    shared = shared_skips(ran)  # the main stamp's to name
-    clauses = []
-    passing = [status.release for status in ran if status.state == "passed"]
-    if passing:
-        clauses.append(s["releases_pass"].format(releases=_listed(s, passing)))
-    # Releases that fail alike (same counts, same first failure) share one clause.
-    failing: dict[tuple, list[str]] = {}
-    for status in ran:
-        if status.state == "failed":
-            first = (describe_failure(language, status.failures[0], _code) if status.failures
-                     else s["no_reason"])
-            failing.setdefault((status.failed, status.total, first), []).append(status.release)
-    for (failed, total, first), releases in failing.items():
-        clauses.append(s["releases_fail"].format(release=_listed(s, releases), failed=failed,
-                                                 total=total, failure=first))
-    for status in ran:
-        own = [reason for reason in status.skip_reasons if reason not in shared]
-        if status.state == "failed":
-            continue
-        elif status.state == "skipped":
-            clauses.append(s["releases_none"].format(
-                release=status.release, reasons="; ".join(dict.fromkeys(status.skip_reasons)) or s["no_reason"]))
-        elif own:
-            clauses.append(_form(s["releases_skip"], len(own), release=status.release,
-                                 reasons="; ".join(dict.fromkeys(own))))
-    line = "; ".join(clauses)
-    line = line[:1].upper() + line[1:] + "." if line else ""
-    outdated = [status.release for status in statuses if status.state == "outdated"]
-    if outdated:
-        line = f"{line} {_form(s['releases_outdated'], len(outdated), releases=_listed(s, outdated))}"
-    return line.strip()
+        return unverified(s["none_ran"].format(**facts) + _skips(s, skipped, entry.get("skip_reasons")))
+    return verified(passed, [report["torch"], *(status.release for status, *_ in passing)],
+                    [date, *(date for _, date, _ in passing)], [facts["device"], *(device for *_, device in passing)],
+                    skipped, entry.get("skip_reasons"))
 
 
 def notebook_stamp(language: str, cells: int, executed: bool, cached: bool, torch_now: str | None,
@@ -223,11 +251,11 @@ def notebook_stamp(language: str, cells: int, executed: bool, cached: bool, torc
     """The stamp of a notebook page that no test report covers: what this build's execution proves."""
     s = STRINGS.in_language(language)
     if not executed:
-        return Stamp("warning", s["unverified"], s["notebook_off"])
+        return Stamp(UNVERIFIED, f"{s['unverified']} {s['notebook_off']}")
     if cached:
-        return Stamp("warning", s["unverified"], s["notebook_cached"])
-    return Stamp("success", s["verified"],
-                 _form(s["notebook_ran"], cells, torch=torch_now, device=device, date=date))
+        return Stamp(UNVERIFIED, f"{s['unverified']} {s['notebook_cached']}")
+    return Stamp(VERIFIED, _form(s["notebook_ran"], cells, torch=torch_now, device=device,
+                                 date=_date(date, language)))
 
 
 def insert_under_title(markdown: str, stamp: Stamp) -> str:
@@ -288,35 +316,43 @@ def on_page_markdown(markdown, page, config, files):
     source = Path(page.file.abs_src_path)
     language = _page_language(page, config)
     report = _build["report"]
-    entry = (report or {}).get("pages", {}).get(page.file.src_uri)
+    sources = page_sources(source, _build["root"])
+    runs = [(page_status(result, page.file.src_uri, sources), result.date, result.device)
+            for result in _build["releases"].values()]
     if source.suffix == ".ipynb":
         # mkdocs-jupyter renders notebooks itself; the stamp goes into its HTML (on_page_content).
-        if entry is not None:
-            stamp = report_stamp(language, page.file.src_uri, report, page_sources(source, _build["root"]),
-                                 _build["torch"], True)
+        if (report or {}).get("pages", {}).get(page.file.src_uri) is not None:
+            stamp = report_stamp(language, page.file.src_uri, report, sources, _build["torch"], True, runs=runs)
         else:
             stamp = _notebook_build_stamp(source, language, config)
         _build["notebooks"][page.file.src_uri] = stamp
         return markdown
-    sources = page_sources(source, _build["root"])
-    stamp = report_stamp(language, page.file.src_uri, report, sources,
-                         _build["torch"], _count_examples(source, _build["root"]) > 0)
-    statuses = [page_status(result, page.file.src_uri, sources) for result in _build["releases"].values()]
-    stamp = replace(stamp, releases=release_line(language, statuses))
+    stamp = report_stamp(language, page.file.src_uri, report, sources, _build["torch"],
+                         _count_examples(source, _build["root"]) > 0, runs=runs)
     _build["pages"][page.file.src_uri] = stamp
-    return insert_under_title(markdown, stamp)
+    # A failure is put where it cannot be missed; any other stamp waits for the page's end.
+    return insert_under_title(markdown, stamp) if stamp and stamp.state == FAILED else markdown
 
 
 def on_page_content(html, page, config, files):
-    stamp = _build.get("pages", {}).get(page.file.src_uri)
-    if stamp is not None:  # rendered from the page's Markdown, with the site's extensions
-        return excluded_from_search(html, stamp)
-    stamp = _build.get("notebooks", {}).get(page.file.src_uri)
+    pages, notebooks = _build.get("pages", {}), _build.get("notebooks", {})
+    stamp = pages.get(page.file.src_uri) or notebooks.get(page.file.src_uri)
     if stamp is None:
         return html
-    end = html.find("</h1>")
-    at = end + len("</h1>") if end >= 0 else 0
-    return html[:at] + stamp.html() + html[at:]
+    if stamp.state == FAILED:
+        if page.file.src_uri in pages:  # rendered from the page's Markdown, with the site's extensions
+            return excluded_from_search(html, stamp)
+        end = html.find("</h1>")
+        at = end + len("</h1>") if end >= 0 else 0
+        return html[:at] + stamp.html() + html[at:]
+    return html + stamp.html(_releases_url(page, files))
+
+
+def _releases_url(page, files) -> str | None:
+    """The releases page of the page's language, relative to the page (None: the site has none)."""
+    language = page.file.src_uri.split("/", 1)[0]
+    releases = files.get_file_from_path(f"{language}/{RELEASES_PAGE}") if files else None
+    return get_relative_url(releases.url, page.url) if releases else None
 
 
 def _notebook_build_stamp(source: Path, language: str, config) -> Stamp:

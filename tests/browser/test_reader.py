@@ -169,15 +169,21 @@ def test_a_search_result_opens_its_page_with_the_term_highlighted(site, page, la
     marks.first.wait_for()  # Material marks the page once it has fetched the search index
     assert {text.lower() for text in marks.all_inner_texts()} >= {term}, marks.all_inner_texts()[:5]
     # Its stamp is out of the search index (data-search-exclude), not out of the reader's sight.
-    assert page.locator("article .admonition[data-search-exclude]").first.is_visible(), "no visible stamp"
+    stamp = page.locator("article .ptdocs-stamp[data-search-exclude]")
+    stamp.scroll_into_view_if_needed()
+    assert stamp.is_visible(), "no visible stamp"
 
 
-# Each guide is the first result for its topic, in each language. "tensor" and "autograd" are
-# words of nearly every page: their guides' front matter boosts them (search: boost:).
+# Each guide is the first result for its topic, in each language, and for the words of its label
+# in the menu ("Measuring performance", "Medir el rendimiento": ptdocs/hooks/search.py makes the
+# label a search tag where the title does not say it). "tensor" and "autograd" are words of
+# nearly every page: their guides' front matter boosts them (search: boost:).
 TOPICS = {
     "en": {"autograd": "autograd/", "tensor": "tensors/", "framework": "choosing/", "measuring": "measuring/",
+           "performance": "measuring/", "gradient": "autograd/",
            "DataLoader": "training/"},
     "es": {"autograd": "autograd/", "tensor": "tensors/", "framework": "choosing/", "medir": "measuring/",
+           "rendimiento": "measuring/", "gradiente": "autograd/",
            "barajado": "training/"},
 }
 
@@ -192,6 +198,25 @@ def test_a_guide_is_the_first_result_for_its_topic(site, home_page, language, te
     expected = Site.in_language(guide, language)
     assert first == expected, (
         f"searching {term!r} on the {language} site lists /{first} first, not /{expected}: {sorted(found)}")
+
+
+# API names find the section that explains them, in each language, though code blocks are not
+# indexed (ptdocs/hooks/search.py): the prose names what the code uses.
+API_NAMES = {"unsqueeze": "tensors/", "retain_graph": "autograd/", "weights_only": "choosing/"}
+
+
+@pytest.mark.parametrize("language, term", [(language, term) for language in LANGUAGES for term in API_NAMES])
+def test_an_api_name_finds_the_section_that_explains_it(site, home_page, language, term):
+    page, _loaded, guard = home_page(language)
+    found = search(page, site, term)
+    assert_offline(guard.blocked)
+    links = page.eval_on_selector_all(".md-search-result__item a", "links => links.map(a => a.href)")
+    expected = Site.in_language(API_NAMES[term], language)
+    assert _path(links[0], site) == expected, (
+        f"searching {term!r} on the {language} site lists {links[0]} first, not /{expected}: {sorted(found)}")
+    # Material lists the page, then its sections that match: one of them is a section of its own.
+    sections = [link for link in links if _path(link, site) == expected and "#" in link]
+    assert sections, f"searching {term!r} on the {language} site finds /{expected}, but none of its sections"
 
 
 # --- dark mode ----------------------------------------------------------------------------
