@@ -44,14 +44,20 @@ resumed_loader = DataLoader(
     train_set, batch_size=3, shuffle=True, generator=torch.Generator()
 )
 resumed_loader.generator.set_state(loaded["generator"])
-assert all(torch.equal(a, b) for a, b in zip(resumed.parameters(), model.parameters()))
+assert all(
+    torch.equal(a, b)
+    for a, b in zip(resumed.parameters(), model.parameters(), strict=True)
+)
 # --8<-- [end:save_load]
 
 # --8<-- [start:resume]
 # One more epoch from the checkpoint, and one more without stopping: the same numbers.
 train_epoch(model, train_loader, optimizer)
 train_epoch(resumed, resumed_loader, resumed_optimizer)
-assert all(torch.equal(a, b) for a, b in zip(resumed.parameters(), model.parameters()))
+assert all(
+    torch.equal(a, b)
+    for a, b in zip(resumed.parameters(), model.parameters(), strict=True)
+)
 
 # Without the optimizer's state, the momentum restarts from zero: a different step.
 forgetful = Line()

@@ -24,10 +24,14 @@ assert_close(
 n = len(X_TRAIN)
 assert sum(X_TRAIN) == 0
 w_best = Fraction(
-    sum(a * b for a, b in zip(X_TRAIN, Y_TRAIN)), sum(a * a for a in X_TRAIN)
+    sum(a * b for a, b in zip(X_TRAIN, Y_TRAIN, strict=True)),
+    sum(a * a for a in X_TRAIN),
 )
 b_best = Fraction(sum(Y_TRAIN), n)
-loss_best = sum((w_best * a + b_best - b) ** 2 for a, b in zip(X_TRAIN, Y_TRAIN)) / n
+loss_best = (
+    sum((w_best * a + b_best - b) ** 2 for a, b in zip(X_TRAIN, Y_TRAIN, strict=True))
+    / n
+)
 print(w_best, b_best, loss_best)
 # > 127/60 9/8 487/960
 
@@ -42,7 +46,7 @@ lr, steps = Fraction(1, 20), 5
 model = Line()
 optimizer = torch.optim.SGD(model.parameters(), lr=float(lr))
 losses = []
-for step in range(steps):
+for _step in range(steps):
     optimizer.zero_grad()  # without it, each step would add to the last gradient
     loss_fn(model(x), y).backward()
     optimizer.step()  # w ← w − lr·∂L/∂w, b ← b − lr·∂L/∂b
@@ -54,12 +58,14 @@ print([f"{value:.4f}" for value in losses])
 # The same steps by hand, exactly, with fractions: with r = w·x + b − y,
 # ∂L/∂w = mean(2·r·x) and ∂L/∂b = mean(2·r).
 w, b, by_hand = Fraction(0), Fraction(0), []
-for step in range(steps):
-    r = [w * a + b - c for a, c in zip(X_TRAIN, Y_TRAIN)]
-    grad_w = sum(2 * ri * a for ri, a in zip(r, X_TRAIN)) / n
+for _step in range(steps):
+    r = [w * a + b - c for a, c in zip(X_TRAIN, Y_TRAIN, strict=True)]
+    grad_w = sum(2 * ri * a for ri, a in zip(r, X_TRAIN, strict=True)) / n
     grad_b = sum(2 * ri for ri in r) / n
     w, b = w - lr * grad_w, b - lr * grad_b
-    by_hand.append(sum((w * a + b - c) ** 2 for a, c in zip(X_TRAIN, Y_TRAIN)) / n)
+    by_hand.append(
+        sum((w * a + b - c) ** 2 for a, c in zip(X_TRAIN, Y_TRAIN, strict=True)) / n
+    )
 
 # Tolerance from float32's unit roundoff u = 2⁻²⁴: one loss takes 12 roundings
 # (3 per residual, its square, 7 additions, the mean), each off by at most u; as much
@@ -74,7 +80,7 @@ def assert_near(values, exact):
 
 
 assert_near(losses, by_hand)
-assert all(later < earlier for earlier, later in zip(by_hand, by_hand[1:]))
+assert all(later < earlier for earlier, later in zip(by_hand, by_hand[1:], strict=True))
 # --8<-- [end:descent]
 
 # --8<-- [start:converges]
@@ -94,7 +100,7 @@ def closed_form(k):
 assert [closed_form(k) for k in range(1, steps + 1)] == by_hand  # exactly equal
 
 # 200 steps: within float32's reach of the optimum, as the closed form says.
-for step in range(200 - steps):
+for _step in range(200 - steps):
     optimizer.zero_grad()
     loss_fn(model(x), y).backward()
     optimizer.step()

@@ -50,19 +50,21 @@ for epoch in range(6):
 # parameter, v ← momentum·v + gradient (v = gradient at the first step), then
 # p ← p − lr·v.
 lr, momentum = Fraction(1, 100), Fraction(1, 2)
-pairs = dict(zip(X_TRAIN, Y_TRAIN))  # the x values are distinct: x names its sample
+pairs = dict(
+    zip(X_TRAIN, Y_TRAIN, strict=True)
+)  # the x values are distinct: x names its sample
 w = b = Fraction(0)
 v_w = v_b = None
 by_hand = []
 for epoch in history:
     for batch in epoch:
         r = [w * a + b - pairs[a] for a in batch]
-        grad_w = sum(2 * ri * a for ri, a in zip(r, batch)) / len(batch)
+        grad_w = sum(2 * ri * a for ri, a in zip(r, batch, strict=True)) / len(batch)
         grad_b = sum(2 * ri for ri in r) / len(batch)
         v_w = grad_w if v_w is None else momentum * v_w + grad_w
         v_b = grad_b if v_b is None else momentum * v_b + grad_b
         w, b = w - lr * v_w, b - lr * v_b
-    errors = [(w * a + b - c) ** 2 for a, c in zip(X_VALID, Y_VALID)]
+    errors = [(w * a + b - c) ** 2 for a, c in zip(X_VALID, Y_VALID, strict=True)]
     by_hand.append(sum(errors) / len(errors))
 
 # The same float32 budget as for full-batch descent (measured: a few u at most).
