@@ -8,8 +8,10 @@ against a float64 reference by the task's own criterion), the steady state
 (torch.utils.benchmark, with a noise flag), memory, FLOPs. A cell that fails still
 gets a row. Writes the CSV and a JSON file of metadata beside it, as a consistent
 pair. Needs torch; tqdm, if installed, draws the progress bar. `--help` lists the
-options. Exit status: 0, 1 when every cell failed, 2 for a usage error, 130 when
-interrupted (Ctrl-C).
+options. Rows are written as they finish: an interruption keeps every finished row.
+Exit status: 0; 1 when every cell failed; 2 for a usage error (told before torch is
+imported where it can be); 3 when the files could not be written (a full disk: those
+written before stay whole); 130 when interrupted (Ctrl-C); 143 on SIGTERM.
 """
 
 import signal
@@ -23,6 +25,210 @@ if __name__ == "__main__":  # Ctrl-C while torch loads (a second or two): one li
         os._exit(130)  # nothing is written yet: leave at once, wherever the import was
 
     signal.signal(signal.SIGINT, _interrupted_while_loading)
+
+# Command line: read and checked before torch is imported, so that a mistake is told at once.
+import argparse
+import os
+import re
+import tempfile
+from pathlib import Path
+
+PRESETS = {
+    # For the tests: seconds.
+    "tiny": {"size": 8, "batch_sizes": (2, 4), "min_run_time": 0.01, "max_run_time": 0.2,
+             "reruns": 0, "repeats": 1},
+    # About a minute on an idle 2-core CPU. The MLP's weights (2 MiB in float32) fit in the
+    # cache of most CPUs, so its times are those of weights in cache, not in memory.
+    "quick": {"size": 256, "batch_sizes": (8, 64), "min_run_time": 0.2, "max_run_time": 1.0,
+              "reruns": 1, "repeats": 1},
+    # Bigger shapes, three batch sizes, three repetitions of every cell.
+    "full": {"size": 1024, "batch_sizes": (1, 32, 256), "min_run_time": 1.0, "max_run_time": 5.0,
+             "reruns": 2, "repeats": 3},
+}
+WORKLOADS = ("mlp", "matmul")
+class UsageError(Exception):
+    """Bad command-line input: reported in one line, before anything is measured or written."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, no usage block
+        raise UsageError(message)
+
+
+def positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def distinct(kind, values):
+    repeated = sorted({str(value) for value in values if values.count(value) > 1})
+    if repeated:  # the same cell twice would give two rows the same trial id
+        raise argparse.ArgumentTypeError(f"{kind} {', '.join(repeated)} given twice")
+    return values
+
+
+def positive_ints(text):
+    try:
+        values = tuple(positive_int(part) for part in text.split(","))
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"expected positive integers separated by commas, got {text!r}") from None
+    return distinct("batch size", values)
+
+
+def positive_float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not value > 0 or not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
+def non_negative_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return value
+
+
+def names(kind, allowed):
+    def parse(text):
+        values = tuple(part.strip() for part in text.split(","))
+        for value in values:
+            if value not in allowed:
+                raise argparse.ArgumentTypeError(
+                    f"unknown {kind} {value!r}: choose from {', '.join(allowed)}")
+        return distinct(kind, values)
+    return parse
+
+
+DTYPE_NAMES = ("float64", "float32", "float16", "bfloat16")
+TASK_NAMES = ("inference", "training", "gradient")  # CRITERIA's keys, checked below
+SEEDS = 2**64  # torch.Generator.manual_seed takes 0 <= seed < 2**64 (and negatives)
+
+
+def usable_cpus():
+    """The CPUs this process may run on (its affinity where the OS has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def seed(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value < SEEDS:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 2**64 - 1, "
+                                         f"got {text!r}")
+    return value
+
+
+def device_name_of(text):
+    """A device written as torch writes one: a type, and an index for accelerators only."""
+    kind, _, index = text.partition(":")
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", kind) or (index and not index.isdigit()):
+        raise argparse.ArgumentTypeError(f"unknown device {text!r}: use cpu, cuda, cuda:1, "
+                                         "mps, xpu, ...")
+    if kind == "cpu" and index not in ("", "0"):
+        raise argparse.ArgumentTypeError(f"device {text!r}: the CPU has no index; it is one "
+                                         "device, its cores are --threads")
+    return text
+
+
+def preset_help():
+    return "presets: " + "; ".join(
+        f"{name}: " + ", ".join(f"{key.replace('_', '-')} {value if not isinstance(value, tuple) else ','.join(map(str, value))}"
+                                for key, value in values.items())
+        for name, values in PRESETS.items())
+
+
+def parse_command_line(argv):
+    """The options, checked as far as they can be without torch (a second or two to import)."""
+    parser = Parser(prog="benchmark.py", description=__doc__.split("\n\n")[0],
+                    epilog=preset_help() + ". Give an option to change one value of a preset.")
+    parser.add_argument("--preset", choices=sorted(PRESETS), default="full",
+                        help="shapes and run times, listed below (default: full; quick runs "
+                             "in about a minute)")
+    parser.add_argument("--output", type=Path, default=Path("results/benchmark.csv"),
+                        help="CSV to write (.csv); the metadata goes beside it with .json "
+                             "(default: %(default)s)")
+    parser.add_argument("--device", type=device_name_of, help="cpu, cuda, cuda:1, mps, xpu, ... "
+                        "(default: the accelerator torch reports, else cpu)")
+    parser.add_argument("--dtypes", type=names("dtype", DTYPE_NAMES),
+                        help="comma-separated (default: float32 and the device's reduced precisions)")
+    parser.add_argument("--tasks", type=names("task", TASK_NAMES), default=TASK_NAMES,
+                        help="comma-separated (default: all)")
+    parser.add_argument("--workload", choices=WORKLOADS, default="mlp", help="default: %(default)s")
+    parser.add_argument("--size", type=positive_int, help="input features (the matmul's n)")
+    parser.add_argument("--hidden", type=positive_int, help="MLP hidden width (default: 4 x size)")
+    parser.add_argument("--batch-sizes", type=positive_ints, help="comma-separated, e.g. 8,64")
+    parser.add_argument("--repeats", type=positive_int, help="repetitions of every cell")
+    parser.add_argument("--min-run-time", type=positive_float, help="seconds of timing per cell, at least")
+    parser.add_argument("--max-run-time", type=positive_float,
+                        help="seconds of timing per attempt, at most, while the spread is too wide")
+    parser.add_argument("--reruns", type=non_negative_int, help="extra attempts for a noisy cell")
+    parser.add_argument("--threads", type=positive_int,
+                        help="intra-op CPU threads (default: torch.get_num_threads(), all cores). "
+                             "On a machine others use, give fewer than its idle cores, e.g. 1, "
+                             "and read the contended column")
+    parser.add_argument("--seed", type=seed, default=0, help="of the inputs (default: 0)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    args = parser.parse_args(argv)
+    for key, value in PRESETS[args.preset].items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
+    if args.max_run_time < args.min_run_time:
+        raise UsageError(f"--max-run-time {args.max_run_time:g} is below --min-run-time "
+                         f"{args.min_run_time:g}")
+    if args.threads is not None and args.threads > usable_cpus():
+        raise UsageError(f"--threads {args.threads} is more than the {usable_cpus()} CPUs this "
+                         "process may use: its threads would take turns, and the times with them")
+    args.hidden = args.hidden or 4 * args.size
+    check_output(args.output)
+    return args
+
+
+def check_output(path):
+    """The CSV and its metadata can be written there: checked before anything is measured."""
+    if path.is_dir():
+        raise UsageError(f"--output: {str(path)!r} is a folder")
+    if path.suffix != ".csv":
+        raise UsageError(f"--output {str(path)!r} must end in .csv: the metadata is written "
+                         f"beside it, as {path.with_suffix('.json').name}")
+    if path.with_suffix(".json").is_dir():
+        raise UsageError(f"--output: {str(path.with_suffix('.json'))!r} is a folder")
+    folder = path.parent
+    while not folder.exists():  # the folders still to create: the first one that exists decides
+        folder = folder.parent
+    if not folder.is_dir():
+        raise UsageError(f"--output: {str(folder)!r} is not a folder")
+    try:  # permissions alone do not tell (root, read-only mounts): try to create a file
+        handle, probe = tempfile.mkstemp(dir=folder, prefix=".benchmark-probe-")
+    except OSError as error:
+        raise UsageError(f"--output: cannot write in {str(folder)!r} ({error.strerror})") from None
+    os.close(handle)
+    os.unlink(probe)
+
+
+
+if __name__ == "__main__":
+    try:
+        parse_command_line(sys.argv[1:])  # --help ends here too
+    except UsageError as error:
+        print(f"benchmark.py: error: {error}", file=sys.stderr)
+        sys.exit(2)
 
 # --8<-- [start:imports]
 import csv
@@ -40,14 +246,11 @@ from torch.utils.benchmark import Timer
 from torch.utils.flop_counter import FlopCounterMode
 # --8<-- [end:imports]
 
-import argparse
 import datetime
 import hashlib
 import json
 import platform
 import subprocess
-import tempfile
-from pathlib import Path
 
 # --8<-- [start:tolerance]
 @dataclass(frozen=True)
@@ -79,6 +282,7 @@ CRITERIA = {
 
 # --8<-- [start:tasks]
 TASKS = tuple(CRITERIA)  # inference, training, gradient
+assert TASKS == TASK_NAMES
 LEARNING_RATE = 0.01
 
 
@@ -178,32 +382,50 @@ def first_call(call, sync):
 # --8<-- [start:steady_state]
 NOISE_THRESHOLD = 0.10  # torch's own: a Measurement warns (has_warnings) at IQR >= 10% of the median
 MIN_BLOCKS = 4  # adaptive_autorange judges the spread from the 4th timed block on
+# CPU time over wall time per thread below this: the cell's threads waited for a core that
+# something else held. Its blocks can be slow and steady (a small IQR), so the IQR misses it.
+CONTENTION_THRESHOLD = 0.9
 
 
-def steady_state(call, sync, *, threads, min_run_time, max_run_time):
-    """Seconds per call in timed blocks: torch.utils.benchmark's Measurement of block means."""
+def steady_state(call, sync, *, threads, min_run_time, max_run_time, host=True):
+    """Seconds per call in timed blocks: torch.utils.benchmark's Measurement of block means.
+
+    It also records how much of the wall time the process got a core (`cpu_share`) and,
+    where the OS gives one, the 1-minute load average. `host`: the work runs on the CPU
+    (on an accelerator the host thread may sleep while it waits, so no contention test).
+    """
     timer = Timer(
         stmt="call(); sync()",  # every timed call ends with the device synchronized
         globals={"call": call, "sync": sync},
         num_threads=threads,  # Timer's default is one thread: set it, and record it
     )
+    wall, cpu = time.perf_counter(), time.process_time()  # process_time: every thread's
     # Warms up, then adds blocks until their IQR is under the threshold or max_run_time is spent.
-    return timer.adaptive_autorange(threshold=NOISE_THRESHOLD, min_run_time=min_run_time,
-                                    max_run_time=max_run_time)
+    timing = timer.adaptive_autorange(threshold=NOISE_THRESHOLD, min_run_time=min_run_time,
+                                      max_run_time=max_run_time)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    timing.cpu_share = cpu / (wall * threads)  # 1: every thread ran all along
+    timing.contended = host and timing.cpu_share < CONTENTION_THRESHOLD
+    timing.load_average = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    return timing
 
 
 def is_noisy(timing):
-    """IQR >= 10% of the median (where torch's own Measurement warns), or too few blocks to tell."""
-    return not timing.meets_confidence(NOISE_THRESHOLD) or len(timing.times) < MIN_BLOCKS
+    """IQR >= 10% of the median (where torch's own Measurement warns), too few blocks to
+    tell, or contended: the threads did not have their cores."""
+    return (not timing.meets_confidence(NOISE_THRESHOLD) or len(timing.times) < MIN_BLOCKS
+            or getattr(timing, "contended", False))
 
 
-def timed(call, sync, *, threads, min_run_time, max_run_time, reruns):
+def timed(call, sync, *, threads, min_run_time, max_run_time, reruns, host=True):
     """The steady state, re-measured up to `reruns` times while noisy; the least noisy is kept."""
-    attempts = [steady_state(call, sync, threads=threads, min_run_time=min_run_time,
-                             max_run_time=max_run_time)]
+    def attempt():
+        return steady_state(call, sync, threads=threads, min_run_time=min_run_time,
+                            max_run_time=max_run_time, host=host)
+
+    attempts = [attempt()]
     while is_noisy(attempts[-1]) and len(attempts) <= reruns:
-        attempts.append(steady_state(call, sync, threads=threads, min_run_time=min_run_time,
-                                     max_run_time=max_run_time))
+        attempts.append(attempt())
     best = min(attempts, key=lambda timing: (is_noisy(timing), timing.iqr / timing.median))
     return best, len(attempts)
 # --8<-- [end:steady_state]
@@ -296,29 +518,74 @@ def relative_error(results, reference):
     return worst
 
 
-def agreement(output, reference):
-    """Share of rows whose decision, the index of their largest output, is the reference's."""
-    same = output.detach().cpu().argmax(dim=-1) == reference.detach().cpu().argmax(dim=-1)
-    return same.double().mean().item()
+def agreement(output, reference, resolution=0.0):
+    """Share of rows whose decision, the index of their largest output, is the reference's.
+
+    A row whose chosen index the reference puts within `resolution` x the row's largest
+    |value| of its own best is a tie, not a disagreement: rounding the exact row to the
+    dtype (a spacing of eps x that value at most) can swap two such entries.
+    """
+    output, reference = output.detach().cpu(), reference.detach().cpu().double()
+    chosen, best = output.argmax(dim=-1, keepdim=True), reference.argmax(dim=-1, keepdim=True)
+    margin = (reference.gather(-1, best) - reference.gather(-1, chosen)).squeeze(-1)
+    tie = margin <= resolution * reference.abs().amax(dim=-1)
+    return ((chosen == best).squeeze(-1) | tie).double().mean().item()
+
+
+def spacing(values, dtype):
+    """The gap between `values` (held in `dtype`) and the next number of the dtype, in float64."""
+    info = torch.finfo(dtype)
+    magnitude = values.double().abs().clamp(min=info.smallest_normal)
+    return info.eps * 2.0 ** torch.floor(torch.log2(magnitude))
 
 
 def observe(call, sync):
-    """Time the first call and keep what the task's criteria look at (float64, on the CPU)."""
-    before = [p.detach().to("cpu", torch.float64, copy=True) for p in call.params]
+    """Time the first call and keep what the task's criteria look at.
+
+    The parameters before the call are copied in their own dtype, on the CPU: no float64
+    copy of every weight is made while the cell runs.
+    """
+    before = [p.detach().to("cpu", copy=True) for p in call.params]
     seconds, outputs = first_call(call, sync)
-    after = [p.detach().to("cpu", torch.float64) for p in call.params]
-    return seconds, {"outputs": outputs, "update": [a - b for a, b in zip(after, before)]}
+    after = [p.detach().to("cpu", copy=True) for p in call.params]
+    return seconds, {"outputs": outputs, "before": before, "after": after}
 
 
-def measure_quality(task, observed, reference):
+def update_error(observed, reference, dtype):
+    """Relative error of the update a step applied, against a correctly rounded step.
+
+    The reference update is exact (float64); a correct step in `dtype` can only apply it
+    rounded: round(before + update) - before. Where the two differ by at most one spacing
+    of the weight, the rounding went the other way on a tie: not counted.
+    """
+    applied, expected = [], []
+    for before, after, exact in zip(observed["before"], observed["after"],
+                                    (a.double() - b.double() for a, b in
+                                     zip(reference["after"], reference["before"])), strict=True):
+        start = before.double()
+        rounded = (start + exact).to(dtype).double() - start  # what a correct step applies
+        step = after.double() - start
+        within = (step - rounded).abs() <= spacing(before, dtype)
+        applied.append(torch.where(within, rounded, step))
+        expected.append(rounded)
+    return relative_error(applied, expected)
+
+
+def worst(*errors):
+    """The largest error; NaN wins (max() would drop a NaN that is not first)."""
+    return next((e for e in errors if not math.isfinite(e)), max(errors))
+
+
+def measure_quality(task, observed, reference, dtype=torch.float32):
     """The task's quality metrics, named as the CSV columns that hold them."""
     outputs, expected = observed["outputs"], reference["outputs"]
     if task == "inference":
-        return {"agreement": agreement(outputs[0], expected[0]),
+        return {"agreement": agreement(outputs[0], expected[0], torch.finfo(dtype).eps),
                 "rel_error": relative_error(outputs, expected)}
-    if task == "training":
+    if task == "training":  # the gradients the step computed, and the update it applied
         return {"loss_rel_error": relative_error(outputs[:1], expected[:1]),
-                "rel_error": relative_error(observed["update"], reference["update"])}
+                "rel_error": worst(relative_error(outputs[1:], expected[1:]),
+                                   update_error(observed, reference, dtype))}
     return {"rel_error": relative_error(outputs, expected)}
 
 
@@ -340,6 +607,52 @@ def round_inputs(inputs, dtype):
     """The inputs as the cell's dtype holds them; the float64 reference starts from these too."""
     params, x, target = inputs
     return [p.to(dtype) for p in params], x.to(dtype), target.to(dtype)
+
+
+def summed_matmul(a, b):
+    """a @ b as products summed by torch.sum, a few rows at a time: not the BLAS kernel."""
+    rows = max(1, 2**22 // (a.shape[1] * b.shape[1]))  # about 32 MiB of products at once
+    return torch.cat([(a[i:i + rows, :, None] * b).sum(1) for i in range(0, len(a), rows)])
+
+
+def independent_reference(cell, inputs):
+    """What the task returns, in float64 on the CPU, without the kernels a float64 cell runs:
+    summed products instead of BLAS, derivatives written out instead of autograd."""
+    params, x, target = ([p.double() for p in inputs[0]], inputs[1].double(),
+                         inputs[2].double())
+    if cell.workload == "matmul":
+        out = summed_matmul(x, params[0])
+    else:
+        w1, b1, w2, b2 = params
+        hidden = torch.tanh(summed_matmul(x, w1) + b1)
+        out = summed_matmul(hidden, w2) + b2
+    if cell.task == "inference":
+        return {"outputs": (out,)}
+    d_out = 2 * (out - target) / out.numel()  # of the mean squared error
+    if cell.workload == "matmul":
+        grads = [summed_matmul(x.T, d_out)]
+    else:
+        d_pre = summed_matmul(d_out, w2.T) * (1 - hidden**2)  # tanh' = 1 - tanh^2
+        grads = [summed_matmul(x.T, d_pre), d_pre.sum(0), summed_matmul(hidden.T, d_out),
+                 d_out.sum(0)]
+    if cell.task == "gradient":
+        return {"outputs": tuple(grads)}
+    loss = ((out - target) ** 2).mean()
+    after = [p - LEARNING_RATE * g for p, g in zip(params, grads)]  # plain SGD
+    return {"outputs": (loss, *grads), "before": params, "after": after}
+
+
+def reference_of(cell, inputs):
+    """(the reference, what it is). A float64 cell is not checked against itself."""
+    if cell.dtype == torch.float64:
+        return independent_reference(cell, inputs), INDEPENDENT_REFERENCE
+    _, reference = observe(build(cell, inputs, torch.float64, torch.device("cpu")),
+                           torch.cpu.synchronize)
+    return reference, FLOAT64_REFERENCE
+
+
+FLOAT64_REFERENCE = "float64 (CPU, same kernels, autograd)"
+INDEPENDENT_REFERENCE = "float64 (CPU, summed products, written-out derivatives)"
 # --8<-- [end:quality]
 
 
@@ -350,7 +663,8 @@ EXTRA_COLUMNS = ("workload", "task", "latency_iqr", "first_call", "runs", "threa
                  "samples_per_s", "gflop_per_s", "memory_method", "rel_error", "tolerance",
                  "error",  # appended after the template, never in between; new ones go last
                  "blocks", "noisy", "attempts", "memory_state", "flops", "agreement",
-                 "loss_rel_error", "quality_failure", "pass_error")
+                 "loss_rel_error", "quality_failure", "pass_error",
+                 "cpu_share", "load_average", "contended", "precision", "reference")
 
 
 def torch_build():
@@ -365,8 +679,11 @@ def number(value):
 
 def make_row(cell, device, threads, *, first=None, timing=None, attempts=None, memory=None,
              memory_state=None, memory_method="", flops=None, metrics=None, quality_failure="",
-             failure=None, pass_errors=()):
-    """One CSV row. A failed cell keeps its row: nothing measured, quality false, the error."""
+             failure=None, pass_errors=(), reference=""):
+    """One CSV row. A failed cell keeps its row: nothing measured, quality false, the error.
+
+    The timed blocks go with it, under "_blocks" (not a CSV column): the metadata keeps them.
+    """
     metrics = metrics or {}
     latency = timing.median if timing is not None else None
     passed = failure is None and not quality_failure and bool(metrics)
@@ -398,6 +715,14 @@ def make_row(cell, device, threads, *, first=None, timing=None, attempts=None, m
         "loss_rel_error": number(metrics.get("loss_rel_error")),
         "quality_failure": quality_failure,
         "pass_error": "; ".join(pass_errors),
+        "cpu_share": number(getattr(timing, "cpu_share", None)),
+        "load_average": number(getattr(timing, "load_average", None)),
+        "contended": (("true" if timing.contended else "false")
+                      if getattr(timing, "contended", None) is not None else ""),
+        "precision": "pure",  # weights, inputs and arithmetic in the dtype (no autocast cells)
+        "reference": reference,
+        "_blocks": None if timing is None else {
+            "number_per_run": timing.number_per_run, "raw_times": timing.raw_times},
     }
 
 
@@ -408,7 +733,8 @@ def one_line(error):
 
 def to_csv(rows):
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=COLUMNS + EXTRA_COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=COLUMNS + EXTRA_COLUMNS, lineterminator="\n",
+                            extrasaction="ignore")  # "_blocks" goes to the metadata
     writer.writeheader()
     writer.writerows(rows)
     return buffer.getvalue()
@@ -428,21 +754,19 @@ def passes(cell, device, threads, min_run_time, max_run_time, reruns):
     first, observed = observe(call, sync)
     measured, errors = {"first": first}, []
     try:  # the float64 reference runs on the CPU, where float64 is always available
-        reference_call = build(cell, rounded, torch.float64, torch.device("cpu"))
-        _, reference = observe(reference_call, torch.cpu.synchronize)
-        del reference_call
+        reference, measured["reference"] = reference_of(cell, rounded)
     except Exception as failure:  # e.g. out of memory: the reference's failure, not the cell's
         errors.append(f"reference: {one_line(failure)}")
         measured["quality_failure"] = f"no float64 reference ({one_line(failure)})"
     else:
-        metrics = measure_quality(cell.task, observed, reference)
+        metrics = measure_quality(cell.task, observed, reference, cell.dtype)
         measured["metrics"] = metrics
         measured["quality_failure"] = judge(cell.task, metrics)[1]
         del reference
     del observed
     measured["timing"], measured["attempts"] = timed(
         call, sync, threads=threads, min_run_time=min_run_time, max_run_time=max_run_time,
-        reruns=reruns)
+        reruns=reruns, host=device.type == "cpu")
     del call
     try:
         memory, held, method = peak_memory(lambda: build(cell, rounded, cell.dtype, device), device)
@@ -480,23 +804,11 @@ def release(device):
 
 # Everything below runs the cells from the command line and writes the files.
 
-PRESETS = {
-    # For the tests: seconds.
-    "tiny": {"size": 8, "batch_sizes": (2, 4), "min_run_time": 0.01, "max_run_time": 0.2,
-             "reruns": 0, "repeats": 1},
-    # Under a minute on a 2-core CPU.
-    "quick": {"size": 256, "batch_sizes": (8, 64), "min_run_time": 0.2, "max_run_time": 1.0,
-              "reruns": 1, "repeats": 1},
-    # Bigger shapes, three batch sizes, three repetitions of every cell.
-    "full": {"size": 1024, "batch_sizes": (1, 32, 256), "min_run_time": 1.0, "max_run_time": 5.0,
-             "reruns": 2, "repeats": 3},
-}
 DTYPES = {"float64": torch.float64, "float32": torch.float32,
           "float16": torch.float16, "bfloat16": torch.bfloat16}
 # float32 and the reduced precisions each device type supports.
 DEFAULT_DTYPES = {"cpu": ("float32", "bfloat16"), "cuda": ("float32", "bfloat16", "float16"),
                   "xpu": ("float32", "bfloat16", "float16"), "mps": ("float32", "float16")}
-WORKLOADS = ("mlp", "matmul")
 MEMORY_METHODS = {
     CPU_MEMORY: ("memory: the most bytes of tensor memory live at any moment of one steady-state "
                  "call; memory_state: the bytes live as that call starts, i.e. what the cell holds "
@@ -538,131 +850,13 @@ ENVIRONMENT = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "KM
                "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE", "KINETO_LOG_LEVEL")
 
 
-class UsageError(Exception):
-    """Bad command-line input: reported in one line, before anything is measured or written."""
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, no usage block
-        raise UsageError(message)
-
-
-def positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
-def distinct(kind, values):
-    repeated = sorted({str(value) for value in values if values.count(value) > 1})
-    if repeated:  # the same cell twice would give two rows the same trial id
-        raise argparse.ArgumentTypeError(f"{kind} {', '.join(repeated)} given twice")
-    return values
-
-
-def positive_ints(text):
-    try:
-        values = tuple(positive_int(part) for part in text.split(","))
-    except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(
-            f"expected positive integers separated by commas, got {text!r}") from None
-    return distinct("batch size", values)
-
-
-def positive_float(text):
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not value > 0 or not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
-    return value
-
-
-def non_negative_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return value
-
-
-def names(kind, allowed):
-    def parse(text):
-        values = tuple(part.strip() for part in text.split(","))
-        for value in values:
-            if value not in allowed:
-                raise argparse.ArgumentTypeError(
-                    f"unknown {kind} {value!r}: choose from {', '.join(allowed)}")
-        return distinct(kind, values)
-    return parse
-
-
 def parse_args(argv):
-    parser = Parser(prog="benchmark.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--preset", choices=sorted(PRESETS), default="full",
-                        help="shapes and run times (default: full; quick runs in under a minute)")
-    parser.add_argument("--output", type=Path, default=Path("results/benchmark.csv"),
-                        help="CSV to write (.csv); the metadata goes beside it with .json "
-                             "(default: %(default)s)")
-    parser.add_argument("--device", help="cpu, cuda, cuda:1, mps, xpu, ... "
-                        "(default: the accelerator torch reports, else cpu)")
-    parser.add_argument("--dtypes", type=names("dtype", tuple(DTYPES)),
-                        help="comma-separated (default: float32 and the device's reduced precisions)")
-    parser.add_argument("--tasks", type=names("task", TASKS), default=TASKS, help="comma-separated (default: all)")
-    parser.add_argument("--workload", choices=WORKLOADS, default="mlp", help="default: %(default)s")
-    parser.add_argument("--size", type=positive_int, help="input features (the matmul's n)")
-    parser.add_argument("--hidden", type=positive_int, help="MLP hidden width (default: 4 x size)")
-    parser.add_argument("--batch-sizes", type=positive_ints, help="comma-separated, e.g. 8,64")
-    parser.add_argument("--repeats", type=positive_int, help="repetitions of every cell")
-    parser.add_argument("--min-run-time", type=positive_float, help="seconds of timing per cell, at least")
-    parser.add_argument("--max-run-time", type=positive_float,
-                        help="seconds of timing per attempt, at most, while the spread is too wide")
-    parser.add_argument("--reruns", type=non_negative_int, help="extra attempts for a noisy cell")
-    parser.add_argument("--threads", type=positive_int, default=torch.get_num_threads(),
-                        help="intra-op CPU threads, set explicitly (default: %(default)s here)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    args = parser.parse_args(argv)
-    for key, value in PRESETS[args.preset].items():
-        if getattr(args, key) is None:
-            setattr(args, key, value)
-    if args.max_run_time < args.min_run_time:
-        raise UsageError(f"--max-run-time {args.max_run_time:g} is below --min-run-time "
-                         f"{args.min_run_time:g}")
-    args.hidden = args.hidden or 4 * args.size
+    """The options, every check done: the device must be present, the dtypes known."""
+    args = parse_command_line(argv)
     args.device = resolve_device(args.device)
     args.dtypes = args.dtypes or DEFAULT_DTYPES.get(args.device.type, ("float32", "float16"))
-    check_output(args.output)
+    args.threads = args.threads or torch.get_num_threads()
     return args
-
-
-def check_output(path):
-    """The CSV and its metadata can be written there: checked before anything is measured."""
-    if path.is_dir():
-        raise UsageError(f"--output: {str(path)!r} is a folder")
-    if path.suffix != ".csv":
-        raise UsageError(f"--output {str(path)!r} must end in .csv: the metadata is written "
-                         f"beside it, as {path.with_suffix('.json').name}")
-    if path.with_suffix(".json").is_dir():
-        raise UsageError(f"--output: {str(path.with_suffix('.json'))!r} is a folder")
-    folder = path.parent
-    while not folder.exists():  # the folders still to create: the first one that exists decides
-        folder = folder.parent
-    if not folder.is_dir():
-        raise UsageError(f"--output: {str(folder)!r} is not a folder")
-    try:  # permissions alone do not tell (root, read-only mounts): try to create a file
-        handle, probe = tempfile.mkstemp(dir=folder, prefix=".benchmark-probe-")
-    except OSError as error:
-        raise UsageError(f"--output: cannot write in {str(folder)!r} ({error.strerror})") from None
-    os.close(handle)
-    os.unlink(probe)
 
 
 def resolve_device(name):
@@ -729,18 +923,26 @@ class Progress:
 
 
 def noise_note(row):
-    if int(row["blocks"]) < MIN_BLOCKS:
+    if row.get("contended") == "true":
+        why = (f"contended: its threads had a core {float(row['cpu_share']):.0%} of the wall "
+               f"time (load average {row['load_average'] or '?'}; "
+               f"use fewer --threads, or a quieter machine)")
+    elif int(row["blocks"]) < MIN_BLOCKS:
         why = (f"only {row['blocks']} timed block(s), fewer than {MIN_BLOCKS} "
                f"(calls too slow for max_run_time: raise --max-run-time)")
     else:
         spread = float(row["latency_iqr"]) / float(row["latency"])
         why = f"IQR {spread:.0%} of the median over {row['blocks']} blocks"
-    return f"benchmark.py: noisy: {row['trial']}: {why}, {row['attempts']} attempt(s); compare it with care"
+    return (f"benchmark.py: noisy: {row['trial']}: {why}, {row['attempts']} attempt(s); "
+            "compare it with care")
 
 
 def run(cells, device, threads, min_run_time, show_progress=False, *, max_run_time=None,
-        reruns=0, rows=None):
-    """Measure every cell, appending each row to `rows` as soon as it is complete."""
+        reruns=0, rows=None, finished=None):
+    """Measure every cell, appending each row to `rows` as soon as it is complete.
+
+    `finished(rows)`, when given, is called after each row: main() writes the files there.
+    """
     torch.set_num_threads(threads)
     rows = [] if rows is None else rows
     progress = Progress(cells, show_progress)
@@ -748,6 +950,8 @@ def run(cells, device, threads, min_run_time, show_progress=False, *, max_run_ti
         row = measure_cell(cell, device, threads, min_run_time, max_run_time=max_run_time,
                            reruns=reruns)
         rows.append(row)
+        if finished is not None:
+            finished(rows)
         if index == 0:
             # What stays alive after one cell (the modules it imported; on the CPU torch._dynamo
             # among them, which torch.profiler imports through torch._inductor) stays for the run:
@@ -866,7 +1070,29 @@ COLUMN_MEANINGS = {
 }
 
 
-def metadata(args, rows, *, planned, interrupted, csv_text, started=None, wall_seconds=None):
+def metadata(args, rows, *, planned, interrupted, csv_text, started=None, wall_seconds=None,
+             finished=True, static=None):
+    """The run's metadata; `static` (what does not change during a run) is reused if given."""
+    return {**(static or static_metadata(args)),
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            # When the run began and how long it took: runs whose spans overlap shared the machine.
+            "started": started,
+            "wall_seconds": None if wall_seconds is None else round(wall_seconds, 3),
+            "finished": finished,  # false while the run goes on: the rows so far, kept
+            "interrupted": interrupted,
+            "planned_cells": planned,
+            "cells": len(rows),
+            "failed_cells": sum(1 for row in rows if row["error"]),
+            "noisy_cells": sum(1 for row in rows if row["noisy"] == "true"),
+            "contended_cells": sum(1 for row in rows if row.get("contended") == "true"),
+            "csv_sha256": hashlib.sha256(csv_text.encode("utf-8")).hexdigest(),
+            # Every cell's timed blocks: load_measurements() makes Measurements of them.
+            "blocks": {row["trial"]: row["_blocks"] for row in rows if row.get("_blocks")},
+            }
+
+
+def static_metadata(args):
+    """What describes the run and stays the same while it goes on (computed once)."""
     return {
         "torch_build": torch_build(),
         "torch_version": torch.__version__,
@@ -885,18 +1111,19 @@ def metadata(args, rows, *, planned, interrupted, csv_text, started=None, wall_s
         "threads": args.threads,
         "parallel_info": torch.__config__.parallel_info(),
         "environment": {name: os.environ.get(name) for name in ENVIRONMENT},
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        # When the run began and how long it took: two runs whose spans overlap shared the machine.
-        "started": started,
-        "wall_seconds": None if wall_seconds is None else round(wall_seconds, 3),
         "module": module_version(),
         "matmul_precision": precision_settings(),
         "criteria": {task: [{"column": c.column, "bound": c.bound,
                              "passes_when": f"{c.column} {'>=' if c.at_least else '<='} {c.bound:g}",
                              "meaning": c.meaning} for c in criteria]
                      for task, criteria in CRITERIA.items()},
-        "reference": "float64 on the CPU, from the inputs rounded to the cell's dtype; NaN or inf fails",
-        "noise": {"threshold": NOISE_THRESHOLD, "min_blocks": MIN_BLOCKS, "criterion": NOISE_CRITERION},
+        "reference": ("float64 on the CPU, from the inputs rounded to the cell's dtype; a float64 "
+                      "cell's by other kernels (see the reference column); a training step is "
+                      "judged against the exact update correctly rounded to the dtype, a "
+                      "difference of one spacing of the weight counted as a tie; NaN or inf "
+                      "fails"),
+        "noise": {"threshold": NOISE_THRESHOLD, "min_blocks": MIN_BLOCKS,
+                  "contention_threshold": CONTENTION_THRESHOLD, "criterion": NOISE_CRITERION},
         "memory_method": MEMORY_METHODS[CPU_MEMORY if args.device.type == "cpu" else ACCELERATOR_MEMORY],
         "memory_methods": MEMORY_METHODS,
         "run": {"preset": args.preset, "workload": args.workload, "tasks": list(args.tasks),
@@ -904,12 +1131,6 @@ def metadata(args, rows, *, planned, interrupted, csv_text, started=None, wall_s
                 "batch_sizes": list(args.batch_sizes), "repeats": args.repeats,
                 "min_run_time": args.min_run_time, "max_run_time": args.max_run_time,
                 "reruns": args.reruns, "seed": args.seed},
-        "interrupted": interrupted,
-        "planned_cells": planned,
-        "cells": len(rows),
-        "failed_cells": sum(1 for row in rows if row["error"]),
-        "noisy_cells": sum(1 for row in rows if row["noisy"] == "true"),
-        "csv_sha256": hashlib.sha256(csv_text.encode("utf-8")).hexdigest(),
         "columns": list(COLUMNS + EXTRA_COLUMNS),
         "column_meanings": COLUMN_MEANINGS,
         "units": {"latency": "seconds per call: median of block means (torch.utils.benchmark, synchronized)",
@@ -923,12 +1144,15 @@ def metadata(args, rows, *, planned, interrupted, csv_text, started=None, wall_s
 
 
 def write_atomically(path, text):
-    """Write through a temporary file in the same folder, then rename: never half a file."""
+    """Write through a temporary file in the same folder, flushed to the disk, then rename:
+    never half a file, and a crash just after still finds it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
             file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
         # mkstemp makes the file private (0600); give it the usual permissions.
         umask = os.umask(0)
         os.umask(umask)
@@ -937,22 +1161,85 @@ def write_atomically(path, text):
     except BaseException:
         os.unlink(temporary)
         raise
+    try:  # the rename itself, on the disk (not every OS can open a folder)
+        folder = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(folder)
+    except OSError:
+        pass
+    finally:
+        os.close(folder)
 
 
-def write_pair(output, rows, meta_of):
-    """The metadata, then the CSV, with Ctrl-C held back until both are in place.
+class Terminated(BaseException):  # not caught as a failed cell
+    """SIGTERM (a CI cancellation, `timeout`): handled as Ctrl-C is, exit status 143."""
+
+
+def terminate(signum, frame):
+    raise Terminated
+
+
+class HeldSignals:
+    """Ctrl-C and SIGTERM wait while the files are written; `deliver` raises them after."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self, deliver=True):
+        self.deliver, self.caught, self.previous = deliver, [], {}
+
+    def __enter__(self):
+        for number in self.SIGNALS:
+            self.previous[number] = signal.signal(number, lambda n, f: self.caught.append(n))
+
+    def __exit__(self, *exc_info):
+        for number, handler in self.previous.items():
+            signal.signal(number, handler)
+        if self.deliver and self.caught and exc_info[0] is None:
+            signal.raise_signal(self.caught[0])  # now handled as if it came just after
+
+
+class WriteError(Exception):
+    """The files could not be written (a full disk, a file too large): exit status 3."""
+
+
+def write_pair(output, rows, meta_of, *, deliver=True):
+    """The metadata, then the CSV, with Ctrl-C and SIGTERM held back until both are in place.
 
     The metadata records the CSV's SHA-256, so a pair that does not belong together
     (a crash between the two renames) can be told from one that does.
     """
     csv_text = to_csv(rows)
     meta = json.dumps(meta_of(csv_text), indent=2) + "\n"
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        write_atomically(output.with_suffix(".json"), meta)
-        write_atomically(output, csv_text)
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    with HeldSignals(deliver):
+        try:
+            write_atomically(output.with_suffix(".json"), meta)
+            write_atomically(output, csv_text)
+        except OSError as error:
+            raise WriteError(f"{error.filename or output}: {error.strerror or error}") from None
+
+
+def load_measurements(path, description=None):
+    """The timed blocks of a run's metadata (.json) as torch.utils.benchmark Measurements,
+    one per timed cell, labelled so that torch.utils.benchmark.Compare groups them."""
+    from torch.utils.benchmark import Measurement
+    from torch.utils.benchmark.utils.common import TaskSpec
+
+    path = Path(path).with_suffix(".json")
+    meta = json.loads(path.read_text(encoding="utf-8"))
+    rows = {row["trial"]: row for row in csv.DictReader(
+        path.with_suffix(".csv").read_text(encoding="utf-8").splitlines())}
+    measurements = []
+    for trial, blocks in meta.get("blocks", {}).items():
+        row = rows[trial]
+        spec = TaskSpec(stmt="call(); sync()", setup="pass",
+                        label=f"{row['workload']} {row['task']} {row['shape']}",
+                        sub_label=f"{row['dtype']} batch {row['batch']} "
+                                  f"{trial.rsplit('-', 1)[-1]}",
+                        description=description or path.stem, num_threads=int(row["threads"]))
+        measurements.append(Measurement(blocks["number_per_run"], blocks["raw_times"], spec))
+    return measurements
 
 
 def main(argv=None):
@@ -961,29 +1248,41 @@ def main(argv=None):
     except UsageError as error:
         print(f"benchmark.py: error: {error}", file=sys.stderr)
         return 2
-    cells, rows, interrupted = plan(args), [], False
+    cells, rows, interrupted = plan(args), [], None
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     clock = time.perf_counter()
+
+    def write(rows, *, finished=False, deliver=True):
+        write_pair(args.output, rows, lambda csv_text: metadata(
+            args, rows, planned=len(cells), interrupted=interrupted is not None,
+            csv_text=csv_text, started=started, wall_seconds=time.perf_counter() - clock,
+            finished=finished, static=static), deliver=deliver)
+
     try:
+        static = static_metadata(args)
         run(cells, args.device, args.threads, args.min_run_time, not args.no_progress,
-            max_run_time=args.max_run_time, reruns=args.reruns, rows=rows)
-    except KeyboardInterrupt:
-        interrupted = True
-        if not rows:
-            print("\nbenchmark.py: interrupted before any cell was complete; nothing written",
-                  file=sys.stderr)
-            return 130
-    wall_seconds = time.perf_counter() - clock
-    write_pair(args.output, rows, lambda csv_text: metadata(
-        args, rows, planned=len(cells), interrupted=interrupted, csv_text=csv_text,
-        started=started, wall_seconds=wall_seconds))
+            max_run_time=args.max_run_time, reruns=args.reruns, rows=rows, finished=write)
+    except (KeyboardInterrupt, Terminated) as signalled:
+        interrupted = signalled
+    except WriteError as error:
+        return could_not_write(error, len(rows) - 1)  # the pair before this row's
+    status = 143 if isinstance(interrupted, Terminated) else 130
+    if interrupted is not None and not rows:
+        print("\nbenchmark.py: interrupted before any cell was complete; nothing written",
+              file=sys.stderr)
+        return status
+    try:  # the last pair: marked finished (or interrupted); a new signal now is ignored
+        write(rows, finished=interrupted is None, deliver=False)
+    except WriteError as error:
+        return could_not_write(error, len(rows))  # the last pair, not marked finished
     failed = sum(1 for row in rows if row["error"])
     rejected = sum(1 for row in rows if row["quality_pass"] == "false")
     noisy = sum(1 for row in rows if row["noisy"] == "true")
-    if interrupted:
-        print(f"\nbenchmark.py: interrupted: wrote the {len(rows)} complete rows of {len(cells)} "
-              f"to {args.output}, marked interrupted in its metadata", file=sys.stderr)
-        return 130
+    if interrupted is not None:
+        print(f"\nbenchmark.py: {'terminated' if status == 143 else 'interrupted'}: wrote the "
+              f"{len(rows)} complete rows of {len(cells)} to {args.output}, marked interrupted "
+              "in its metadata", file=sys.stderr)
+        return status
     print(f"wrote {len(rows)} rows to {args.output} ({failed} failed, {rejected} failed the "
           f"quality criteria or did not run, {noisy} noisy)", file=sys.stderr)
     if failed == len(rows):
@@ -992,6 +1291,14 @@ def main(argv=None):
     return 0
 
 
+def could_not_write(error, kept):
+    """One line, exit status 3: what is on the disk is the last pair written whole."""
+    print(f"\nbenchmark.py: error: could not write {error}; the files hold the {kept} rows "
+          "written before", file=sys.stderr)
+    return 3
+
+
 if __name__ == "__main__":
     signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on, main() handles Ctrl-C
+    signal.signal(signal.SIGTERM, terminate)
     sys.exit(main())

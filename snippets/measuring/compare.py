@@ -36,6 +36,7 @@ import itertools
 import json
 import math
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -74,6 +75,7 @@ class Entry:
     error: str
     rows: int
     failed_repeats: int = 0  # rows of this cell that did not run while others did
+    blocks: tuple = ()  # per timed repeat, its blocks' seconds per call (from the metadata)
 
     @property
     def spread(self) -> float | None:
@@ -194,7 +196,7 @@ def cell_key(row) -> tuple:
     return tuple(row.get(column, "") or "" for column in CELL)
 
 
-def combine(rows) -> Entry:
+def combine(rows, blocks=None) -> Entry:
     """One entry for a cell's rows in one run (one row, or its repeats).
 
     With repeats, the latency is the median of the timed rows' latencies and the
@@ -215,7 +217,9 @@ def combine(rows) -> Entry:
     iqrs = [row["latency_iqr"] for row in timed]
     latency = statistics.median(latencies)
     iqr = None if None in iqrs else max(iqrs + [max(latencies) - min(latencies)])
-    return Entry(latency, iqr, noisy, passed, error, len(rows), failed_repeats=len(rows) - len(timed))
+    kept = tuple(tuple(blocks[row["trial"]]) for row in timed if row.get("trial") in (blocks or {}))
+    return Entry(latency, iqr, noisy, passed, error, len(rows), failed_repeats=len(rows) - len(timed),
+                 blocks=kept if len(kept) == len(timed) else ())
 
 
 def _one(values, fallback="?"):
@@ -251,13 +255,29 @@ def read_metadata(path: Path, warnings: list) -> dict | None:
     return metadata
 
 
+def block_times(metadata) -> dict:
+    """trial -> its timed blocks' seconds per call, from the metadata's "blocks" (raw block
+    times and calls per block, as torch.utils.benchmark's Measurement keeps them)."""
+    found = {}
+    for trial, entry in ((metadata or {}).get("blocks") or {}).items():
+        try:
+            number = int(entry["number_per_run"])
+            times = [float(t) / number for t in entry["raw_times"]]
+        except (KeyError, TypeError, ValueError, ZeroDivisionError):
+            continue
+        if times and all(math.isfinite(t) and t > 0 for t in times):
+            found[trial] = times
+    return found
+
+
 def load_run(path: Path, label: str, warnings: list | None = None) -> Run:
     rows = read_csv(path)
     groups = {}
     for row in rows:
         groups.setdefault(cell_key(row), []).append(row)
     metadata = read_metadata(path, [] if warnings is None else warnings)
-    return Run(path=path, label=label, cells={key: combine(group) for key, group in groups.items()},
+    blocks = block_times(metadata)
+    return Run(path=path, label=label, cells={key: combine(group, blocks) for key, group in groups.items()},
                metadata=metadata, torch_build=_one(row["torch_build"] for row in rows),
                device=_one(row["device"] for row in rows), threads=_one((row.get("threads") for row in rows), ""),
                date=str((metadata or {}).get("date", "")))
@@ -272,6 +292,7 @@ class Verdict:
     threshold: float | None = None  # t: the change counted when the ratio is beyond a factor of 1 + t
     reason: str = ""
     causes: tuple = ()  # ("flagged noisy", ("[2]",)), ...: why it was not compared or is missing
+    interval: tuple | None = None  # the bootstrap's 95% interval of the ratio, from the blocks
 
     @property
     def factor(self) -> float | None:
@@ -321,10 +342,60 @@ def judge(base: Entry | None, other: Entry | None, base_label="[1]", label="[2]"
         return Verdict("not compared", ratio,
                        reason="; ".join(f"{' and '.join(labs)} {reason}" for reason, labs in why.items()),
                        causes=tuple((reason, tuple(labs)) for reason, labs in why.items()))
+    if base.blocks and other.blocks:  # the block times: a bootstrap interval on the ratio
+        ratio = typical(other.blocks) / typical(base.blocks)
+        low, high = interval(base.blocks, other.blocks)
+        limit = math.log1p(min_change)
+        shown = f"95% {low:.3f}–{high:.3f}, limit ×{1 + min_change:.3f}"
+        if math.log(low) > limit:
+            return Verdict("slower", ratio, min_change, shown, interval=(low, high))
+        if math.log(high) < -limit:
+            return Verdict("faster", ratio, min_change, shown, interval=(low, high))
+        return Verdict("within noise", ratio, min_change, shown, interval=(low, high))
     threshold = max(min_change, base.spread + other.spread)
     if abs(math.log(ratio)) <= math.log1p(threshold):
         return Verdict("within noise", ratio, threshold, f"limit ×{1 + threshold:.3f}")
     return Verdict("faster" if ratio < 1 else "slower", ratio, threshold, f"beyond ×{1 + threshold:.3f}")
+
+
+RESAMPLES = 2000  # bootstrap resamples per cell; seeded, so a comparison is repeatable
+
+
+def typical(repeats) -> float:
+    """A run's time for a cell: the median over its repeats of each repeat's median block."""
+    return statistics.median(statistics.median(blocks) for blocks in repeats)
+
+
+def interval(base, other, level=0.95) -> tuple:
+    """A bootstrap interval of typical(other) / typical(base): repeats resampled, then the
+    blocks inside each (repeats ran at different times, interleaved with the other cells)."""
+    draw = random.Random(hash_of(base, other))
+
+    def resample(repeats):
+        chosen = [draw.choice(repeats) for _ in repeats]
+        return typical([[draw.choice(blocks) for _ in blocks] for blocks in chosen])
+
+    ratios = sorted(resample(other) / resample(base) for _ in range(RESAMPLES))
+    cut = int((1 - level) / 2 * RESAMPLES)
+    return ratios[cut], ratios[RESAMPLES - 1 - cut]
+
+
+def hash_of(*values) -> int:
+    return int(hashlib.sha256(repr(values).encode()).hexdigest()[:16], 16)
+
+
+def calibrate(first, second, floor=MIN_CHANGE) -> float:
+    """The smallest change that can count, from an A/A pair (two runs of the same settings):
+    the largest |ratio - 1| of any cell both runs timed cleanly, in either direction, with
+    the bootstrap interval's far end; never below `floor`."""
+    pair = compare([first, second], min_change=floor)
+    worst = floor
+    for key in pair.keys:
+        verdict = pair.verdicts[key, 1]
+        if verdict.kind in ("within noise", "faster", "slower"):
+            ends = verdict.interval or (verdict.ratio, verdict.ratio)
+            worst = max(worst, *(math.expm1(abs(math.log(end))) for end in ends))
+    return worst
 
 
 @dataclass(frozen=True)
@@ -578,6 +649,9 @@ def parse_args(argv):
     parser.add_argument("--min-change", type=fraction, default=MIN_CHANGE,
                         help="smallest change that can count: a factor of 1 + this (default: %(default)s, "
                              "a chosen value)")
+    parser.add_argument("--calibrate", nargs=2, type=Path, metavar=("A1.csv", "A2.csv"),
+                        help="an A/A pair (two runs of the same settings): raise --min-change to "
+                             "the largest change between them")
     parser.add_argument("--output", type=Path, help="also write the comparison as CSV or JSON (by the suffix)")
     args = parser.parse_args(argv)
     if not args.csv:
@@ -590,7 +664,12 @@ def main(argv=None) -> int:
         args = parse_args(argv)
         if args.output is not None:
             check_output(args.output, args.csv)
-        comparison = compare(args.csv, args.min_change)
+        min_change = args.min_change
+        if args.calibrate:
+            min_change = calibrate(*args.calibrate, floor=min_change)
+            print(f"compare.py: calibrated from the A/A pair: a change counts beyond "
+                  f"×{1 + min_change:.3f}", file=sys.stderr)
+        comparison = compare(args.csv, min_change)
     except CompareError as error:
         print(f"compare.py: error: {error}", file=sys.stderr)
         return 2
