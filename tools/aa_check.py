@@ -114,21 +114,24 @@ def main(argv=None) -> int:
                   file=sys.stderr)
     failures = 0
     print("pair | hog | flagged A/B | min change | A/A verdicts | planted 1.5x verdicts | "
-          "A/A, flagged judged too | planted, flagged judged too")
+          "flagged judged too: min change, A/A | planted")
     for index, (first, second) in enumerate(pairs, 1):
         calibration = pairs[index - 2]  # the previous pair; the first takes the last's
         min_change = compare.calibrate(*calibration)
+        # The diagnostic calibrates on flagged cells too, as it judges them.
+        min_all = compare.limit_from(verdicts(*calibration, compare.MIN_CHANGE, True).values())
         planted = second.with_name(second.stem + "-planted.csv")
         plant(second, planted)
         aa = verdicts(first, second, min_change, False)
         slow = verdicts(first, planted, min_change, False)
-        aa_all = verdicts(first, second, min_change, True)
-        slow_all = verdicts(first, planted, min_change, True)
+        aa_all = verdicts(first, second, min_all, True)
+        slow_all = verdicts(first, planted, min_all, True)
         failures += sum(v.kind in ("faster", "slower") for v in aa.values())
         failures += sum(v.kind != "slower" for v in slow.values() if v.kind != "not compared")
         hogged = "yes" if index > args.pairs - args.hogged else "no"
         print(f"{index} | {hogged} | {flagged(first)}/{flagged(second)} | ×{1 + min_change:.3f} | "
-              f"{counts(aa)} | {counts(slow)} | {counts(aa_all)} | {counts(slow_all)}")
+              f"{counts(aa)} | {counts(slow)} | ×{1 + min_all:.3f}: {counts(aa_all)} | "
+              f"{counts(slow_all)}")
     print(f"aa_check: {'FAIL' if failures else 'ok'}: {failures} wrong verdict(s) on cells "
           "compare.py judges")
     return 1 if failures else 0
