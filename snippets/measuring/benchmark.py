@@ -402,7 +402,6 @@ CRITERIA = {
 
 # --8<-- [start:tasks]
 TASKS = tuple(CRITERIA)  # inference, training, gradient
-assert TASKS == TASK_NAMES
 LEARNING_RATE = 0.01
 
 
@@ -1113,6 +1112,8 @@ def release(device):
 
 # Everything below runs the cells from the command line and writes the files.
 
+assert TASKS == TASK_NAMES, "the command line's task names are CRITERIA's"
+
 DTYPES = {
     "float64": torch.float64,
     "float32": torch.float32,
@@ -1156,12 +1157,14 @@ MEMORY_METHODS = {
 NOISE_CRITERION = (
     f"noisy = true when the IQR of the block means is >= {NOISE_THRESHOLD:g} of their "
     f"median (Measurement.meets_confidence({NOISE_THRESHOLD:g}) is false: where "
-    f"torch's Measurement itself warns) or when fewer than {MIN_BLOCKS} blocks were "
-    f"timed. Timing uses Timer.adaptive_autorange(threshold={NOISE_THRESHOLD:g}), "
-    "which adds blocks until the spread is under the threshold or max_run_time is "
-    "spent: noisy = false means the spread fell under the threshold at some point "
-    "before max_run_time (an estimate biased low), and a slowdown that lasts the "
-    "whole cell is not flagged. Rerun policy: a noisy cell is timed again, up to "
+    f"torch's Measurement itself warns), when fewer than {MIN_BLOCKS} blocks were "
+    "timed, or, on the CPU, when the cell was contended: the process's CPU time over "
+    f"the wall time per thread (cpu_share) was under {CONTENTION_THRESHOLD:g}, a "
+    "slowdown that lasts the whole cell and leaves its blocks steady. Timing uses "
+    f"Timer.adaptive_autorange(threshold={NOISE_THRESHOLD:g}), which adds blocks "
+    "until the spread is under the threshold or max_run_time is spent: a spread "
+    "under the threshold is an estimate biased low. Rerun policy: a noisy cell is "
+    "timed again, up to "
     "`reruns` more times, and the least noisy attempt is kept; `attempts` counts "
     "them. Each cell still noisy is named on stderr."
 )
