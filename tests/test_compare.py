@@ -219,7 +219,7 @@ def test_help_explains_the_verdicts():
     run = cli("--help")
     assert run.returncode == 0 and "baseline first" in run.stdout and "within noise" in run.stdout
     help_text = " ".join(run.stdout.split())
-    assert "blind to drift between runs" in help_text and "no ratio shown" in help_text
+    assert "bootstrap interval" in help_text and "no ratio shown" in help_text
     assert "conservative" not in help_text
 
 
