@@ -757,9 +757,7 @@ def update_error(observed, reference, dtype):
         strict=True,
     ):
         start = before.double()
-        rounded = (start + exact).to(
-            dtype
-        ).double() - start  # what a correct step applies
+        rounded = (start + exact).to(dtype).double() - start  # a correct step's
         step = after.double() - start
         within = (step - rounded).abs() <= spacing(before, dtype)
         applied.append(torch.where(within, rounded, step))
