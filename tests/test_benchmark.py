@@ -826,6 +826,8 @@ def test_bfloat16_training_is_judged_against_the_correctly_rounded_step():
     doubled = dict(observed, after=[2 * a - b for a, b in zip(observed["after"],
                                                              observed["before"])])
     assert bench.update_error(doubled, reference, cell.dtype) > 0.05  # twice the step: wrong
+    skipped = dict(observed, after=observed["before"])  # no step at all: wrong too
+    assert bench.update_error(skipped, reference, cell.dtype) > 0.05
 
 
 def fake_timing(share, contended=True):
