@@ -266,6 +266,8 @@ STRINGS = Texts("results", {
                  "cover it. Read a verdict between two other runs of this machine with that in mind."),
     "aa_steady": ("In this A/A pair, none of the {compared} compared cells is called faster or slower; "
                   "another A/A pair, on a busier machine or further apart in time, can differ."),
+    "aa_none": ("In this A/A pair no cell could be compared: each was flagged (noisy or contended) "
+                "or failed in a run, so the pair says nothing about how far this machine drifts."),
     "called": ("is called faster or slower", "are called faster or slower"),
 })
 
@@ -687,7 +689,7 @@ def comparison_table(comparison, root: Path, language: str) -> str:
             shown = verdict.ratio is not None and verdict.kind != "not compared"
             cells += [f"{verdict.ratio:.2f}" if shown else "—", _verdict_text(verdict, language)]
         lines.append("| " + " | ".join(_cell(cell) for cell in cells) + " |")
-    blocks = any(verdict.interval for verdict in comparison.verdicts.values())
+    blocks = any(entry.blocks for run in runs for entry in run.cells.values())
     lines += ["", w["criterion_blocks" if blocks else "criterion"].format(floor=f"{comparison.min_change:.0%}")]
     for index, run in enumerate(runs[1:], 1):
         counts = ", ".join(f"{w['verdicts'][kind]} {n}" for kind, n in comparison.counts(index).items() if n)
@@ -838,6 +840,8 @@ def aa_summary(comparison, language: str) -> str:
     counts = comparison.counts(1)
     compared = counts["faster"] + counts["slower"] + counts["within noise"]
     n = counts["faster"] + counts["slower"]
+    if not compared:
+        return w["aa_none"]
     if not n:
         return w["aa_steady"].format(compared=compared)
     return w["aa_drift"].format(n=n, compared=compared, called=w["called"][n != 1])

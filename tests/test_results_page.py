@@ -524,8 +524,11 @@ def test_the_committed_aa_pair_is_two_runs_of_the_same_settings_at_different_tim
     if called:  # what the committed files say, whatever it is: counted, never typed
         assert f"In this A/A pair, {called} of {compared} compared cells" in english
         assert f"En este par A/A, {called} de {compared} celdas comparadas" in spanish
-    else:
+    elif compared:
         assert f"none of the {compared} compared cells" in english
+    else:  # every cell flagged in a run (a busy machine): the page says the pair tells nothing
+        assert "In this A/A pair no cell could be compared" in english
+        assert "En este par A/A no se pudo comparar ninguna celda" in spanish
 
 
 def test_an_aa_summary_counts_the_cells_called_faster_or_slower_in_each_language(tmp_path):
@@ -671,3 +674,11 @@ def test_the_noise_rule_states_the_contention_threshold_from_the_metadata(tmp_pa
     _place(tmp_path, results.FRESH, rows=_noisy_rows(["true"] + ["false"] * 11),
            meta_changes={"noise": noise})
     assert words in results.noise_note(results.load(tmp_path), language)
+
+
+def test_with_block_times_the_rule_is_the_intervals_even_when_no_cell_is_compared(tmp_path):
+    first, second = _noisy_rows(["true"] * 12), _noisy_rows(["true"] * 12)
+    for path, rows in zip(results.COMPARISON, (first, second)):
+        _place(tmp_path, path, rows=rows, meta_changes={"blocks": _with_blocks(tmp_path, rows, 1.0)})
+    text = results.comparison_table(results.load_comparison(tmp_path), tmp_path, "en")
+    assert "The verdict rests on each cell's block times" in text and "rule of thumb" not in text

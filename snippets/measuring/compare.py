@@ -739,7 +739,7 @@ def render(comparison: Comparison) -> str:
             "repeats show the spread within a run, not the drift between runs: "
             "calibrate from two runs of the same settings to see how far this "
             "machine moves."
-            if any(v.interval for v in comparison.verdicts.values())
+            if any(e.blocks for run in runs for e in run.cells.values())
             else "Verdict, a rule of thumb, not a significance test: with t the "
             f"larger of {comparison.min_change:.0%} (--min-change, a chosen default) "
             "and the two rows' IQR / median summed, a change counts when time / [1] "
