@@ -192,10 +192,14 @@ STRINGS = Texts("results", {
     "columns": ("Task", "dtype", "Batch", "Latency (median of block means)", "IQR of block means",
                 "Noise", "Memory", "Samples/s", "Quality check (relative error)"),
     "noisy": "⚠ noisy", "steady": "not flagged", "noise_unknown": "unknown",
-    "noisy_note": ("{n} of {total} cells are flagged noisy (⚠): their blocks spread widely (or were too "
-                   "few), a sign the machine was not steady; measure them again on a quieter machine."),
+    "noisy_note": ("{n} of {total} cells are flagged noisy (⚠): their blocks spread widely, were too few, "
+                   "or their threads did not have their cores (contended), a sign the machine was not steady or "
+                   "was shared; measure them again on a quieter machine, or with fewer `--threads`."),
     "noise_rule": ("A cell is flagged noisy when the IQR of its block means is at least {threshold} of their "
                    "median, or when fewer than {min_blocks} blocks were timed."),
+    "contention_rule": ("It is also flagged when it was contended: its process's CPU time over the wall "
+                        "time per thread was under {share} (the `cpu_share` column, the load average "
+                        "beside it), however steady its blocks."),
     "rerun_rule": ("A noisy cell was timed again, up to {reruns} more {times}, and the least noisy attempt "
                    "kept."),
     "times_word": ("time", "times"),
@@ -243,6 +247,15 @@ STRINGS = Texts("results", {
                   "compared (no ratio shown) when, in either run, it did not run, had a repeat that failed, "
                   "failed the quality check, is flagged noisy or has no IQR; it is missing when a run lacks "
                   "it."),
+    "criterion_blocks": ("The verdict rests on each cell's block times, kept in the metadata: the time "
+                         "ratio (the median over repeats of each repeat's median block) and its 95% "
+                         "bootstrap interval (repeats resampled, then the blocks in each). A change counts "
+                         "when the whole interval lies beyond a factor of 1 + {floor} (`--min-change`, or "
+                         "calibrated from an A/A pair with `--calibrate`): above it, slower; below its "
+                         "inverse, faster. A cell is not compared (no ratio shown) when, in either run, it "
+                         "did not run, had a repeat that failed, failed the quality check or is flagged "
+                         "noisy (contended included); it is missing when a run lacks it."),
+    "interval": "95% {low}–{high}, limit ×{f}",
     "counts": "{label} against [1], cells per verdict: {counts}.",
     "compare_alt": "Time ratio of each cell against the baseline run, coloured by verdict",
     "ratio_axis": "time / [1] (log scale; left of 1: faster)",
@@ -253,6 +266,8 @@ STRINGS = Texts("results", {
                  "cover it. Read a verdict between two other runs of this machine with that in mind."),
     "aa_steady": ("In this A/A pair, none of the {compared} compared cells is called faster or slower; "
                   "another A/A pair, on a busier machine or further apart in time, can differ."),
+    "aa_none": ("In this A/A pair no cell could be compared: each was flagged (noisy or contended) "
+                "or failed in a run, so the pair says nothing about how far this machine drifts."),
     "called": ("is called faster or slower", "are called faster or slower"),
 })
 
@@ -385,6 +400,9 @@ def noise_rule(metadata: dict, language: str) -> str:
     if not isinstance(threshold, (int, float)) or not isinstance(min_blocks, int):
         return ""
     text = w["noise_rule"].format(threshold=f"{threshold:.0%}", min_blocks=min_blocks)
+    share = noise.get("contention_threshold")
+    if isinstance(share, (int, float)):
+        text += " " + w["contention_rule"].format(share=f"{share:g}")
     reruns = (metadata.get("run") or {}).get("reruns")
     if isinstance(reruns, int) and reruns > 0:
         text += " " + w["rerun_rule"].format(reruns=reruns, times=w["times_word"][reruns != 1])
@@ -636,6 +654,9 @@ def _verdict_text(verdict, language: str) -> str:
         return f"{w['verdicts']['not compared']} ({causes})"
     word = w["verdicts"][verdict.kind]
     limit = (w["limit"] if verdict.kind == "within noise" else w["beyond"]).format(f=f"{verdict.factor:.3f}")
+    if verdict.interval:
+        low, high = verdict.interval
+        limit = w["interval"].format(low=f"{low:.3f}", high=f"{high:.3f}", f=f"{verdict.factor:.3f}")
     return f"**{word}** ({limit})" if verdict.kind in ("faster", "slower") else f"{word} ({limit})"
 
 
@@ -668,7 +689,8 @@ def comparison_table(comparison, root: Path, language: str) -> str:
             shown = verdict.ratio is not None and verdict.kind != "not compared"
             cells += [f"{verdict.ratio:.2f}" if shown else "—", _verdict_text(verdict, language)]
         lines.append("| " + " | ".join(_cell(cell) for cell in cells) + " |")
-    lines += ["", w["criterion"].format(floor=f"{comparison.min_change:.0%}")]
+    blocks = any(entry.blocks for run in runs for entry in run.cells.values())
+    lines += ["", w["criterion_blocks" if blocks else "criterion"].format(floor=f"{comparison.min_change:.0%}")]
     for index, run in enumerate(runs[1:], 1):
         counts = ", ".join(f"{w['verdicts'][kind]} {n}" for kind, n in comparison.counts(index).items() if n)
         lines.append(w["counts"].format(label=run.label, counts=counts))
@@ -818,6 +840,8 @@ def aa_summary(comparison, language: str) -> str:
     counts = comparison.counts(1)
     compared = counts["faster"] + counts["slower"] + counts["within noise"]
     n = counts["faster"] + counts["slower"]
+    if not compared:
+        return w["aa_none"]
     if not n:
         return w["aa_steady"].format(compared=compared)
     return w["aa_drift"].format(n=n, compared=compared, called=w["called"][n != 1])

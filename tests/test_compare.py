@@ -219,7 +219,7 @@ def test_help_explains_the_verdicts():
     run = cli("--help")
     assert run.returncode == 0 and "baseline first" in run.stdout and "within noise" in run.stdout
     help_text = " ".join(run.stdout.split())
-    assert "blind to drift between runs" in help_text and "no ratio shown" in help_text
+    assert "bootstrap interval" in help_text and "no ratio shown" in help_text
     assert "conservative" not in help_text
 
 
@@ -405,3 +405,79 @@ def test_matmul_agreement_runs_end_to_end_on_a_small_matmul(capsys):
     with pytest.raises(SystemExit) as refused:  # argparse's refusal, before anything is timed
         load_agreement().main(["--rounds", "6"])
     assert refused.value.code == 2 and "--rounds must be odd" in capsys.readouterr().err
+
+
+# ---- verdicts from the block times (issue 30) ----------------------------------------------------
+
+CELLS = [(task, dtype, batch) for task in ("inference", "training", "gradient")
+         for dtype in ("float32", "bfloat16") for batch in (8, 64)]
+
+
+def simulated_run(path: Path, draw: random.Random, *, factor=1.0, repeats=2, blocks=20):
+    """A run whose blocks vary as a busy machine's do: each repeat drifts (3%), each block
+    scatters (5%), a block now and then is slow; the metadata keeps the block times."""
+    rows, kept = [], {}
+    for repeat in range(1, repeats + 1):
+        for task, dtype, batch in CELLS:
+            drift = draw.lognormvariate(0, 0.03)
+            times = [100e-6 * batch * factor * drift * draw.lognormvariate(0, 0.05)
+                     * (1.5 if draw.random() < 0.05 else 1.0) for _ in range(blocks)]
+            times.sort()
+            median = times[blocks // 2]
+            made = row(task, dtype, batch, median, times[3 * blocks // 4] - times[blocks // 4],
+                       repeat=repeat)
+            rows.append(made)
+            kept[made["trial"]] = {"number_per_run": 10, "raw_times": [t * 10 for t in times]}
+    write(path, rows)
+    return with_metadata(path, blocks=kept)
+
+
+def test_a_verdict_from_the_blocks_is_a_bootstrap_interval_on_the_ratio(tmp_path):
+    draw = random.Random(1)
+    base = simulated_run(tmp_path / "a.csv", draw)
+    slow = simulated_run(tmp_path / "b.csv", draw, factor=1.5)
+    result = compare.compare([base, slow])
+    for key in result.keys:
+        verdict = result.verdicts[key, 1]
+        low, high = verdict.interval
+        assert verdict.kind == "slower" and low <= verdict.ratio <= high and low > 1.05
+        assert verdict.reason == f"95% {low:.3f}–{high:.3f}, limit ×1.050"
+    assert result.verdicts == compare.compare([base, slow]).verdicts  # seeded: repeatable
+
+
+def test_aa_pairs_are_never_called_different_and_a_planted_slowdown_always_is(tmp_path):
+    """Eight simulated A/A pairs, each judged with the minimum change calibrated from the one
+    before (tools/aa_check.py does the same on real runs)."""
+    draw = random.Random(30)
+    pairs = [(simulated_run(tmp_path / f"{i}a.csv", draw), simulated_run(tmp_path / f"{i}b.csv", draw))
+             for i in range(8)]
+    called = planted_missed = 0
+    for index, (first, second) in enumerate(pairs):
+        limit = compare.calibrate(*pairs[index - 1])
+        assert 0.05 <= limit < 0.5
+        aa = compare.compare([first, second], min_change=limit)
+        called += sum(aa.verdicts[key, 1].kind in ("faster", "slower") for key in aa.keys)
+        slow = simulated_run(tmp_path / f"{index}s.csv", random.Random(index), factor=1.5)
+        planted = compare.compare([first, slow], min_change=limit)
+        planted_missed += sum(planted.verdicts[key, 1].kind != "slower" for key in planted.keys)
+    assert called == 0 and planted_missed == 0
+
+
+def test_calibrate_takes_the_largest_change_of_an_aa_pair(tmp_path):
+    draw = random.Random(2)
+    first = simulated_run(tmp_path / "a.csv", draw)
+    second = simulated_run(tmp_path / "b.csv", draw, factor=1.2)  # a drift of 20% between runs
+    limit = compare.calibrate(first, second)
+    assert limit >= 0.2
+    done = cli(str(first), str(second), "--calibrate", str(first), str(second))
+    assert done.returncode == 0, done.stderr
+    assert f"calibrated from the A/A pair: a change counts beyond ×{1 + limit:.3f}" in done.stderr
+    assert "slower" not in done.stdout.split("against [1]:")[-1]  # judged by its own drift
+
+
+def test_a_contended_row_is_not_compared(tmp_path):
+    # benchmark.py sets noisy = true for a contended cell: its steady blocks are not a verdict.
+    base = write(tmp_path / "a.csv", [row("inference", "float32", 8, 100e-6, 0.0)])
+    other = write(tmp_path / "b.csv", [row("inference", "float32", 8, 300e-6, 0.0, noisy="true")])
+    verdict = compare.compare([base, other]).verdicts[("mlp", "inference", "float32", "8x32x8", "8"), 1]
+    assert verdict.kind == "not compared" and verdict.causes == (("flagged noisy", ("[2]",)),)

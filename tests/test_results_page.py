@@ -291,7 +291,7 @@ def test_noisy_cells_are_flagged_in_the_table_with_the_criterion_from_the_metada
     assert ("Una celda se marca como ruidosa cuando el IQR de sus medias por bloque es al menos el 15% de su "
             "mediana, o cuando se midieron menos de 5 bloques. Una celda ruidosa se volvió a medir hasta 2 veces "
             "más") in spanish
-    assert "noisy = true" not in english + spanish and "spread widely (or were too few)" in english
+    assert "noisy = true" not in english + spanish and "spread widely, were too few, or their threads" in english
 
 
 def test_metadata_that_gives_the_noise_criterion_only_in_words_is_quoted(tmp_path):
@@ -524,8 +524,11 @@ def test_the_committed_aa_pair_is_two_runs_of_the_same_settings_at_different_tim
     if called:  # what the committed files say, whatever it is: counted, never typed
         assert f"In this A/A pair, {called} of {compared} compared cells" in english
         assert f"En este par A/A, {called} de {compared} celdas comparadas" in spanish
-    else:
+    elif compared:
         assert f"none of the {compared} compared cells" in english
+    else:  # every cell flagged in a run (a busy machine): the page says the pair tells nothing
+        assert "In this A/A pair no cell could be compared" in english
+        assert "En este par A/A no se pudo comparar ninguna celda" in spanish
 
 
 def test_an_aa_summary_counts_the_cells_called_faster_or_slower_in_each_language(tmp_path):
@@ -635,3 +638,47 @@ def test_a_measuring_page_without_the_sample_marker_fails_the_build(tmp_path):
     build = _site(tmp_path, "# Measuring\n", "measuring.md")
     assert build.returncode != 0
     assert "measuring.md: put exactly one '<!-- sample-table -->' line where the sample goes" in build.stderr
+
+
+def _with_blocks(root: Path, rows, factor):
+    """The pair's metadata given block times: 10 blocks per cell around its latency."""
+    blocks = {row["trial"]: {"number_per_run": 1, "raw_times": [
+        float(row["latency"]) * factor * (1 + 0.01 * (i - 5)) for i in range(10)]}
+        for row in rows if row["latency"]}
+    return blocks
+
+
+@pytest.mark.parametrize("language, rule, interval", [
+    ("en", "The verdict rests on each cell's block times", "(95% 1.9"),
+    ("es", "El veredicto se basa en los tiempos de los bloques", "(95% 1.9"),
+])
+def test_with_block_times_the_verdict_is_an_interval_and_the_page_says_so(tmp_path, language, rule,
+                                                                          interval):
+    first, second = _noisy_rows(["false"] * 12), _noisy_rows(["false"] * 12)
+    for path, rows, factor in zip(results.COMPARISON, (first, second), (1.0, 2.0)):
+        _place(tmp_path, path, rows=rows, meta_changes={"blocks": _with_blocks(tmp_path, rows, factor)})
+    text = results.comparison_table(results.load_comparison(tmp_path), tmp_path, language)
+    assert rule in text and "rule of thumb" not in text and "regla práctica" not in text
+    judged = [line for line in _table_rows(text) if "**" in line]
+    assert judged and all(interval in line for line in judged)  # twice as slow, its interval shown
+
+
+@pytest.mark.parametrize("language, words", [
+    ("en", "It is also flagged when it was contended: its process's CPU time over the wall time per "
+           "thread was under 0.9"),
+    ("es", "También se marca cuando estuvo en disputa: el tiempo de CPU de su proceso entre el tiempo "
+           "de pared por hilo quedó por debajo de 0.9"),
+])
+def test_the_noise_rule_states_the_contention_threshold_from_the_metadata(tmp_path, language, words):
+    noise = {"threshold": 0.1, "min_blocks": 4, "contention_threshold": 0.9}
+    _place(tmp_path, results.FRESH, rows=_noisy_rows(["true"] + ["false"] * 11),
+           meta_changes={"noise": noise})
+    assert words in results.noise_note(results.load(tmp_path), language)
+
+
+def test_with_block_times_the_rule_is_the_intervals_even_when_no_cell_is_compared(tmp_path):
+    first, second = _noisy_rows(["true"] * 12), _noisy_rows(["true"] * 12)
+    for path, rows in zip(results.COMPARISON, (first, second)):
+        _place(tmp_path, path, rows=rows, meta_changes={"blocks": _with_blocks(tmp_path, rows, 1.0)})
+    text = results.comparison_table(results.load_comparison(tmp_path), tmp_path, "en")
+    assert "The verdict rests on each cell's block times" in text and "rule of thumb" not in text

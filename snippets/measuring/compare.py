@@ -1,4 +1,5 @@
-"""Compare runs of the benchmark cell by cell: the time ratio to a baseline, and whether it is more than noise.
+"""Compare runs of the benchmark cell by cell: the time ratio to a baseline, and whether
+it is more than noise.
 
     python snippets/measuring/compare.py baseline.csv other.csv [more.csv ...]
 
@@ -11,20 +12,26 @@ gives each run's median of block means, its IQR, the time ratio to the
 baseline and a verdict. Without CSVs it compares the committed pair
 samples/benchmark-cpu-threads1.csv and -threads2.csv. Standard library only.
 
-The verdict is a rule of thumb, not a significance test: a change counts when
-the ratio is beyond a factor of 1 + the larger of --min-change (5% by default,
-a chosen value) and the two rows' IQR / median summed, in either direction, so
-swapping baseline and run swaps faster and slower and nothing else. It judges
-against the spread within each run only: it cannot see how far the machine
-drifts between runs, which a comparison of two runs of the same settings (an
-A/A pair) shows. It does not use the number of blocks. The JSON metadata beside a CSV
+The verdict rests on the block times the metadata beside a CSV keeps (as
+torch.utils.benchmark's Measurement holds them): a run's time for a cell is the
+median over its repeats (interleaved with the other cells) of each repeat's
+median block, and a bootstrap (repeats resampled, then the blocks in each; seeded,
+so repeatable) gives a 95% interval of the ratio. A change counts when the whole
+interval lies beyond a factor of 1 + --min-change (5% by default, a chosen value)
+in either direction. Blocks and repeats show the spread within a run, not how far
+the machine drifts between runs: --calibrate A1.csv A2.csv raises the minimum
+change to the largest change an A/A pair (two runs of the same settings) showed.
+A cell flagged noisy, contended included, is not compared. For a CSV without
+block times the verdict falls back to a rule of thumb: the ratio beyond a factor
+of 1 + the larger of --min-change and the two rows' IQR / median summed.
+The JSON metadata beside a CSV
 (when its csv_sha256 matches) names the CPU or GPU, the preset and when the run
 took place; stderr warns when runs differ in more than one of torch build,
 device, CPU model, threads and preset, or ran at the same time.
 """
 
-# torch.utils.benchmark.Compare renders Measurement objects built from raw block
-# times; a CSV keeps only their median and IQR, and Compare gives no ratio or
+# torch.utils.benchmark.Compare renders Measurement objects (benchmark.py's
+# load_measurements makes them from a run's metadata), but gives no ratio or
 # verdict, so this module draws its own table in the same layout.
 
 import argparse
@@ -36,6 +43,7 @@ import itertools
 import json
 import math
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -43,8 +51,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE_PAIR = (ROOT / "samples" / "benchmark-cpu-threads1.csv", ROOT / "samples" / "benchmark-cpu-threads2.csv")
-TEMPLATE = ("trial", "torch_build", "device", "dtype", "shape", "batch", "latency", "memory", "quality_pass")
+SAMPLE_PAIR = (
+    ROOT / "samples" / "benchmark-cpu-threads1.csv",
+    ROOT / "samples" / "benchmark-cpu-threads2.csv",
+)
+TEMPLATE = (
+    "trial",
+    "torch_build",
+    "device",
+    "dtype",
+    "shape",
+    "batch",
+    "latency",
+    "memory",
+    "quality_pass",
+)
 # What makes two rows the same cell: the work done, not where or how fast it ran.
 CELL = ("workload", "task", "dtype", "shape", "batch")
 # A chosen default, not a measured one: a difference smaller than this never
@@ -52,21 +73,32 @@ CELL = ("workload", "task", "dtype", "shape", "batch")
 # error, and runs can move together between blocks).
 MIN_CHANGE = 0.05
 VERDICTS = ("baseline", "faster", "slower", "within noise", "not compared", "missing")
-# Why a cell is not compared, in the order they are checked (and "not in" for a missing cell).
-REASONS = ("did not run", "a repeat failed", "failed the quality check", "flagged noisy", "no IQR")
+# Why a cell is not compared, in the order they are checked (and "not in" for a missing
+# cell).
+REASONS = (
+    "did not run",
+    "a repeat failed",
+    "failed the quality check",
+    "flagged noisy",
+    "no IQR",
+)
 # What describes a run; a comparison should vary one of them (warned otherwise).
 SETTINGS = ("torch build", "device", "CPU model", "threads", "preset")
 
 
 class CompareError(ValueError):
-    """Input that cannot be compared truthfully; the message says which file and why, on one line."""
+    """Input that cannot be compared truthfully; the message says which file and why, on
+    one line.
+    """
 
 
-# ---- reading ----------------------------------------------------------------------------------
+# ---- reading -------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Entry:
     """One cell of one run; several rows (repeats) are combined into one."""
+
     latency: float | None  # seconds: median of block means (median over repeats)
     iqr: float | None  # seconds: IQR of block means (with repeats: see combine())
     noisy: bool | None  # None: the CSV predates the noisy column, noise unknown
@@ -74,6 +106,8 @@ class Entry:
     error: str
     rows: int
     failed_repeats: int = 0  # rows of this cell that did not run while others did
+    # per timed repeat, its blocks' seconds per call (from the metadata)
+    blocks: tuple = ()
 
     @property
     def spread(self) -> float | None:
@@ -100,16 +134,22 @@ class Run:
 
     @property
     def device_name(self) -> str | None:
-        return self.meta("device_name") or self.meta("gpu_name") or self.meta("cpu_model")
+        return (
+            self.meta("device_name") or self.meta("gpu_name") or self.meta("cpu_model")
+        )
 
     @property
     def preset(self) -> str | None:
         run = self.meta("run")
-        return run.get("preset") if isinstance(run, dict) and run.get("preset") else None
+        return (
+            run.get("preset") if isinstance(run, dict) and run.get("preset") else None
+        )
 
     @property
     def span(self) -> tuple | None:
-        """(start, end) as aware datetimes when the metadata records started and wall_seconds, else None."""
+        """(start, end) as aware datetimes when the metadata records started and
+        wall_seconds, else None.
+        """
         started, wall = self.meta("started"), self.meta("wall_seconds")
         try:
             start = datetime.datetime.fromisoformat(started)
@@ -122,18 +162,27 @@ class Run:
 
     def settings(self) -> dict:
         """What describes this run (None: unknown), keyed by SETTINGS."""
-        return {"torch build": self.torch_build if self.torch_build != "?" else None,
-                "device": self.device if self.device != "?" else None,
-                "CPU model": self.meta("cpu_model"), "threads": self.threads or None, "preset": self.preset}
+        return {
+            "torch build": self.torch_build if self.torch_build != "?" else None,
+            "device": self.device if self.device != "?" else None,
+            "CPU model": self.meta("cpu_model"),
+            "threads": self.threads or None,
+            "preset": self.preset,
+        }
 
     def describe(self) -> str:
         device = self.device
         if self.device_name and self.device_name != device:
             device = f"{device} ({self.device_name})"
-        threads = f", {self.threads} thread{'s' if self.threads != '1' else ''}" if self.threads else ""
+        threads = (
+            f", {self.threads} thread{'s' if self.threads != '1' else ''}"
+            if self.threads
+            else ""
+        )
         preset = f", preset {self.preset}" if self.preset else ""
         if self.span:
-            when = f", started {self.meta('started')}, took {float(self.meta('wall_seconds')):.0f} s"
+            took = float(self.meta("wall_seconds"))
+            when = f", started {self.meta('started')}, took {took:.0f} s"
         else:
             when = f", finished {self.date}" if self.date else ""
         return f"{self.path}: torch {self.torch_build}, {device}{threads}{preset}{when}"
@@ -146,11 +195,16 @@ def _number(text, path, line, column):
     try:
         value = float(text)
     except ValueError:
-        raise CompareError(f"{path}, line {line}: {column} {text!r} is not a number") from None
+        raise CompareError(
+            f"{path}, line {line}: {column} {text!r} is not a number"
+        ) from None
     if not math.isfinite(value) or value < 0 or (value == 0 and column == "latency"):
-        # A latency of 0 is no time per call (nothing to divide by); an IQR of 0 is a real, steady spread.
-        raise CompareError(f"{path}, line {line}: {column} {text!r} is not a time in seconds"
-                           + (" (a latency must be above 0)" if value == 0 else ""))
+        # A latency of 0 is no time per call (nothing to divide by); an IQR of 0 is a
+        # real, steady spread.
+        raise CompareError(
+            f"{path}, line {line}: {column} {text!r} is not a time in seconds"
+            + (" (a latency must be above 0)" if value == 0 else "")
+        )
     return value
 
 
@@ -170,17 +224,25 @@ def read_csv(path: Path) -> list[dict]:
     header = tuple(reader.fieldnames or ())
     missing = [column for column in TEMPLATE if column not in header]
     if missing:
-        raise CompareError(f"{path}: not a benchmark CSV (no {', '.join(missing)} column"
-                           f"{'s' if len(missing) > 1 else ''}; made by snippets/measuring/benchmark.py?)")
+        raise CompareError(
+            f"{path}: not a benchmark CSV (no {', '.join(missing)} "
+            f"column{'s' if len(missing) > 1 else ''}; made by "
+            "snippets/measuring/benchmark.py?)"
+        )
     rows = []
     for line, raw in enumerate(reader, start=2):
         if None in raw or any(value is None for value in raw.values()):
             raise CompareError(f"{path}, line {line}: not as many fields as the header")
         if raw["quality_pass"] not in ("true", "false"):
-            raise CompareError(f"{path}, line {line}: quality_pass must be true or false, "
-                               f"not {raw['quality_pass']!r}")
+            raise CompareError(
+                f"{path}, line {line}: quality_pass must be true or false, not "
+                f"{raw['quality_pass']!r}"
+            )
         if raw.get("noisy", "") not in ("true", "false", ""):
-            raise CompareError(f"{path}, line {line}: noisy must be true, false or empty, not {raw['noisy']!r}")
+            raise CompareError(
+                f"{path}, line {line}: noisy must be true, false or empty, not "
+                f"{raw['noisy']!r}"
+            )
         row = dict(raw)
         row["latency"] = _number(raw["latency"], path, line, "latency")
         row["latency_iqr"] = _number(raw.get("latency_iqr"), path, line, "latency_iqr")
@@ -194,7 +256,7 @@ def cell_key(row) -> tuple:
     return tuple(row.get(column, "") or "" for column in CELL)
 
 
-def combine(rows) -> Entry:
+def combine(rows, blocks=None) -> Entry:
     """One entry for a cell's rows in one run (one row, or its repeats).
 
     With repeats, the latency is the median of the timed rows' latencies and the
@@ -204,7 +266,11 @@ def combine(rows) -> Entry:
     quality is judged on the rows that ran.
     """
     errors = [row.get("error") or "" for row in rows]
-    timed = [row for row in rows if row["latency"] is not None and not (row.get("error") or "")]
+    timed = [
+        row
+        for row in rows
+        if row["latency"] is not None and not (row.get("error") or "")
+    ]
     flags = [row.get("noisy", "") for row in timed or rows]
     noisy = True if "true" in flags else (None if "" in flags else False)
     passed = all(row["quality_pass"] == "true" for row in timed or rows)
@@ -215,7 +281,21 @@ def combine(rows) -> Entry:
     iqrs = [row["latency_iqr"] for row in timed]
     latency = statistics.median(latencies)
     iqr = None if None in iqrs else max(iqrs + [max(latencies) - min(latencies)])
-    return Entry(latency, iqr, noisy, passed, error, len(rows), failed_repeats=len(rows) - len(timed))
+    kept = tuple(
+        tuple(blocks[row["trial"]])
+        for row in timed
+        if row.get("trial") in (blocks or {})
+    )
+    return Entry(
+        latency,
+        iqr,
+        noisy,
+        passed,
+        error,
+        len(rows),
+        failed_repeats=len(rows) - len(timed),
+        blocks=kept if len(kept) == len(timed) else (),
+    )
 
 
 def _one(values, fallback="?"):
@@ -224,7 +304,8 @@ def _one(values, fallback="?"):
 
 
 def read_metadata(path: Path, warnings: list) -> dict | None:
-    """The JSON beside a CSV when it belongs to it (its csv_sha256 matches the CSV's bytes), else None.
+    """The JSON beside a CSV when it belongs to it (its csv_sha256 matches the CSV's
+    bytes), else None.
 
     The CSV is the data; the metadata only describes the run, so a missing one is
     silent, a bad or foreign one is ignored with a one-line warning, and one too
@@ -242,13 +323,34 @@ def read_metadata(path: Path, warnings: list) -> dict | None:
         return None
     recorded = metadata.get("csv_sha256")
     if recorded is None:  # written before the benchmark recorded it
-        warnings.append(f"{beside}: records no csv_sha256 (an older benchmark), so it cannot be checked "
-                        f"against {path.name}; used unchecked")
+        warnings.append(
+            f"{beside}: records no csv_sha256 (an older benchmark), so it cannot be "
+            f"checked against {path.name}; used unchecked"
+        )
         return metadata
     if recorded != hashlib.sha256(path.read_bytes()).hexdigest():
-        warnings.append(f"{beside}: its csv_sha256 does not match {path.name} (metadata of another run); ignored")
+        warnings.append(
+            f"{beside}: its csv_sha256 does not match {path.name} (metadata of "
+            "another run); ignored"
+        )
         return None
     return metadata
+
+
+def block_times(metadata) -> dict:
+    """trial -> its timed blocks' seconds per call, from the metadata's "blocks" (raw
+    block
+    times and calls per block, as torch.utils.benchmark's Measurement keeps them)."""
+    found = {}
+    for trial, entry in ((metadata or {}).get("blocks") or {}).items():
+        try:
+            number = int(entry["number_per_run"])
+            times = [float(t) / number for t in entry["raw_times"]]
+        except (KeyError, TypeError, ValueError, ZeroDivisionError):
+            continue
+        if times and all(math.isfinite(t) and t > 0 for t in times):
+            found[trial] = times
+    return found
 
 
 def load_run(path: Path, label: str, warnings: list | None = None) -> Run:
@@ -257,21 +359,35 @@ def load_run(path: Path, label: str, warnings: list | None = None) -> Run:
     for row in rows:
         groups.setdefault(cell_key(row), []).append(row)
     metadata = read_metadata(path, [] if warnings is None else warnings)
-    return Run(path=path, label=label, cells={key: combine(group) for key, group in groups.items()},
-               metadata=metadata, torch_build=_one(row["torch_build"] for row in rows),
-               device=_one(row["device"] for row in rows), threads=_one((row.get("threads") for row in rows), ""),
-               date=str((metadata or {}).get("date", "")))
+    blocks = block_times(metadata)
+    return Run(
+        path=path,
+        label=label,
+        cells={key: combine(group, blocks) for key, group in groups.items()},
+        metadata=metadata,
+        torch_build=_one(row["torch_build"] for row in rows),
+        device=_one(row["device"] for row in rows),
+        threads=_one((row.get("threads") for row in rows), ""),
+        date=str((metadata or {}).get("date", "")),
+    )
 
 
-# ---- judging ----------------------------------------------------------------------------------
+# ---- judging -------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Verdict:
     kind: str  # one of VERDICTS
     ratio: float | None = None  # this run's latency / the baseline's
-    threshold: float | None = None  # t: the change counted when the ratio is beyond a factor of 1 + t
+    threshold: float | None = (
+        None  # t: the change counted when the ratio is beyond a factor of 1 + t
+    )
     reason: str = ""
-    causes: tuple = ()  # ("flagged noisy", ("[2]",)), ...: why it was not compared or is missing
+    # ("flagged noisy", ("[2]",)), ...: why it was not compared or is missing
+    causes: tuple = ()
+    interval: tuple | None = (
+        None  # the bootstrap's 95% interval of the ratio, from the blocks
+    )
 
     @property
     def factor(self) -> float | None:
@@ -283,9 +399,13 @@ class Verdict:
 
 def _unusable(entry: Entry) -> str:
     """Why this entry's speed cannot be judged, or ''."""
-    if entry.latency is None:  # read_csv refuses a latency of 0, so a time is always above 0
+    if (
+        entry.latency is None
+    ):  # read_csv refuses a latency of 0, so a time is always above 0
         return "did not run"
-    if entry.failed_repeats:  # the median of the repeats that ran would hide the one that crashed
+    if (
+        entry.failed_repeats
+    ):  # the median of the repeats that ran would hide the one that crashed
         return "a repeat failed"
     if not entry.passed:
         return "failed the quality check"
@@ -296,9 +416,15 @@ def _unusable(entry: Entry) -> str:
     return ""
 
 
-def judge(base: Entry | None, other: Entry | None, base_label="[1]", label="[2]",
-          min_change=MIN_CHANGE) -> Verdict:
-    """Faster, slower or within noise; never a speed verdict for a row that failed, ran noisy or did not run.
+def judge(
+    base: Entry | None,
+    other: Entry | None,
+    base_label="[1]",
+    label="[2]",
+    min_change=MIN_CHANGE,
+) -> Verdict:
+    """Faster, slower or within noise; never a speed verdict for a row that failed, ran
+    noisy or did not run.
 
     With t the larger of min_change and the two rows' IQR / median summed, a
     change counts when the ratio r = other / base is beyond a factor of 1 + t:
@@ -309,7 +435,9 @@ def judge(base: Entry | None, other: Entry | None, base_label="[1]", label="[2]"
     """
     if base is None or other is None:
         absent = base_label if base is None else label
-        return Verdict("missing", reason=f"not in {absent}", causes=(("not in", (absent,)),))
+        return Verdict(
+            "missing", reason=f"not in {absent}", causes=(("not in", (absent,)),)
+        )
     ratio = None
     if base.latency and other.latency is not None:
         ratio = other.latency / base.latency
@@ -318,13 +446,84 @@ def judge(base: Entry | None, other: Entry | None, base_label="[1]", label="[2]"
         if _unusable(entry):
             why.setdefault(_unusable(entry), []).append(lab)
     if why:
-        return Verdict("not compared", ratio,
-                       reason="; ".join(f"{' and '.join(labs)} {reason}" for reason, labs in why.items()),
-                       causes=tuple((reason, tuple(labs)) for reason, labs in why.items()))
+        return Verdict(
+            "not compared",
+            ratio,
+            reason="; ".join(
+                f"{' and '.join(labs)} {reason}" for reason, labs in why.items()
+            ),
+            causes=tuple((reason, tuple(labs)) for reason, labs in why.items()),
+        )
+    if (
+        base.blocks and other.blocks
+    ):  # the block times: a bootstrap interval on the ratio
+        ratio = typical(other.blocks) / typical(base.blocks)
+        low, high = interval(base.blocks, other.blocks)
+        limit = math.log1p(min_change)
+        shown = f"95% {low:.3f}–{high:.3f}, limit ×{1 + min_change:.3f}"
+        if math.log(low) > limit:
+            return Verdict("slower", ratio, min_change, shown, interval=(low, high))
+        if math.log(high) < -limit:
+            return Verdict("faster", ratio, min_change, shown, interval=(low, high))
+        return Verdict("within noise", ratio, min_change, shown, interval=(low, high))
     threshold = max(min_change, base.spread + other.spread)
     if abs(math.log(ratio)) <= math.log1p(threshold):
         return Verdict("within noise", ratio, threshold, f"limit ×{1 + threshold:.3f}")
-    return Verdict("faster" if ratio < 1 else "slower", ratio, threshold, f"beyond ×{1 + threshold:.3f}")
+    return Verdict(
+        "faster" if ratio < 1 else "slower",
+        ratio,
+        threshold,
+        f"beyond ×{1 + threshold:.3f}",
+    )
+
+
+RESAMPLES = 2000  # bootstrap resamples per cell; seeded, so a comparison is repeatable
+
+
+def typical(repeats) -> float:
+    """A run's time for a cell: the median over its repeats of each repeat's median
+    block.
+    """
+    return statistics.median(statistics.median(blocks) for blocks in repeats)
+
+
+def interval(base, other, level=0.95) -> tuple:
+    """A bootstrap interval of typical(other) / typical(base): repeats resampled, then
+    the
+    blocks inside each (repeats ran at different times, interleaved with the other
+    cells)."""
+    draw = random.Random(hash_of(base, other))
+
+    def resample(repeats):
+        chosen = [draw.choice(repeats) for _ in repeats]
+        return typical([[draw.choice(blocks) for _ in blocks] for blocks in chosen])
+
+    ratios = sorted(resample(other) / resample(base) for _ in range(RESAMPLES))
+    cut = int((1 - level) / 2 * RESAMPLES)
+    return ratios[cut], ratios[RESAMPLES - 1 - cut]
+
+
+def hash_of(*values) -> int:
+    return int(hashlib.sha256(repr(values).encode()).hexdigest()[:16], 16)
+
+
+def calibrate(first, second, floor=MIN_CHANGE) -> float:
+    """The smallest change that can count, from an A/A pair (two runs of the same
+    settings).
+    """
+    pair = compare([first, second], min_change=floor)
+    return limit_from(pair.verdicts.values(), floor)
+
+
+def limit_from(verdicts, floor=MIN_CHANGE) -> float:
+    """The largest |ratio - 1|, in either direction, of the far end of any judged cell's
+    interval (its ratio, without blocks) in an A/A pair; never below `floor`."""
+    worst = floor
+    for verdict in verdicts:
+        if verdict.kind in ("within noise", "faster", "slower"):
+            for end in verdict.interval or (verdict.ratio,):
+                worst = max(worst, math.expm1(abs(math.log(end))))
+    return worst
 
 
 @dataclass(frozen=True)
@@ -333,7 +532,9 @@ class Comparison:
     keys: tuple  # every cell key of any run, in the baseline's order first
     verdicts: dict  # (key, run index >= 1) -> Verdict
     min_change: float
-    warnings: tuple = ()  # one line each: ignored metadata, runs that differ in more than one setting or overlap
+    # one line each: ignored metadata, runs that differ in more than one setting or
+    # overlap
+    warnings: tuple = ()
 
     def counts(self, index: int) -> dict:
         tally = dict.fromkeys(VERDICTS[1:], 0)
@@ -344,75 +545,116 @@ class Comparison:
 
 def compare(paths, min_change=MIN_CHANGE) -> Comparison:
     if len(paths) < 2:
-        raise CompareError("give at least two CSVs: the baseline first, then the runs to compare with it")
+        raise CompareError(
+            "give at least two CSVs: the baseline first, then the runs to compare "
+            "with it"
+        )
     warnings = []
-    runs = tuple(load_run(Path(path), f"[{index}]", warnings) for index, path in enumerate(paths, 1))
+    runs = tuple(
+        load_run(Path(path), f"[{index}]", warnings)
+        for index, path in enumerate(paths, 1)
+    )
     base = runs[0]
     for run in runs[1:]:
         if not set(run.cells) & set(base.cells):
-            raise CompareError(f"{run.path} has no cell in common with {base.path} (a cell is the same "
-                               f"{', '.join(CELL)}): nothing to compare")
+            raise CompareError(
+                f"{run.path} has no cell in common with {base.path} (a cell is the "
+                f"same {', '.join(CELL)}): nothing to compare"
+            )
     keys = list(base.cells)
     for run in runs[1:]:
         keys += [key for key in run.cells if key not in keys]
-    verdicts = {(key, index): judge(base.cells.get(key), run.cells.get(key), base.label, run.label, min_change)
-                for key in keys for index, run in enumerate(runs) if index}
+    verdicts = {
+        (key, index): judge(
+            base.cells.get(key), run.cells.get(key), base.label, run.label, min_change
+        )
+        for key in keys
+        for index, run in enumerate(runs)
+        if index
+    }
     for run in runs[1:]:
         changed = differences(base, run)
         if len(changed) > 1:
-            warnings.append(f"{run.label} differs from {base.label} in more than one setting ("
-                            + "; ".join(f"{name}: {a} vs {b}" for name, (a, b) in changed.items())
-                            + "): the ratios mix their effects")
+            warnings.append(
+                f"{run.label} differs from {base.label} in more than one setting ("
+                + "; ".join(f"{name}: {a} vs {b}" for name, (a, b) in changed.items())
+                + "): the ratios mix their effects"
+            )
     for first, second in itertools.combinations(runs, 2):
         if overlap(first, second):
-            warnings.append(f"{first.label} and {second.label} ran at the same time (their start times and "
-                            "durations overlap): each slowed the other")
+            warnings.append(
+                f"{first.label} and {second.label} ran at the same time (their start "
+                "times and durations overlap): each slowed the other"
+            )
     return Comparison(runs, tuple(keys), verdicts, min_change, tuple(warnings))
 
 
 def differences(base: Run, run: Run) -> dict:
     """The settings known in both runs whose values differ: name -> (base's, run's)."""
     mine, theirs = base.settings(), run.settings()
-    return {name: (mine[name], theirs[name]) for name in SETTINGS
-            if mine[name] is not None and theirs[name] is not None and mine[name] != theirs[name]}
+    return {
+        name: (mine[name], theirs[name])
+        for name in SETTINGS
+        if mine[name] is not None
+        and theirs[name] is not None
+        and mine[name] != theirs[name]
+    }
 
 
 def overlap(first: Run, second: Run) -> bool:
-    """True when both runs record when they ran and their spans overlap (they shared the machine)."""
+    """True when both runs record when they ran and their spans overlap (they shared the
+    machine).
+    """
     if first.span is None or second.span is None:
         return False
     (start_a, end_a), (start_b, end_b) = first.span, second.span
     return start_a < end_b and start_b < end_a
 
 
-# ---- showing ----------------------------------------------------------------------------------
+# ---- showing -------------------------------------------------------------------------
 
 UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
 
 
 def unit_for(seconds) -> tuple[str, float]:
-    """The unit in which the smallest of these times reads as 1 or more (one unit per table, as Compare does)."""
+    """The unit in which the smallest of these times reads as 1 or more (one unit per
+    table, as Compare does).
+    """
     values = [value for value in seconds if value]
     smallest = min(values) if values else 1.0
-    return next(((name, scale) for name, scale in UNITS if smallest >= scale), UNITS[-1])
+    return next(
+        ((name, scale) for name, scale in UNITS if smallest >= scale), UNITS[-1]
+    )
 
 
 def _fixed(value, scale):
-    """Four significant digits, never an exponent (the table's unit is chosen for its smallest time)."""
+    """Four significant digits, never an exponent (the table's unit is chosen for its
+    smallest time).
+    """
     if value is None:
         return "—"
     value /= scale
-    return f"{value:.0f}" if value >= 1000 else f"{value:.4g}"  # an IQR under 1e-4 units shows an exponent
+    return (
+        f"{value:.0f}" if value >= 1000 else f"{value:.4g}"
+    )  # an IQR under 1e-4 units shows an exponent
 
 
 def _ratio(verdict: Verdict, form: str, none="—") -> str:
-    """The time ratio as shown: none for a cell not compared, whose ratio would read as a speedup."""
-    return none if verdict.ratio is None or verdict.kind == "not compared" else form.format(verdict.ratio)
+    """The time ratio as shown: none for a cell not compared, whose ratio would read as
+    a speedup.
+    """
+    return (
+        none
+        if verdict.ratio is None or verdict.kind == "not compared"
+        else form.format(verdict.ratio)
+    )
 
 
 def title(key) -> str:
     workload, task, dtype, shape, batch = key
-    return " · ".join(part for part in (workload, task, dtype, shape, f"batch {batch}") if part)
+    return " · ".join(
+        part for part in (workload, task, dtype, shape, f"batch {batch}") if part
+    )
 
 
 def marks(entry: Entry | None) -> str:
@@ -433,20 +675,46 @@ def marks(entry: Entry | None) -> str:
 
 
 def cell_table(comparison: Comparison, key) -> str:
-    """One cell as a Compare-style block: a title rule, one line per run, the unit underneath."""
+    """One cell as a Compare-style block: a title rule, one line per run, the unit
+    underneath.
+    """
     entries = [run.cells.get(key) for run in comparison.runs]
     name, scale = unit_for([e.latency for e in entries if e])
-    header = ("run", f"median ({name})", f"IQR ({name})", "time / [1]", "marks", "verdict")
+    header = (
+        "run",
+        f"median ({name})",
+        f"IQR ({name})",
+        "time / [1]",
+        "marks",
+        "verdict",
+    )
     lines = []
-    for index, (run, entry) in enumerate(zip(comparison.runs, entries)):
+    for index, (run, entry) in enumerate(zip(comparison.runs, entries, strict=True)):
         verdict = Verdict("baseline") if index == 0 else comparison.verdicts[key, index]
-        ratio = "1.000" if index == 0 and entry and entry.latency else _ratio(verdict, "{:.3f}")
-        lines.append((run.label, _fixed(entry and entry.latency, scale), _fixed(entry and entry.iqr, scale),
-                      ratio, marks(entry), verdict.text()))
-    widths = [max(len(str(row[i])) for row in [header] + lines) for i in range(len(header))]
+        ratio = (
+            "1.000"
+            if index == 0 and entry and entry.latency
+            else _ratio(verdict, "{:.3f}")
+        )
+        lines.append(
+            (
+                run.label,
+                _fixed(entry and entry.latency, scale),
+                _fixed(entry and entry.iqr, scale),
+                ratio,
+                marks(entry),
+                verdict.text(),
+            )
+        )
+    widths = [
+        max(len(str(row[i])) for row in [header] + lines) for i in range(len(header))
+    ]
 
     def line(cells):
-        parts = [str(c).rjust(w) if 0 < i < 4 else str(c).ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
+        parts = [
+            str(c).rjust(w) if 0 < i < 4 else str(c).ljust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ]
         return "  " + " | ".join(parts).rstrip()
 
     body = [line(header)] + [line(row) for row in lines]
@@ -460,23 +728,44 @@ def render(comparison: Comparison) -> str:
     runs = comparison.runs
     out = ["Runs (the first is the baseline):"]
     out += [f"  {run.label} {run.describe()}" for run in runs]
-    out += [f"A cell is the same {', '.join(CELL)}. Latency: median of the timed blocks' mean time per call; "
-            "IQR: interquartile range of those block means.",
-            f"Verdict, a rule of thumb, not a significance test: with t the larger of "
-            f"{comparison.min_change:.0%} (--min-change, a chosen default) and the two rows' IQR / median summed, "
-            "a change counts when time / [1] is beyond a factor of 1 + t (above 1 + t: slower; below "
-            "1 / (1 + t): faster). The number of blocks is not used. t is the spread within each run: drift "
-            "between runs is not in it, so compare two runs of the same settings (an A/A pair) to see how far "
-            "this machine moves.",
-            "Not compared (time / [1] shown as —): a row that did not run, had a repeat that failed, failed the "
-            "quality check, is flagged noisy or has no IQR. Missing: the cell is absent from a run.", ""]
+    out += [
+        f"A cell is the same {', '.join(CELL)}. Latency: median of the timed blocks' "
+        "mean time per call; IQR: interquartile range of those block means.",
+        (
+            "Verdict, from the block times: a change counts when the 95% bootstrap "
+            "interval of time / [1] (shown) lies wholly beyond a factor of "
+            f"{1 + comparison.min_change:.3f} (--min-change, or --calibrate from an "
+            "A/A pair): above it, slower; below its inverse, faster. Blocks and "
+            "repeats show the spread within a run, not the drift between runs: "
+            "calibrate from two runs of the same settings to see how far this "
+            "machine moves."
+            if any(e.blocks for run in runs for e in run.cells.values())
+            else "Verdict, a rule of thumb, not a significance test: with t the "
+            f"larger of {comparison.min_change:.0%} (--min-change, a chosen default) "
+            "and the two rows' IQR / median summed, a change counts when time / [1] "
+            "is beyond a factor of 1 + t (above 1 + t: slower; below 1 / (1 + t): "
+            "faster). t is the spread within each run: drift between runs is not in "
+            "it, so compare two runs of the same settings (an A/A pair) to see how "
+            "far this machine moves."
+        ),
+        "Not compared (time / [1] shown as —): a row that did not run, had a repeat "
+        "that failed, failed the quality check, is flagged noisy (contended "
+        "included) or has no IQR. "
+        "Missing: the cell is absent from a run.",
+        "",
+    ]
     out += [cell_table(comparison, key) for key in comparison.keys]
     for index, run in enumerate(runs[1:], 1):
         counts = comparison.counts(index)
-        out.append(f"{run.label} against [1]: " + ", ".join(f"{n} {kind}" for kind, n in counts.items() if n))
+        out.append(
+            f"{run.label} against [1]: "
+            + ", ".join(f"{n} {kind}" for kind, n in counts.items() if n)
+        )
     if any(entry.noisy is None for run in runs for entry in run.cells.values()):
-        out.append("noise ?: the CSV has no noisy column (made before the benchmark flagged noise); "
-                   "judged on the IQRs alone.")
+        out.append(
+            "noise ?: the CSV has no noisy column (made before the benchmark flagged "
+            "noise); judged on the IQRs alone."
+        )
     return "\n".join(out) + "\n"
 
 
@@ -486,16 +775,35 @@ def records(comparison: Comparison) -> list[dict]:
     for key in comparison.keys:
         for index, run in enumerate(comparison.runs):
             entry = run.cells.get(key)
-            verdict = Verdict("baseline") if index == 0 else comparison.verdicts[key, index]
-            out.append({**dict(zip(CELL, key)), "run": run.label, "csv": str(run.path),
-                        "torch_build": run.torch_build, "device": run.device, "threads": run.threads,
-                        "latency": "" if entry is None or entry.latency is None else f"{entry.latency:.6g}",
-                        "latency_iqr": "" if entry is None or entry.iqr is None else f"{entry.iqr:.6g}",
-                        "noisy": "" if entry is None or entry.noisy is None else str(entry.noisy).lower(),
-                        "quality_pass": "" if entry is None else str(entry.passed).lower(),
-                        "ratio": _ratio(verdict, "{:.6g}", none=""),
-                        "limit_factor": "" if verdict.factor is None else f"{verdict.factor:.6g}",
-                        "verdict": verdict.kind, "reason": verdict.reason})
+            verdict = (
+                Verdict("baseline") if index == 0 else comparison.verdicts[key, index]
+            )
+            out.append(
+                {
+                    **dict(zip(CELL, key, strict=True)),
+                    "run": run.label,
+                    "csv": str(run.path),
+                    "torch_build": run.torch_build,
+                    "device": run.device,
+                    "threads": run.threads,
+                    "latency": ""
+                    if entry is None or entry.latency is None
+                    else f"{entry.latency:.6g}",
+                    "latency_iqr": ""
+                    if entry is None or entry.iqr is None
+                    else f"{entry.iqr:.6g}",
+                    "noisy": ""
+                    if entry is None or entry.noisy is None
+                    else str(entry.noisy).lower(),
+                    "quality_pass": "" if entry is None else str(entry.passed).lower(),
+                    "ratio": _ratio(verdict, "{:.6g}", none=""),
+                    "limit_factor": ""
+                    if verdict.factor is None
+                    else f"{verdict.factor:.6g}",
+                    "verdict": verdict.kind,
+                    "reason": verdict.reason,
+                }
+            )
     return out
 
 
@@ -517,13 +825,33 @@ def write_atomically(path: Path, text: str) -> None:
 def output_text(comparison: Comparison, path: Path) -> str:
     rows = records(comparison)
     if path.suffix == ".json":
-        return json.dumps({"runs": [{"label": run.label, "csv": str(run.path), "torch_build": run.torch_build,
-                                     "device": run.device, "device_name": run.device_name, "threads": run.threads,
-                                     "preset": run.preset, "started": run.meta("started"),
-                                     "wall_seconds": run.meta("wall_seconds"), "date": run.date}
-                                    for run in comparison.runs],
-                           "cell": list(CELL), "min_change": comparison.min_change,
-                           "warnings": list(comparison.warnings), "rows": rows}, indent=2) + "\n"
+        return (
+            json.dumps(
+                {
+                    "runs": [
+                        {
+                            "label": run.label,
+                            "csv": str(run.path),
+                            "torch_build": run.torch_build,
+                            "device": run.device,
+                            "device_name": run.device_name,
+                            "threads": run.threads,
+                            "preset": run.preset,
+                            "started": run.meta("started"),
+                            "wall_seconds": run.meta("wall_seconds"),
+                            "date": run.date,
+                        }
+                        for run in comparison.runs
+                    ],
+                    "cell": list(CELL),
+                    "min_change": comparison.min_change,
+                    "warnings": list(comparison.warnings),
+                    "rows": rows,
+                },
+                indent=2,
+            )
+            + "\n"
+        )
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
     writer.writeheader()
@@ -532,7 +860,9 @@ def output_text(comparison: Comparison, path: Path) -> str:
 
 
 def check_output(path: Path, inputs) -> None:
-    """Refuse an output path before reading anything, so that no input is ever overwritten."""
+    """Refuse an output path before reading anything, so that no input is ever
+    overwritten.
+    """
     if path.suffix not in (".csv", ".json"):
         raise CompareError(f"--output {path}: name a .csv or .json file")
     if path.is_dir():
@@ -545,10 +875,13 @@ def check_output(path: Path, inputs) -> None:
     for given in inputs:
         given = Path(given).resolve()
         if given in written or given.with_suffix(".json") in written:
-            raise CompareError(f"--output {path}: would overwrite an input or its metadata")
+            raise CompareError(
+                f"--output {path}: would overwrite an input or its metadata"
+            )
 
 
-# ---- command line -----------------------------------------------------------------------------
+# ---- command line --------------------------------------------------------------------
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, no usage block
@@ -561,24 +894,54 @@ def fraction(text):
     except ValueError:
         value = math.nan
     if not 0 <= value < 1:
-        raise argparse.ArgumentTypeError(f"expected a fraction in [0, 1), e.g. 0.05, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected a fraction in [0, 1), e.g. 0.05, got {text!r}"
+        )
     return value
 
 
 def parse_args(argv):
-    parser = _Parser(prog="compare.py", description=__doc__.split("\n\n")[0],
-                     epilog="Verdicts: faster / slower (time / baseline beyond a factor of 1 + t, t the larger "
-                            "of --min-change and the two rows' IQR / median summed: a rule of thumb, not a "
-                            "significance test, blind to drift between runs), within noise, not compared (a "
-                            "row did not run, had a repeat that failed, failed the quality check, is flagged "
-                            "noisy or has no IQR; no ratio shown), missing "
-                            "(the cell is absent from a run). Warnings on stderr. Exit status 2 on bad input.")
-    parser.add_argument("csv", nargs="*", type=Path,
-                        help="benchmark CSVs, the baseline first (default: the committed threads1/threads2 pair)")
-    parser.add_argument("--min-change", type=fraction, default=MIN_CHANGE,
-                        help="smallest change that can count: a factor of 1 + this (default: %(default)s, "
-                             "a chosen value)")
-    parser.add_argument("--output", type=Path, help="also write the comparison as CSV or JSON (by the suffix)")
+    parser = _Parser(
+        prog="compare.py",
+        description=__doc__.split("\n\n")[0],
+        epilog=(
+            "Verdicts: faster / slower (with the block times the metadata keeps: the "
+            "95% bootstrap interval of the time ratio lies wholly beyond a factor of "
+            "1 + --min-change, or of the calibrated change; without them, the ratio is "
+            "beyond 1 + t, t the larger of --min-change and the two rows' IQR / median "
+            "summed, a rule of thumb), within noise, not compared (a row did not run, "
+            "had a repeat that failed, failed the quality check, is flagged noisy or "
+            "contended, or has no IQR; no ratio shown), missing (the cell is absent "
+            "from a run). Warnings on stderr. Exit status 2 on bad input."
+        ),
+    )
+    parser.add_argument(
+        "csv",
+        nargs="*",
+        type=Path,
+        help="benchmark CSVs, the baseline first (default: the committed "
+        "threads1/threads2 pair)",
+    )
+    parser.add_argument(
+        "--min-change",
+        type=fraction,
+        default=MIN_CHANGE,
+        help="smallest change that can count: a factor of 1 + this (default: "
+        "%(default)s, a chosen value; --calibrate measures one)",
+    )
+    parser.add_argument(
+        "--calibrate",
+        nargs=2,
+        type=Path,
+        metavar=("A1.csv", "A2.csv"),
+        help="an A/A pair (two runs of the same settings): raise --min-change to "
+        "the largest change between them",
+    )
+    parser.add_argument(
+        "--output",
+        type=Path,
+        help="also write the comparison as CSV or JSON (by the suffix)",
+    )
     args = parser.parse_args(argv)
     if not args.csv:
         args.csv = list(SAMPLE_PAIR)
@@ -590,7 +953,15 @@ def main(argv=None) -> int:
         args = parse_args(argv)
         if args.output is not None:
             check_output(args.output, args.csv)
-        comparison = compare(args.csv, args.min_change)
+        min_change = args.min_change
+        if args.calibrate:
+            min_change = calibrate(*args.calibrate, floor=min_change)
+            print(
+                "compare.py: calibrated from the A/A pair: a change counts beyond "
+                f"×{1 + min_change:.3f}",
+                file=sys.stderr,
+            )
+        comparison = compare(args.csv, min_change)
     except CompareError as error:
         print(f"compare.py: error: {error}", file=sys.stderr)
         return 2
@@ -599,7 +970,9 @@ def main(argv=None) -> int:
     sys.stdout.write(render(comparison))
     if args.output is not None:
         write_atomically(args.output, output_text(comparison, args.output))
-        print(f"wrote {len(records(comparison))} rows to {args.output}", file=sys.stderr)
+        print(
+            f"wrote {len(records(comparison))} rows to {args.output}", file=sys.stderr
+        )
     return 0
 
 

@@ -282,10 +282,6 @@ SCROLLING_ON_PURPOSE = {
     # and seven numbers, 940-1010 px): they scroll in a box of their own, header in view
     # (ptdocs.css). To fit 650 px the table would lose columns or digits: the lesson's call.
     ("exercises/derivatives/", "jp-RenderedHTML.jp-OutputArea-output"),
-    # TEMPORARY: snippets/measuring/benchmark.py, walkthrough.py and compare.py are rewritten, and
-    # formatted to 88 columns, in a parallel branch; drop this line when it merges. (Every other
-    # snippet on the page is held to 88 columns by tests/test_repository.py.)
-    ("measuring/", ""),
 }
 
 
