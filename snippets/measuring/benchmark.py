@@ -336,15 +336,10 @@ if __name__ == "__main__":
 
 # --8<-- [start:imports]
 import csv
-
-# --8<-- [end:imports]
-import datetime
 import gc
-import hashlib
 import io
-import json
-import platform
-import subprocess
+import math
+import os
 import time
 from dataclasses import dataclass
 
@@ -353,6 +348,13 @@ from torch.autograd import DeviceType
 from torch.profiler import ProfilerActivity, profile, record_function
 from torch.utils.benchmark import Timer
 from torch.utils.flop_counter import FlopCounterMode
+# --8<-- [end:imports]
+
+import datetime
+import hashlib
+import json
+import platform
+import subprocess
 
 
 # --8<-- [start:tolerance]

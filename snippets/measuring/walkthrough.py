@@ -10,10 +10,8 @@ names imported here. On its own: python snippets/measuring/walkthrough.py
 import math
 import time
 
-# --8<-- [start:tasks]
-from dataclasses import replace
-
 import torch
+
 from benchmark import (
     COLUMNS,
     CRITERIA,
@@ -39,6 +37,9 @@ from benchmark import (
     torch_build,
     update_error,
 )
+
+# --8<-- [start:tasks]
+from dataclasses import replace
 
 cell = Cell(
     trial="demo",
