@@ -449,6 +449,19 @@ def _comment_map(catalog: Catalog) -> dict[str, str]:
             if message.id and message.string and not message.fuzzy and not message.context}
 
 
+_KIND_NOTES = {"string": "a string of the code", "output": "what the code prints"}
+
+
+def line_translations(language: str, kind: str, root: Path = ROOT) -> frozenset[tuple[str, str]]:
+    """(English, translation) of each line of each current translation of a ``kind`` ("string"
+    or "output") entry: what a translated version of some code may differ in, line by line."""
+    note = _KIND_NOTES[kind]
+    return frozenset(pair for message in load("snippets", language, root)
+                     if message.id and message.string and not message.fuzzy
+                     and any(comment.startswith(note) for comment in message.auto_comments)
+                     for pair in zip(message.id.split("\n"), message.string.split("\n")))
+
+
 def translate_file(path: Path, language: str, root: Path = ROOT) -> tuple[list[str], list[str]]:
     """A code file's lines with the language's comments, and file:line of each one left in English."""
     if language == SOURCE:
@@ -632,10 +645,10 @@ def extract_comments(root: Path = ROOT) -> Catalog:
 def _notes(comment: Comment) -> list[str]:
     notes = []
     if comment.kind == "string":
-        notes.append("a string of the code: keep each {field} as it is, and escape a quote "
+        notes.append(f"{_KIND_NOTES['string']}: keep each {{field}} as it is, and escape a quote "
                      "that ends the string")
     elif comment.kind == "output":
-        notes.append("what the code prints: translate as its strings are translated, keep what "
+        notes.append(f"{_KIND_NOTES['output']}: translate as its strings are translated, keep what "
                      "torch prints (numbers, tensors); the Spanish page's tests check it")
     if len(comment.lines) > 1:
         notes.append(f"{len(comment.lines)} lines: keep {len(comment.lines)} lines in the translation")
@@ -750,7 +763,7 @@ def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
 
 
 def _f_string_entry(message) -> bool:
-    return any("a string of the code" in note for note in message.auto_comments)
+    return any(note.startswith(_KIND_NOTES["string"]) for note in message.auto_comments)
 
 
 def _short(text: str) -> str:
