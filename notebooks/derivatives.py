@@ -1,6 +1,6 @@
 # ---
 # jupyter:
-#   translation_of: "84c43fa074bb"
+#   translation_of: "02b341a7d56d"
 #   jupytext:
 #     cell_metadata_filter: lang,-all
 #     formats: py:percent

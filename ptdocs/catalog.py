@@ -9,9 +9,18 @@ Two domains, each a template in ``locale/`` and a PO file per language in
   full-line comments at the same indentation are ONE entry, one msgid line per
   comment line: a translator needs the whole sentence, and the translation keeps
   the same number of lines (the code below a comment must keep its line number:
-  tracebacks and ``# >`` output name the snippet's lines). Not translated: ``# >``
-  lines (checked program output), ``# --8<--`` section markers, ``# %%`` cell
-  markers, shebang, encoding and tool pragmas (``# noqa``, ``# type:`` ...).
+  tracebacks and ``# >`` output name the snippet's lines). Not translated: ``# --8<--``
+  section markers, ``# %%`` cell markers, shebang, encoding and tool pragmas
+  (``# noqa``, ``# type:`` ...).
+  The same catalog holds the code's own text, so a Spanish page prints Spanish: each
+  string literal that is prose (two words in a row, f-string fields aside; a run of
+  adjacent literals is one entry, one msgid line per literal line), translated in
+  place with its prefix, quotes and fields kept (else it stays English); and each run
+  of ``# >`` output lines that shows a phrase of those strings, translated line for line
+  (torch's output, with none of them, is not an entry). The Spanish code therefore
+  differs from the English only in comments and these strings; it runs in the page
+  tests, and its ``# >`` lines are checked in Spanish. A msgid equal to its msgstr is
+  text kept as it is (torch's messages that the code quotes).
 * ``interface``: the project's own interface strings, declared in Python in English
   with :class:`Texts` (``Texts("downloads", {"notebook": "Download notebook", ...})``);
   msgctxt ``downloads.notebook``, msgid the English text.
@@ -241,14 +250,14 @@ def _same_fields(english: str, translated: str) -> bool:
     return sorted(_fields(english)) == sorted(_fields(translated))
 
 
-def _is_prose(text: str) -> bool:
+def is_prose(text: str) -> bool:
     return bool(_PROSE.search(_TAG.sub(" ", _FIELD.sub(" ", text))))
 
 
-def _phrases(text: str) -> list[str]:
+def phrases(text: str) -> list[str]:
     """The parts of a string's text between its fields that are prose on their own."""
     return [part.strip() for part in _FIELD.split(_TAG.sub("\n", text))
-            for part in part.split("\n") if _is_prose(part)]
+            for part in part.split("\n") if is_prose(part)]
 
 
 def _string_texts(tokens) -> list[Comment]:
@@ -269,7 +278,7 @@ def _string_texts(tokens) -> list[Comment]:
     for run in runs:
         spans = [span for token in run for span in _piece_spans(token)]
         texts = [text for token in run for text in _piece_texts(token)]
-        if _is_prose("\n".join(texts)):
+        if is_prose("\n".join(texts)):
             found.append(Comment(tuple((row, start) for row, start, _ in spans), "\n".join(texts),
                                  spans=tuple(spans), kind="string"))
     return found
@@ -283,7 +292,7 @@ def _output_texts(source: str, strings: list[Comment]) -> list[Comment]:
     prose strings (two words or more between fields: "relative error"): the program prints the
     project's text there, which is translated with the strings (and checked again in that
     language). Other output (a tensor, torch's own message) is not the project's text."""
-    phrases = {phrase for string in strings for phrase in _phrases(string.msgid)}
+    ours = {phrase for string in strings for phrase in phrases(string.msgid)}
     runs: list[list[tuple[int, int, str]]] = []
     for row, line in enumerate(source.split("\n"), start=1):
         found = _OUTPUT.match(line)
@@ -296,7 +305,7 @@ def _output_texts(source: str, strings: list[Comment]) -> list[Comment]:
     result = []
     for run in runs:
         texts = [line[start:] for _, start, line in run]
-        if any(phrase in text for phrase in phrases for text in texts):
+        if any(phrase in text for phrase in ours for text in texts):
             result.append(Comment(tuple((row, 0) for row, _, _ in run), "\n".join(texts),
                                   spans=tuple((row, start, len(line)) for row, start, line in run),
                                   kind="output"))

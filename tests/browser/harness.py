@@ -460,8 +460,8 @@ COPY_BUTTONS = "button.md-code__button[data-md-type=copy]"
 # copy instead (Material's clipboard handler, one listener for every button, copies a button's
 # data-clipboard-text if it has one, else that block's text, or the data-copy of an element
 # around the block); and for a notebook, its texts as rendered (innerText), the size each
-# formula takes, and each picture's decoded size and displayed width; and every interface text
-# (see INTERFACE_TEXTS).
+# formula takes, and each picture's decoded size and displayed width; every interface text
+# (see INTERFACE_TEXTS); and the text of every code block.
 PAGE_FACTS = """copyButtons => {
     const INTERFACE_TEXTS = """ + INTERFACE_TEXTS + """
     const all = selector => [...document.querySelectorAll(selector)]
@@ -487,6 +487,7 @@ PAGE_FACTS = """copyButtons => {
             pictures: all(".jp-OutputArea-output img").map(img => [img.naturalWidth, img.naturalHeight, size(img).width]),
         },
         interface: INTERFACE_TEXTS(),
+        code: all("pre").map(element => element.innerText),
     }
 }"""
 
@@ -501,6 +502,7 @@ class Visit:
     copy_buttons: list[dict]  # see PAGE_FACTS
     notebook: dict | None  # on a notebook page, see PAGE_FACTS
     interface: list[list[str]]  # [where, text, section] for each interface text (see INTERFACE_TEXTS)
+    code: list[str]  # the text of each code block (<pre>), a notebook's cells included
     clicked: str | None = None  # the clipboard after a reader's click on its last copy button
     screenshots: list[Path] = field(default_factory=list)
     layout: dict[str, dict] = field(default_factory=dict)  # by scheme, see LAYOUT
