@@ -36,7 +36,9 @@ from pathlib import Path
 import torch
 from torch.utils.benchmark import Timer
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "snippets" / "measuring"))
+sys.path.insert(
+    0, str(Path(__file__).resolve().parent.parent / "snippets" / "measuring")
+)
 import benchmark  # noqa: E402  (the module under test, a plain script beside the guide)
 
 LIMIT = 0.05
@@ -44,18 +46,30 @@ ORDERS = tuple(itertools.permutations(("module", "plain", "again")))
 
 
 def aa_range(aa_ratios):
-    """The A/A ratios' range without the lowest and the highest round, so one slowed round does not widen it."""
+    """The A/A ratios' range without the lowest and the highest round.
+
+    So one slowed round does not widen it.
+    """
     ordered = sorted(aa_ratios)
     return ordered[1], ordered[-2]
 
 
 def verdict(module_ratios, aa_ratios, limit=LIMIT):
-    """('agree' | 'DISAGREE' | 'inconclusive', median module/Timer ratio, trimmed A/A range).
+    """(verdict, median module/Timer ratio, trimmed A/A range).
 
-    Needs an odd number (at least 5) of rounds of each, so that the median is one round's ratio.
+    The verdict is 'agree', 'DISAGREE' or 'inconclusive'.
+
+    Needs an odd number (at least 5) of rounds of each, so that the median is one
+    round's ratio.
     """
-    if len(module_ratios) % 2 == 0 or len(module_ratios) < 5 or len(aa_ratios) != len(module_ratios):
-        raise ValueError("an odd number of rounds, at least 5, of module and A/A ratios alike")
+    if (
+        len(module_ratios) % 2 == 0
+        or len(module_ratios) < 5
+        or len(aa_ratios) != len(module_ratios)
+    ):
+        raise ValueError(
+            "an odd number of rounds, at least 5, of module and A/A ratios alike"
+        )
     ratio = statistics.median(module_ratios)
     low, high = aa_range(aa_ratios)
     within = abs(ratio - 1) <= limit
@@ -69,50 +83,82 @@ def verdict(module_ratios, aa_ratios, limit=LIMIT):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=1024)
-    parser.add_argument("--rounds", type=int, default=7, help="odd, at least 5 (default: %(default)s)")
+    parser.add_argument(
+        "--rounds", type=int, default=7, help="odd, at least 5 (default: %(default)s)"
+    )
     parser.add_argument("--min-run-time", type=float, default=1.0)
     parser.add_argument("--threads", type=int, default=torch.get_num_threads())
     args = parser.parse_args(argv)
     if args.rounds < 5 or args.rounds % 2 == 0:
-        parser.error("--rounds must be odd and at least 5: with an even number the median averages two "
-                     "rounds, so one slowed round moves it")
+        parser.error(
+            "--rounds must be odd and at least 5: with an even number the median "
+            "averages two rounds, so one slowed round moves it"
+        )
     torch.set_num_threads(args.threads)
     device = torch.device("cpu")
     n = args.n
-    cell = benchmark.Cell(trial="agreement", workload="matmul", task="inference",
-                          dtype=torch.float32, size=n, hidden=n, batch=n)
+    cell = benchmark.Cell(
+        trial="agreement",
+        workload="matmul",
+        task="inference",
+        dtype=torch.float32,
+        size=n,
+        hidden=n,
+        batch=n,
+    )
     a, b = torch.randn(n, n), torch.randn(n, n)
     plain = Timer("a @ b", globals={"a": a, "b": b}, num_threads=args.threads)
 
     seconds = {"module": [], "plain": [], "again": []}
     counted = []
     for round_ in range(args.rounds):
-        for which in ORDERS[round_ % len(ORDERS)]:  # a drifting machine favours none of the three
+        for which in ORDERS[
+            round_ % len(ORDERS)
+        ]:  # a drifting machine favours none of the three
             if which == "module":
-                row = benchmark.measure_cell(cell, device, args.threads, args.min_run_time)
+                row = benchmark.measure_cell(
+                    cell, device, args.threads, args.min_run_time
+                )
                 if row["error"]:
                     sys.exit(f"the module failed: {row['error']}")
                 seconds["module"].append(float(row["latency"]))
                 counted.append(float(row["gflop_per_s"]))
             else:  # "plain" and "again": the very same Timer, twice
-                seconds[which].append(plain.blocked_autorange(min_run_time=args.min_run_time).median)
+                seconds[which].append(
+                    plain.blocked_autorange(min_run_time=args.min_run_time).median
+                )
 
-    module_ratios = [m / p for m, p in zip(seconds["module"], seconds["plain"])]
-    aa_ratios = [q / p for q, p in zip(seconds["again"], seconds["plain"])]
+    module_ratios = [
+        m / p for m, p in zip(seconds["module"], seconds["plain"], strict=True)
+    ]
+    aa_ratios = [q / p for q, p in zip(seconds["again"], seconds["plain"], strict=True)]
     kind, ratio, (low, high) = verdict(module_ratios, aa_ratios)
-    flop = 2 * n ** 3
-    print(f"float32 {n}x{n} @ {n}x{n} matmul, {args.threads} thread{'s' if args.threads != 1 else ''}, "
-          f"{args.rounds} rounds, torch {benchmark.torch_build()}")
-    for name, label in (("module", "module (measure_cell)"), ("plain", "plain Timer"),
-                        ("again", "same Timer again (A/A)")):
+    flop = 2 * n**3
+    print(
+        f"float32 {n}x{n} @ {n}x{n} matmul, "
+        f"{args.threads} thread{'s' if args.threads != 1 else ''}, "
+        f"{args.rounds} rounds, torch {benchmark.torch_build()}"
+    )
+    for name, label in (
+        ("module", "module (measure_cell)"),
+        ("plain", "plain Timer"),
+        ("again", "same Timer again (A/A)"),
+    ):
         median = statistics.median(seconds[name])
-        print(f"  {label:<24} {median * 1e3:9.3f} ms  {flop / median / 1e9:8.1f} GFLOP/s   rounds: "
-              + " ".join(f"{s * 1e3:.3f}" for s in seconds[name]))
+        print(
+            f"  {label:<24} {median * 1e3:9.3f} ms  "
+            f"{flop / median / 1e9:8.1f} GFLOP/s   rounds: "
+            + " ".join(f"{s * 1e3:.3f}" for s in seconds[name])
+        )
     print(f"  the module's gflop_per_s column: {statistics.median(counted):.1f}")
     print("  per round, module / Timer: " + " ".join(f"{r:.3f}" for r in module_ratios))
     print("  per round, A/A:            " + " ".join(f"{r:.3f}" for r in aa_ratios))
-    print(f"  module / Timer: median {ratio:.3f} ({ratio - 1:+.1%}); A/A range without the extreme rounds "
-          f"{low:.3f} to {high:.3f} (median {statistics.median(aa_ratios):.3f}); limit {LIMIT:.0%}: {kind}")
+    print(
+        f"  module / Timer: median {ratio:.3f} ({ratio - 1:+.1%}); "
+        "A/A range without the extreme rounds "
+        f"{low:.3f} to {high:.3f} (median {statistics.median(aa_ratios):.3f}); "
+        f"limit {LIMIT:.0%}: {kind}"
+    )
     return {"agree": 0, "DISAGREE": 1, "inconclusive": 2}[kind]
 
 

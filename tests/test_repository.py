@@ -135,3 +135,60 @@ def test_the_longest_files_are_handed_out_first_and_the_rest_keep_their_order(si
              Item("tests/test_downloads.py", "d2")]
     conftest.pytest_collection_modifyitems(items)
     assert [item.name for item in items] == ["p", "d1", "d2", "a1", "a2", "i"]
+
+
+# --- code style: ruff, and 88 columns for every line a page shows ------------------------------
+
+def _ruff_settings() -> dict:
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ruff"]
+
+
+def _ruff(*arguments: str) -> subprocess.CompletedProcess:
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "ruff", *arguments], cwd=ROOT, capture_output=True,
+                          text=True, encoding="utf-8")
+
+
+def test_ruff_finds_the_code_formatted_and_clean():
+    """`ruff format --check` and `ruff check` over the repository, as pyproject.toml [tool.ruff]
+    configures them (its excludes included): what a contributor runs before a commit."""
+    for arguments in (("format", "--check"), ("check", "--output-format", "concise")):
+        result = _ruff(*arguments, ".")
+        assert result.returncode == 0, (f"ruff {' '.join(arguments)}: run `python -m ruff format . && "
+                                        f"python -m ruff check .`\n{result.stdout}{result.stderr}")
+
+
+def test_every_line_a_page_shows_fits_the_line_length_in_every_language():
+    """Each code include of every page, expanded as the English and each translated page show it
+    (comments from the catalog), has no line longer than ruff's line-length: the code a reader
+    sees does not scroll sideways. Files that pyproject.toml's extend-exclude leaves out of ruff
+    are left out here too."""
+    from ptdocs import catalog
+    from ptdocs.snippets import expand, include_target
+
+    settings = _ruff_settings()
+    width = settings["line-length"]
+    excluded = [pattern.rstrip("/") for pattern in settings.get("extend-exclude", [])]
+    too_long, checked = [], 0
+    for page in sorted((ROOT / "docs" / catalog.SOURCE).rglob("*.md")):
+        for line in page.read_text(encoding="utf-8").split("\n"):
+            target = include_target(line)
+            if target is None:
+                continue
+            for language in (catalog.SOURCE, *catalog.LANGUAGES):
+                include = expand(target, language=language, check=False)
+                if not include.path.endswith(catalog.SUFFIXES):  # code, not an included text
+                    continue
+                if any(include.path == pattern or include.path.startswith(pattern + "/")
+                       for pattern in excluded):
+                    continue
+                checked += 1
+                too_long += [f"{include.path}:{include.first_line + number} ({language}, "
+                             f"{len(text)} columns): {text}"
+                             for number, text in enumerate(include.shown) if len(text) > width]
+    assert checked > 0
+    assert not too_long, (f"{len(too_long)} shown lines over {width} columns (wrap the English "
+                          "comment so its translation fits too):\n" + "\n".join(sorted(set(too_long))))

@@ -21,7 +21,8 @@ x.grad.zero_()
 print(x.grad)
 # > tensor(0.)
 
-# Or drop it (what optimizer.zero_grad(set_to_none=True), the default, does).
+# Or drop it (what optimizer.zero_grad(set_to_none=True),
+# the default, does).
 x.grad = None
 (x * x).backward()
 print(x.grad)

@@ -3,7 +3,7 @@ import torch
 from torch.testing import assert_close
 
 x = torch.tensor(3.0, requires_grad=True)  # a leaf: created by you, tracked by autograd
-y = x * x                                   # recorded: y remembers how it was made
+y = x * x  # recorded: y remembers how it was made
 print(y.grad_fn.name())
 # > MulBackward0
 
@@ -20,7 +20,8 @@ x = torch.tensor(2.0, requires_grad=True)
 y = torch.sin(x**2)
 y.backward()
 
-# Chain rule by hand: d sin(u)/dx = cos(u) · du/dx with u = x², so 2x · cos(x²).
+# Chain rule by hand: d sin(u)/dx = cos(u)
+# · du/dx with u = x², so 2x · cos(x²).
 by_hand = 2 * x.detach() * torch.cos(x.detach() ** 2)
 assert_close(x.grad, by_hand)
 print(f"{x.grad.item():.4f}")

@@ -1,4 +1,4 @@
-"""Fit a line by gradient descent, checking the gradient and the result against calculus."""
+"""Fit a line by gradient descent; check its gradient and result against calculus."""
 
 import torch
 from torch.testing import assert_close
@@ -25,12 +25,13 @@ print(w.grad, b.grad)
 
 # Training: reset .grad, compute it, let the optimizer step.
 optimizer = torch.optim.SGD([w, b], lr=0.1)
-for step in range(500):
+for _ in range(500):
     optimizer.zero_grad()
     loss_fn().backward()
     optimizer.step()
 
-# The least-squares line, in closed form: w = cov(x, y) / var(x), b = mean(y) − w·mean(x).
+# The least-squares line, in closed form:
+# w = cov(x, y) / var(x), b = mean(y) − w·mean(x).
 w_best = ((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum()
 b_best = y.mean() - w_best * x.mean()
 print(f"w = {w.item():.4f}, b = {b.item():.4f}")

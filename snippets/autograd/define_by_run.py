@@ -22,6 +22,7 @@ for value in (1.5, 0.5):
 # > x = 0.5: recorded SinBackward0, f'(x) = 1.0806
 # --8<-- [end:control_flow]
 
+
 # --8<-- [start:loop]
 def power(x, n):
     # A loop is unrolled into the graph: n calls record n multiplications.

@@ -47,7 +47,8 @@ print(w.grad, b.grad)
 assert_close(w.grad, 2 * w.detach() * b.detach())  # ∂(w²b)/∂w = 2wb
 assert b.requires_grad and b.grad is None  # b requires grad, but was not named
 
-# The tensors named need not be leaves: h gets a .grad, and w, behind it, gets nothing more.
+# The tensors named need not be leaves: h gets a .grad, and w, behind it,
+# gets nothing more.
 h = w + b
 (h * h).backward(inputs=[h])
 print(h.grad, w.grad)
@@ -66,7 +67,8 @@ y = x**3
 print(first.item(), second.item())
 # > 6.75 9.0
 
-# By hand: 3x² = 6.75 and 6x = 9 at x = 1.5 (x is chosen so that f, f′ and f″ all differ).
+# By hand: 3x² = 6.75 and 6x = 9 at x = 1.5 (x is chosen so that f, f′ and f″
+# all differ).
 assert_close(first.detach(), 3 * x.detach() ** 2)
 assert_close(second, 6 * x.detach())
 # --8<-- [end:second_derivative]

@@ -53,14 +53,16 @@ print(f"{x.grad.item():.4f}")
 # Two walks accumulate: 2 · d sin(x²)/dx = 2 · 2x·cos(x²).
 assert_close(x.grad, 2 * (2 * x.detach() * torch.cos(x.detach() ** 2)))
 
-# Two losses that share s = x²: walked one after the other, the graph must be retained...
+# Two losses that share s = x²: walked one after the other, the graph must be
+# retained...
 x.grad = None
 s = x * x
 torch.sin(s).backward(retain_graph=True)
 (s * s).backward()
 two_walks = x.grad
 
-# ...while one backward() of their sum walks it once: the same .grad, up to rounding.
+# ...while one backward() of their sum walks
+# it once: the same .grad, up to rounding.
 x.grad = None
 s = x * x
 (torch.sin(s) + s * s).backward()

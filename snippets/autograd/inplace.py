@@ -1,20 +1,24 @@
 # --8<-- [start:version_counter]
+import textwrap
+
 import torch
 from torch.testing import assert_close
 
 x = torch.tensor([0.5, 1.5], requires_grad=True)
 y = x.exp()  # exp saves its output y: d eˣ/dx = eˣ is read back from y
-y.add_(1)    # ...which this in-place update overwrites
+y.add_(1)  # ...which this in-place update overwrites
 
-# Every in-place change bumps the tensor's version; backward checks it and refuses.
+# Every in-place change bumps the tensor's
+# version; backward checks it and refuses.
 try:
     y.sum().backward()
 except RuntimeError as error:
-    print(str(error).split(":")[0])
+    print(textwrap.fill(str(error).split(":")[0], 80))
     assert "is at version 1; expected version 0 instead" in str(error)
 else:
     raise AssertionError("backward should refuse a modified saved tensor")
-# > one of the variables needed for gradient computation has been modified by an inplace operation
+# > one of the variables needed for gradient computation has been modified by an
+# > inplace operation
 
 # The fix: an out-of-place operation leaves the saved tensor alone.
 y = x.exp()
@@ -41,16 +45,19 @@ except RuntimeError as error:
 else:
     raise AssertionError("a detached alias changed a saved tensor")
 
-# .data is an exception: it bypasses the version counter, and the gradient is silently wrong.
+# .data is an exception: it bypasses the version counter, and the gradient is
+# silently wrong.
 x.grad = None
 y = x.exp()
 y.data.add_(1)
 y.sum().backward()
 print(x.grad)
 # > tensor([2.6487, 5.4817])
-assert_close(x.grad, x.detach().exp() + 1)  # read from the changed y: eˣ + 1, not d eˣ/dx = eˣ
+# Read from the changed y: eˣ + 1, not d eˣ/dx = eˣ.
+assert_close(x.grad, x.detach().exp() + 1)
 
-# So is memory aliased outside PyTorch: a write through a NumPy view bumps no version.
+# So is memory aliased outside PyTorch: a
+# write through a NumPy view bumps no version.
 x.grad = None
 y = x.exp()
 y.detach().numpy()[:] += 1

@@ -17,10 +17,15 @@ print(J)
 
 # By hand: [[2x₀x₁, x₀²], [e^x₀·sin x₁, e^x₀·cos x₁]].
 x0, x1 = x
-by_hand = torch.stack([torch.stack([2 * x0 * x1, x0**2]),
-                       torch.stack([torch.exp(x0) * torch.sin(x1), torch.exp(x0) * torch.cos(x1)])])
+by_hand = torch.stack(
+    [
+        torch.stack([2 * x0 * x1, x0**2]),
+        torch.stack([torch.exp(x0) * torch.sin(x1), torch.exp(x0) * torch.cos(x1)]),
+    ]
+)
 assert_close(J, by_hand)
 # --8<-- [end:jacobian]
+
 
 # --8<-- [start:hessian]
 def g(x):
@@ -39,8 +44,9 @@ print(H)
 x0, x1 = x
 e = torch.exp(x0 * x1)
 mixed = 3 * x0**2 + (1 + x0 * x1) * e
-by_hand = torch.stack([torch.stack([6 * x0 * x1 + x1**2 * e, mixed]),
-                       torch.stack([mixed, x0**2 * e])])
+by_hand = torch.stack(
+    [torch.stack([6 * x0 * x1 + x1**2 * e, mixed]), torch.stack([mixed, x0**2 * e])]
+)
 assert_close(H, by_hand)
 
 # The older torch.autograd.functional API computes the same matrices.

@@ -10,7 +10,8 @@ def derivative(fn, value):
 
 
 # Away from 0 these are ordinary derivatives: relu' is 0 then 1, abs' is -1 then 1.
-# (At -0.5 relu and its slope are both 0; the point 0.5, where they differ, tells them apart.)
+# (At -0.5 relu and its slope are both 0; the point 0.5, where they differ, tells
+# them apart.)
 assert [derivative(torch.relu, v) for v in (-0.5, 0.5)] == [0.0, 1.0]
 assert [derivative(torch.abs, v) for v in (-0.5, 0.5)] == [-1.0, 1.0]
 
@@ -18,7 +19,8 @@ assert [derivative(torch.abs, v) for v in (-0.5, 0.5)] == [-1.0, 1.0]
 print(derivative(torch.relu, 0.0), derivative(torch.abs, 0.0))
 # > 0.0 0.0
 
-# Three ways to write max(x, 0), equal as functions, do not all return the same value at 0.
+# Three ways to write max(x, 0), equal as functions, do not all return the same
+# value at 0.
 ways = {
     "relu(x)": torch.relu,
     "clamp(x, min=0)": lambda x: torch.clamp(x, min=0),
@@ -32,6 +34,7 @@ for name, fn in ways.items():
 # >[torch<2.14] clamp(x, min=0): 1.0
 # >[torch>=2.14] clamp(x, min=0): 0.0
 # >   maximum(x, 0): 0.5
-# Each lies in [0, 1], the set of subgradients of max(x, 0) at 0: a convention, not a derivative.
+# Each lies in [0, 1], the set of subgradients of max(x, 0) at 0: a convention,
+# not a derivative.
 assert all(0.0 <= derivative(fn, 0.0) <= 1.0 for fn in ways.values())
 # --8<-- [end:kinks]

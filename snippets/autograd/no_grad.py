@@ -4,13 +4,15 @@ from torch.testing import assert_close
 
 w = torch.tensor(1.5, requires_grad=True)
 
-# Inside no_grad nothing is recorded: the result has no grad_fn and needs no graph.
+# Inside no_grad nothing is recorded: the
+# result has no grad_fn and needs no graph.
 with torch.no_grad():
     y = w * w
 print(y, y.requires_grad, y.grad_fn)
 # > tensor(2.2500) False None
 
-# That is how a hand-written update changes a leaf in place; outside no_grad, autograd refuses.
+# That is how a hand-written update changes a leaf in place; outside no_grad,
+# autograd refuses.
 (w * w).backward()
 try:
     w -= 0.1 * w.grad
@@ -33,7 +35,8 @@ with torch.inference_mode():
 print(t.requires_grad, t.is_inference())
 # > False True
 
-# It can enter recorded work later where autograd need not save it: ∂ sum(w + t)/∂w = 1.
+# It can enter recorded work later where autograd
+# need not save it: ∂ sum(w + t)/∂w = 1.
 (w + t).sum().backward()
 assert_close(w.grad, torch.ones(2))
 w.grad = None
@@ -46,11 +49,13 @@ except RuntimeError as error:
     print(str(error).split(". ")[0])
 # > Inference tensors cannot be saved for backward
 
-# So is asking it to require grad, or updating it in place, outside inference mode.
+# So is asking it to require grad, or updating
+# it in place, outside inference mode.
 with torch.inference_mode():
     u = torch.zeros(2)
 refusals = {
-    "Setting requires_grad=True on inference tensor outside InferenceMode": u.requires_grad_,
+    "Setting requires_grad=True on inference tensor "
+    "outside InferenceMode": u.requires_grad_,
     "Inplace update to inference tensor outside InferenceMode": lambda: u.add_(1),
 }
 for message, attempt in refusals.items():
@@ -74,7 +79,8 @@ print(w.is_leaf, w.requires_grad)
 (w**2).sum().backward()
 assert_close(w.grad, 2 * w.detach())
 
-# Only leaves can change the flag: the result of an operation is part of a graph.
+# Only leaves can change the flag: the
+# result of an operation is part of a graph.
 h = w * 2
 try:
     h.requires_grad_(False)

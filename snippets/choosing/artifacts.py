@@ -11,10 +11,12 @@ torch.manual_seed(0)
 model = torch.nn.Linear(3, 1, dtype=torch.float64)
 buffer = io.BytesIO()
 torch.save(model.state_dict(), buffer)
-# torch.save writes a zip archive; the objects' structure inside it is a pickle, data.pkl.
+# torch.save writes a zip archive; the objects' structure inside it is a pickle,
+# data.pkl.
 assert any(name.endswith("/data.pkl") for name in zipfile.ZipFile(buffer).namelist())
 
-# torch.load's default is weights_only=True (since PyTorch 2.6): a state_dict loads.
+# torch.load's default is weights_only=True
+# (since PyTorch 2.6): a state_dict loads.
 buffer.seek(0)
 weights = torch.load(buffer)
 print(list(weights))
@@ -30,16 +32,31 @@ assert_close(restored(inputs), model(inputs))
 
 # --8<-- [start:allowed]
 import datetime
+import pprint
 
-# Allowed by default: tensors, primitive types, containers and a few torch types.
+# Allowed by default: tensors, primitive
+# types, containers and a few torch types.
 buffer = io.BytesIO()
-torch.save({"history": [0.5, (2, 3)], "tags": {"best"}, "shape": torch.Size([2]),
-            "dtype": torch.float16, "device": torch.device("cpu")}, buffer)
+torch.save(
+    {
+        "history": [0.5, (2, 3)],
+        "tags": {"best"},
+        "shape": torch.Size([2]),
+        "dtype": torch.float16,
+        "device": torch.device("cpu"),
+    },
+    buffer,
+)
 buffer.seek(0)
-print(torch.load(buffer))
-# > {'history': [0.5, (2, 3)], 'tags': {'best'}, 'shape': torch.Size([2]), 'dtype': torch.float16, 'device': device(type='cpu')}
+pprint.pp(torch.load(buffer))
+# > {'history': [0.5, (2, 3)],
+# >  'tags': {'best'},
+# >  'shape': torch.Size([2]),
+# >  'dtype': torch.float16,
+# >  'device': device(type='cpu')}
 
-# Any other class is refused until you allowlist it, here a date in the metadata.
+# Any other class is refused until you
+# allowlist it, here a date in the metadata.
 buffer = io.BytesIO()
 torch.save({"saved_on": datetime.date(2026, 7, 8)}, buffer)
 buffer.seek(0)
@@ -54,6 +71,7 @@ with torch.serialization.safe_globals([datetime.date]):  # add_safe_globals: for
     print(torch.load(buffer))
 # > {'saved_on': datetime.date(2026, 7, 8)}
 # --8<-- [end:allowed]
+
 
 # --8<-- [start:refused]
 # A pickle may name any importable function and have it called while loading.
@@ -76,7 +94,7 @@ else:
     raise AssertionError("the file's call to print was allowed")
 # > Weights only load failed
 
-# The same file with weights_only=False runs the call: this is what the default prevents.
+# The same file with weights_only=False runs the call: what the default prevents.
 buffer.seek(0)
 loaded = torch.load(buffer, weights_only=False)
 # > this ran while the file was loading
@@ -85,9 +103,13 @@ print(loaded["extra"])
 # --8<-- [end:refused]
 
 # --8<-- [start:not_a_guarantee]
-# weights_only limits which Python objects a file may build. It says nothing about
-# the numbers: a file of wrong weights is a valid state_dict and loads silently.
-tampered = {name: torch.full_like(tensor, float("nan")) for name, tensor in model.state_dict().items()}
+# weights_only limits which Python objects a file may
+# build. It says nothing about the numbers: a file of
+# wrong weights is a valid state_dict and loads silently.
+tampered = {
+    name: torch.full_like(tensor, float("nan"))
+    for name, tensor in model.state_dict().items()
+}
 buffer = io.BytesIO()
 torch.save(tampered, buffer)
 buffer.seek(0)

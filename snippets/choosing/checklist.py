@@ -7,21 +7,32 @@ def p(x):
 
 
 # --8<-- [start:python_level]
+import pprint
+
 import torch.fx
 
 
 def first_probability(z):
-    """Softmax's first entry, written with method calls, division, indexing and a reduction."""
+    """Softmax's first entry: method calls, division, indexing and a reduction."""
     e = z.exp()
     return (e / e.sum())[0]
 
 
-# symbolic_trace records Python-level calls: method names as strings, and `/` and
-# `[0]` as Python's operator.truediv and operator.getitem, not as torch operators.
+# symbolic_trace records Python-level calls: method names as
+# strings, and `/` and `[0]` as Python's operator.truediv
+# and operator.getitem, not as torch operators.
 graph = torch.fx.symbolic_trace(first_probability).graph
-print([(node.op, getattr(node.target, "__name__", node.target))
-       for node in graph.nodes if node.op.startswith("call")])
-# > [('call_method', 'exp'), ('call_method', 'sum'), ('call_function', 'truediv'), ('call_function', 'getitem')]
+pprint.pp(
+    [
+        (node.op, getattr(node.target, "__name__", node.target))
+        for node in graph.nodes
+        if node.op.startswith("call")
+    ]
+)
+# > [('call_method', 'exp'),
+# >  ('call_method', 'sum'),
+# >  ('call_function', 'truediv'),
+# >  ('call_function', 'getitem')]
 # Looking those names up in torch is a coincidence, not a check: it finds
 # torch.exp and torch.sum, and no torch.truediv or torch.getitem.
 print([hasattr(torch, name) for name in ("exp", "sum", "truediv", "getitem")])
@@ -35,14 +46,19 @@ from torch.fx.experimental.proxy_tensor import make_fx
 def aten_operators(function, *example_inputs):
     """The ATen operators that run when function is called on these inputs, by name."""
     graph = make_fx(function)(*example_inputs).graph
-    return {str(node.target): node.target for node in sorted(
-        (node for node in graph.nodes if node.op == "call_function"), key=str)}
+    return {
+        str(node.target): node.target
+        for node in sorted(
+            (node for node in graph.nodes if node.op == "call_function"), key=str
+        )
+    }
 
 
 z = torch.tensor([1.0, 2.0, 0.5], dtype=torch.float64)
 print(sorted(aten_operators(first_probability, z)))
 # > ['aten.div.Tensor', 'aten.exp.default', 'aten.select.int', 'aten.sum.default']
-# The pilot polynomial: `**`, `*`, `-` and `+` on a tensor, as ATen operators.
+# The pilot polynomial: `**`, `*`, `-`
+# and `+` on a tensor, as ATen operators.
 needed = sorted(aten_operators(p, z))
 print(needed)
 # > ['aten.add.Tensor', 'aten.mul.Tensor', 'aten.pow.Tensor_Scalar', 'aten.sub.Tensor']
@@ -53,8 +69,12 @@ import warnings
 
 
 def outside_core_aten(operators):
-    """Operators that are not in the Core ATen operator set (not tagged torch.Tag.core)."""
-    return [name for name, operator in operators.items() if torch.Tag.core not in operator.tags]
+    """Operators not in the Core ATen operator set (not tagged torch.Tag.core)."""
+    return [
+        name
+        for name, operator in operators.items()
+        if torch.Tag.core not in operator.tags
+    ]
 
 
 print(outside_core_aten(aten_operators(p, z)))
@@ -67,11 +87,15 @@ print(outside_core_aten(aten_operators(first_probability, z)))
 # toward Core ATen.
 def decomposed_operators(module, *example_inputs):
     with warnings.catch_warnings():
-        # torch 2.13 warns here about a deprecated check inside its own pytree code.
+        # torch 2.13 warns here about a deprecated
+        # check inside its own pytree code.
         warnings.simplefilter("ignore", FutureWarning)
         exported = torch.export.export(module, example_inputs).run_decompositions()
-    operators = {str(node.target): node.target for node in exported.graph.nodes
-                 if node.op == "call_function"}
+    operators = {
+        str(node.target): node.target
+        for node in exported.graph.nodes
+        if node.op == "call_function"
+    }
     return exported, operators
 
 
@@ -90,7 +114,8 @@ assert_close(exported.module()(z), first_probability(z))
 assert_close(exported.module()(other), first_probability(other))
 
 
-# An operator with no decomposition in the table stays as it was: check again.
+# An operator with no decomposition in
+# the table stays as it was: check again.
 class Median(torch.nn.Module):
     def forward(self, z):
         return z.median()
@@ -113,9 +138,11 @@ by_hand = q[0] * (torch.tensor([1.0, 0.0, 0.0], dtype=torch.float64) - q)
 print(leaf.grad)
 # > tensor([ 0.1778, -0.1453, -0.0324], dtype=torch.float64)
 assert_close(leaf.grad, by_hand)
-# Shifting every z_j by the same amount leaves softmax unchanged, so the entries sum to 0.
+# Shifting every z_j by the same amount leaves softmax unchanged, so the entries
+# sum to 0.
 assert abs(leaf.grad.sum().item()) < 1e-15
-# And finite differences agree, in float64, the precision gradcheck is designed for.
+# And finite differences agree, in float64,
+# the precision gradcheck is designed for.
 print(gradcheck(traced, (leaf,)))
 # > True
 # The trace was made on z; on other values it must still be the same function.

@@ -8,7 +8,7 @@ from torch.testing import assert_close
 
 
 def power_rule(coefficients):
-    """Derivative of a polynomial given lowest power first: [1, -2, 0, 3] is 1 − 2x + 3x³."""
+    """Derivative of a polynomial, lowest power first: [1, -2, 0, 3] is 1 − 2x + 3x³."""
     return [k * c for k, c in enumerate(coefficients)][1:]
 
 
@@ -17,11 +17,12 @@ def evaluate(coefficients, x):
 
 
 def pilot(coefficients, points):
-    """p'(x) at each point by autograd, checked against the power rule; float64 throughout."""
+    """p'(x) at each point by autograd, checked against the power rule; in float64."""
     x = torch.tensor(points, dtype=torch.float64, requires_grad=True)
     evaluate(coefficients, x).sum().backward()
-    by_hand = torch.tensor([evaluate(power_rule(coefficients), v) for v in points],
-                           dtype=torch.float64)
+    by_hand = torch.tensor(
+        [evaluate(power_rule(coefficients), v) for v in points], dtype=torch.float64
+    )
     assert_close(x.grad, by_hand)
     return x.grad
 

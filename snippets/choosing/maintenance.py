@@ -14,29 +14,43 @@ def installed_bytes(name):
     of its own, and is not counted.
     """
     files = distribution(name).files
-    # RECORD gives most files' sizes at install time; they must match the disk.
-    assert all(os.path.getsize(file.locate()) == file.size for file in files if file.size)
-    # Files RECORD lists without a size (mostly bytecode compiled at install) count too.
-    return sum(os.path.getsize(file.locate()) for file in files if os.path.isfile(file.locate()))
+    # RECORD gives most files' sizes at
+    # install time; they must match the disk.
+    assert all(
+        os.path.getsize(file.locate()) == file.size for file in files if file.size
+    )
+    # Files RECORD lists without a size (mostly
+    # bytecode compiled at install) count too.
+    return sum(
+        os.path.getsize(file.locate())
+        for file in files
+        if os.path.isfile(file.locate())
+    )
 
 
 def requirements(name):
     """Names of the distributions name requires, its optional extras left out."""
-    return {re.match(r"[A-Za-z0-9._-]+", requirement).group().lower()
-            for requirement in distribution(name).requires or [] if "extra ==" not in requirement}
+    return {
+        re.match(r"[A-Za-z0-9._-]+", requirement).group().lower()
+        for requirement in distribution(name).requires or []
+        if "extra ==" not in requirement
+    }
 
 
-# The numbers depend on the build and platform, so they are checked, not printed:
-# on the build these tests use, torch's own files take more than five times NumPy's.
+# The numbers depend on the build and platform, so they
+# are checked, not printed: on the build these tests use,
+# torch's own files take more than five times NumPy's.
 torch_bytes, numpy_bytes = installed_bytes("torch"), installed_bytes("numpy")
 assert torch_bytes > 5 * numpy_bytes
 # Its dependencies come on top, sympy and networkx among them.
 assert {"sympy", "networkx"} <= requirements("torch")
 
-# The release this site pins, tests and builds with, read from its requirements.txt.
+# The release this site pins, tests and builds
+# with, read from its requirements.txt.
 requirements_txt = Path("requirements.txt").read_text(encoding="utf-8")
 pin = re.search(r"^torch==([^\s;#]+)", requirements_txt, re.M)
-pinned = pin.group(1) if pin else "no torch== line"  # a requirements.txt of your own may pin none
+# A requirements.txt of your own may pin none.
+pinned = pin.group(1) if pin else "no torch== line"
 print(pinned)
 # > 2.13.0
 # The release running here, without its "+" build suffix: the same one, or another?

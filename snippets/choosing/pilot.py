@@ -21,7 +21,8 @@ import torch
 from torch.testing import assert_close
 
 x = torch.tensor(points, dtype=torch.float64, requires_grad=True)
-# Each p(x_i) depends on x_i alone, so the gradient of the sum holds every p'(x_i).
+# Each p(x_i) depends on x_i alone, so the
+# gradient of the sum holds every p'(x_i).
 p(x).sum().backward()
 print(x.grad)
 # > tensor([ 7.0000, -2.0000,  0.2500, 34.0000], dtype=torch.float64)
@@ -50,7 +51,8 @@ assert by_hand == expected
 # --8<-- [start:numpy]
 from numpy.polynomial import polynomial as P
 
-# NumPy ships the same power rule, with the same lowest-power-first order.
+# NumPy ships the same power rule, with
+# the same lowest-power-first order.
 print(P.polyder(coefficients).tolist())
 # > [-2.0, 0.0, 9.0]
 assert P.polyval(points, P.polyder(coefficients)).tolist() == expected
@@ -98,7 +100,8 @@ start = torch.tensor([0.1, -0.2, 0.3, 0.05], dtype=torch.float64, requires_grad=
 edited_loss(start).backward()
 # The old formula is now wrong...
 assert not torch.allclose(start.grad, hand_gradient(start.detach()))
-# ...and a new one must be derived: the chain rule through tanh, d tanh(u)/du = 1/cosh²(u).
+# ...and a new one must be derived: the chain rule through tanh,
+# d tanh(u)/du = 1/cosh²(u).
 u = X @ start.detach()
 assert_close(start.grad, 2 / len(y) * X.T @ ((torch.tanh(u) - y) / torch.cosh(u) ** 2))
 # gradcheck compares autograd with finite differences, in float64, the

@@ -10,23 +10,42 @@ SCHEMA = {
     "type": "object",
     "required": ["selection"],
     "additionalProperties": False,
-    "properties": {"selection": {
-        "type": "object",
-        "required": ["dependency", "need_autograd", "target_device", "operators",
-                     "acceptance", "serving_layer"],
-        "additionalProperties": False,
-        "properties": {
-            "dependency": {"enum": ["plain-python", "numpy", "torch", "hosted-api"]},
-            "need_autograd": {"type": "boolean"},
-            "target_device": {"enum": ["cpu", "cuda", "mps", "xpu"]},
-            "operators": {"type": "array", "minItems": 1, "uniqueItems": True,
-                          # namespace.operator.overload, as make_fx names them
-                          "items": {"type": "string",
-                                    "pattern": "^[a-z_][a-z0-9_]*\\.[a-z_][a-z0-9_]*\\.[A-Za-z0-9_]+$"}},
-            "acceptance": {"enum": ["known-answer", "known-answer-then-representative-task"]},
-            "serving_layer": {"enum": ["none", "separate-decision"]},
-        },
-    }},
+    "properties": {
+        "selection": {
+            "type": "object",
+            "required": [
+                "dependency",
+                "need_autograd",
+                "target_device",
+                "operators",
+                "acceptance",
+                "serving_layer",
+            ],
+            "additionalProperties": False,
+            "properties": {
+                "dependency": {
+                    "enum": ["plain-python", "numpy", "torch", "hosted-api"]
+                },
+                "need_autograd": {"type": "boolean"},
+                "target_device": {"enum": ["cpu", "cuda", "mps", "xpu"]},
+                "operators": {
+                    "type": "array",
+                    "minItems": 1,
+                    "uniqueItems": True,
+                    # namespace.operator.overload, as make_fx names them
+                    "items": {
+                        "type": "string",
+                        "pattern": r"^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*"
+                        r"\.[A-Za-z0-9_]+$",
+                    },
+                },
+                "acceptance": {
+                    "enum": ["known-answer", "known-answer-then-representative-task"]
+                },
+                "serving_layer": {"enum": ["none", "separate-decision"]},
+            },
+        }
+    },
 }
 
 
@@ -44,23 +63,31 @@ def parse_selection(text, source):
         raise SelectionError(f"{source}{where}: not valid YAML: {reason}") from None
     if document is None:
         raise SelectionError(f"{source}: the file is empty")
-    # Every problem, on one line: a misspelt field shows up as two (unexpected + missing).
-    problems = sorted(f"{error.json_path}: {error.message}"
-                      for error in Draft202012Validator(SCHEMA).iter_errors(document))
+    # Every problem, on one line: a misspelt field shows up as two
+    # (unexpected + missing).
+    problems = sorted(
+        f"{error.json_path}: {error.message}"
+        for error in Draft202012Validator(SCHEMA).iter_errors(document)
+    )
     if problems:
         raise SelectionError(f"{source}: " + "; ".join(problems))
     selection = document["selection"]
-    # A rule across two fields, checked by hand so the message can say why.
+    # A rule across two fields, checked
+    # by hand so the message can say why.
     if selection["need_autograd"] and selection["dependency"] != "torch":
-        raise SelectionError(f"{source}: $.selection.dependency: need_autograd is true but "
-                             f"{selection['dependency']!r} computes no gradients; "
-                             "of the allowed values, only 'torch' does")
+        raise SelectionError(
+            f"{source}: $.selection.dependency: need_autograd is true but "
+            f"{selection['dependency']!r} computes no gradients; "
+            "of the allowed values, only 'torch' does"
+        )
     return selection
 
 
 def load_selection(path):
     path = Path(path)
     return parse_selection(path.read_text(encoding="utf-8"), source=path.name)
+
+
 # --8<-- [end:schema]
 
 
@@ -73,6 +100,8 @@ print(selection["operators"])
 # --8<-- [end:load]
 
 # --8<-- [start:bad_file]
+import textwrap
+
 # Two broken copies of the file: a device name that is not allowed, and a
 # dependency that cannot give the gradients the file asks for.
 for field, value in [("target_device", "gpu"), ("dependency", "numpy")]:
@@ -80,7 +109,9 @@ for field, value in [("target_device", "gpu"), ("dependency", "numpy")]:
     try:
         parse_selection(broken, source="broken.yaml")
     except SelectionError as error:
-        print(error)
-# > broken.yaml: $.selection.target_device: 'gpu' is not one of ['cpu', 'cuda', 'mps', 'xpu']
-# > broken.yaml: $.selection.dependency: need_autograd is true but 'numpy' computes no gradients; of the allowed values, only 'torch' does
+        print(textwrap.fill(str(error), 80, subsequent_indent="  "))
+# > broken.yaml: $.selection.target_device: 'gpu' is not one of ['cpu', 'cuda',
+# >   'mps', 'xpu']
+# > broken.yaml: $.selection.dependency: need_autograd is true but 'numpy' computes
+# >   no gradients; of the allowed values, only 'torch' does
 # --8<-- [end:bad_file]

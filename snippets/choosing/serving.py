@@ -25,18 +25,23 @@ assert_close(served, torch.tensor([p(v) for v in points], dtype=torch.float64))
 # --8<-- [start:inference_limits]
 scale = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
 
-# Allowed: an inference tensor may enter a graph when no backward formula needs
-# to save it. d(Σ(served + scale))/d(scale) = 1 per element, so 4.
+# Allowed: an inference tensor may enter a graph when
+# no backward formula needs to save it. d(Σ(served +
+# scale))/d(scale) = 1 per element, so 4.
 (served + scale).sum().backward()
 print(scale.grad)
 # > tensor(4., dtype=torch.float64)
 assert scale.grad.item() == len(points)
 # That is observed behaviour, not a promise: the documented contract is broader.
 contract = " ".join(torch.inference_mode.__doc__.split())
-assert "tensors created in this mode cannot be used in computations recorded by autograd" in contract
+assert (
+    "tensors created in this mode cannot be used in computations recorded by autograd"
+    in contract
+)
 
-# Refused: the gradient of scale * served with respect to scale is served, so
-# the product must save served for backward, and an inference tensor cannot be saved.
+# Refused: the gradient of scale * served with respect
+# to scale is served, so the product must save served
+# for backward, and an inference tensor cannot be saved.
 try:
     scale * served
 except RuntimeError as error:
@@ -46,15 +51,24 @@ else:
     raise AssertionError("scale * served saved an inference tensor for backward")
 # > Inference tensors cannot be saved for backward
 
-# Refused outside inference mode: an in-place update, and turning on requires_grad.
+# Refused outside inference mode: an in-place
+# update, and turning on requires_grad.
 with torch.inference_mode():
     totals = served.clone()  # allocated in inference mode, so an inference tensor too
     # Inside the mode, turning on requires_grad is allowed.
     inside = torch.arange(3.0).requires_grad_()
-assert torch.is_inference(totals) and torch.is_inference(inside) and inside.requires_grad
+assert (
+    torch.is_inference(totals) and torch.is_inference(inside) and inside.requires_grad
+)
 refusals = [
-    (lambda: totals.add_(1), "Inplace update to inference tensor outside InferenceMode"),
-    (lambda: totals.requires_grad_(), "Setting requires_grad=True on inference tensor outside InferenceMode"),
+    (
+        lambda: totals.add_(1),
+        "Inplace update to inference tensor outside InferenceMode",
+    ),
+    (
+        lambda: totals.requires_grad_(),
+        "Setting requires_grad=True on inference tensor outside InferenceMode",
+    ),
 ]
 for update, refusal in refusals:
     try:
@@ -72,8 +86,9 @@ assert_close(totals, served + 1)
 # --8<-- [end:inference_limits]
 
 # --8<-- [start:inference_fix]
-# The fix: clone outside inference mode. The clone is an ordinary tensor, so it
-# can be saved for backward and updated in place: d(Σ scale·served)/d(scale) = Σ served.
+# The fix: clone outside inference mode. The clone is an
+# ordinary tensor, so it can be saved for backward and
+# updated in place: d(Σ scale·served)/d(scale) = Σ served.
 ordinary = served.clone()
 print(torch.is_inference(ordinary))
 # > False

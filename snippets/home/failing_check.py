@@ -4,8 +4,8 @@ from torch.testing import assert_close
 
 x = torch.tensor(3.0, requires_grad=True)
 (x * x).backward()
-# Suppose the page claimed the gradient were 5. The check refuses it, and the
-# test that runs this page fails with this message.
+# Suppose the page claimed the gradient were 5. The check refuses it, and the test that
+# runs this page fails with this message.
 try:
     assert_close(x.grad, torch.tensor(5.0))
 except AssertionError as error:

@@ -8,15 +8,17 @@ import torch
 import torch.nn.functional as F
 
 generator = torch.Generator().manual_seed(0)
-weight = torch.randn(4, 8, generator=generator, requires_grad=True)  # a float32 parameter
+# A float32 parameter.
+weight = torch.randn(4, 8, generator=generator, requires_grad=True)
 features = torch.randn(2, 4, generator=generator)
 target = torch.randn(2, 8, generator=generator)
 
 with torch.autocast("cpu", dtype=torch.bfloat16):
-    hidden = features @ weight             # matmul: on the CPU's list of bfloat16 operators
-    activated = torch.tanh(hidden)         # on no list: runs in its input's dtype
-    shares = torch.softmax(hidden, dim=-1)  # on CUDA's float32 list, on no list of the CPU's
-    loss = F.mse_loss(activated, target)   # on the CPU's list of float32 operators
+    hidden = features @ weight  # matmul: on the CPU's list of bfloat16 operators
+    activated = torch.tanh(hidden)  # on no list: runs in its input's dtype
+    # On CUDA's float32 list, on no list of the CPU's.
+    shares = torch.softmax(hidden, dim=-1)
+    loss = F.mse_loss(activated, target)  # on the CPU's list of float32 operators
 print(hidden.dtype, activated.dtype, shares.dtype, loss.dtype)
 # > torch.bfloat16 torch.bfloat16 torch.bfloat16 torch.float32
 
@@ -39,20 +41,24 @@ except RuntimeError as error:
     message = str(error)
 else:
     raise AssertionError("float32 @ bfloat16 was accepted outside autocast")
-# The message goes on to name both types in C++, as each compiler spells them (GCC and Clang:
-# 'c10::BFloat16', MSVC: 'struct c10::BFloat16'), so only the part before them is shown.
+# The message goes on to name both types in C++, as each compiler spells them
+# (GCC and Clang: 'c10::BFloat16', MSVC: 'struct c10::BFloat16'), so only the
+# part before them is shown.
 assert "float" in message and "BFloat16" in message, message
 print(message.partition(", but got")[0])
 # > expected m1 and m2 to have the same dtype
 
 loss_bf16 = F.mse_loss(torch.tanh(features.bfloat16() @ weight_bf16), target.bfloat16())
 loss_bf16.backward()
-print(loss_bf16.dtype, weight_bf16.grad.dtype)  # ...and the loss, the gradient, all bfloat16
+# ...and the loss, the gradient, all bfloat16.
+print(loss_bf16.dtype, weight_bf16.grad.dtype)
 # > torch.bfloat16 torch.bfloat16
 
-# ...and an update smaller than half of bfloat16's spacing just below 1.0 (2**-9) is lost.
+# ...and an update smaller than half of bfloat16's spacing just below 1.0 (2**-9)
+# is lost.
 step = 1e-3
-assert step < torch.finfo(torch.bfloat16).eps / 4  # eps = 2**-7 is the spacing just above 1.0
+# eps = 2**-7 is the spacing just above 1.0.
+assert step < torch.finfo(torch.bfloat16).eps / 4
 print(torch.ones(1) - step, torch.ones(1, dtype=torch.bfloat16) - step)
 # > tensor([0.9990]) tensor([1.], dtype=torch.bfloat16)
 # --8<-- [end:pure]

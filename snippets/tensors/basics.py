@@ -1,7 +1,8 @@
 # --8<-- [start:attributes]
 import torch
 
-# Small enough to check by hand: two rows, three columns, whole numbers.
+# Small enough to check by hand: two
+# rows, three columns, whole numbers.
 t = torch.tensor([[1, 2, 3], [4, 5, 6]])
 
 print(t.shape)

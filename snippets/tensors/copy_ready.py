@@ -1,4 +1,4 @@
-"""Inspect shape, dtype and device before combining tensors; check the answer by hand."""
+"""Inspect shape, dtype and device before combining tensors; check answers by hand."""
 
 import numpy as np
 import torch
@@ -15,7 +15,8 @@ for name, t in [("counts", counts), ("prices", price_tensor)]:
 # > counts (2, 3) torch.int64 cpu
 # > prices (3,) torch.float32 cpu
 
-# matmul needs one dtype: convert counts explicitly rather than hoping.
+# matmul needs one dtype: convert
+# counts explicitly rather than hoping.
 totals = counts.to(price_tensor.dtype) @ price_tensor
 print(totals)
 # > tensor([12., 17.])

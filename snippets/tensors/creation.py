@@ -11,7 +11,8 @@ print(torch.full((2,), 7), torch.full((2,), 7.0))
 assert torch.zeros(2, 3).dtype == torch.get_default_dtype()
 assert torch.full((2,), 7).dtype == torch.int64
 
-# arange excludes its end, like Python's range: 1, 1 + 3, 1 + 6 (10 is not reached).
+# arange excludes its end, like Python's
+# range: 1, 1 + 3, 1 + 6 (10 is not reached).
 steps = torch.arange(1, 10, 3)
 print(steps)
 # > tensor([1, 4, 7])
@@ -23,14 +24,19 @@ print(points)
 # > tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
 assert points.tolist() == [k / 4 for k in range(5)]
 
-# *_like copies shape, dtype and device from another tensor, never its values
-# (here both are on the CPU, so the device part is only a sanity check).
+# *_like copies shape, dtype and device from another
+# tensor, never its values (here both are on the
+# CPU, so the device part is only a sanity check).
 model = torch.tensor([[1, 2], [3, 4]], dtype=torch.int32)
 nines = torch.full_like(model, 9)
 print(nines)
 # > tensor([[9, 9],
 # >         [9, 9]], dtype=torch.int32)
-assert (nines.shape, nines.dtype, nines.device) == (model.shape, model.dtype, model.device)
+assert (nines.shape, nines.dtype, nines.device) == (
+    model.shape,
+    model.dtype,
+    model.device,
+)
 # --8<-- [end:constructors]
 
 # --8<-- [start:random]

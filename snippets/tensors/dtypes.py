@@ -1,5 +1,6 @@
 # --8<-- [start:promotion]
 import struct
+import textwrap
 
 import torch
 
@@ -13,21 +14,29 @@ print(ints + floats)
 # > tensor([1.5000, 2.2500])
 assert (ints + floats).tolist() == [1.5, 2.25]
 
-# The category (bool < integer < floating < complex) decides first; size only matters
-# within one category. int64 with float32 gives float32, which cannot hold every int64:
-# float32 has a 24-bit significand, so 2**24 + 1 is rounded to 2**24.
+# The category (bool < integer < floating < complex) decides
+# first; size only matters within one category. int64 with
+# float32 gives float32, which cannot hold every int64: float32
+# has a 24-bit significand, so 2**24 + 1 is rounded to 2**24.
 big = torch.tensor([2**24 + 1])  # int64 holds it exactly
 summed = big + torch.tensor([0.0])
 print(summed.dtype, summed.item())
 # > torch.float32 16777216.0
-float32_of_big = struct.unpack("f", struct.pack("f", 2**24 + 1))[0]  # rounding done by struct
+float32_of_big = struct.unpack("f", struct.pack("f", 2**24 + 1))[
+    0
+]  # rounding done by struct
 assert summed.item() == float32_of_big == 2**24
 
 # Within one category the wider type usually wins...
 assert torch.result_type(torch.tensor([1], dtype=torch.int32), big) == torch.int64
 assert torch.result_type(floats.half(), floats) == torch.float32
-# ...but not when neither type holds the other: then a third, wider type is chosen.
-print(torch.result_type(torch.tensor([1], dtype=torch.uint8), torch.tensor([1], dtype=torch.int8)))
+# ...but not when neither type holds the
+# other: then a third, wider type is chosen.
+print(
+    torch.result_type(
+        torch.tensor([1], dtype=torch.uint8), torch.tensor([1], dtype=torch.int8)
+    )
+)
 # > torch.int16
 print(torch.result_type(floats.bfloat16(), floats.half()))
 # > torch.float32
@@ -37,9 +46,11 @@ unsigned32 = torch.tensor([1], dtype=torch.uint32)
 try:
     torch.result_type(unsigned32, big)
 except RuntimeError as error:
-    print(error)
-# > Promotion for uint16, uint32, uint64 types is not supported, attempted to promote UInt32 and Long
-# ...but a 0-dim int64 tensor or a Python int beside them ranks lower and leaves uint32
+    print(textwrap.fill(str(error), 80))
+# > Promotion for uint16, uint32, uint64 types is not supported, attempted to
+# > promote UInt32 and Long
+# ...but a 0-dim int64 tensor or a Python int
+# beside them ranks lower and leaves uint32
 # (the priority rule of the next section).
 print(torch.result_type(unsigned32, torch.tensor(5)), torch.result_type(unsigned32, 5))
 # > torch.uint32 torch.uint32
@@ -48,12 +59,13 @@ print(torch.result_type(unsigned32, torch.tensor(5)), torch.result_type(unsigned
 # --8<-- [start:priority]
 import torch
 
-vector32 = torch.tensor([1.0, 2.0])                       # float32, 1 dimension
-scalar64 = torch.tensor(0.5, dtype=torch.float64)          # float64, 0 dimensions
+vector32 = torch.tensor([1.0, 2.0])  # float32, 1 dimension
+scalar64 = torch.tensor(0.5, dtype=torch.float64)  # float64, 0 dimensions
 ints32 = torch.tensor([1, 2], dtype=torch.int32)
 
-# Within one category, tensors with dimensions outrank 0-dim tensors, which outrank
-# Python numbers: a 0-dim float64 tensor does not promote a float32 vector.
+# Within one category, tensors with dimensions outrank
+# 0-dim tensors, which outrank Python numbers: a 0-dim
+# float64 tensor does not promote a float32 vector.
 cases = {
     "float32 vector + float64 0-dim": (vector32, scalar64),
     "float32 vector + float64 vector": (vector32, scalar64.reshape(1)),
@@ -64,8 +76,12 @@ cases = {
     "int32 vector + Python float": (ints32, 2.5),
     "int64 vector + Python float": (ints32.long(), 2.5),
     "float16 vector + Python float": (vector32.half(), 2.5),
-    # The exception: complex beside a floating tensor keeps that tensor's precision.
-    "float32 vector + complex128 0-dim": (vector32, torch.tensor(1j, dtype=torch.complex128)),
+    # The exception: complex beside a floating
+    # tensor keeps that tensor's precision.
+    "float32 vector + complex128 0-dim": (
+        vector32,
+        torch.tensor(1j, dtype=torch.complex128),
+    ),
     "float64 vector + Python complex": (vector32.double(), 1j),
 }
 for name, (left, right) in cases.items():
@@ -91,7 +107,8 @@ import torch
 a = torch.tensor([1, 2])
 b = torch.tensor([2, 2])
 
-# result_type gives the promoted type of the operands, not what every operator returns.
+# result_type gives the promoted type of the
+# operands, not what every operator returns.
 print(torch.result_type(a, b))
 # > torch.int64
 # True division of integers returns floats: 1/2 and 2/2, not 0 and 1.
@@ -107,9 +124,13 @@ print((a // b).dtype, (a < b).dtype)
 # --8<-- [start:in_place]
 import torch
 
-# In place, PyTorch computes in the promoted type, then casts back into the left
-# operand whenever torch.can_cast allows it, which it does within a category.
-print(torch.can_cast(torch.int64, torch.int32), torch.can_cast(torch.float64, torch.float16))
+# In place, PyTorch computes in the promoted type, then
+# casts back into the left operand whenever torch.can_cast
+# allows it, which it does within a category.
+print(
+    torch.can_cast(torch.int64, torch.int32),
+    torch.can_cast(torch.float64, torch.float16),
+)
 # > True True
 print(torch.can_cast(torch.float32, torch.int64))
 # > False
@@ -122,11 +143,13 @@ print(counts)
 # By hand: reduce modulo 2**32, then read the 32 bits as a signed number.
 wrapped = (1 + 10**10 + 2**31) % 2**32 - 2**31
 assert counts.item() == wrapped
-# can_cast said True for int64 -> int32, yet this value does not fit: can_cast only says
-# whether the update will raise. Whether a value fits is a comparison with iinfo/finfo.
+# can_cast said True for int64 -> int32, yet this value does
+# not fit: can_cast only says whether the update will raise.
+# Whether a value fits is a comparison with iinfo/finfo.
 assert 1 + 10**10 > torch.iinfo(torch.int32).max
 
-# float16 += float64: 1e-4 is below half the float16 spacing at 1 (2**-10), so it is lost.
+# float16 += float64: 1e-4 is below half the float16 spacing at 1 (2**-10), so it
+# is lost.
 half = torch.tensor([1.0], dtype=torch.float16)
 tiny = torch.tensor([1e-4], dtype=torch.float64)
 print(half + tiny)  # out of place: promoted to float64, 1e-4 kept
@@ -138,9 +161,10 @@ print(half)
 assert torch.finfo(torch.float16).eps == 2**-10 and 1e-4 < 2**-10 / 2
 assert half.item() == 1.0
 
-# The sum is computed in the promoted type first, then cast: casting the right operand
-# first would give other answers. 1 + 2**-11 + 2**-22 is just above the midpoint between
-# 1 and 1 + 2**-10, so it rounds up; 2**-11 alone in float16 would tie and round to 1.
+# The sum is computed in the promoted type first, then cast: casting
+# the right operand first would give other answers. 1 + 2**-11 +
+# 2**-22 is just above the midpoint between 1 and 1 + 2**-10, so it
+# rounds up; 2**-11 alone in float16 would tie and round to 1.
 half = torch.tensor([1.0], dtype=torch.float16)
 half.add_(torch.tensor([2**-11 + 2**-22], dtype=torch.float64))
 assert half.item() == 1 + 2**-10
@@ -170,12 +194,21 @@ for target, other in [
 # --8<-- [end:in_place]
 
 # --8<-- [start:mismatch]
+import textwrap
+
 import torch
 
 # matmul (@) does not promote: not across categories, not even float32 with float64,
 # although result_type would promote that pair to float64.
-assert torch.result_type(torch.ones(1), torch.ones(1, dtype=torch.float64)) == torch.float64
-pairs = [(torch.int64, torch.float32), (torch.float32, torch.float64), (torch.float16, torch.float32)]
+assert (
+    torch.result_type(torch.ones(1), torch.ones(1, dtype=torch.float64))
+    == torch.float64
+)
+pairs = [
+    (torch.int64, torch.float32),
+    (torch.float32, torch.float64),
+    (torch.float16, torch.float32),
+]
 for left, right in pairs:
     try:
         torch.ones(2, 2, dtype=left) @ torch.ones(2, 2, dtype=right)
@@ -183,8 +216,8 @@ for left, right in pairs:
         message = str(error)
     else:
         raise AssertionError(f"{left} @ {right} was accepted")
-    # The message goes on with C++ type names, spelled differently on each platform,
-    # so only its start is shown and checked.
+    # The message goes on with C++ type names, spelled differently on each platform, so
+    # only its start is shown and checked.
     start = "expected m1 and m2 to have the same dtype"
     assert message.startswith(start), message
     print(f"{left} @ {right}: {start}")
@@ -192,27 +225,33 @@ for left, right in pairs:
 # > torch.float32 @ torch.float64: expected m1 and m2 to have the same dtype
 # > torch.float16 @ torch.float32: expected m1 and m2 to have the same dtype
 
-# Other shapes reach other kernels, with other wording (these use ATen's names, Float and Double).
+# Other shapes reach other kernels, with other wording (these use ATen's names,
+# Float and Double).
 for shape_left, shape_right in [((2,), (2,)), ((2, 2), (2,)), ((3, 2, 2), (3, 2, 2))]:
     try:
         torch.ones(shape_left) @ torch.ones(shape_right, dtype=torch.float64)
     except RuntimeError as error:
-        print(error)
+        print(textwrap.fill(str(error), 70))
     else:
         raise AssertionError(f"{shape_left} @ {shape_right} was accepted")
-# > dot : expected both vectors to have same dtype, but found Float and Double
-# >[torch>=2.12] addmv input tensors must have the same dtype, but got Double, Float, and Double
+# > dot : expected both vectors to have same dtype, but found Float and
+# > Double
+# >[torch>=2.12] addmv input tensors must have the same dtype, but got Double, Float,
+# >[torch>=2.12] and Double
 # >[torch<2.12] expected scalar type Float but found Double
 # > expected scalar type Float but found Double
 
-# Under autocast, PyTorch casts eligible inputs for you: float32 @ bfloat16 runs in bfloat16.
+# Under autocast, PyTorch casts eligible inputs for you: float32 @ bfloat16 runs in
+# bfloat16.
 with torch.autocast("cpu", dtype=torch.bfloat16):
     mixed = torch.ones(2, 2) @ torch.full((2, 2), 3.0, dtype=torch.bfloat16)
 print(mixed.dtype)
 # > torch.bfloat16
-torch.testing.assert_close(mixed, torch.full((2, 2), 1 * 3 + 1 * 3, dtype=torch.bfloat16))
+torch.testing.assert_close(
+    mixed, torch.full((2, 2), 1 * 3 + 1 * 3, dtype=torch.bfloat16)
+)
 
-row = torch.tensor([[1, 2]])          # int64
+row = torch.tensor([[1, 2]])  # int64
 column = torch.tensor([[1.0], [2.0]])  # float32
 
 # Convert explicitly, and the answer is the hand-computed 1·1 + 2·2 = 5.

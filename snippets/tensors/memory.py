@@ -4,7 +4,7 @@ import torch
 
 source = np.array([1.0, 2.0, 3.0])
 
-copied = torch.tensor(source)      # always a copy
+copied = torch.tensor(source)  # always a copy
 shared = torch.from_numpy(source)  # shares the NumPy buffer
 as_tensor = torch.as_tensor(source)  # shares here: same dtype, CPU
 
@@ -43,6 +43,8 @@ assert torch.as_tensor(weights, dtype=torch.float64) is not weights
 # --8<-- [end:as_tensor_copies]
 
 # --8<-- [start:numpy_shares]
+import textwrap
+
 import numpy as np
 import torch
 
@@ -62,11 +64,14 @@ assert np.shares_memory(a, t.numpy())
 try:
     torch.ones(2, requires_grad=True).numpy()
 except RuntimeError as error:
-    print(error)
-# > Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.
+    print(textwrap.fill(str(error), 80))
+# > Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy()
+# > instead.
 # --8<-- [end:numpy_shares]
 
 # --8<-- [start:negative_strides]
+import textwrap
+
 import numpy as np
 import torch
 
@@ -75,13 +80,16 @@ backwards = source[::-1]  # a NumPy view that walks memory backwards
 print(backwards.strides)  # bytes per step: -8, one float64 back
 # > (-8,)
 
-# PyTorch tensors cannot have negative strides, so sharing is impossible, and every
-# NumPy conversion refuses the array (even torch.tensor, which would copy anyway).
+# PyTorch tensors cannot have negative strides, so sharing
+# is impossible, and every NumPy conversion refuses the
+# array (even torch.tensor, which would copy anyway).
 try:
     torch.from_numpy(backwards)
 except ValueError as error:
-    print(str(error).strip())  # strip() drops a trailing space from the message
-# > At least one stride in the given numpy array is negative, and tensors with negative strides are not currently supported. (You can probably work around this by making a copy of your array  with array.copy().)
+    print(textwrap.fill(str(error), 80))  # fill() also drops the trailing space
+# > At least one stride in the given numpy array is negative, and tensors with
+# > negative strides are not currently supported. (You can probably work around this
+# > by making a copy of your array  with array.copy().)
 for convert in (torch.as_tensor, torch.tensor):
     try:
         convert(backwards)

@@ -1,4 +1,6 @@
 # --8<-- [start:view_reshape]
+import textwrap
+
 import torch
 
 grid = torch.arange(6).reshape(2, 3)
@@ -12,15 +14,17 @@ flat[0] = 10
 assert grid[0, 0].item() == 10
 grid[0, 0] = 0
 
-# The transpose is a view with swapped strides, so its rows are not contiguous.
+# The transpose is a view with swapped
+# strides, so its rows are not contiguous.
 turned = grid.T
 print(turned.is_contiguous())
 # > False
 try:
     turned.view(6)
 except RuntimeError as error:
-    print(error)
-# > view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.
+    print(textwrap.fill(str(error), 80))
+# > view size is not compatible with input tensor's size and stride (at least one
+# > dimension spans across two contiguous subspaces). Use .reshape(...) instead.
 
 # reshape returns a view when the strides allow it: same memory as grid.
 assert grid.reshape(3, 2).data_ptr() == grid.data_ptr()
@@ -36,9 +40,10 @@ assert grid[0, 0].item() == 0  # a copy: grid did not change
 
 # --8<-- [start:broadcasting]
 column = torch.tensor([[0], [10], [20]])  # shape (3, 1)
-row = torch.tensor([1, 2, 3])             # shape (3,), treated as (1, 3)
+row = torch.tensor([1, 2, 3])  # shape (3,), treated as (1, 3)
 
-# Size-1 dimensions stretch to match: every row value is added to every column value.
+# Size-1 dimensions stretch to match: every
+# row value is added to every column value.
 table = column + row
 print(table.shape)
 # > torch.Size([3, 3])
@@ -52,12 +57,16 @@ assert torch.equal(table, by_hand)
 wide_column, wide_row = torch.broadcast_tensors(column, row)
 print(wide_column.stride(), wide_row.stride())
 # > (1, 0) (0, 1)
-assert wide_column.data_ptr() == column.data_ptr() and wide_row.data_ptr() == row.data_ptr()
+assert (
+    wide_column.data_ptr() == column.data_ptr()
+    and wide_row.data_ptr() == row.data_ptr()
+)
 
 # Trailing sizes that differ and are not 1 cannot broadcast.
 try:
     torch.ones(2) + torch.ones(3)
 except RuntimeError as error:
-    print(error)
-# > The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0
+    print(textwrap.fill(str(error), 80))
+# > The size of tensor a (2) must match the size of tensor b (3) at non-singleton
+# > dimension 0
 # --8<-- [end:broadcasting]
