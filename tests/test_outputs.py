@@ -155,7 +155,7 @@ def test_the_real_examples_run_on_the_pinned_release_and_fail_when_its_line_is_w
         failure = page_failure(site, demo_page(site, "snippets/demo/kinks.py:kinks"))
         assert (failure is not None) == fails, (old, new, failure)
         if fails:
-            assert "snippets/demo/kinks.py, line 28" in str(failure)
+            assert "snippets/demo/kinks.py, line 30" in str(failure)
 
 
 def test_every_condition_in_the_snippets_holds_on_a_supported_release():
