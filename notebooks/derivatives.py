@@ -1,6 +1,6 @@
 # ---
 # jupyter:
-#   translation_of: "64c8aae513e6"
+#   translation_of: "26f4bcb2204c"
 #   jupytext:
 #     cell_metadata_filter: lang,-all
 #     formats: py:percent
@@ -251,7 +251,9 @@ axes.legend(fontsize=8)
 def show(figure, description):
     """Show a figure, described for readers who cannot see it (its alt text)."""
     png = io.BytesIO()
-    figure.savefig(png, format="png", bbox_inches="tight")
+    figure.savefig(
+        png, format="png", bbox_inches="tight", pil_kwargs={"optimize": True}
+    )
     plt.close(figure)
     data = base64.b64encode(png.getvalue()).decode("ascii")
     alt = html.escape(description)
@@ -514,7 +516,7 @@ def table(rows):
             name,
             ", ".join(f"{v:g}" for v in row.point),
             short(row.dtype),
-            "; ".join(f"<code>{reason}</code>" for reason in row.reasons),
+            "; ".join(row.reasons),
             f"{row.closed_form:.7g}",
             f"{row.autograd:.7g}",
             f"{row.fd:.7g}",
