@@ -9,9 +9,18 @@ Two domains, each a template in ``locale/`` and a PO file per language in
   full-line comments at the same indentation are ONE entry, one msgid line per
   comment line: a translator needs the whole sentence, and the translation keeps
   the same number of lines (the code below a comment must keep its line number:
-  tracebacks and ``# >`` output name the snippet's lines). Not translated: ``# >``
-  lines (checked program output), ``# --8<--`` section markers, ``# %%`` cell
-  markers, shebang, encoding and tool pragmas (``# noqa``, ``# type:`` ...).
+  tracebacks and ``# >`` output name the snippet's lines). Not translated: ``# --8<--``
+  section markers, ``# %%`` cell markers, shebang, encoding and tool pragmas
+  (``# noqa``, ``# type:`` ...).
+  The same catalog holds the code's own text, so a Spanish page prints Spanish: each
+  string literal that is prose (two words in a row, f-string fields aside; a run of
+  adjacent literals is one entry, one msgid line per literal line), translated in
+  place with its prefix, quotes and fields kept (else it stays English); and each run
+  of ``# >`` output lines that shows a phrase of those strings, translated line for line
+  (torch's output, with none of them, is not an entry). The Spanish code therefore
+  differs from the English only in comments and these strings; it runs in the page
+  tests, and its ``# >`` lines are checked in Spanish. A msgid equal to its msgstr is
+  text kept as it is (torch's messages that the code quotes).
 * ``interface``: the project's own interface strings, declared in Python in English
   with :class:`Texts` (``Texts("downloads", {"notebook": "Download notebook", ...})``);
   msgctxt ``downloads.notebook``, msgid the English text.
@@ -83,6 +92,10 @@ class Comment:
     lines: tuple[tuple[int, int], ...]  # (1-based line, column of "#") of each comment line
     msgid: str  # the text after "# " of each line, joined with "\n"
     prefix: str = ""  # kept before the translation: "# noqa: E731  " (one line only)
+    # A string literal or a run of output lines: (line, start, end column) of the text that each
+    # msgid line replaces (a string's text between its quotes, an output line's after "# > ").
+    spans: tuple[tuple[int, int, int], ...] = ()
+    kind: str = "comment"  # "comment", "string" or "output"
 
     @property
     def line(self) -> int:
@@ -151,23 +164,194 @@ def comments(source: str, suffix: str = ".py") -> list[Comment]:
     return found
 
 
-def code_tokens(source: str) -> list[tuple]:
-    """The code of some Python without its comments: every other token, with its place (a line
-    break by its line only: after a comment it starts where the comment ends). Two versions
-    with equal code_tokens differ in their comments at most."""
-    found = []
+# ---------------------------------------------------------------- strings and output
+
+# A string says something to the reader when its text (f-string fields aside) has two words in
+# a row: "relative error", "float32 vector", not "cpu", "float32", "cuda:0" or "ij,jk->ik".
+_PROSE = re.compile(r"(?<![\w.])[^\W\d_][^\W_]+[,;:]?\s+[^\W\d_][^\W_]+")
+_TAG = re.compile(r"<[^<>]*>")  # HTML markup is not prose: '<th style="{CELL}">'
+
+_PY_STRING = re.compile(r"(?P<prefix>[a-zA-Z]*)(?P<quote>'{3}|\"{3}|'|\")", re.S)
+_FIELD = re.compile(r"\{\{|\}\}|\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")  # "{x:.{n}f}" is one field
+
+
+def _tokens(source: str) -> list[tokenize.TokenInfo]:
+    """Python's tokens, an f-string as one STRING token on every Python (3.12 splits it)."""
+    tokens, opened = [], []
+    lines = source.split("\n")
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        kind = tokenize.tok_name.get(token.type, "")
+        if kind == "FSTRING_START":
+            opened.append(token)
+        elif kind in ("FSTRING_MIDDLE", "FSTRING_END") or (opened and kind != "FSTRING_START"):
+            if kind == "FSTRING_END" and len(opened) == 1:
+                start = opened.pop()
+                text = _between(lines, start.start, token.end)
+                tokens.append(tokenize.TokenInfo(tokenize.STRING, text, start.start, token.end, start.line))
+            elif kind == "FSTRING_END":
+                opened.pop()
+        else:
+            tokens.append(token)
+    return tokens
+
+
+def _between(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> str:
+    if start[0] == end[0]:
+        return lines[start[0] - 1][start[1]:end[1]]
+    return "\n".join([lines[start[0] - 1][start[1]:], *lines[start[0]:end[0] - 1],
+                      lines[end[0] - 1][:end[1]]])
+
+
+def _strings(tokens) -> list[tokenize.TokenInfo]:
+    return [token for token in tokens if token.type == tokenize.STRING]
+
+
+def _opening(token: str) -> tuple[str, str]:
+    found = _PY_STRING.match(token)
+    return found["prefix"], found["quote"]
+
+
+def _piece_spans(token: tokenize.TokenInfo) -> list[tuple[int, int, int]]:
+    """(line, start, end column) of the text of each line of a string token, quotes and (after
+    the first line) indentation left out."""
+    prefix, quote = _opening(token.string)
+    parts = token.string.split("\n")
+    row, column = token.start
+    spans = []
+    for index, part in enumerate(parts):
+        start = column + len(prefix) + len(quote) if index == 0 else len(part) - len(part.lstrip())
+        end = (column if index == 0 else 0) + len(part)
+        if index == len(parts) - 1:
+            end -= len(quote)
+        spans.append((row + index, start, max(start, end)))
+    return spans
+
+
+def _piece_texts(token: tokenize.TokenInfo) -> list[str]:
+    lines = token.string.split("\n")
+    row = token.start[0]
+    column = token.start[1]
+    texts = []
+    for line_row, start, end in _piece_spans(token):
+        line = lines[line_row - row]
+        offset = column if line_row == row else 0
+        texts.append(line[start - offset:end - offset])
+    return texts
+
+
+def string_code(token: str) -> tuple:
+    """What a string literal does, not what it says: its prefix, its quotes, and its f-string
+    fields' code."""
+    prefix, quote = _opening(token)
+    fields = tuple(_fields(token)) if "f" in prefix.lower() else ()
+    return prefix.lower(), quote, fields
+
+
+def _fields(text: str) -> list[str]:
+    return [field for field in _FIELD.findall(text) if field not in ("{{", "}}")]
+
+
+def _same_fields(english: str, translated: str) -> bool:
+    return sorted(_fields(english)) == sorted(_fields(translated))
+
+
+def is_prose(text: str) -> bool:
+    return bool(_PROSE.search(_TAG.sub(" ", _FIELD.sub(" ", text))))
+
+
+def phrases(text: str) -> list[str]:
+    """The parts of a string's text between its fields that are prose on their own."""
+    return [part.strip() for part in _FIELD.split(_TAG.sub("\n", text))
+            for part in part.split("\n") if is_prose(part)]
+
+
+def _string_texts(tokens) -> list[Comment]:
+    """Each run of adjacent string literals (implicit concatenation) whose text is prose: one
+    entry, one msgid line per line of each literal. Bytes are data, not text."""
+    runs: list[list[tokenize.TokenInfo]] = []
+    previous = None
+    for token in tokens:
+        if token.type in (tokenize.NL, tokenize.COMMENT):
+            continue
+        if token.type == tokenize.STRING and "b" not in _opening(token.string)[0].lower():
+            if previous is not None and previous.type == tokenize.STRING and runs:
+                runs[-1].append(token)
+            else:
+                runs.append([token])
+        previous = token
+    found = []
+    for run in runs:
+        spans = [span for token in run for span in _piece_spans(token)]
+        texts = [text for token in run for text in _piece_texts(token)]
+        if is_prose("\n".join(texts)):
+            found.append(Comment(tuple((row, start) for row, start, _ in spans), "\n".join(texts),
+                                 spans=tuple(spans), kind="string"))
+    return found
+
+
+_OUTPUT = re.compile(r"# >(?:\[[^\]\n]*\])? ?")
+
+
+def _output_texts(source: str, strings: list[Comment]) -> list[Comment]:
+    """Each run of ``# >`` lines (checked program output) that shows a phrase of the code's own
+    prose strings (two words or more between fields: "relative error"): the program prints the
+    project's text there, which is translated with the strings (and checked again in that
+    language). Other output (a tensor, torch's own message) is not the project's text."""
+    ours = {phrase for string in strings for phrase in phrases(string.msgid)}
+    runs: list[list[tuple[int, int, str]]] = []
+    for row, line in enumerate(source.split("\n"), start=1):
+        found = _OUTPUT.match(line)
+        if found is None:
+            continue
+        if runs and runs[-1][-1][0] == row - 1:
+            runs[-1].append((row, found.end(), line))
+        else:
+            runs.append([(row, found.end(), line)])
+    result = []
+    for run in runs:
+        texts = [line[start:] for _, start, line in run]
+        if any(phrase in text for phrase in ours for text in texts):
+            result.append(Comment(tuple((row, 0) for row, _, _ in run), "\n".join(texts),
+                                  spans=tuple((row, start, len(line)) for row, start, line in run),
+                                  kind="output"))
+    return result
+
+
+# Files whose strings are not translated yet, only their comments: the measuring page's benchmark
+# module and walkthrough are being rewritten (issue 25); their strings follow the rewrite.
+STRINGS_LATER = ("snippets/measuring/benchmark.py", "snippets/measuring/compare.py",
+                 "snippets/measuring/walkthrough.py")
+
+
+def texts(source: str, suffix: str = ".py", name: str = "") -> list[Comment]:
+    """Everything a translator translates in some code, in order: its comments, and in Python
+    its prose strings and the output lines that show them (``name``: the file, from the root)."""
+    found = comments(source, suffix)
+    if suffix == ".py" and name not in STRINGS_LATER:
+        strings = _string_texts(_tokens(source))
+        found += strings + _output_texts(source, strings)
+    return sorted(found, key=lambda comment: comment.lines[0])
+
+
+def code_tokens(source: str) -> list[tuple]:
+    """The code of some Python without its comments and the text of its strings: every other
+    token by its line, a string by its prefix, quotes and f-string fields. Two versions with
+    equal code_tokens differ at most in their comments and in what their strings say."""
+    found = []
+    for token in _tokens(source):
         if token.type == tokenize.COMMENT:
             continue
         if token.type in (tokenize.NL, tokenize.NEWLINE):
             found.append((token.type, token.start[0]))
+        elif token.type == tokenize.STRING:
+            found.append((token.type, string_code(token.string), token.start[0], token.end[0]))
         else:
-            found.append((token.type, token.string, token.start, token.end))
+            found.append((token.type, token.string, token.start[0], token.end[0]))
     return found
 
 
 def same_code(english: str, other: str) -> bool:
-    """Whether two versions of some code differ in their comments at most."""
+    """Whether two versions of some code differ in their comments and string texts at most."""
     if english == other:
         return True
     try:
@@ -176,23 +360,51 @@ def same_code(english: str, other: str) -> bool:
         return False
 
 
-def translate_source(source: str, translations: dict[str, str], suffix: str = ".py") -> tuple[str, list[Comment]]:
-    """The code with each comment that has a translation replaced, line for line, and the
-    comments left in English. Code tokens, columns and line numbers are unchanged."""
+def string_differences(english: str, other: str) -> list[tuple[str, str]]:
+    """The (English, other) text of each string literal piece that differs between two versions
+    of some code that are the same code (:func:`same_code`), in order."""
+    pairs = []
+    for a, b in zip(*(_strings(_tokens(text)) for text in (english, other))):
+        if a.string != b.string:
+            pairs += [(x, y) for x, y in zip(_piece_texts(a), _piece_texts(b)) if x != y]
+    return pairs
+
+
+def translate_source(source: str, translations: dict[str, str], suffix: str = ".py",
+                     name: str = "") -> tuple[str, list[Comment]]:
+    """The code with each comment, string and output run that has a translation replaced, line
+    for line, and those left in English. Line numbers and every other token are unchanged: a
+    translated string keeps its prefix, quotes and f-string fields, else it stays English."""
     lines = source.split("\n")
+    edits: list[tuple[int, int, int, str]] = []  # (line, start, end column, new text)
     untranslated = []
-    for comment in comments(source, suffix):
+    for comment in texts(source, suffix, name):
         translated = translations.get(comment.msgid)
         parts = translated.split("\n") if translated else []
-        if len(parts) != len(comment.lines):
+        if len(parts) != len(comment.lines) or (comment.kind == "string"
+                                                and not _same_fields(comment.msgid, translated)):
             untranslated.append(comment)
             continue
+        if comment.spans:
+            change = [(row, start, end, text) for (row, start, end), text in zip(comment.spans, parts)]
+            if comment.kind == "string" and not same_code(source, _edited(lines, change)):
+                untranslated.append(comment)  # an unescaped quote would end the string early
+                continue
+            edits += change
+            continue
         for (row, column), text in zip(comment.lines, parts):
-            if comment.prefix:
-                lines[row - 1] = lines[row - 1][:column] + comment.prefix + text
-            else:
-                lines[row - 1] = lines[row - 1][:column] + ("# " + text if text else "#")
-    return "\n".join(lines), untranslated
+            edits.append((row, column, len(lines[row - 1]),
+                          comment.prefix + text if comment.prefix else ("# " + text if text else "#")))
+    return _edited(lines, edits), untranslated
+
+
+def _edited(lines: list[str], edits) -> str:
+    """The lines with each (line, start, end, text) edit made, right to left: two strings on one
+    line keep their columns."""
+    lines = list(lines)
+    for row, start, end, text in sorted(edits, reverse=True):
+        lines[row - 1] = lines[row - 1][:start] + text + lines[row - 1][end:]
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- reading the PO files
@@ -459,6 +671,19 @@ def _comment_map(catalog: Catalog) -> dict[str, str]:
             if message.id and message.string and not message.fuzzy and not message.context}
 
 
+_KIND_NOTES = {"string": "a string of the code", "output": "what the code prints"}
+
+
+def line_translations(language: str, kind: str, root: Path = ROOT) -> frozenset[tuple[str, str]]:
+    """(English, translation) of each line of each current translation of a ``kind`` ("string"
+    or "output") entry: what a translated version of some code may differ in, line by line."""
+    note = _KIND_NOTES[kind]
+    return frozenset(pair for message in load("snippets", language, root)
+                     if message.id and message.string and not message.fuzzy
+                     and any(comment.startswith(note) for comment in message.auto_comments)
+                     for pair in zip(message.id.split("\n"), message.string.split("\n")))
+
+
 def translate_file(path: Path, language: str, root: Path = ROOT) -> tuple[list[str], list[str]]:
     """A code file's lines with the language's comments, and file:line of each one left in English."""
     if language == SOURCE:
@@ -477,8 +702,8 @@ def _translated_file(path: Path, stamp: tuple[int, int], root: Path,
     """translate_file, once per version of the file (its stamp) and of the catalog (``load``
     gives the same Catalog object while the PO file is unchanged)."""
     text = path.read_text(encoding="utf-8")
-    translated, left = translate_source(text, _comment_map(catalog), path.suffix)
     name = relative(path, root)
+    translated, left = translate_source(text, _comment_map(catalog), path.suffix, name)
     return tuple(translated.split("\n") if translated else []), tuple(f"{name}:{c.line}" for c in left)
 
 
@@ -599,7 +824,7 @@ def notebook_code_comments(source: Path) -> list[tuple[int, Comment]]:
             continue
         offset = text.count("\n", 0, at)
         searched = at + len(cell.source)
-        found += [(offset, comment) for comment in comments(cell.source)]
+        found += [(offset, comment) for comment in texts(cell.source)]
     return found
 
 
@@ -624,7 +849,7 @@ def extract_comments(root: Path = ROOT) -> Catalog:
     catalog = _new_catalog("snippets", "Comments in the code of the pages, downloads and notebooks")
     for path, numbers in sorted(shown_lines(root).items()):
         try:
-            found = comments((Path(root) / path).read_text(encoding="utf-8"), Path(path).suffix)
+            found = texts((Path(root) / path).read_text(encoding="utf-8"), Path(path).suffix, path)
         except tokenize.TokenError as error:  # ('EOF in multi-line statement', (2, 0)): name the file
             raise CatalogError(f"{path}:{error.args[1][0]}: {error.args[0]}") from None
         for comment in found:
@@ -640,9 +865,26 @@ def extract_comments(root: Path = ROOT) -> Catalog:
 
 
 def _notes(comment: Comment) -> list[str]:
+    notes = []
+    if comment.kind == "string":
+        notes.append(f"{_KIND_NOTES['string']}: keep each {{field}} as it is, and escape a quote "
+                     "that ends the string")
+    elif comment.kind == "output":
+        notes.append(f"{_KIND_NOTES['output']}: translate as its strings are translated, keep what "
+                     "torch prints (numbers, tensors); the Spanish page's tests check it")
     if len(comment.lines) > 1:
-        return [f"{len(comment.lines)} lines: keep {len(comment.lines)} lines in the translation"]
-    return []
+        notes.append(f"{len(comment.lines)} lines: keep {len(comment.lines)} lines in the translation")
+    return notes
+
+
+def _no_format_flags(catalog: Catalog) -> Catalog:
+    """Babel flags a msgid that looks like a format string (python-format for "within 5% in",
+    python-brace-format for "{x.grad}"), and ``msgfmt -c`` then checks the translation as one.
+    The snippets' texts are comments, printed output and literals whose fields are f-string
+    code: none is a format string (``problems`` checks the f-string fields), so no flag."""
+    for message in catalog:
+        message.flags -= {"python-format", "python-brace-format"}
+    return catalog
 
 
 def interface_tables(root: Path = ROOT):
@@ -740,6 +982,8 @@ def merged(domain: str, language: str, root: Path = ROOT) -> tuple[str, str]:
         catalog.update(template)
     catalog.language_team = f"{language} <{PROJECT}>"
     catalog.last_translator = "the project's translators"
+    if domain == "snippets":
+        _no_format_flags(template), _no_format_flags(catalog)
     return _po_text(template), _po_text(catalog, ignore_obsolete=False, include_previous=True)
 
 
@@ -757,6 +1001,10 @@ def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
             found.append(f"{ref}: {label}not translated: {_short(message.id)}")
         elif message.fuzzy:
             found.append(f"{ref}: {label}outdated (fuzzy): {_short(message.id)}")
+        elif domain == "snippets" and ("{" in message.id or "{" in message.string) \
+                and _f_string_entry(message) and not _same_fields(message.id, message.string):
+            found.append(f"{ref}: the translation's {{fields}} differ from the English "
+                         f"{sorted(_fields(message.id))}: keep each one as it is")
         elif domain == "snippets" and message.string.count("\n") != message.id.count("\n"):
             found.append(f"{ref}: the translation has {message.string.count(chr(10)) + 1} lines, "
                          f"the comment {message.id.count(chr(10)) + 1}; keep the same number")
@@ -767,6 +1015,10 @@ def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
                 found.append(f"{ref}: {label}the translation uses {{{', '.join(sorted(extra))}}}, "
                              "which the English text does not provide")
     return found
+
+
+def _f_string_entry(message) -> bool:
+    return any(note.startswith(_KIND_NOTES["string"]) for note in message.auto_comments)
 
 
 def _short(text: str) -> str:

@@ -11,8 +11,9 @@ Every expansion is compared with pymdownx.snippets' own output for the same line
 with the configuration in ``mkdocs.yml``, so the tests run what the site shows.
 
 In another language than English the comments of a Python snippet are that
-language's (:mod:`ptdocs.catalog`), line for line, so the code and its line numbers
-stay the English ones. The site gets them from :class:`CommentLanguage`, a Markdown
+language's (:mod:`ptdocs.catalog`), line for line, and so are its prose strings and
+the ``# >`` output that shows them, so the code's tokens and line numbers stay the
+English ones. The site gets them from :class:`CommentLanguage`, a Markdown
 extension that the translations hook adds to each non-English build: it swaps
 pymdownx.snippets' preprocessor for one that translates in ``process_snippet_lines``,
 pymdownx's own hook for changing a snippet's lines.

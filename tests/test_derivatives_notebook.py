@@ -10,6 +10,7 @@ import asyncio
 import copy
 import json
 import math
+import re
 from itertools import product
 
 import nbformat
@@ -199,8 +200,9 @@ def test_reduced_precision_failures_are_shown(executed, language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_page_shows_every_row_and_the_figure(executed, language):
     notebook, state = executed[language]
-    tables = [o["data"]["text/html"] for cell in code_cells(notebook) for o in cell.outputs
-              if "text/html" in o.get("data", {})]
+    html = [o["data"]["text/html"] for cell in code_cells(notebook) for o in cell.outputs
+            if "text/html" in o.get("data", {})]
+    tables = [text for text in html if "<table>" in text]
     table = tables[0]  # the full table; the closing cell shows only the rows that moved
     lines = table.split("<tbody>")[1].split("<tr")[1:]
     assert len(lines) == len(state["rows"])
@@ -208,9 +210,11 @@ def test_the_page_shows_every_row_and_the_figure(executed, language):
     assert sum("<b>✗</b>" in line for line in lines) == len(failing) > 0
     for line, row in zip(lines, state["rows"]):
         assert ("; ".join(row["reasons"]) + "</td>") in line
-    images = [o for cell in code_cells(notebook) for o in cell.outputs
-              if "image/png" in o.get("data", {})]
+    # One figure, a PNG with a description in the notebook's language (its alt text).
+    images = re.findall(r'<img alt="([^"]+)" src="data:image/png;base64,', "".join(html))
     assert len(images) == 1
+    assert ("Gráfica log-log del error" if language == "es" else "Log-log plot of the error") \
+        in images[0]
     errors = [o for cell in code_cells(notebook) for o in cell.outputs
               if o.output_type == "error" or o.get("name") == "stderr"]
     assert errors == []
@@ -229,39 +233,65 @@ def test_the_closing_cell_moves_rows_between_pass_and_fail(executed, language):
     assert all(b["dtype"] == "float64" and b["reasons"][0].startswith("FD step") for _, b in moved)
     assert not any("precision" in r["reasons"] for r in after if r["dtype"] == "float64")
     printed = "".join(o.get("text", "") for o in code_cells(notebook)[-1].outputs)
-    assert f"moved:  {len(moved)} to fail, 0 to pass" in printed
+    assert {"en": f"moved:  {len(moved)} to fail, 0 to pass",
+            "es": f"movidas: {len(moved)} a fallar, 0 a pasar"}[language] in printed
 
 
-def test_both_languages_print_the_same_outputs(executed):
-    def shown(notebook):
-        """Per cell, the text each stream printed, whole (how the kernel split it into output
-        chunks depends on timing and load), then the rich outputs in order."""
-        cells = []
-        for cell in code_cells(notebook):
-            streams = {}
-            rich = []
-            for output in cell.outputs:
-                if output.output_type == "stream":
-                    streams[output.name] = streams.get(output.name, "") + output.text
-                elif "image/png" not in output.get("data", {}):
-                    data = output.get("data", {})
-                    rich.append(data.get("text/markdown") or data.get("text/html") or data.get("text/plain"))
-            cells.append((streams, rich))
-        return cells
+NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|nan|inf")
 
-    assert shown(executed["en"][0]) == shown(executed["es"][0])
+
+def shown(notebook):
+    """Per cell, the text each stream printed, whole (how the kernel split it into output
+    chunks depends on timing and load), then the rich outputs in order."""
+    cells = []
+    for cell in code_cells(notebook):
+        streams = {}
+        rich = []
+        for output in cell.outputs:
+            if output.output_type == "stream":
+                streams[output.name] = streams.get(output.name, "") + output.text
+            else:
+                data = output.get("data", {})
+                rich.append(data.get("text/markdown") or data.get("text/html") or data.get("text/plain"))
+        cells.append((streams, rich))
+    return cells
+
+
+def numbers(cells):
+    """The numbers of each line of each output (a picture's alt text and data aside)."""
+    def lines(text):
+        text = re.sub(r'alt="[^"]*"|base64,[^"]*', "", text)
+        return [NUMBER.findall(line) for line in text.split("\n")]
+    return [({name: lines(text) for name, text in streams.items()}, [lines(text) for text in rich])
+            for streams, rich in cells]
+
+
+def test_both_languages_print_the_same_results_in_their_own_words(executed):
+    """Each language prints its own words (the catalog translates the code's strings), and the
+    same results: the same numbers, in the same lines of the same outputs, and the same figure."""
+    english, spanish = (shown(executed[language][0]) for language in ("en", "es"))
+    assert numbers(english) == numbers(spanish)
+    # Every output with words of the project's (two in a row, tags and data aside) is Spanish.
+    def words(output):
+        return re.search(r"\b[a-z]{2,} [a-z]{2,}\b", re.sub(r"<[^>]*>|base64,[^\"]*", " ", str(output)))
+    same = [a for a, b in zip(english, spanish) if a == b and words(a)]
+    assert not same, same
+    assert sum(a != b for a, b in zip(english, spanish)) >= 7
+    pngs = [re.findall(r"base64,([^\"]+)", "".join(text for _, rich in cells for text in rich))
+            for cells in (english, spanish)]
+    assert pngs[0] == pngs[1] and len(pngs[0]) == 1
 
 
 def test_output_chunking_is_not_a_difference():
-    """The same printed text, split into chunks differently under load, is the same output."""
+    """The same printed text, split into chunks differently under load, is the same output; a
+    different number is a different result."""
     from nbformat.v4 import new_code_cell, new_notebook, new_output
 
     def notebook(*chunks):
-        cell = new_code_cell("print('a'); print('b')")
+        cell = new_code_cell("print('a 1'); print('b 2')")
         cell.outputs = [new_output("stream", name="stdout", text=chunk) for chunk in chunks]
         return new_notebook(cells=[cell])
 
-    one, two = notebook("a\nb\n"), notebook("a\n", "b\n")
-    assert test_both_languages_print_the_same_outputs({"en": (one,), "es": (two,)}) is None
-    with pytest.raises(AssertionError):
-        test_both_languages_print_the_same_outputs({"en": (one,), "es": (notebook("a\n", "c\n"),)})
+    assert shown(notebook("a 1\nb 2\n")) == shown(notebook("a 1\n", "b 2\n"))
+    assert numbers(shown(notebook("a 1\nb 2\n"))) == numbers(shown(notebook("x 1\n", "y 2\n")))
+    assert numbers(shown(notebook("a 1\nb 2\n"))) != numbers(shown(notebook("a 1\n", "b 3\n")))

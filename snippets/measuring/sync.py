@@ -20,12 +20,12 @@ uses = Counter()
 
 
 def counted_clock():  # the default clock, counted
-    uses["clock readings"] += 1
+    uses["clock_readings"] += 1
     return default_clock()
 
 
 def wait_for_device():  # the role of benchmark.py's sync(), counted
-    uses["waits in the statement"] += 1
+    uses["statement_waits"] += 1
     if torch.accelerator.is_available():
         torch.accelerator.synchronize()
 
@@ -44,9 +44,9 @@ latency = Timer(
 # timeit(100) runs a warm-up block of max(100 // 100, 2) = 2 calls, then the
 # timed block of 100 calls; the clock is read at the start and at the end of
 # each block.
-print(uses["clock readings"], uses["waits in the statement"])
+print(uses["clock_readings"], uses["statement_waits"])
 # > 4 102
-assert uses["clock readings"] == 2 * 2 and uses["waits in the statement"] == 2 + 100
+assert uses["clock_readings"] == 2 * 2 and uses["statement_waits"] == 2 + 100
 
 # Throughput: calls are queued back to back; only the clock's readings wait for the
 # device.
@@ -54,7 +54,7 @@ uses.clear()
 pipelined = Timer(
     "multiply()", timer=counted_clock, globals={"multiply": multiply}
 ).timeit(100)
-print(uses["clock readings"], uses["waits in the statement"])
+print(uses["clock_readings"], uses["statement_waits"])
 # > 4 0
 
 # Both report seconds per call: the block's time divided by the calls in it.

@@ -473,7 +473,7 @@ COPY_BUTTONS = "button.md-code__button[data-md-type=copy]"
 # data-clipboard-text if it has one, else that block's text, or the data-copy of an element
 # around the block); and for a notebook, its texts as rendered (innerText), the size each
 # formula takes, and each picture's decoded size and displayed width; every interface text
-# (see INTERFACE_TEXTS); and the page's height.
+# (see INTERFACE_TEXTS); the page's height; and the text of every code block.
 PAGE_FACTS = """copyButtons => {
     const INTERFACE_TEXTS = """ + INTERFACE_TEXTS + """
     const all = selector => [...document.querySelectorAll(selector)]
@@ -501,6 +501,7 @@ PAGE_FACTS = """copyButtons => {
         },
         interface: INTERFACE_TEXTS(),
         height: document.scrollingElement.scrollHeight,
+        code: all("pre").map(element => element.textContent),  // collapsed blocks too
     }
 }"""
 
@@ -516,6 +517,7 @@ class Visit:
     notebook: dict | None  # on a notebook page, see PAGE_FACTS
     interface: list[list[str]]  # [where, text, section] for each interface text (see INTERFACE_TEXTS)
     height: int  # px, the whole page at the tour's width (1280 px), as it loaded
+    code: list[str]  # the text of each code block (<pre>), a notebook's cells included, collapsed ones too
     clicked: str | None = None  # the clipboard after a reader's click on its last copy button
     screenshots: list[Path] = field(default_factory=list)
     layout: dict[str, dict] = field(default_factory=dict)  # by scheme, see LAYOUT
