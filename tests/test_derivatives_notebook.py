@@ -27,7 +27,15 @@ SOURCE = ROOT / "notebooks" / "derivatives.py"
 LANGUAGES = notebook_twins.LANGUAGES
 NOTEBOOKS = {language: notebook_twins.target(SOURCE, language) for language in LANGUAGES}
 DTYPES = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16}
-FLOAT64_AGREEMENT = 1e-12  # relative, autograd against the closed form, everywhere in the domain
+# Relative, autograd against the closed form, everywhere in the domain: each side rounds a few
+# times, each within 2**-53 (libm within 2**-52), so 16 units of 2**-52 bound it with room.
+FLOAT64_AGREEMENT = 16 * 2**-52
+# Machine epsilon of each dtype, from its significand width (52, 23 and 7 stored bits), not from
+# torch.finfo: the notebook's steps must follow from these.
+EPSILON = {"float64": 2**-52, "float32": 2**-23, "bfloat16": 2**-7}
+# 99 rows, counted by hand: 9 functions of x and f(x, y) with its 2 partials, 3 points each,
+# in 3 dtypes.
+ROWS = (9 * 3 + 1 * 3 * 2) * 3
 
 # Run in the notebook's kernel after its last cell: its state, as JSON.
 PROBE = """
@@ -36,7 +44,7 @@ import json as _json
 def _row(r):
     return {"function": r.function, "wrt": r.wrt, "point": list(r.point),
             "dtype": short(r.dtype), "closed_form": r.closed_form, "autograd": r.autograd,
-            "fd": r.fd, "rtol": r.rtol, "atol": r.atol, "reasons": list(r.reasons),
+            "fd": r.fd, "step": r.step, "rtol": r.rtol, "atol": r.atol, "reasons": list(r.reasons),
             "passed": r.passed}
 
 print(_json.dumps({
@@ -124,7 +132,7 @@ def test_no_row_is_dropped(executed, language):
                 for f in state["functions"]
                 for point, variable, dtype in product(f["points"], f["variables"], state["dtypes"])}
     got = [(r["function"], tuple(r["point"]), r["wrt"], r["dtype"]) for r in state["rows"]]
-    assert len(got) == len(set(got)) == len(expected)
+    assert len(got) == len(set(got)) == len(expected) == ROWS
     assert set(got) == expected
     assert state["dtypes"] == list(DTYPES)
 
@@ -179,6 +187,64 @@ def test_every_verdict_follows_from_the_rows_own_numbers(executed, language):
         fd_failed = any(reason.startswith("FD step [") for reason in r["reasons"])
         assert judged(r["fd"], r) == (not fd_failed), r
         assert r["passed"] == (not r["reasons"]), r
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_step_is_the_cube_root_of_epsilon(executed, language):
+    """The page's rule, h = ε^(1/3)·max(1, |x|), with ε from the dtype's significand."""
+    _, state = executed[language]
+    variables = {f["name"]: f["variables"] for f in state["functions"]}
+    for r in state["rows"]:
+        x = r["point"][variables[r["function"]].index(r["wrt"])]
+        assert r["step"] == EPSILON[r["dtype"]] ** (1 / 3) * max(1.0, abs(x)), r
+
+
+# f, f′ and f‴ worked out by hand, for the functions whose third derivative is plain.
+BY_HAND = {
+    "x²": lambda x: (x**2, 2 * x, 0.0),
+    "x³": lambda x: (x**3, 3 * x**2, 6.0),
+    "exp x": lambda x: (math.exp(x), math.exp(x), math.exp(x)),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_fd_failure_names_the_larger_error(executed, language):
+    """Rounding ε·(|f| + |x·f′|)/h against truncation h²·|f‴|/6, from the hand derivatives."""
+    _, state = executed[language]
+    labels = set()
+    for r in state["rows"]:
+        failed = [reason for reason in r["reasons"] if reason.startswith("FD step")]
+        if r["function"] not in BY_HAND or not failed:
+            continue
+        (x,), h = r["point"], r["step"]
+        value, slope, third = (abs(v) for v in BY_HAND[r["function"]](x))
+        rounding = EPSILON[r["dtype"]] * (value + abs(x) * slope) / h
+        truncation = h**2 * third / 6
+        label = "rounding" if rounding > truncation else "truncation"
+        assert failed == [f"FD step [{label}]"], (r, rounding, truncation)
+        labels.add(label)
+    assert labels == {"rounding", "truncation"}  # both labels are checked
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_summary_tables_count_the_rows(executed, language):
+    """The counts per dtype the notebook displays, recounted from the rows."""
+    notebook, state = executed[language]
+    tables = [o["data"]["text/markdown"] for cell in code_cells(notebook) for o in cell.outputs
+              if "| domain |" in o.get("data", {}).get("text/markdown", "")]
+    assert len(tables) == 2  # before and after the last cell's changes
+    for table, rows in zip(tables, (state["rows"], state["after"]), strict=True):
+        shown = [[cell.strip() for cell in line.strip("|").split("|")]
+                 for line in table.splitlines()[2:]]
+        recounted = []
+        for dtype in DTYPES:
+            mine = [r for r in rows if r["dtype"] == dtype]
+            reasons = [reason for r in mine for reason in r["reasons"]]
+            recounted.append([dtype, len(mine), sum(r["passed"] for r in mine),
+                              sum(not r["passed"] for r in mine), reasons.count("domain"),
+                              reasons.count("precision"),
+                              sum(reason.startswith("FD step [") for reason in reasons)])
+        assert shown == [[str(v) for v in line] for line in recounted]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

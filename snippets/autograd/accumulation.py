@@ -24,6 +24,8 @@ print(x.grad)
 # Or drop it (what optimizer.zero_grad(set_to_none=True),
 # the default, does).
 x.grad = None
+print(x.grad)  # no tensor at all until the next backward creates one
+# > None
 (x * x).backward()
 print(x.grad)
 # > tensor(6.)

@@ -45,6 +45,9 @@ with warnings.catch_warnings():
 
 
 # --8<-- [start:why]
+import struct
+
+
 # gradcheck's numerical derivative, every operation in float32 as gradcheck does it.
 def central_difference(x, eps):
     return (f(x + eps) - f(x - eps)) / (2 * eps)
@@ -62,6 +65,19 @@ unit = torch.finfo(torch.float32).eps  # ε = 2⁻²³ ≈ 1.2e-07
 print(f"tolerance at x = 0.7 and 1.3: {tolerance[0]:.1e}, {tolerance[1]:.1e}")
 # > tolerance at x = 0.7 and 1.3: 1.5e-03, 5.1e-03
 
+
+def to_float32(value):  # the nearest float32, rounded by the standard library
+    return struct.unpack("f", struct.pack("f", value))[0]
+
+
+# x + eps minus x − eps, each rounded to float32 as torch does, worked out apart
+# from torch: a sum of two float32 numbers this close is exact in a Python float,
+# so each result is rounded once.
+def step_taken(point, eps):
+    x, h = to_float32(point), to_float32(eps)
+    return to_float32(x + h) - to_float32(x - h)
+
+
 rows = {}
 for eps in (1e-6, 2**-20, 1e-3):
     with warnings.catch_warnings():
@@ -73,6 +89,8 @@ for eps in (1e-6, 2**-20, 1e-3):
     error = (numerical.double() - exact).abs()  # observed, vs the closed form
     # The step taken vs 2·eps.
     step_error = ((x + eps) - (x - eps)).double() / (2 * eps) - 1
+    by_hand = [step_taken(point, eps) / (2 * eps) - 1 for point in (0.7, 1.3)]
+    assert step_error.tolist() == by_hand
     step = step_error.abs() * exact.abs()  # estimate: its cost, |f'|·that
     rounding = unit * f(x64.detach()).abs() / eps  # estimate: ε·|f|/eps
     truncation = eps**2 * 6 / 6  # eps²·|f'''|/6, f''' = 6
@@ -101,6 +119,9 @@ for eps in (1e-6, 2**-20, 1e-3):
 # >   estimates: step 0.047×tol, outputs 0.052×tol
 
 default, exact_step, large = rows[1e-6], rows[2**-20], rows[1e-3]
+ratios = [step_taken(point, 1e-6) / 2e-6 for point in (0.7, 1.3)]
+print(f"step taken / (2·eps) at eps = 1e-6: {ratios[0]:.4f}, {ratios[1]:.4f}")
+# > step taken / (2·eps) at eps = 1e-6: 1.0133, 0.9537
 for row in rows.values():
     # The truncation term never matters here.
     assert (row["truncation"] < tolerance / 100).all()

@@ -59,6 +59,8 @@ assert P.polyval(points, P.polyder(coefficients)).tolist() == expected
 # --8<-- [end:numpy]
 
 # --8<-- [start:many_parameters]
+from fractions import Fraction
+
 # Where autograd pays: fit the four coefficients w to samples of p.
 # loss(w) = mean((Xw − y)²), whose gradient is 2/N · Xᵀ(Xw − y).
 samples = x.detach()
@@ -75,11 +77,25 @@ def hand_gradient(w):
 
 
 # A point away from the answer and from zero, so that every term of the formula counts.
-w = torch.tensor([0.5, -1.0, 0.25, 2.0], dtype=torch.float64, requires_grad=True)
+start = [0.5, -1.0, 0.25, 2.0]
+w = torch.tensor(start, dtype=torch.float64, requires_grad=True)
 loss(w).backward()
 print(w.grad)
 # > tensor([ -3.1562,  -5.3906, -11.1328, -21.8789], dtype=torch.float64)
-assert_close(w.grad, hand_gradient(w.detach()))
+
+# The same gradient worked out apart from torch, in exact fractions:
+# residual r_i = Σ_k w_k·x_i^k − p(x_i), then ∂loss/∂w_k = 2/N · Σ_i r_i·x_i^k.
+xs = [Fraction(s) for s in points]
+r = [sum(Fraction(c) * s**k for k, c in enumerate(start)) - p(s) for s in xs]
+by_fractions = [
+    2 * sum(ri * s**k for ri, s in zip(r, xs, strict=True)) / len(xs) for k in range(4)
+]
+print(*by_fractions)
+# > -101/32 -345/64 -1425/128 -5601/256
+# Exact equality is fair: every intermediate is a short binary fraction, which
+# float64 holds exactly, so neither autograd nor the formula may round.
+assert w.grad.tolist() == [float(g) for g in by_fractions]
+assert hand_gradient(w.detach()).tolist() == w.grad.tolist()
 # At p's own coefficients the fit is exact: zero loss, zero gradient.
 exact = torch.tensor(coefficients, dtype=torch.float64, requires_grad=True)
 loss(exact).backward()

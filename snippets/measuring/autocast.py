@@ -4,6 +4,9 @@ On its own: python snippets/measuring/autocast.py
 """
 
 # --8<-- [start:autocast]
+import itertools
+import math
+
 import torch
 import torch.nn.functional as F
 
@@ -22,10 +25,28 @@ with torch.autocast("cpu", dtype=torch.bfloat16):
 print(hidden.dtype, activated.dtype, shares.dtype, loss.dtype)
 # > torch.bfloat16 torch.bfloat16 torch.bfloat16 torch.float32
 
-# Autocast only casts the operands of each listed operator, on the way in.
-exact = dict(rtol=0, atol=0)
-torch.testing.assert_close(hidden, features.bfloat16() @ weight.bfloat16(), **exact)
-torch.testing.assert_close(loss, F.mse_loss(activated.float(), target), **exact)
+
+# Autocast only casts the operands of each listed operator, on the way in. Checked
+# apart from torch's kernels: the products of the bfloat16 operands are exact in a
+# Python float, their float32 sum lies within 4·2⁻²⁴·Σ|products| of the exact sum,
+# and the result is that sum rounded to the nearest bfloat16, 8 significant bits.
+def to_bfloat16(value):  # to nearest, ties to even (as Python's round), by hand
+    mantissa, exponent = math.frexp(value)
+    return math.ldexp(round(math.ldexp(mantissa, 8)), exponent - 8)
+
+
+rows, columns = features.bfloat16().tolist(), weight.bfloat16().T.tolist()
+for i, j in itertools.product(range(2), range(8)):
+    products = [a * b for a, b in zip(rows[i], columns[j], strict=True)]
+    exact, summed = math.fsum(products), 4 * 2**-24 * math.fsum(map(abs, products))
+    low, high = to_bfloat16(exact - summed), to_bfloat16(exact + summed)
+    assert low <= hidden[i, j].item() <= high
+# The loss in float32 from the bfloat16 activations: per term one rounding in the
+# difference and one in the square (3·2⁻²⁴ relative), 15 in the sum of 16 terms,
+# none in the division by 16.
+pairs = zip(activated.flatten().tolist(), target.flatten().tolist(), strict=True)
+expected = math.fsum((a - t) ** 2 for a, t in pairs) / 16
+assert abs(loss.item() - expected) <= (3 + 15) * 2**-24 * expected
 
 loss.backward()
 print(weight.dtype, weight.grad.dtype)  # the parameter, and its gradient, stay float32

@@ -92,5 +92,14 @@ assert all(
     in_trace[name] == calls[name]
     for name in ("mlp", "aten::mm", "aten::add", "aten::tanh")
 )
+# The steps the trace kept, numbered from 0: step 0 skipped, step 1 warmed up and
+# thrown away, steps 2 and 3 kept.
+kept = sorted(
+    e["name"]
+    for e in trace["traceEvents"]
+    if e.get("ph") == "X" and e["name"].startswith("ProfilerStep#")
+)
+print(kept)
+# > ['ProfilerStep#2', 'ProfilerStep#3']
 shutil.rmtree(trace_dir)  # a real trace you would keep and open
 # --8<-- [end:read]

@@ -66,27 +66,33 @@ ints32 = torch.tensor([1, 2], dtype=torch.int32)
 # Within one category, tensors with dimensions outrank
 # 0-dim tensors, which outrank Python numbers: a 0-dim
 # float64 tensor does not promote a float32 vector.
+
+# Each case with the dtype the rule gives, worked out by hand: the
+# highest category present decides, sized by the highest-priority
+# operands of that category (a Python float: the default, float32).
+f32, f64, i32, i64 = torch.float32, torch.float64, torch.int32, torch.int64
 cases = {
-    "float32 vector + float64 0-dim": (vector32, scalar64),
-    "float32 vector + float64 vector": (vector32, scalar64.reshape(1)),
-    "int32 vector + int64 0-dim": (ints32, torch.tensor(5)),
-    "int32 0-dim + int64 0-dim": (ints32[0], torch.tensor(5)),
-    "int32 vector + float64 0-dim": (ints32, scalar64),
-    "int32 vector + Python int": (ints32, 5),
-    "int32 vector + Python float": (ints32, 2.5),
-    "int64 vector + Python float": (ints32.long(), 2.5),
-    "float16 vector + Python float": (vector32.half(), 2.5),
+    "float32 vector + float64 0-dim": (vector32, scalar64, f32),
+    "float32 vector + float64 vector": (vector32, scalar64.reshape(1), f64),
+    "int32 vector + int64 0-dim": (ints32, torch.tensor(5), i32),
+    "int32 0-dim + int64 0-dim": (ints32[0], torch.tensor(5), i64),
+    "int32 vector + float64 0-dim": (ints32, scalar64, f64),
+    "int32 vector + Python int": (ints32, 5, i32),
+    "int32 vector + Python float": (ints32, 2.5, f32),
+    "int64 vector + Python float": (ints32.long(), 2.5, f32),
+    "float16 vector + Python float": (vector32.half(), 2.5, torch.float16),
     # The exception: complex beside a floating
     # tensor keeps that tensor's precision.
     "float32 vector + complex128 0-dim": (
         vector32,
         torch.tensor(1j, dtype=torch.complex128),
+        torch.complex64,
     ),
-    "float64 vector + Python complex": (vector32.double(), 1j),
+    "float64 vector + Python complex": (vector32.double(), 1j, torch.complex128),
 }
-for name, (left, right) in cases.items():
+for name, (left, right, by_hand) in cases.items():
     produced = (left + right).dtype
-    assert produced == torch.result_type(left, right)
+    assert produced == by_hand == torch.result_type(left, right), name
     print(f"{name:33} -> {produced}")
 # > float32 vector + float64 0-dim    -> torch.float32
 # > float32 vector + float64 vector   -> torch.float64
@@ -192,6 +198,58 @@ for target, other in [
 # > result type Long can't be cast to the desired output type Bool
 # > result type ComplexFloat can't be cast to the desired output type Float
 # --8<-- [end:in_place]
+
+# --8<-- [start:assignment]
+import math
+import warnings
+
+import torch
+
+# Assignment converts a float into int64 without that check: 1.7 is stored as 1.
+t = torch.tensor([0, 0, 0])
+t[0] = 1.7
+t[torch.tensor([False, True, False])] = 1.7
+print(t)
+# > tensor([1, 1, 0])
+
+# copy_, fill_ and masked_fill_ truncate just as silently.
+floats = torch.tensor([1.7, -3.7, 2.5])
+mask = torch.tensor([True, False, True])
+copied = torch.zeros(3, dtype=torch.int64).copy_(floats)
+filled = torch.zeros(3, dtype=torch.int64).fill_(-3.7)
+masked = torch.zeros(3, dtype=torch.int64).masked_fill_(mask, -3.7)
+print(copied, filled, masked)
+# > tensor([ 1, -3,  2]) tensor([-3, -3, -3]) tensor([-3,  0, -3])
+# By hand: math.trunc drops the fraction, toward zero (math.floor(-3.7) is -4).
+assert t.tolist() == [math.trunc(1.7), math.trunc(1.7), 0]
+assert copied.tolist() == [math.trunc(v) for v in (1.7, -3.7, 2.5)]
+assert filled.tolist() == [math.trunc(-3.7)] * 3 and masked.tolist() == [-3, 0, -3]
+
+# In-place arithmetic with the same floats refuses, and writes nothing.
+target = torch.zeros(3, dtype=torch.int64)
+try:
+    target.add_(floats)
+except RuntimeError as error:
+    print(error)
+# > result type Float can't be cast to the desired output type Long
+assert target.tolist() == [0, 0, 0]
+
+# copy_ of a complex into a float keeps the real part, with only a warning (given
+# once per process, unless torch.set_warn_always(True) as here)...
+torch.set_warn_always(True)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    real = torch.zeros(1).copy_(torch.tensor([2.0 + 5.0j]))
+torch.set_warn_always(False)
+print(real, caught[0].category.__name__)
+# > tensor([2.]) UserWarning
+# ...while index_add_ refuses any other dtype, even int32 into int64.
+try:
+    target.index_add_(0, torch.tensor([0]), torch.tensor([1], dtype=torch.int32))
+except RuntimeError as error:
+    print(error)
+# > index_add_(): self (Long) and source (Int) must have the same scalar type
+# --8<-- [end:assignment]
 
 # --8<-- [start:mismatch]
 import textwrap

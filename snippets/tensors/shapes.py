@@ -1,4 +1,5 @@
 # --8<-- [start:view_reshape]
+import itertools
 import textwrap
 
 import torch
@@ -14,17 +15,34 @@ flat[0] = 10
 assert grid[0, 0].item() == 10
 grid[0, 0] = 0
 
-# The transpose is a view with swapped
-# strides, so its rows are not contiguous.
+# The transpose is a view of the same memory: view cannot flatten it.
 turned = grid.T
-print(turned.is_contiguous())
-# > False
 try:
     turned.view(6)
 except RuntimeError as error:
     print(textwrap.fill(str(error), 80))
 # > view size is not compatible with input tensor's size and stride (at least one
 # > dimension spans across two contiguous subspaces). Use .reshape(...) instead.
+# Why: its strides are grid's swapped, so read row by row its elements sit at
+# offsets 0, 3, 1, 4, 2, 5; a flat view has one stride, offsets 0, s, 2s, ...
+print(turned.stride())
+# > (1, 3)
+offsets = [i * 1 + j * 3 for i in range(3) for j in range(2)]
+assert offsets == [0, 3, 1, 4, 2, 5] and not turned.is_contiguous()
+
+# Not contiguous does not mean no view: here the last dimension, untouched by the
+# transpose, splits into 2 × 2.
+blocks = torch.arange(24).reshape(2, 3, 4).transpose(0, 1)
+split = blocks.view(3, 2, 2, 2)
+print(blocks.is_contiguous(), blocks.stride(), split.stride())
+# > False (4, 12, 1) (4, 12, 2, 1)
+# By hand: (2, 3, 4) has strides (3·4, 4, 1); the transpose swaps the first two;
+# splitting 4 elements of stride 1 into 2 × 2 gives strides 2·1 and 1.
+assert blocks.stride() == (4, 3 * 4, 1) and split.stride() == (4, 12, 2 * 1, 1)
+# arange's values are their own memory offsets, so each element checks the strides.
+for i, j, k, m in itertools.product(range(3), range(2), range(2), range(2)):
+    assert split[i, j, k, m].item() == 4 * i + 12 * j + 2 * k + m
+assert split.data_ptr() == blocks.data_ptr()  # a view: no copy
 
 # reshape returns a view when the strides allow it: same memory as grid.
 assert grid.reshape(3, 2).data_ptr() == grid.data_ptr()
