@@ -36,7 +36,7 @@ generator = torch.Generator().manual_seed(0)
 train_loader = DataLoader(train_set, batch_size=3, shuffle=True, generator=generator)
 
 epochs = []
-for _epoch in range(2):
+for _ in range(2):
     batches = [x for x, y in train_loader]  # the loader stacks samples into batches
     print([b.tolist() for b in batches])
     epochs.append(torch.cat(batches))

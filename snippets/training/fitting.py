@@ -1,8 +1,9 @@
+from pathlib import Path
 from runpy import run_path
 
 # On its own, this file first runs the two it builds on, as the page does.
-globals().update(run_path("snippets/training/model.py"))
-globals().update(run_path("snippets/training/data.py"))
+globals().update(run_path(str(Path(__file__).with_name("model.py"))))
+globals().update(run_path(str(Path(__file__).with_name("data.py"))))
 
 # --8<-- [start:loss]
 from fractions import Fraction
@@ -42,11 +43,13 @@ assert_close(solution, torch.tensor([float(w_best), float(b_best)]))
 # --8<-- [end:optimum]
 
 # --8<-- [start:descent]
+from itertools import pairwise
+
 lr, steps = Fraction(1, 20), 5
 model = Line()
 optimizer = torch.optim.SGD(model.parameters(), lr=float(lr))
 losses = []
-for _step in range(steps):
+for _ in range(steps):
     optimizer.zero_grad()  # without it, each step would add to the last gradient
     loss_fn(model(x), y).backward()
     optimizer.step()  # w ← w − lr·∂L/∂w, b ← b − lr·∂L/∂b
@@ -58,7 +61,7 @@ print([f"{value:.4f}" for value in losses])
 # The same steps by hand, exactly, with fractions: with r = w·x + b − y,
 # ∂L/∂w = mean(2·r·x) and ∂L/∂b = mean(2·r).
 w, b, by_hand = Fraction(0), Fraction(0), []
-for _step in range(steps):
+for _ in range(steps):
     r = [w * a + b - c for a, c in zip(X_TRAIN, Y_TRAIN, strict=True)]
     grad_w = sum(2 * ri * a for ri, a in zip(r, X_TRAIN, strict=True)) / n
     grad_b = sum(2 * ri for ri in r) / n
@@ -80,7 +83,7 @@ def assert_near(values, exact):
 
 
 assert_near(losses, by_hand)
-assert all(later < earlier for earlier, later in zip(by_hand, by_hand[1:], strict=True))
+assert all(later < earlier for earlier, later in pairwise(by_hand))
 # --8<-- [end:descent]
 
 # --8<-- [start:converges]
@@ -100,7 +103,7 @@ def closed_form(k):
 assert [closed_form(k) for k in range(1, steps + 1)] == by_hand  # exactly equal
 
 # 200 steps: within float32's reach of the optimum, as the closed form says.
-for _step in range(200 - steps):
+for _ in range(200 - steps):
     optimizer.zero_grad()
     loss_fn(model(x), y).backward()
     optimizer.step()

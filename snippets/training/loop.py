@@ -1,7 +1,8 @@
+from pathlib import Path
 from runpy import run_path
 
 # On its own, this file first runs the ones it builds on, as the page does.
-globals().update(run_path("snippets/training/fitting.py"))
+globals().update(run_path(str(Path(__file__).with_name("fitting.py"))))
 
 
 # --8<-- [start:epoch]
