@@ -117,7 +117,7 @@ def test_no_privileged_triggers_no_secrets_no_persisted_credentials(path):
 
 
 def test_ci_runs_the_readme_test_command_and_deploys_only_from_main():
-    from tests.test_repository import TEST
+    from test_repository import TEST  # tests/ is on the path, as for helpers (spylls ships a "tests" package)
 
     workflow = _load(ROOT / ".github" / "workflows" / "site.yml")
     jobs = workflow["jobs"]
@@ -151,7 +151,7 @@ def test_dependabot_updates_the_actions_and_the_python_lock_but_not_torch():
 
 
 def test_the_local_pipeline_runs_what_ci_runs_in_the_same_order():
-    from tests.test_repository import TEST
+    from test_repository import TEST  # tests/ is on the path, as for helpers (spylls ships a "tests" package)
 
     script = (ROOT / "tools" / "pipeline.sh").read_text(encoding="utf-8")
     commands = [line.strip() for line in script.splitlines() if line.strip().startswith("python ")]
