@@ -231,7 +231,7 @@ def test_the_summary_tables_count_the_rows(executed, language):
     """The counts per dtype the notebook displays, recounted from the rows."""
     notebook, state = executed[language]
     tables = [o["data"]["text/markdown"] for cell in code_cells(notebook) for o in cell.outputs
-              if "| domain |" in o.get("data", {}).get("text/markdown", "")]
+              if "| `domain` |" in o.get("data", {}).get("text/markdown", "")]
     assert len(tables) == 2  # before and after the last cell's changes
     for table, rows in zip(tables, (state["rows"], state["after"]), strict=True):
         shown = [[cell.strip() for cell in line.strip("|").split("|")]

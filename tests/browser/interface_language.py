@@ -14,13 +14,15 @@ import re
 
 # Names of several words, taken out of a text before its words are counted (Benchmark Utils:
 # torch.utils.benchmark, as the results page names it).
-NAMES = ("Material for MkDocs", "ONNX Runtime", "Benchmark Utils")
+NAMES = ("Material for MkDocs", "ONNX Runtime", "Benchmark Utils", "(R)")  # (R): a CPU model name's mark
 # Words that read the same in both languages, and so on both pages.
 SAME_IN_BOTH = {
     # Names: of libraries, products and formats, and of the languages in the switcher.
     "PyTorch", "TensorFlow", "JAX", "Keras", "PyPI", "Python", "AMD", "EPYC", "TensorIterator",
     "safetensors", "jsonschema", "CSV", "CPU", "English", "Español",
     "GitHub",  # the header's link to the repository (repo_url), named by its host
+    "Poedit",  # the PO editor the translators' guide names
+    "Intel", "Xeon", "Processor",  # a CPU's model name, as the machine reports it (results page)
     # Technical terms the Spanish pages keep in English (see CONTRIBUTING.es.md's glossary).
     "autograd", "Autograd", "autocast", "Autocast", "dtype", "backend", "define-by-run",
     # Spanish words that English spells the same.
