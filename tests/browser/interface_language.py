@@ -22,6 +22,7 @@ SAME_IN_BOTH = {
     "safetensors", "jsonschema", "CSV", "CPU", "English", "Español",
     "GitHub",  # the header's link to the repository (repo_url), named by its host
     "Poedit",  # the PO editor the translators' guide names
+    "torch",  # the package's name, as in "torch 2.13"
     "Intel", "Xeon", "Processor",  # a CPU's model name, as the machine reports it (results page)
     # Technical terms the Spanish pages keep in English (see CONTRIBUTING.es.md's glossary).
     "autograd", "Autograd", "autocast", "Autocast", "dtype", "backend", "define-by-run",
