@@ -30,8 +30,8 @@ order, one namespace). Each mutant ends one of three ways:
 * ``context``: a context manager swapped (``inference_mode`` <-> ``no_grad``,
   ``no_grad`` -> ``enable_grad``) or dropped (``with torch.no_grad():`` -> ``if True:``);
 * ``return``: a function returns its first argument unchanged;
-* ``order``: two adjacent statements that share a name, swapped (the clock started
-  after the call it times, ``zero_grad`` after ``backward``);
+* ``order``: two adjacent statements swapped when one changes what the other reads or
+  changes, or one reads a clock (the clock started after the call it times);
 * ``tolerance``: an ``atol=``/``rtol=``/``tolerance`` value 10 times looser: the one
   change made inside a check. It survives unless something pins how tight the
   tolerance is (a value just outside it that must fail);
@@ -112,7 +112,7 @@ UNCHECKED_CALLS = {"manual_seed", "seed", "set_printoptions", "printoptions",
 UNCHECKED_KEYWORDS = {"seed", "precision", "linewidth", "number", "min_run_time"}
 TOLERANCE = re.compile(r"(.*_)?(atol|rtol|tol|tolerance)")
 LOOSER = 10  # a tolerance mutant is this many times looser
-KIND_ORDER = ("statement", "context", "return", "order", "tolerance",
+KIND_ORDER = ("statement", "tolerance", "context", "return", "order",
               "operator", "attribute", "number", "boolean")
 CAUGHT = ("assertion", "output", "prose-values")
 
@@ -280,6 +280,14 @@ def writes(node: ast.stmt) -> set[str]:
     return changed - {None}
 
 
+CLOCKS = {"perf_counter", "perf_counter_ns", "monotonic", "time", "record", "synchronize"}
+
+
+def _reads_clock(node: ast.stmt) -> bool:
+    """A statement that reads a clock or marks a time: what runs next to it is what it times."""
+    return any(isinstance(n, ast.Call) and _call_name(n) in CLOCKS for n in ast.walk(node))
+
+
 def reads(node: ast.stmt) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
@@ -423,7 +431,8 @@ def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[
             # One changes what the other reads or changes: the order matters.
             shared = ((writes(first) & (reads(second) | writes(second)))
                       | (writes(second) & reads(first))) - imported
-            if shared and all(bound_before(name, first.lineno)
+            if (shared or _reads_clock(first) or _reads_clock(second)) and all(
+                    bound_before(name, first.lineno)
                               for name in reads(second) & bound_names(first)):
                 a, b = lines[first.lineno - 1], lines[second.lineno - 1]
                 whole.append((first.lineno, f"{a}\n{b}", f"{b}\n{a}", "order"))
