@@ -854,6 +854,7 @@ def counts(outcomes_of) -> str:
 
 def report(result: PageResult, known: dict[str, str], out=None, verbose: bool = False) -> None:
     out = out or sys.stdout
+    surviving = {o.mutant.key for o in result.outcomes if o.status == "survived"}
     print(f"== {result.page} (run in {result.baseline_seconds:.1f} s unmutated"
           + (f"; {result.twin_note}" if result.twin_note else "") + ")", file=out)
     if result.baseline_failure:
@@ -876,8 +877,8 @@ def report(result: PageResult, known: dict[str, str], out=None, verbose: bool = 
                         if outcome.mutant.key in known else "SURVIVED")
             elif status == "crashed":
                 mark = f"crashed ({outcome.how}): {outcome.where}"
-            elif outcome.mutant.key in known:
-                mark = f"caught ({outcome.how}), but LISTED as surviving: take it out of {KNOWN.name}"
+            elif outcome.mutant.key in known and outcome.mutant.key not in surviving:
+                mark = f"{status} ({outcome.how}), but LISTED as surviving: take it out of {KNOWN.name}"
             elif verbose:
                 mark = f"caught ({outcome.how}): {outcome.where}"
             else:
@@ -890,7 +891,10 @@ def report(result: PageResult, known: dict[str, str], out=None, verbose: bool = 
 def summary(results: list[PageResult], known: dict[str, str]) -> tuple[str, int]:
     outcomes = [o for r in results for o in r.outcomes]
     new = [o for o in outcomes if o.status == "survived" and o.mutant.key not in known]
-    stale = [o for o in outcomes if o.status != "survived" and o.mutant.key in known]
+    # A key names a change, not a line: the same change may survive on one line and be
+    # caught on another. Listed, tried, and surviving nowhere: it is stale.
+    surviving = {o.mutant.key for o in outcomes if o.status == "survived"}
+    stale = {o.mutant.key for o in outcomes if o.mutant.key in known} - surviving
     untried = sum(s.untried for r in results for s in r.sections)
 
     class All:
