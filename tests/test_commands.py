@@ -85,13 +85,13 @@ CASES = {
                                                 status=1, setup="bad_yaml", in_report=True,
                                                 says="docs/es/demo.md, line 3: the front matter (between the --- "
                                                      "lines) is not valid YAML"),
-    # python -m ptdocs.mutate
-    "mutate: no such page": case(PY, "-m", "ptdocs.mutate", "docs/en/nope.md", says="docs/en/nope.md: no such page"),
-    "mutate: not a page": case(PY, "-m", "ptdocs.mutate", "README.md", says="no such page"),
-    "mutate: no mutants": case(PY, "-m", "ptdocs.mutate", "--max-mutants", "0", "docs/en/autograd.md",
+    # python -m tools.mutate
+    "mutate: no such page": case(PY, "-m", "tools.mutate", "docs/en/nope.md", says="docs/en/nope.md: no such page"),
+    "mutate: not a page": case(PY, "-m", "tools.mutate", "README.md", says="no such page"),
+    "mutate: no mutants": case(PY, "-m", "tools.mutate", "--max-mutants", "0", "docs/en/autograd.md",
                                says="--max-mutants must be above 0"),
-    "mutate: weak section without reason": case(PY, "-m", "ptdocs.mutate", "--allow-weak", "x", "docs/en/autograd.md",
-                                                status=1, says="write 'snippets/x.py:name: the reason'"),
+    "mutate: no known list": case(PY, "-m", "tools.mutate", "--known", "/nonexistent", "docs/en/autograd.md",
+                                  says="--known /nonexistent: no such file"),
     # python -m ptdocs.notebook_twins, python -m ptdocs.versions
     "notebook_twins: unknown option": case(PY, "-m", "ptdocs.notebook_twins", "--fix", says="unrecognized"),
     "versions: not a release": case(PY, "-m", "ptdocs.versions", "run", "2.13.0", "latest", says="latest"),
@@ -111,13 +111,10 @@ CASES = {
     "build_times: --repeat 0": case(PY, "tools/build_times.py", "--repeat", "0", says="0 is not a positive whole"),
     "build_times: no such source": case(PY, "tools/build_times.py", "--source", "/nonexistent",
                                         says="not a checkout of the site"),
-    "build_times: nothing to measure": case(PY, "tools/build_times.py", "--no-site", says="leaves nothing to measure"),
     "flake_hunt: no such command": case(PY, "tools/flake_hunt.py", "--", "nonexistent-cmd",
                                         says="'nonexistent-cmd': no such command"),
     "flake_hunt: no command": case(PY, "tools/flake_hunt.py", "--runs", "2", says="a command after --"),
     "flake_hunt: --runs 0": case(PY, "tools/flake_hunt.py", "--runs", "0", "--", PY, says="--runs >= 1"),
-    "cpu_hog: --workers 0": case(PY, "tools/cpu_hog.py", "--workers", "0", says="not a positive whole number"),
-    "cpu_hog: --seconds -1": case(PY, "tools/cpu_hog.py", "--seconds", "-1", says="not a positive number"),
     # snippets/measuring/benchmark.py and compare.py: tested here, rewritten elsewhere
     "benchmark: unknown preset": case(PY, "snippets/measuring/benchmark.py", "--preset", "huge", no_torch=True,
                                       says="invalid choice: 'huge'", marks=pytest.mark.xfail(

@@ -1,9 +1,8 @@
-"""How long the site takes to build and to preview, and the tests to run, as issue 14 measures it.
+"""How long the site takes to build and to preview, as issue 14 measures it.
 
     python tools/build_times.py                    # this working tree, once
     python tools/build_times.py --repeat 3         # three rounds, then the medians
     python tools/build_times.py --source /tmp/old --source .   # before and after, alternating
-    python tools/build_times.py --tests --no-site --repeat 3    # the test commands alone
 
 Each round works on a fresh copy of a source tree (the repository, without .git, .venv, .cache
 and site), so the repository's own cache and site are left alone, and measures:
@@ -15,9 +14,10 @@ and site), so the repository's own cache and site are left alone, and measures:
   "Reloading browsers" with the paragraph in the served page; and how many notebook renders
   the rebuild wrote (0: no notebook ran again).
 
-With --tests, each round also runs, in the source tree itself (the tests need its git history),
-``python -m pytest`` (the README's test command, installing aside) and ``python -m pytest docs``
-(the page examples alone); a run that fails stops the measurement.
+The test commands are timed with hyperfine, which does that job (wall and CPU time, mean
+and spread over --runs, before and after side by side); CONTRIBUTING.md shows the command.
+What it cannot time is a condition inside a long-running process (the server's first page,
+its rebuild after a save): that is what stays here.
 
 Wall seconds and CPU seconds (user + system, the build's child processes, such as notebook
 kernels, included) are printed: on a shared machine the CPU time is the steadier of the two.
@@ -194,38 +194,19 @@ def site(source: Path) -> dict[str, float]:
                 "warm build CPU": warm_cpu, **serve(tree)}
 
 
-TEST_COMMANDS = {"tests: all": [], "tests: docs": ["docs"]}
-
-
-def tests(source: Path) -> dict[str, float]:
-    numbers = {}
-    for name, arguments in TEST_COMMANDS.items():
-        cpu, start = children_cpu(), time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "pytest", "-q", *arguments], cwd=source,
-                              env=ENVIRONMENT, capture_output=True, text=True)
-        numbers[name], numbers[f"{name} CPU"] = time.perf_counter() - start, children_cpu() - cpu
-        if done.returncode != 0:
-            sys.exit(f"{source}: python -m pytest {' '.join(arguments)} failed:\n{done.stdout[-3000:]}")
-    return numbers
-
-
-def measure(source: Path, with_site: bool, with_tests: bool) -> dict[str, float]:
-    return {**(site(source) if with_site else {}), **(tests(source) if with_tests else {})}
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive whole number")
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from cpu_hog import positive_int  # one rule for a count, in the tool beside this one
-
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--source", action="append", type=Path,
                         help="a tree to measure (repeatable: measured in turn); default: this repository")
     parser.add_argument("--repeat", type=positive_int, default=1, help="rounds over all sources")
-    parser.add_argument("--tests", action="store_true", help="also time the test commands")
-    parser.add_argument("--no-site", action="store_true", help="leave out the builds and the preview")
     args = parser.parse_args(argv)
-    if args.no_site and not args.tests:
-        parser.error("--no-site leaves nothing to measure without --tests")
     for source in args.source or []:
         if not (source / "mkdocs.yml").is_file():
             parser.error(f"--source {source}: not a checkout of the site (no mkdocs.yml in it)")
@@ -233,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[int, list[dict[str, float]]] = {index: [] for index in range(len(sources))}
     for round_ in range(args.repeat):
         for index, source in enumerate(sources):
-            numbers = measure(source, not args.no_site, args.tests)
+            numbers = site(source)
             results[index].append(numbers)
             print(f"round {round_ + 1}, [{index + 1}] {source}: "
                   + ", ".join(f"{name} {value:.1f}" for name, value in numbers.items()), flush=True)

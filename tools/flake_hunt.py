@@ -3,7 +3,8 @@
     python tools/flake_hunt.py --runs 5 -- python -m pytest
     python tools/flake_hunt.py --runs 3 --hog-workers 0 -- python -m pytest docs   # no load
 
-Starts tools/cpu_hog.py (every usable core by default), waits until its workers are busy,
+The hog is stress-ng (``apt-get install stress-ng``, ``brew install stress-ng``): it starts
+``stress-ng --cpu N`` (every usable core by default), waits until its N workers are busy,
 then runs the command --runs times, one after the other, each with a JUnit XML report of its
 own (--junitxml is added to the command). Prints one line per run and a summary: how many runs
 failed, and each failing test with the number of runs it failed in. A run that failed without
@@ -14,6 +15,7 @@ Exit status: 0 when every run passed, 1 otherwise, 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -24,7 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-HOG = Path(__file__).with_name("cpu_hog.py")
+HOG = "stress-ng"
 OUTCOMES = {"failure": "failed", "error": "error", "skipped": "skipped"}  # JUnit tag -> outcome
 
 
@@ -53,26 +55,39 @@ def read_report(path: Path) -> tuple[Counter, list[str]]:
     return counts, failing
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity where the system has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def start_hog(workers: int):
-    """The hog's process, once its workers are busy."""
-    hog = subprocess.Popen([sys.executable, str(HOG), "--workers", str(workers)],
-                           stdout=subprocess.PIPE, text=True)
-    if "busy" not in hog.stdout.readline():  # "cpu_hog: N workers busy": the load is on
-        stop_hog(hog)
-        raise SystemExit(f"flake_hunt: the CPU hog did not start (exit status {hog.returncode})")
-    return hog
+    """stress-ng's process, once each of its workers has used the CPU."""
+    import psutil
+
+    if shutil.which(HOG) is None:
+        raise SystemExit("flake_hunt: stress-ng, the CPU hog, is not installed (apt-get install "
+                         "stress-ng, or brew install stress-ng); --hog-workers 0 runs without load")
+    hog = subprocess.Popen([HOG, "--cpu", str(workers), "--quiet"], stdout=subprocess.DEVNULL)
+    process = psutil.Process(hog.pid)
+    while hog.poll() is None:  # a condition, not a time: every worker has run
+        busy = [c for c in process.children() if sum(c.cpu_times()[:2]) > 0]
+        if len(busy) >= workers:
+            return hog
+        time.sleep(0.05)
+    raise SystemExit(f"flake_hunt: the CPU hog did not start (exit status {hog.returncode})")
 
 
 def stop_hog(hog) -> None:
     if hog is None or hog.poll() is not None:
         return
-    hog.terminate()  # SIGTERM: the hog stops its workers and exits
+    hog.terminate()  # SIGTERM: stress-ng stops its workers and exits
     try:
         hog.wait(timeout=60)
     except subprocess.TimeoutExpired:
-        hog.kill()  # its workers stop by themselves once it is gone
+        hog.kill()
         hog.wait()
-    hog.stdout.close()
 
 
 def run_once(command: list[str], number: int, folder: Path) -> Run:
@@ -115,8 +130,6 @@ def main(argv=None) -> int:
         parser.error(f"{command[0]!r}: no such command (give the pytest command after --, e.g. "
                      "-- python -m pytest)")
     if args.hog_workers is None:
-        sys.path.insert(0, str(HOG.parent))
-        from cpu_hog import usable_cores
         args.hog_workers = usable_cores()
 
     runs = []

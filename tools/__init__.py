@@ -1,0 +1,1 @@
+"""Developer tools: not needed to build or test the site (see CONTRIBUTING.md)."""
