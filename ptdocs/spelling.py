@@ -36,7 +36,7 @@ CODE = re.compile(r"[\w'’]*[._\d()\[\]{}=<>/\\|+*^~@#$%&`][\S]*")
 MARKUP = [
     re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s+[\w-]+", re.M),  # an admonition's kind: !!! note "Por qué"
     re.compile(r"<[^>\n]+>"),  # HTML tags and their attributes
-    re.compile(r"\{[:#.][^}\n]*\}"),  # attribute lists: { #id .class }
+    re.compile(r"\{:?[ \t]*[#.]?[A-Za-z][-\w#. =\"']*\}"),  # attribute lists: { #id .class data-x }
     re.compile(r"&\w+;"),  # entities
 ]
 

@@ -26,7 +26,6 @@ from ptdocs.snippets import ROOT
 PY = sys.executable
 # A torch that cannot be imported: a command that reaches it before refusing its arguments fails.
 NO_TORCH = "raise SystemExit('torch was imported before the arguments were checked')\n"
-BEING_REWRITTEN = "snippets/measuring/{} is being rewritten in another change (issue 29's report lists this)"
 
 
 @dataclass(frozen=True)
@@ -115,16 +114,13 @@ CASES = {
                                         says="'nonexistent-cmd': no such command"),
     "flake_hunt: no command": case(PY, "tools/flake_hunt.py", "--runs", "2", says="a command after --"),
     "flake_hunt: --runs 0": case(PY, "tools/flake_hunt.py", "--runs", "0", "--", PY, says="--runs >= 1"),
-    # snippets/measuring/benchmark.py and compare.py: tested here, rewritten elsewhere
+    # snippets/measuring/benchmark.py and compare.py: arguments checked before torch loads
     "benchmark: unknown preset": case(PY, "snippets/measuring/benchmark.py", "--preset", "huge", no_torch=True,
-                                      says="invalid choice: 'huge'", marks=pytest.mark.xfail(
-                                          strict=True, reason=BEING_REWRITTEN.format("benchmark.py"))),
+                                      says="invalid choice: 'huge'"),
     "benchmark: --threads 0": case(PY, "snippets/measuring/benchmark.py", "--threads", "0", no_torch=True,
-                                   says="--threads", marks=pytest.mark.xfail(
-                                       strict=True, reason=BEING_REWRITTEN.format("benchmark.py"))),
+                                   says="--threads"),
     "benchmark: output not CSV": case(PY, "snippets/measuring/benchmark.py", "--output", "{tmp}/out.txt",
-                                      no_torch=True, says=".csv", marks=pytest.mark.xfail(
-                                          strict=True, reason=BEING_REWRITTEN.format("benchmark.py"))),
+                                      no_torch=True, says=".csv"),
     "compare: no such file": case(PY, "snippets/measuring/compare.py", "{tmp}/a.csv", "{tmp}/b.csv",
                                   says="a.csv"),
     "compare: --min-change -1": case(PY, "snippets/measuring/compare.py", "--min-change", "-1", no_torch=True,
