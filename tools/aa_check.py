@@ -1,8 +1,8 @@
 """Check compare.py's verdicts on A/A pairs: no cell faster or slower, a planted 1.5x slowdown slower.
 
-    python tools/aa_check.py                     # 6 pairs, the last 2 under tools/cpu_hog.py
-    python tools/aa_check.py --pairs 8 --hogged 3 --folder /tmp/aa
-    python tools/aa_check.py --reuse --folder /tmp/aa   # judge runs already made again
+    python -m tools.aa_check                     # 6 pairs, the last 2 under stress-ng
+    python -m tools.aa_check --pairs 8 --hogged 3 --folder /tmp/aa
+    python -m tools.aa_check --reuse --folder /tmp/aa   # judge runs already made again
 
 Each pair is two runs of snippets/measuring/benchmark.py with the same settings (the quick
 preset, float32, two interleaved repeats of every cell, one thread), one after the other.
@@ -28,6 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "snippets" / "measuring"))
 import compare  # noqa: E402
+
+from tools import flake_hunt  # noqa: E402
 
 BENCHMARK = ROOT / "snippets" / "measuring" / "benchmark.py"
 SETTINGS = ["--preset", "quick", "--dtypes", "float32", "--repeats", "2", "--threads", "1",
@@ -99,17 +101,13 @@ def main(argv=None) -> int:
     if not args.reuse:
         for index, pair in enumerate(pairs, 1):
             hog = None
-            if index > args.pairs - args.hogged:
-                hog = subprocess.Popen([sys.executable, str(ROOT / "tools" / "cpu_hog.py"),
-                                        "--workers", "1"], stdout=subprocess.PIPE, text=True)
-                hog.stdout.readline()  # "cpu_hog: 1 workers busy"
+            if index > args.pairs - args.hogged:  # the flake hunter's hog: one busy worker
+                hog = flake_hunt.start_hog(1)
             try:
                 for path in pair:
                     measure(path)
             finally:
-                if hog is not None:
-                    hog.terminate()
-                    hog.wait()
+                flake_hunt.stop_hog(hog)
             print(f"aa_check: pair {index} measured{' (hogged)' if hog else ''}",
                   file=sys.stderr)
     failures = 0
