@@ -150,20 +150,27 @@ def test_a_snippet_with_crlf_line_endings_runs_and_shows_as_with_lf(tmp_path):
 # ---------------------------------------------------------------- the flake hunt
 
 
+def _hunt(folder, test_file: str, *hunt_options: str, pytest_options=()):
+    """Run the flake hunt over a small pytest project in ``folder`` holding one test file."""
+    (folder / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    (folder / "test_sample.py").write_text(test_file, encoding="utf-8")
+    return subprocess.run([sys.executable, str(HUNT), *hunt_options, "--", sys.executable, "-m",
+                           "pytest", "-q", *pytest_options, "-p", "no:cacheprovider",
+                           "test_sample.py"], cwd=folder, capture_output=True, text=True,
+                          timeout=600)
+
+
 def test_the_flake_hunt_counts_failing_runs_and_tests(tmp_path):
-    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    (tmp_path / "test_sample.py").write_text(
-        "from pathlib import Path\n"
-        "def test_passes(): pass\n"
-        "def test_always_fails(): assert False\n"
-        "def test_fails_on_the_first_run():\n"
-        "    marker = Path(__file__).with_name('ran-once')\n"
-        "    first = not marker.exists()\n"
-        "    marker.touch()\n"
-        "    assert not first\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, str(HUNT), "--runs", "2", "--hog-workers", "0", "--",
-                           sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_sample.py"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    done = _hunt(tmp_path,
+                 "from pathlib import Path\n"
+                 "def test_passes(): pass\n"
+                 "def test_always_fails(): assert False\n"
+                 "def test_fails_on_the_first_run():\n"
+                 "    marker = Path(__file__).with_name('ran-once')\n"
+                 "    first = not marker.exists()\n"
+                 "    marker.touch()\n"
+                 "    assert not first\n",
+                 "--runs", "2", "--hog-workers", "0")
     assert done.returncode == 1, done.stdout + done.stderr
     lines = [line for line in done.stdout.splitlines()
              if re.match(r"flake hunt: |  \d+ of \d+ runs: ", line)]  # its own, not pytest's
@@ -178,18 +185,15 @@ def test_the_flake_hunt_counts_failing_runs_and_tests(tmp_path):
                     reason="stress-ng (the flake hunt's CPU hog) is not installed; .ci/run installs it")
 def test_the_flake_hunt_runs_the_command_under_stress_ng_and_stops_it(tmp_path):
     """The tests run while stress-ng's workers are busy; none is left when the hunt ends."""
-    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    (tmp_path / "test_load.py").write_text(
-        "import psutil\n"
-        "def test_the_hog_is_busy():\n"
-        "    hunt = psutil.Process().parent()\n"
-        "    [hog] = [p for p in hunt.children() if p.name() == 'stress-ng']\n"
-        "    workers = hog.children()\n"
-        "    assert len(workers) == 2 and all(sum(w.cpu_times()[:2]) > 0 for w in workers)\n"
-        "    print('hog pid', hog.pid)\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, str(HUNT), "--runs", "1", "--hog-workers", "2", "--",
-                           sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider",
-                           "test_load.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    done = _hunt(tmp_path,
+                 "import psutil\n"
+                 "def test_the_hog_is_busy():\n"
+                 "    hunt = psutil.Process().parent()\n"
+                 "    [hog] = [p for p in hunt.children() if p.name() == 'stress-ng']\n"
+                 "    workers = hog.children()\n"
+                 "    assert len(workers) == 2 and all(sum(w.cpu_times()[:2]) > 0 for w in workers)\n"
+                 "    print('hog pid', hog.pid)\n",
+                 "--runs", "1", "--hog-workers", "2", pytest_options=("-s",))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "flake hunt: 0 of 1 runs failed, under a CPU hog of 2 workers" in done.stdout
     hog = int(re.search(r"hog pid (\d+)", done.stdout)[1])
