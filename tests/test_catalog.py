@@ -345,10 +345,17 @@ def test_interface_strings_come_from_the_catalog_and_a_gap_names_its_entry(tmp_p
 
 
 def test_every_interface_table_is_translated():
-    for path, line, name, english in catalog.interface_tables():
+    tables = list(catalog.interface_tables())
+    assert tables and catalog.LANGUAGES, "no Texts(...) table or no language found to check"
+    untranslated = []
+    for path, line, name, english in tables:
         texts = catalog.Texts(name, english)
         for language in catalog.LANGUAGES:
-            texts[language]  # raises, naming the entry, when one is missing
+            try:
+                texts[language]  # raises, naming the entry, when one is missing
+            except catalog.CatalogError as error:
+                untranslated.append(f"{path}:{line}: {error}")
+    assert not untranslated, "\n".join(untranslated)
 
 
 # ---------------------------------------------------------------- the built site

@@ -120,10 +120,11 @@ def test_a_runner_that_hides_its_accelerator_skips_as_a_cpu_only_machine(setup, 
 
 
 def test_snippets_and_pages_check_out_with_lf_on_every_system():
-    files = subprocess.run(["git", "ls-files", "snippets", "docs", "mkdocs.yml"], cwd=ROOT,
+    files = subprocess.run(["git", "ls-files", "snippets", "docs", "notebooks", "locale", "mkdocs.yml"], cwd=ROOT,
                            capture_output=True, text=True, check=True).stdout.split()
-    text = [name for name in files if Path(name).suffix in {".py", ".md", ".yaml", ".yml", ".ipynb"}]
-    assert any(name.startswith("snippets/") for name in text) and any(name.startswith("docs/") for name in text)
+    text = [name for name in files if Path(name).suffix in {".py", ".md", ".yaml", ".yml", ".ipynb", ".po"}]
+    assert all(any(name.startswith(f"{folder}/") for name in text) for folder in ("snippets", "docs", "notebooks",
+                                                                                  "locale"))
     attributes = subprocess.run(["git", "check-attr", "text", "eol", "--", *text], cwd=ROOT,
                                 capture_output=True, text=True, check=True).stdout.splitlines()
     values = {}
@@ -145,6 +146,13 @@ def test_a_snippet_with_crlf_line_endings_runs_and_shows_as_with_lf(tmp_path):
     lf, crlf = expand("snippets/tensors/basics.py:attributes"), expand("snippets/tensors/basics.py:attributes", tmp_path)
     assert crlf.shown == lf.shown and crlf.first_line == lf.first_line
     assert run_include(crlf, {}) is None
+
+
+def test_text_is_written_as_given_whatever_the_platform(tmp_path):
+    from ptdocs.atomic import write_atomically
+
+    write_atomically(tmp_path / "a.txt", "one\ntwo\r\n")
+    assert (tmp_path / "a.txt").read_bytes() == b"one\ntwo\r\n"
 
 
 # ---------------------------------------------------------------- the flake hunt

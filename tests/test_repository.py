@@ -1,4 +1,6 @@
-"""Promises the README makes, kept true."""
+"""Repository rules: the promises the README makes, kept true (its two commands are the ones CI
+runs), how the suite hands out its files, the live preview's watch list, and code style (ruff,
+88 columns for every line a page shows). Line endings are checked in tests/test_platforms.py."""
 
 import re
 import subprocess
@@ -39,18 +41,6 @@ def test_torch_is_pinned_so_a_bare_install_cannot_pull_another_build():
     assert re.search(r"^mkdocs==1\.", lock, re.M), "mkdocs<2: MkDocs 2 drops plugins"
 
 
-def test_each_language_runs_the_same_number_of_examples_per_page(site_conftest):
-    pages = site_conftest.pages  # the site's Sybil
-
-    def count(path):
-        return len(list(pages.parse(path).examples()))
-
-    english = {p.relative_to(ROOT / "docs" / "en"): count(p) for p in (ROOT / "docs" / "en").rglob("*.md")}
-    spanish = {p.relative_to(ROOT / "docs" / "es"): count(p) for p in (ROOT / "docs" / "es").rglob("*.md")}
-    assert english == spanish
-    assert sum(english.values()) > 0
-
-
 def test_a_write_interrupted_midway_leaves_only_a_file_git_ignores(tmp_path, monkeypatch):
     import os
 
@@ -74,19 +64,6 @@ def test_a_write_interrupted_midway_leaves_only_a_file_git_ignores(tmp_path, mon
     name = target.parent / left[0].name
     ignored = subprocess.run(["git", "check-ignore", "-q", str(name)], cwd=ROOT)
     assert ignored.returncode == 0, f"{name.name} is not ignored by .gitignore"
-
-
-def test_text_is_written_as_given_whatever_the_platform(tmp_path):
-    from ptdocs.atomic import write_atomically
-
-    write_atomically(tmp_path / "a.txt", "one\ntwo\r\n")
-    assert (tmp_path / "a.txt").read_bytes() == b"one\ntwo\r\n"
-
-
-def test_every_text_file_is_checked_out_with_lf():
-    attributes = subprocess.run(["git", "check-attr", "eol", "--", "docs/es/index.md", "snippets/home/previews.py",
-                                 "docs/es/exercises/derivatives.ipynb"], cwd=ROOT, capture_output=True, text=True)
-    assert attributes.stdout.count("eol: lf") == 3, attributes.stdout
 
 
 def test_the_live_preview_reloads_on_every_source_a_page_is_built_from():

@@ -52,3 +52,15 @@ def test_outdated_translations_are_reported_and_records_are_well_formed():
         if state.state == OUTDATED:
             warnings.warn(OutdatedTranslation(f"{state.page}: {state.reason}"), stacklevel=1)
     assert not malformed, "\n".join(malformed)
+
+
+def test_each_language_runs_the_same_number_of_examples_per_page(site_conftest):
+    pages = site_conftest.pages  # the site's Sybil
+
+    def count(path):
+        return len(list(pages.parse(path).examples()))
+
+    english = {p.relative_to(ROOT / "docs" / "en"): count(p) for p in (ROOT / "docs" / "en").rglob("*.md")}
+    spanish = {p.relative_to(ROOT / "docs" / "es"): count(p) for p in (ROOT / "docs" / "es").rglob("*.md")}
+    assert english == spanish
+    assert sum(english.values()) > 0
