@@ -6,6 +6,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from ptdocs.snippets import ROOT
 
 SERVE = "python -m pip install -r requirements.txt && python -m mkdocs serve"
@@ -22,11 +24,48 @@ def test_readme_holds_exactly_the_two_set_up_included_commands():
     assert _setup_commands((ROOT / "README.md").read_text()) == [SERVE, TEST]
 
 
-def test_the_readme_names_the_supported_torch_releases_as_versions_py_does():
+def test_the_readme_offers_the_cpu_only_torch_build_ci_installs_before_its_first_command():
+    """On Linux the first install would pull PyPI's CUDA build (several GB): the README's choice
+    of build stands before its first set-up command, and it is the index CI's test job uses."""
+    import yaml
+
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "site.yml").read_text(encoding="utf-8"))
+    choice = f"export PIP_EXTRA_INDEX_URL={workflow['jobs']['test']['env']['PIP_EXTRA_INDEX_URL']}"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert choice in readme, f"README lacks `{choice}`"
+    assert readme.index(choice) < readme.index(SERVE), "README: the torch build is chosen after the first install"
+
+
+def test_contributing_names_the_supported_torch_releases_as_versions_py_does():
     from ptdocs.versions import SUPPORTED
 
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
-    assert f"today {SUPPORTED[0]} to {SUPPORTED[-1]})" in readme, "README: 'Other torch releases' names another range"
+    guide = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    assert f"today {SUPPORTED[0]} to {SUPPORTED[-1]})" in guide, "CONTRIBUTING: 'Torch builds and releases' names another range"
+
+
+def _anchors(text: str) -> set[str]:
+    """GitHub's anchors for a Markdown file's headings: lower case, punctuation dropped, spaces
+    as hyphens."""
+    headings = re.findall(r"^#+ (.+?)\s*$", re.sub(r"(?ms)^```.*?^```", "", text), re.M)
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+
+
+@pytest.mark.parametrize("name", ["README.md", "CONTRIBUTING.md", "CONTRIBUTING.es.md"])
+def test_every_relative_link_of_the_repository_guides_resolves(name):
+    text = (ROOT / name).read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)\s]+)\)", re.sub(r"(?ms)^```.*?^```", "", text))
+    broken = []
+    for link in links:
+        if re.match(r"[a-z]+:", link):
+            continue  # an address outside the repository
+        path, _, anchor = link.partition("#")
+        target = ROOT / path if path else ROOT / name
+        if not target.exists():
+            broken.append(f"{link}: no such file")
+        elif anchor and anchor not in _anchors(target.read_text(encoding="utf-8")):
+            broken.append(f"{link}: no heading with that anchor in {target.name}")
+    assert links, f"{name} has no link"
+    assert not broken, f"{name}: " + "; ".join(broken)
 
 
 def test_ci_runs_the_readme_test_command_and_the_strict_build():
