@@ -43,6 +43,19 @@ def test_contributing_names_the_supported_torch_releases_as_versions_py_does():
     assert f"today {SUPPORTED[0]} to {SUPPORTED[-1]})" in guide, "CONTRIBUTING: 'Torch builds and releases' names another range"
 
 
+def test_contributing_says_where_each_test_file_goes():
+    """"Where a test goes" in CONTRIBUTING.md names every test file, and only files that exist."""
+    guide = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = guide[guide.index("## Where a test goes"):]
+    section = section[:section.index("\n## ")]
+    named = set(re.findall(r"tests/browser/|\btest_\w+\.py\b", section))
+    files = {path.name for path in (ROOT / "tests").glob("test_*.py")}
+    browser = {path.name for path in (ROOT / "tests" / "browser").glob("test_*.py")}
+    assert "tests/browser/" in named, "the browser tests have no row"
+    assert not files - named, f"no row for {sorted(files - named)}"
+    assert not named - files - browser - {"tests/browser/"}, f"rows for missing files: {sorted(named - files - browser)}"
+
+
 def _anchors(text: str) -> set[str]:
     """GitHub's anchors for a Markdown file's headings: lower case, punctuation dropped, spaces
     as hyphens."""
