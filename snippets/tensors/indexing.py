@@ -44,7 +44,7 @@ positive = values[mask]
 print(positive)
 # > tensor([3.0000, 0.5000, 5.0000])
 positive[0] = 0.0
-assert values[0].item() == 3.0  # values did not change
+assert positive[0].item() == 0.0 and values[0].item() == 3.0  # values did not change
 
 # Assigning through a mask writes into the original tensor.
 values[~mask] = 0.0
