@@ -769,30 +769,65 @@ def glossary_problems(docs: Path, terms: list[Term]) -> list[str]:
     space, a hyphen or a line break between its words. Text in «» is exempt (a quoted title of
     an English source stays as it is), and so is an aside that only names the English term:
     "difusión (broadcasting)" does it on purpose; any other parenthesis is prose. A page never
-    translated (:func:`translated`) is not Spanish prose yet."""
+    translated (:func:`translated`) is not Spanish prose yet. The Spanish PO catalogs are
+    checked too (:func:`_catalog_texts`): the comments, strings and output a page shows are
+    read beside its prose, so they use the same words."""
     exempt = {name.lower() for term in terms for name in (term.english, *term.avoid)}
+    texts = [(shown(docs / TARGET / page, docs), label, first_line, prose)
+             for page in filter(functools.partial(translated, docs), pages(docs, TARGET))
+             for label, first_line, prose in _prose_texts(docs / TARGET / page, exempt)]
     problems = []
-    for page in filter(functools.partial(translated, docs), pages(docs, TARGET)):
-        path = docs / TARGET / page
-        for label, first_line, prose in _prose_texts(path, exempt):
-            for term in terms:
-                # The approved form may hold a ruled-out word: «prueba piloto» is fine, «piloto» is not.
-                allowed = _approved_form(term)
-                checked = allowed.sub(lambda m: re.sub(r"\S", " ", m[0]), prose) if allowed else prose
-                for word in term.avoid:
-                    for found in re.finditer(_word_pattern(word), checked, re.I):
-                        line = first_line + prose.count("\n", 0, found.start())
-                        where = f"line {line}" if label == "line" else label
-                        problems.append((page, label, line, f"{shown(path, docs)}, {where}: «{word}» in "
-                                         f"Spanish prose; the glossary says «{term.spanish}» for «{term.english}»"))
+    for name, label, first_line, prose in [*texts, *_catalog_texts(Path(docs).parent, exempt)]:
+        for term in terms:
+            # The approved form may hold a ruled-out word: «prueba piloto» is fine, «piloto» is not.
+            allowed = _approved_form(term)
+            checked = allowed.sub(lambda m: re.sub(r"\S", " ", m[0]), prose) if allowed else prose
+            for word in term.avoid:
+                for found in re.finditer(_word_pattern(word), checked, re.I):
+                    line = first_line + prose.count("\n", 0, found.start())
+                    where = f"line {line}" if label == "line" else label
+                    problems.append((name, label, line, f"{name}, {where}: «{_ruled_out(word, found)}» in "
+                                     f"Spanish prose; the glossary says «{term.spanish}» for «{term.english}»"))
     return [message for *_, message in sorted(set(problems))]
 
 
+def _catalog_texts(root: Path, exempt: set[str]):
+    """(file, "entry at line N", 1, msgstr) of each current translation in the Spanish PO files
+    under ``root``, with what is not prose blanked out as on a page, and also the names of code
+    (``torch.profiler``, ``has_warnings``, ``copy()``, ``gradient=``), ``{placeholders}`` and any line kept as
+    the English prints it (an error message of torch). Nothing for a tree without locale/."""
+    for domain in catalog.DOMAINS:
+        path = catalog.po_path(domain, TARGET, root)
+        if not path.is_file():
+            continue
+        for message in catalog.load(domain, TARGET, root):
+            if not (isinstance(message.string, str) and message.id and message.string) or message.fuzzy:
+                continue
+            english = set(message.id.split("\n"))
+            lines = ["" if line in english else _prose_line(line, exempt, code=True)
+                     for line in message.string.split("\n")]
+            yield catalog.relative(path, root), f"entry at line {message.lineno}", 1, "\n".join(lines)
+
+
+def _ruled_out(word: str, found: re.Match) -> str:
+    """How a problem names the ruled-out form: the entry, or for a pattern what it matched."""
+    return found[0] if _is_pattern(word) else word
+
+
+def _is_pattern(word: str) -> bool:
+    """A ruled-out entry written /like this/ is a regular expression: «/\\d %/» for a space
+    before the percent sign."""
+    return len(word) > 2 and word.startswith("/") and word.endswith("/")
+
+
 def _word_pattern(word: str) -> str:
-    """A ruled-out form as a whole word, plural included, its words joined by any space or hyphen."""
-    parts = [re.escape(part) for part in re.split(r"[\s\-]+", word.strip())]
+    """A ruled-out form as a whole word, each of its words also in the plural («búferes
+    auxiliares»), joined by any space or hyphen; or the entry's own regular expression."""
+    if _is_pattern(word):
+        return word[1:-1]
+    parts = [re.escape(part) + "(?:e?s)?" for part in re.split(r"[\s\-]+", word.strip())]
     joined = r"(?:[ \t]*\n[ \t]*|[\s\-\u2010\u2011])+".join(parts)
-    return rf"(?<!\w){joined}(?:e?s)?(?!\w)"
+    return rf"(?<!\w){joined}(?!\w)"
 
 
 def _approved_form(term: Term) -> re.Pattern | None:
@@ -815,10 +850,6 @@ def _prose_texts(path: Path, exempt: set[str]):
     else:
         sources = [("line", path.read_text(encoding="utf-8"))]
 
-    def aside(match):
-        inner = re.sub(r"[*_]", "", match[1]).strip().lower()
-        return " " if inner in exempt else match[0]
-
     for label, text in sources:
         text = FRONT_MATTER.sub(lambda m: "\n" * m[0].count("\n"), text)
         text = re.sub(r"<!--.*?-->", lambda m: "\n" * m[0].count("\n"), text, flags=re.S)
@@ -828,12 +859,25 @@ def _prose_texts(path: Path, exempt: set[str]):
             if number in fenced:
                 lines.append("")
                 continue
-            line = re.sub(r"`[^`]*`", " ", line)  # inline code
-            line = re.sub(r"\]\([^)]*\)|<https?://[^>]*>|https?://\S+", " ", line)  # link targets
-            line = re.sub(r"\(([^()]*)\)", aside, line)  # "difusión (broadcasting)"
-            line = re.sub(r"«[^»]*»", " ", line)  # quoted titles of English sources
-            lines.append(line)
+            lines.append(_prose_line(line, exempt))
         yield label, 1, "\n".join(lines)
+
+
+def _prose_line(line: str, exempt: set[str], code: bool = False) -> str:
+    """A line of prose without inline code, link targets, «quoted titles» and asides that only
+    name an English term; with ``code``, a line of a code comment or string, also without the
+    names of code and ``{placeholders}``, which it writes without backticks."""
+
+    def aside(match):
+        inner = re.sub(r"[*_]", "", match[1]).strip().lower()
+        return " " if inner in exempt else match[0]
+
+    line = re.sub(r"`[^`]*`", " ", line)  # inline code
+    if code:  # dotted.names, snake_case, calls(), keyword=, {placeholders}
+        line = re.sub(r"\{[^{}]*\}|[^\W\d]\w*(?:\.\w+)+(?:\(\))?|\w*_\w*|\w+\(\)|\w+=", " ", line)
+    line = re.sub(r"\]\([^)]*\)|<https?://[^>]*>|https?://\S+", " ", line)  # link targets
+    line = re.sub(r"\(([^()]*)\)", aside, line)  # "difusión (broadcasting)"
+    return re.sub(r"«[^»]*»", " ", line)  # quoted titles of English sources
 
 
 # ---------------------------------------------------------------- command line

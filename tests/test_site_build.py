@@ -43,6 +43,17 @@ def test_the_language_link_of_each_page_points_at_its_twin(site, page):
     assert urljoin(f"http://site/es/{page}", spanish["en"]) == f"http://site/{page}"
 
 
+def test_materials_spanish_strings_are_mended_where_they_read_as_a_calque(site):
+    """mkdocs.yml's extra.theme_strings of the Spanish build (overrides/partials/language.html)
+    replace Material's «Tabla de contenidos» and «Teclee para comenzar búsqueda»; the English
+    build, without such corrections, keeps Material's own strings."""
+    spanish = (site / "es" / "tensors" / "index.html").read_text()
+    english = (site / "tensors" / "index.html").read_text()
+    assert "En esta página" in spanish and "Tabla de contenidos" not in spanish
+    assert "Escribe para buscar" in spanish and "Teclee" not in spanish
+    assert "Table of contents" in english and "En esta página" not in english
+
+
 # ---- what makes a rebuild cheap, and still right ---------------------------------------------
 
 @dataclasses.dataclass(frozen=True)

@@ -530,6 +530,47 @@ def test_a_ruled_out_word_inside_the_approved_term_is_fine(tmp_path):
         "docs/es/m.md, line 7: «piloto» in Spanish prose; the glossary says «prueba piloto» for «pilot»"]
 
 
+def test_the_catalog_translations_follow_the_glossary_too(tmp_path):
+    """A page's code comments, strings and output come from the PO catalog: a ruled-out form
+    there is caught like one in the prose; names of code and a line kept as torch prints it
+    are not, and neither is an outdated (fuzzy) entry, still to be translated."""
+    guide = ("| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
+             "| wall time | tiempo transcurrido | tiempo de pared, tiempo real | |\n"
+             "| scratch buffer | búfer temporal | búfer auxiliar | |\n"
+             "| profiler | perfilador | profiler | |\n"
+             "| percent | 5% | /\\d %/ | |\n")
+    po = """\
+        msgid ""
+        msgstr "Content-Type: text/plain; charset=utf-8\\n"
+
+        msgid "wall time per thread"
+        msgstr "tiempo de pared por hilo"
+
+        msgid "read by the profiler, within 5% of torch.profiler and prof_step"
+        msgstr "lo lee el perfilador, dentro del 5 % de torch.profiler y prof_step"
+
+        msgid ""
+        "scratch buffers\\n"
+        "the profiler failed"
+        msgstr ""
+        "búferes auxiliares\\n"
+        "the profiler failed"
+
+        #, fuzzy
+        msgid "the real time"
+        msgstr "el tiempo real"
+        """
+    docs = write(tmp_path, {"guide.md": guide, "locale/es/LC_MESSAGES/snippets.po": po,
+                            "docs/es/m.md": RECORD + "# M\n\nEl tiempo transcurrido, no el tiempo real.\n"})
+    terms = translations.glossary(tmp_path / "guide.md")
+    where = "locale/es/LC_MESSAGES/snippets.po, entry at line"
+    assert translations.glossary_problems(docs, terms) == [
+        "docs/es/m.md, line 6: «tiempo real» in Spanish prose; the glossary says «tiempo transcurrido» for «wall time»",
+        f"{where} 10: «búfer auxiliar» in Spanish prose; the glossary says «búfer temporal» for «scratch buffer»",
+        f"{where} 4: «tiempo de pared» in Spanish prose; the glossary says «tiempo transcurrido» for «wall time»",
+        f"{where} 7: «5 %» in Spanish prose; the glossary says «5%» for «percent»"]
+
+
 # ---------------------------------------------------------------- line endings
 
 

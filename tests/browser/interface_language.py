@@ -26,6 +26,7 @@ SAME_IN_BOTH = {
     "Intel", "Xeon", "Processor",  # a CPU's model name, as the machine reports it (results page)
     # Technical terms the Spanish pages keep in English (see CONTRIBUTING.es.md's glossary).
     "autograd", "Autograd", "autocast", "Autocast", "dtype", "backend", "define-by-run",
+    "Strides",  # the tensors page's heading: the glossary keeps «stride», as `stride()` says
     # Spanish words that English spells the same.
     "Hardware", "total",
 }
