@@ -1,6 +1,6 @@
 # ---
 # jupyter:
-#   translation_of: "752e7009d4c7"
+#   translation_of: "134522027393"
 #   jupytext:
 #     cell_metadata_filter: lang,-all
 #     formats: py:percent
