@@ -1,6 +1,6 @@
 # ---
 # jupyter:
-#   translation_of: "752e7009d4c7"
+#   translation_of: "134522027393"
 #   jupytext:
 #     cell_metadata_filter: lang,-all
 #     formats: py:percent
@@ -344,7 +344,7 @@ def short(dtype):
 display(
     Markdown(
         "\n".join(
-            ["| dtype | ε | rtol | atol | h at x = 1 |", "|---|---|---|---|---|"]
+            ["| dtype | ε | rtol | atol | step at x = 1 |", "|---|---|---|---|---|"]
             + [
                 f"| {short(d)} | {torch.finfo(d).eps:.1e} | {TOLERANCES[d][0]:g} "
                 f"| {TOLERANCES[d][1]:g} | {rule_of_thumb_step(d, 1.0):.1e} |"
@@ -733,8 +733,8 @@ my_step = rule_of_thumb_step  # try: lambda dtype, x: 1e-4
 
 after = run(my_step, my_tolerances)
 moved = [new for old, new in zip(rows, after, strict=True) if old.passed != new.passed]
-print(f"before: {tally(rows)}")
-print(f"after:  {tally(after)}")
+print(f"before your change: {tally(rows)}")
+print(f"after your change:  {tally(after)}")
 print(
     f"moved:  {sum(not r.passed for r in moved)} to fail, "
     f"{sum(r.passed for r in moved)} to pass"

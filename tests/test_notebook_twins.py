@@ -86,12 +86,13 @@ def test_the_committed_notebooks_are_current():
 
 @pytest.mark.parametrize("language, label", [("en", "Download notebook"),
                                              ("es", "Descargar notebook")])
-def test_the_download_button_follows_the_title_in_the_page_language(language, label):
+def test_the_download_button_closes_the_page_in_the_page_language(language, label):
     html = '<div class="jp-Cell"><h1 id="t">Title</h1><p>Text</p></div>'
     result = load_hook("notebooks").with_download_link(html, f"{language}/exercises/derivatives.ipynb")
-    # Relative to the page's folder, where mkdocs-jupyter copies the notebook.
-    assert result == ('<div class="jp-Cell"><h1 id="t">Title</h1><p data-search-exclude><a class="md-button" '
-                      f'href="derivatives.ipynb" download>{label}</a></p><p>Text</p></div>')
+    # After the lesson, in the guides' end box; relative to the page's folder, where
+    # mkdocs-jupyter copies the notebook.
+    assert result == (f'{html}\n<div class="ptdocs-end ptdocs-downloads" data-search-exclude><p>'
+                      f'<a class="md-button" href="derivatives.ipynb" download>{label}</a></p></div>\n')
 
 
 def test_a_language_without_a_label_fails_the_build():

@@ -13,8 +13,9 @@ twins (``docs/en/x.ipynb`` and ``docs/es/x.ipynb``) are added as alternates.
 
 mkdocs-jupyter's ``include_source`` copies the ``.ipynb`` next to the page's
 HTML but, with the Material theme, shows no link to it: each notebook page gets
-a "Download notebook" button below its title, in the page's language, with a
-relative link, so it works under ``es/`` and at any site URL.
+a "Download notebook" button at its end, after the lesson, as a guide page's downloads are
+(ptdocs/hooks/downloads.py), in the page's language, with a relative link, so it works under
+``es/`` and at any site URL; the verification stamp (ptdocs/hooks/stamp.py) follows it.
 
 i18n builds one language at a time, and after each, mkdocs-jupyter evicts every
 cached render that this language did not use: the other language's. So each
@@ -162,7 +163,8 @@ def on_page_content(html, page, config, files):
 
 
 def with_download_link(html: str, src_uri: str) -> str:
-    """The rendered notebook with its download button after the first title (or at the top).
+    """The rendered notebook with its download button at the end, in a box of its own (the
+    guides' ``ptdocs-end ptdocs-downloads``, ptdocs.css): the page opens with its lesson.
 
     mkdocs-jupyter copies the notebook into the folder of the page's HTML under its own
     name, so the link is just that name."""
@@ -176,13 +178,8 @@ def with_download_link(html: str, src_uri: str) -> str:
         raise PluginError(f"{src_uri}: {error}") from None
     name = posixpath.basename(src_uri)
     # Out of the search index (Material's data-search-exclude): results start with the page's words.
-    link = (f'<p data-search-exclude><a class="md-button" href="{quote(name)}" download>'
-            f'{label}</a></p>')
-    end = html.find("</h1>")
-    if end < 0:
-        return link + html
-    end += len("</h1>")
-    return html[:end] + link + html[end:]
+    return (f'{html.rstrip()}\n<div class="ptdocs-end ptdocs-downloads" data-search-exclude>'
+            f'<p><a class="md-button" href="{quote(name)}" download>{label}</a></p></div>\n')
 
 
 @event_priority(100)  # before mkdocs-jupyter's own on_post_build, which evicts

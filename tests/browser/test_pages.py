@@ -402,7 +402,10 @@ def test_the_tours_axe_run_finds_planted_colour_and_structure_violations(site, c
 FIRST_SCREENS = {"laptop": {"width": 1280, "height": 800}, "phone": {"width": 375, "height": 667}}
 # What stands between a page's title and its introduction (the paragraph that starts with the
 # first words of the one under the title in its source), and where that paragraph is. Admonitions
-# and collapsed blocks are named by their title.
+# and collapsed blocks are named by their title. And, wherever they are in the page's HTML (not
+# only between the two), the download buttons, download boxes and verification stamp that come
+# before the introduction: they close the page (ptdocs/hooks/downloads.py, notebooks.py, stamp.py).
+AFTER_THE_LESSON = "a[download], .ptdocs-downloads, .ptdocs-stamp"
 FIRST_SCREEN = """start => {
     const title = document.querySelector("article h1")
     if (!title) return null
@@ -413,15 +416,25 @@ FIRST_SCREEN = """start => {
         before.push(element.querySelector(".admonition-title, summary")?.innerText.trim()
                     ?? element.tagName.toLowerCase() + "." + [...element.classList].join(".") + " " + words(element).slice(0, 40))
     if (!element) return {before, top: null}
+    const intro = element
+    const ahead = [...document.querySelectorAll(""" + json.dumps(AFTER_THE_LESSON) + """)]
+        .filter(item => item.compareDocumentPosition(intro) & Node.DOCUMENT_POSITION_FOLLOWING)
+        .map(item => item.tagName.toLowerCase() + "." + [...item.classList].join(".") + " " + words(item).slice(0, 40))
     const box = element.getBoundingClientRect()
-    return {before, top: Math.round(box.top), bottom: Math.round(box.bottom), screen: innerHeight,
+    return {before, ahead, top: Math.round(box.top), bottom: Math.round(box.bottom), screen: innerHeight,
             intro: words(element).slice(0, 60)}
 }"""
 
 
 def intro_start(path: str) -> str:
-    """The first words of a page's introduction, the paragraph under its title, from its source."""
-    text = source_of(path, ".md").read_text(encoding="utf-8")
+    """The first words of a page's introduction, the paragraph under its title, from its source
+    (a notebook's: its Markdown cells)."""
+    markdown = source_of(path, ".md")
+    if markdown.is_file():
+        text = markdown.read_text(encoding="utf-8")
+    else:
+        cells = json.loads(source_of(path, ".ipynb").read_text(encoding="utf-8"))["cells"]
+        text = "\n\n".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown")
     if text.startswith("---\n"):
         text = text.split("\n---\n", 1)[1]
     lines = text.split("\n")
@@ -438,13 +451,15 @@ def _outdated_notice_titles() -> set[str]:
     return {words["outdated_title"] for words in translations.MESSAGES.values()}
 
 
-def test_each_guide_and_home_page_opens_with_its_lesson_on_the_first_screen(site, browser):
-    """At 1280x800 and at 375x667, in every language: nothing comes between a page's title and
-    its introduction (no stamp, no downloads, no test command, no admonition), and the whole
-    introduction is on the first screen. The one exception is a translation's out-of-date notice,
-    which the reader must see first: after it, the introduction still begins on the first screen."""
-    pages = [path for path in site.pages if site.kind(path) in ("home", "guide")]
-    assert {site.kind(path) for path in pages} == {"home", "guide"}
+def test_every_page_opens_with_its_lesson_on_the_first_screen(site, browser):
+    """At 1280x800 and at 375x667, in every language, on every page (home, guides, results,
+    notebooks): nothing comes between a page's title and its introduction (no stamp, no downloads,
+    no test command, no admonition), no download button or verification stamp comes before it
+    anywhere in the page, and the whole introduction is on the first screen. The one exception is
+    a translation's out-of-date notice, which the reader must see first: after it, the
+    introduction still begins on the first screen."""
+    pages = site.pages
+    assert {"home", "guide", "notebook"} <= {site.kind(path) for path in pages}
     notices = _outdated_notice_titles()
     problems = []
     for name, viewport in FIRST_SCREENS.items():
@@ -462,6 +477,8 @@ def test_each_guide_and_home_page_opens_with_its_lesson_on_the_first_screen(site
             others = [item for item in seen["before"] if item not in notices]
             if others:
                 problems.append(f"{where}: before the introduction: {others}")
+            elif seen["ahead"]:
+                problems.append(f"{where}: downloads or stamp before the introduction: {seen['ahead']}")
             elif seen["before"] and seen["top"] >= seen["screen"]:
                 problems.append(f"{where}: after the out-of-date notice, the introduction starts at "
                                 f"{seen['top']} px, below the first screen ({seen['screen']} px)")
