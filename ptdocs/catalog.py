@@ -45,6 +45,7 @@ from __future__ import annotations
 import argparse
 import ast
 import functools
+import gettext
 import io
 import re
 import sys
@@ -54,6 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import normalize, read_po, unescape, write_po
 
 from .atomic import write_atomically
@@ -532,11 +534,12 @@ def _entry_problems(entries: list[dict], name: str) -> list[str]:
             for keyword in strings:
                 at, string = entry[keyword]
                 found += [f"{name}:{at}: {problem}" for problem in
-                          (_translation_problems(msgid, string, entry["flags"]) if string else [])]
+                          (_translation_problems(msgid, string, entry["flags"],
+                                                 entry.get("msgid_plural", [0, ""])[1]) if string else [])]
     return found
 
 
-def _translation_problems(msgid: str, string: str, flags: set[str]) -> list[str]:
+def _translation_problems(msgid: str, string: str, flags: set[str], plural: str = "") -> list[str]:
     found = []
     for edge, test in (("begin", str.startswith), ("end", str.endswith)):
         if test(msgid, "\n") != test(string, "\n"):
@@ -544,7 +547,7 @@ def _translation_problems(msgid: str, string: str, flags: set[str]) -> list[str]
     if "python-format" in flags and _directives(msgid) != _directives(string):
         found.append("the translation's %-placeholders differ from the English text's (python-format)")
     if "python-brace-format" in flags:
-        extra = set(_BRACES.findall(string)) - set(_BRACES.findall(msgid))
+        extra = set(_BRACES.findall(string)) - set(_BRACES.findall(msgid + plural))
         if extra:
             found.append(f"the translation uses {{{', '.join(sorted(extra))}}}, which the English text "
                          "does not provide (python-brace-format)")
@@ -718,15 +721,34 @@ def relative(path: Path, root: Path) -> str:
 # ---------------------------------------------------------------- interface strings
 
 
+class Plural(tuple):
+    """An interface string that depends on a count, gettext's msgid and msgid_plural:
+    ``Plural("1 example ran", "{n} examples ran")`` in a :class:`Texts` table. In the table of
+    a language, ``text(n, **values)`` is that language's form for the count ``n`` (``ngettext``,
+    by its catalog's Plural-Forms: Spanish has three), filled in with ``n`` and the values."""
+
+    def __new__(cls, one: str, many: str, forms: tuple[str, ...] = (), rule: str = "(n != 1)"):
+        plural = super().__new__(cls, (one, many))
+        # The language's forms (msgstr[0], msgstr[1], ...) and Plural-Forms expression: a download
+        # carries these two (ptdocs.output_check), the site asks gettext.
+        plural.forms, plural.rule = forms or (one, many), rule
+        plural.translations = gettext.NullTranslations()
+        return plural
+
+    def __call__(self, n: int, **values) -> str:
+        return self.translations.ngettext(self[0], self[1], n).format(n=n, **values)
+
+
 class Texts(Mapping):
     """Interface strings of one part of the site, written here in English.
 
     ``Texts(name, {...})[language]`` is the same table in that language, read from
     ``locale/<language>/LC_MESSAGES/interface.po``: each string's msgctxt is its key path
     (``name.key``, ``name.key.subkey`` for a nested table, ``name.key.0`` for an item of a
-    tuple) and its msgid the English text. A missing or outdated entry raises CatalogError
-    naming it. ``ptdocs.catalog update`` finds these tables by reading the source, so the
-    English table must be a literal.
+    tuple) and its msgid the English text; a :class:`Plural` is one entry with msgid_plural.
+    A missing or outdated entry raises CatalogError naming it. ``ptdocs.catalog update``
+    finds these tables by reading the source, so the English table must be a literal
+    (``Plural(...)`` of two literal strings included).
     """
 
     def __init__(self, name: str, english: dict, root: Path = ROOT) -> None:
@@ -761,22 +783,50 @@ class Texts(Mapping):
         return self[language if language in self else SOURCE]
 
 
+@functools.lru_cache(maxsize=8)
+def _gettext(catalog: Catalog) -> gettext.GNUTranslations:
+    """The catalog compiled (fuzzy entries left out, as msgfmt does), read by Python's gettext."""
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
 def _translated(english, key: str, catalog: Catalog, missing: list[str]):
     if isinstance(english, dict):
         return {k: _translated(v, f"{key}.{k}", catalog, missing) for k, v in english.items()}
-    if isinstance(english, (tuple, list)):
+    if isinstance(english, (tuple, list)) and not isinstance(english, Plural):
         return type(english)(_translated(v, f"{key}.{i}", catalog, missing) for i, v in enumerate(english))
-    message = catalog.get(english, context=key)
-    if message is None or not message.string or message.fuzzy:
+    message = catalog.get(english[0] if isinstance(english, Plural) else english, context=key)
+    strings = message.string if message is not None and isinstance(message.string, tuple) else (
+        (message.string,) if message is not None else ())
+    if message is None or not all(strings) or message.fuzzy or (
+            isinstance(english, Plural) != isinstance(message.id, tuple)):
         missing.append(f"{key} ({english!r})")
         return english
-    return message.string
+    if not isinstance(english, Plural):
+        return message.string
+    plural = Plural(*english, forms=strings, rule=catalog.plural_expr)
+    plural.translations = _Context(_gettext(catalog), key)
+    return plural
+
+
+class _Context:
+    """A catalog's translations in one msgctxt: the ngettext of one Plural's entry."""
+
+    def __init__(self, translations: gettext.GNUTranslations, context: str) -> None:
+        self.translations, self.context = translations, context
+
+    def ngettext(self, one: str, many: str, n: int) -> str:
+        return self.translations.npgettext(self.context, one, many, n)
 
 
 def _flatten(english, key: str):
     if isinstance(english, dict):
         for k, v in english.items():
             yield from _flatten(v, f"{key}.{k}")
+    elif isinstance(english, Plural):
+        yield key, tuple(english)
     elif isinstance(english, (tuple, list)):
         for i, v in enumerate(english):
             yield from _flatten(v, f"{key}.{i}")
@@ -899,18 +949,29 @@ def interface_tables(root: Path = ROOT):
                         and len(node.args) >= 2 and isinstance(node.args[0], ast.Constant)
                         and isinstance(node.args[1], ast.Dict)):
                     try:
-                        english = ast.literal_eval(node.args[1])
+                        english = _literal(node.args[1])
                     except ValueError:
                         raise CatalogError(f"{relative(path, root)}:{node.lineno}: the English table "
                                            "of Texts(...) must be a literal") from None
                     yield relative(path, root), node.lineno, node.args[0].value, english
 
 
+def _literal(node: ast.AST):
+    """A Texts table's English as written: literals, and Plural(one, many) of two strings."""
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Plural":  # two strings
+        return Plural(*map(ast.literal_eval, node.args))
+    if isinstance(node, ast.Dict):
+        return {ast.literal_eval(key): _literal(value) for key, value in zip(node.keys, node.values)}
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(map(_literal, node.elts)) if isinstance(node, ast.Tuple) else list(map(_literal, node.elts))
+    return ast.literal_eval(node)
+
+
 def extract_interface(root: Path = ROOT) -> Catalog:
     catalog = _new_catalog("interface", "The site's interface strings (msgctxt: where the code uses it)")
     for path, line, name, english in interface_tables(root):
         for key, text in _flatten(english, name):
-            flags = ["python-brace-format"] if re.search(r"\{\w*\}", text) else []
+            flags = ["python-brace-format"] if re.search(r"\{\w*\}", "".join(text)) else []
             catalog.add(text, context=key, locations=[(path, line)], flags=flags)
     return catalog
 
@@ -997,7 +1058,8 @@ def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
             continue
         ref = ", ".join(f"{file}:{line}" for file, line in message.locations) or str(where)
         label = f"{message.context} " if message.context else ""
-        if not message.string:
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not all(strings):
             found.append(f"{ref}: {label}not translated: {_short(message.id)}")
         elif message.fuzzy:
             found.append(f"{ref}: {label}outdated (fuzzy): {_short(message.id)}")
@@ -1009,8 +1071,8 @@ def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
             found.append(f"{ref}: the translation has {message.string.count(chr(10)) + 1} lines, "
                          f"the comment {message.id.count(chr(10)) + 1}; keep the same number")
         elif domain == "interface":
-            wanted = set(re.findall(r"\{(\w*)\}", message.id))
-            extra = set(re.findall(r"\{(\w*)\}", message.string)) - wanted
+            wanted = set(re.findall(r"\{(\w*)\}", "".join(message.id)))
+            extra = set(re.findall(r"\{(\w*)\}", "".join(strings))) - wanted
             if extra:
                 found.append(f"{ref}: {label}the translation uses {{{', '.join(sorted(extra))}}}, "
                              "which the English text does not provide")
@@ -1021,8 +1083,8 @@ def _f_string_entry(message) -> bool:
     return any(note.startswith(_KIND_NOTES["string"]) for note in message.auto_comments)
 
 
-def _short(text: str) -> str:
-    first = text.split("\n")[0]
+def _short(text: str | tuple) -> str:
+    first = (text[0] if isinstance(text, tuple) else text).split("\n")[0]
     return repr(first if len(first) <= 60 else first[:57] + "...")
 
 

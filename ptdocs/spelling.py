@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for problem in found:
         print(problem)
-    print(f"{len(found)} problem{'' if len(found) == 1 else 's'}", file=sys.stderr)
+    print(catalog.Plural("{n} problem", "{n} problems")(len(found)), file=sys.stderr)
     return 1 if found else 0
 
 

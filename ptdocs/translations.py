@@ -44,7 +44,7 @@ from mkdocs.utils.meta import get_data
 from .atomic import write_atomically
 from .pages import PROSE_VALUES
 from . import catalog
-from .catalog import SOURCE, Texts  # SOURCE: the language pages are written in
+from .catalog import SOURCE, Plural, Texts  # SOURCE: the language pages are written in
 from .snippets import ROOT, IncludeError, expand, include_target, site_config
 
 DOCS = ROOT / "docs"
@@ -864,13 +864,9 @@ def _print_status(docs: Path) -> int:
               for state in (CURRENT, OUTDATED, MISSING, ORPHAN)}
     print("\n" + ", ".join(f"{count} {state}" for state, count in counts.items() if count or state == CURRENT)
           + f" ({len(report)} pages)"
-          + (f"; {_count(sum(map(len, comments.values())), 'comment')} in English on "
-             f"{_count(len(comments), 'page')}" if comments else ""))
+          + (f"; {Plural('{n} comment', '{n} comments')(sum(map(len, comments.values())))} in English "
+             f"on {Plural('{n} page', '{n} pages')(len(comments))}" if comments else ""))
     return 0 if counts[CURRENT] == len(report) and not problems and not comments else 1
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def main(argv: list[str] | None = None) -> int:
