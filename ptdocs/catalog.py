@@ -53,6 +53,7 @@ import tokenize
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
@@ -82,6 +83,16 @@ _YAML_COMMENT = re.compile(r"""^(?:[^'"#\n]|'[^'\n]*'|"(?:[^"\\\n]|\\.)*")*?(?:^
 
 class CatalogError(ValueError):
     """A catalog that cannot serve a build, with a one-line message for the translator."""
+
+
+class Place(NamedTuple):
+    """A line of a file (from the repository root), shown as ``file:line``."""
+
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
 
 
 # ---------------------------------------------------------------- comments in code
@@ -687,8 +698,8 @@ def line_translations(language: str, kind: str, root: Path = ROOT) -> frozenset[
                      for pair in zip(message.id.split("\n"), message.string.split("\n")))
 
 
-def translate_file(path: Path, language: str, root: Path = ROOT) -> tuple[list[str], list[str]]:
-    """A code file's lines with the language's comments, and file:line of each one left in English."""
+def translate_file(path: Path, language: str, root: Path = ROOT) -> tuple[list[str], list[Place]]:
+    """A code file's lines with the language's comments, and the place of each one left in English."""
     if language == SOURCE:
         text = Path(path).read_text(encoding="utf-8")
         return text.split("\n") if text else [], []
@@ -701,13 +712,13 @@ def translate_file(path: Path, language: str, root: Path = ROOT) -> tuple[list[s
 
 @functools.lru_cache(maxsize=256)
 def _translated_file(path: Path, stamp: tuple[int, int], root: Path,
-                     catalog: Catalog) -> tuple[tuple[str, ...], tuple[str, ...]]:
+                     catalog: Catalog) -> tuple[tuple[str, ...], tuple[Place, ...]]:
     """translate_file, once per version of the file (its stamp) and of the catalog (``load``
     gives the same Catalog object while the PO file is unchanged)."""
     text = path.read_text(encoding="utf-8")
     name = relative(path, root)
     translated, left = translate_source(text, _comment_map(catalog), path.suffix, name)
-    return tuple(translated.split("\n") if translated else []), tuple(f"{name}:{c.line}" for c in left)
+    return tuple(translated.split("\n") if translated else []), tuple(Place(name, c.line) for c in left)
 
 
 def relative(path: Path, root: Path) -> str:
@@ -885,13 +896,13 @@ def translate_notebook_code(code: str, language: str, root: Path = ROOT) -> str:
     return translate_source(code, comment_translations(language, root))[0]
 
 
-def untranslated_notebook_comments(source: Path, language: str, root: Path = ROOT) -> list[str]:
-    """``file:line`` of each comment of a notebook source's code cells with no current translation."""
+def untranslated_notebook_comments(source: Path, language: str, root: Path = ROOT) -> list[Place]:
+    """The place of each comment of a notebook source's code cells with no current translation."""
     if language == SOURCE:
         return []
     known = comment_translations(language, root)
     name = relative(Path(source), root)
-    return [f"{name}:{offset + comment.line}" for offset, comment in notebook_code_comments(Path(source))
+    return [Place(name, offset + comment.line) for offset, comment in notebook_code_comments(Path(source))
             if comment.msgid not in known or known[comment.msgid].count("\n") + 1 != len(comment.lines)]
 
 

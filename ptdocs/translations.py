@@ -598,15 +598,15 @@ def freshness(docs: Path, page: str, with_diff: bool = False) -> Freshness:
                      _diff(old, english.read_bytes(), f"{en} ({label})", f"{en} (now)", english.suffix))
 
 
-def untranslated_comments(docs: Path, page: str, root: Path | None = None) -> list[str]:
-    """``file:line`` of each code comment that the Spanish ``page`` shows in English: the
+def untranslated_comments(docs: Path, page: str, root: Path | None = None) -> list[catalog.Place]:
+    """The place of each code comment that the Spanish ``page`` shows in English: the
     catalog (locale/es/LC_MESSAGES/snippets.po) has no translation of it, or an outdated
     (fuzzy) one. For a page, its includes; for a notebook, the code cells of its source."""
     spanish = docs / TARGET / page
     if not spanish.is_file():
         return []
     root = Path(root) if root is not None else docs.resolve().parent
-    left: list[str] = []
+    left: list[catalog.Place] = []
     if spanish.suffix == ".md":
         for line in spanish.read_text(encoding="utf-8").split("\n"):
             target = include_target(line)
@@ -859,7 +859,7 @@ def _print_status(docs: Path) -> int:
               f"{catalog.po_path('snippets', TARGET, Path('.')).as_posix()} (run `{catalog.COMMAND} update` "
               "first if the comment is new); each page shows the outdated-translation notice until then:")
         for page, found in comments.items():
-            print(f"  {shown(docs / TARGET / page, docs)}: {', '.join(found)}")
+            print(f"  {shown(docs / TARGET / page, docs)}: {', '.join(map(str, found))}")
     counts = {state: sum(entry.state == state for entry in report)
               for state in (CURRENT, OUTDATED, MISSING, ORPHAN)}
     print("\n" + ", ".join(f"{count} {state}" for state, count in counts.items() if count or state == CURRENT)

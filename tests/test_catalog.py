@@ -289,7 +289,7 @@ def test_status_and_the_page_notice_report_a_comment_left_in_english(tmp_path, c
     root = _small_site(tmp_path, translated, fuzzy)
     docs = root / "docs"
     assert expand("snippets/demo.py:double", root, "es").shown[0] == "# Double the value."
-    assert translations.untranslated_comments(docs, "demo.md") == ["snippets/demo.py:3"]
+    assert translations.untranslated_comments(docs, "demo.md") == [catalog.Place("snippets/demo.py", 3)]
     assert translations.main(["--docs", str(docs), "status"]) == 1
     out = capsys.readouterr().out
     assert "docs/es/demo.md: snippets/demo.py:3" in out and "locale/es/LC_MESSAGES/snippets.po" in out
@@ -320,7 +320,7 @@ def test_comments_left_in_english_are_reported_like_an_outdated_page():
         if left:
             warnings.warn(translations.OutdatedTranslation(
                 f"docs/es/{page}: code comments in English until translated in "
-                f"locale/es/LC_MESSAGES/snippets.po: {', '.join(left)}"), stacklevel=1)
+                f"locale/es/LC_MESSAGES/snippets.po: {', '.join(map(str, left))}"), stacklevel=1)
             noticed = hook._outdated(SimpleNamespace(file=SimpleNamespace(src_uri=f"es/{page}")), config)
             assert noticed == page, f"docs/es/{page} shows comments in English without the notice"
 
