@@ -871,22 +871,23 @@ def shown_lines(root: Path = ROOT) -> dict[str, set[int]]:
     return shown
 
 
-def notebook_code_comments(source: Path) -> list[tuple[int, Comment]]:
-    """The comments of a jupytext notebook source's code cells, with the file line of each."""
+def code_cells(source: Path, cells=None):
+    """(position, first line in the file or None, cell) of each code cell of a jupytext script."""
     import jupytext
 
-    text = source.read_text(encoding="utf-8")
-    searched, found = 0, []
-    for cell in jupytext.read(source, fmt="py:percent").cells:
-        if cell.cell_type != "code" or not cell.source.strip():
-            continue
-        at = text.find(cell.source, searched)
-        if at < 0:
-            continue
-        offset = text.count("\n", 0, at)
-        searched = at + len(cell.source)
-        found += [(offset, comment) for comment in texts(cell.source)]
-    return found
+    text = Path(source).read_text(encoding="utf-8")
+    searched = 0
+    for position, cell in enumerate(jupytext.read(source, fmt="py:percent").cells if cells is None else cells):
+        if cell.cell_type == "code":
+            at = text.find(cell.source, searched)
+            searched = at + len(cell.source) if at >= 0 else searched
+            yield position, (text.count("\n", 0, at) + 1 if at >= 0 else None), cell
+
+
+def notebook_code_comments(source: Path) -> list[tuple[int, Comment]]:
+    """The comments of a jupytext notebook source's code cells, with the file line of each."""
+    return [(line - 1, comment) for _, line, cell in code_cells(source) if line and cell.source.strip()
+            for comment in texts(cell.source)]
 
 
 def translate_notebook_code(code: str, language: str, root: Path = ROOT) -> str:
@@ -938,16 +939,6 @@ def _notes(comment: Comment) -> list[str]:
     return notes
 
 
-def _no_format_flags(catalog: Catalog) -> Catalog:
-    """Babel flags a msgid that looks like a format string (python-format for "within 5% in",
-    python-brace-format for "{x.grad}"), and ``msgfmt -c`` then checks the translation as one.
-    The snippets' texts are comments, printed output and literals whose fields are f-string
-    code: none is a format string (``problems`` checks the f-string fields), so no flag."""
-    for message in catalog:
-        message.flags -= {"python-format", "python-brace-format"}
-    return catalog
-
-
 def interface_tables(root: Path = ROOT):
     """Every ``Texts("name", {...})`` of the project's Python: (file, line, name, English table)."""
     for folder in INTERFACE_SOURCES:
@@ -996,12 +987,14 @@ def _new_catalog(domain: str, description: str) -> Catalog:
 EXTRACT = {"snippets": extract_comments, "interface": extract_interface}
 
 
-def _po_text(catalog: Catalog, **options) -> str:
-    # Babel flags every msgid with a "%" as python-format; none of these is a format string
-    # (interface strings are python-brace-format), and `msgfmt -c` (what Poedit runs on save)
-    # would call a translation that words the "%" differently a fatal error.
+def _po_text(catalog: Catalog, domain: str, **options) -> str:
+    # Babel flags a msgid that looks like a format string: python-format for any "%" ("within 5%
+    # in"), python-brace-format for "{x.grad}"; `msgfmt -c` (what Poedit runs on save) then checks
+    # the translation as one. No snippet text is a format string (`problems` checks f-string
+    # fields), and interface strings are python-brace-format only.
+    unflagged = {"python-format"} | ({"python-brace-format"} if domain == "snippets" else set())
     for message in (*catalog, *catalog.obsolete.values()):
-        message.flags.discard("python-format")
+        message.flags -= unflagged
     # Babel writes a previous msgid of several lines as one wrapped comment whose later lines
     # lose their "#|" (an invalid file): each entry's "#|" lines are written here instead, in
     # gettext's layout, where a placeholder flag marks their place.
@@ -1054,9 +1047,7 @@ def merged(domain: str, language: str, root: Path = ROOT) -> tuple[str, str]:
         catalog.update(template)
     catalog.language_team = f"{language} <{PROJECT}>"
     catalog.last_translator = "the project's translators"
-    if domain == "snippets":
-        _no_format_flags(template), _no_format_flags(catalog)
-    return _po_text(template), _po_text(catalog, ignore_obsolete=False, include_previous=True)
+    return _po_text(template, domain), _po_text(catalog, domain, ignore_obsolete=False, include_previous=True)
 
 
 def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:

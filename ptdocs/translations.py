@@ -497,51 +497,34 @@ SCRIPT_HEADER = re.compile(r"\A# ---[ \t]*\n(?P<body>(?:#.*\n)*?)# ---[ \t]*\n")
 
 def record_hash(docs: Path, path: Path, value: str) -> Path:
     """Write ``translation_of: value`` for a page, keeping everything else as it is; returns
-    the file written (the page, or the script a generated notebook comes from)."""
+    the file written (the page, or the script a generated notebook comes from: its header's
+    notebook metadata, ``# jupyter:`` ``#   translation_of: ...``)."""
     if path.suffix == ".ipynb":
         source = notebook_source(docs, path)
-        if source is not None:
-            _record_in_script(source, value)
-            return source
-        notebook = nbformat.read(path, as_version=4)
-        notebook.metadata[FIELD] = value
-        write_atomically(path, nbformat.writes(notebook) + "\n")
-        return path
-    text = path.read_text(encoding="utf-8")
-    line = f'{FIELD}: "{value}"'
-    match = FRONT_MATTER.match(text)
-    if match is None:
-        text = f"---\n{line}\n---\n\n{text}"
+        if source is None:
+            notebook = nbformat.read(path, as_version=4)
+            notebook.metadata[FIELD] = value
+            write_atomically(path, nbformat.writes(notebook) + "\n")
+            return path
+        path, header, fence, line, parent = source, SCRIPT_HEADER, "# ---", f'#   {FIELD}: "{value}"', "# jupyter:"
     else:
-        body = match["body"] or ""
-        field_line = re.compile(rf"^{FIELD}[ \t]*:.*$", re.M)
-        body = field_line.sub(line, body, count=1) if field_line.search(body) else body + line + "\n"
-        text = f"---\n{body}---\n" + text[match.end():]
+        header, fence, line, parent = FRONT_MATTER, "---", f'{FIELD}: "{value}"', ""
+    text = path.read_text(encoding="utf-8")
+    match = header.match(text)
+    body = (match["body"] or "") if match else ""
+    existing = re.compile(rf"^{re.escape(line[:line.index(FIELD)])}{FIELD}[ \t]*:.*$", re.M)
+    under = re.compile(rf"^{re.escape(parent)}[ \t]*$", re.M) if parent else None
+    if existing.search(body):
+        body = existing.sub(lambda _: line, body, count=1)
+    elif under is not None and under.search(body):
+        body = under.sub(lambda _: f"{parent}\n{line}", body, count=1)
+    else:
+        body = f"{parent}\n{line}\n{body}" if parent else f"{body}{line}\n"
+    text = f"{fence}\n{body}{fence}\n" + (text[match.end():] if match else "\n" + text)
     if b"\r\n" in path.read_bytes():  # read_text gave "\n": keep the file's own line endings
         text = text.replace("\n", "\r\n")
     write_atomically(path, text)
     return path
-
-
-def _record_in_script(source: Path, value: str) -> None:
-    """The record as notebook metadata in the script's header (``jupyter: translation_of: ...``)."""
-    text = source.read_text(encoding="utf-8")
-    line = f'#   {FIELD}: "{value}"'
-    match = SCRIPT_HEADER.match(text)
-    if match is None:
-        text = f"# ---\n# jupyter:\n{line}\n# ---\n\n{text}"
-    else:
-        body = match["body"]
-        existing = re.compile(rf"^#   {FIELD}[ \t]*:.*$", re.M)
-        jupyter = re.compile(r"^# jupyter:[ \t]*$", re.M)
-        if existing.search(body):
-            body = existing.sub(lambda _: line, body, count=1)
-        elif jupyter.search(body):
-            body = jupyter.sub(lambda _: f"# jupyter:\n{line}", body, count=1)
-        else:
-            body = f"# jupyter:\n{line}\n{body}"
-        text = f"# ---\n{body}# ---\n" + text[match.end():]
-    write_atomically(source, text)
 
 
 @dataclass(frozen=True)
