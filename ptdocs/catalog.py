@@ -952,7 +952,7 @@ def interface_tables(root: Path = ROOT):
                         and isinstance(node.args[1], ast.Dict)):
                     try:
                         english = _literal(node.args[1])
-                    except ValueError:
+                    except (ValueError, TypeError):  # not a literal, or Plural(...) of other than two
                         raise CatalogError(f"{relative(path, root)}:{node.lineno}: the English table "
                                            "of Texts(...) must be a literal") from None
                     yield relative(path, root), node.lineno, node.args[0].value, english
