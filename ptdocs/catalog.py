@@ -808,12 +808,13 @@ def _translated(english, key: str, catalog: Catalog, missing: list[str]):
         return {k: _translated(v, f"{key}.{k}", catalog, missing) for k, v in english.items()}
     if isinstance(english, (tuple, list)) and not isinstance(english, Plural):
         return type(english)(_translated(v, f"{key}.{i}", catalog, missing) for i, v in enumerate(english))
-    message = catalog.get(english[0] if isinstance(english, Plural) else english, context=key)
+    msgid = english[0] if isinstance(english, Plural) else english  # a plural's entry: its singular
+    message = catalog.get(msgid, context=key)
     strings = message.string if message is not None and isinstance(message.string, tuple) else (
         (message.string,) if message is not None else ())
     if message is None or not all(strings) or message.fuzzy or (
             isinstance(english, Plural) != isinstance(message.id, tuple)):
-        missing.append(f"{key} ({english!r})")
+        missing.append(f"{key} ({msgid!r})")
         return english
     if not isinstance(english, Plural):
         return message.string
