@@ -743,11 +743,11 @@ class Plural(tuple):
         # The language's forms (msgstr[0], msgstr[1], ...) and Plural-Forms expression: a download
         # carries these two (ptdocs.output_check), the site asks gettext.
         plural.forms, plural.rule = forms or (one, many), rule
-        plural.translations = gettext.NullTranslations()
+        plural.ngettext = gettext.NullTranslations().ngettext  # English; a language's: its catalog's
         return plural
 
     def __call__(self, n: int, **values) -> str:
-        return self.translations.ngettext(self[0], self[1], n).format(n=n, **values)
+        return self.ngettext(self[0], self[1], n).format(n=n, **values)
 
 
 class Texts(Mapping):
@@ -819,18 +819,8 @@ def _translated(english, key: str, catalog: Catalog, missing: list[str]):
     if not isinstance(english, Plural):
         return message.string
     plural = Plural(*english, forms=strings, rule=catalog.plural_expr)
-    plural.translations = _Context(_gettext(catalog), key)
+    plural.ngettext = functools.partial(_gettext(catalog).npgettext, key)  # in its msgctxt
     return plural
-
-
-class _Context:
-    """A catalog's translations in one msgctxt: the ngettext of one Plural's entry."""
-
-    def __init__(self, translations: gettext.GNUTranslations, context: str) -> None:
-        self.translations, self.context = translations, context
-
-    def ngettext(self, one: str, many: str, n: int) -> str:
-        return self.translations.npgettext(self.context, one, many, n)
 
 
 def _flatten(english, key: str):
