@@ -732,22 +732,24 @@ def relative(path: Path, root: Path) -> str:
 # ---------------------------------------------------------------- interface strings
 
 
-class Plural(tuple):
+class Plural:
     """An interface string that depends on a count, gettext's msgid and msgid_plural:
     ``Plural("1 example ran", "{n} examples ran")`` in a :class:`Texts` table. In the table of
     a language, ``text(n, **values)`` is that language's form for the count ``n`` (``ngettext``,
     by its catalog's Plural-Forms: Spanish has three), filled in with ``n`` and the values."""
 
-    def __new__(cls, one: str, many: str, forms: tuple[str, ...] = (), rule: str = "(n != 1)"):
-        plural = super().__new__(cls, (one, many))
+    def __init__(self, one: str, many: str, forms: tuple[str, ...] = (), rule: str = "(n != 1)"):
+        self.one, self.many = one, many  # the English: msgid, msgid_plural
         # The language's forms (msgstr[0], msgstr[1], ...) and Plural-Forms expression: a download
         # carries these two (ptdocs.output_check), the site asks gettext.
-        plural.forms, plural.rule = forms or (one, many), rule
-        plural.ngettext = gettext.NullTranslations().ngettext  # English; a language's: its catalog's
-        return plural
+        self.forms, self.rule = tuple(forms) or (one, many), rule
+        self.ngettext = gettext.NullTranslations().ngettext  # English; a language's: its catalog's
 
     def __call__(self, n: int, **values) -> str:
-        return self.ngettext(self[0], self[1], n).format(n=n, **values)
+        return self.ngettext(self.one, self.many, n).format(n=n, **values)
+
+    def __repr__(self) -> str:
+        return f"Plural({self.one!r}, {self.many!r})"
 
 
 class Texts(Mapping):
@@ -806,9 +808,9 @@ def _gettext(catalog: Catalog) -> gettext.GNUTranslations:
 def _translated(english, key: str, catalog: Catalog, missing: list[str]):
     if isinstance(english, dict):
         return {k: _translated(v, f"{key}.{k}", catalog, missing) for k, v in english.items()}
-    if isinstance(english, (tuple, list)) and not isinstance(english, Plural):
+    if isinstance(english, (tuple, list)):
         return type(english)(_translated(v, f"{key}.{i}", catalog, missing) for i, v in enumerate(english))
-    msgid = english[0] if isinstance(english, Plural) else english  # a plural's entry: its singular
+    msgid = english.one if isinstance(english, Plural) else english  # a plural's entry: its singular
     message = catalog.get(msgid, context=key)
     strings = message.string if message is not None and isinstance(message.string, tuple) else (
         (message.string,) if message is not None else ())
@@ -818,7 +820,7 @@ def _translated(english, key: str, catalog: Catalog, missing: list[str]):
         return english
     if not isinstance(english, Plural):
         return message.string
-    plural = Plural(*english, forms=strings, rule=catalog.plural_expr)
+    plural = Plural(english.one, english.many, forms=strings, rule=catalog.plural_expr)
     plural.ngettext = functools.partial(_gettext(catalog).npgettext, key)  # in its msgctxt
     return plural
 
@@ -828,7 +830,7 @@ def _flatten(english, key: str):
         for k, v in english.items():
             yield from _flatten(v, f"{key}.{k}")
     elif isinstance(english, Plural):
-        yield key, tuple(english)
+        yield key, (english.one, english.many)
     elif isinstance(english, (tuple, list)):
         for i, v in enumerate(english):
             yield from _flatten(v, f"{key}.{i}")
