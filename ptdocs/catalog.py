@@ -215,10 +215,6 @@ def _between(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> 
                       lines[end[0] - 1][:end[1]]])
 
 
-def _strings(tokens) -> list[tokenize.TokenInfo]:
-    return [token for token in tokens if token.type == tokenize.STRING]
-
-
 def _opening(token: str) -> tuple[str, str]:
     found = _PY_STRING.match(token)
     return found["prefix"], found["quote"]
@@ -377,7 +373,8 @@ def string_differences(english: str, other: str) -> list[tuple[str, str]]:
     """The (English, other) text of each string literal piece that differs between two versions
     of some code that are the same code (:func:`same_code`), in order."""
     pairs = []
-    for a, b in zip(*(_strings(_tokens(text)) for text in (english, other))):
+    strings = ([token for token in _tokens(text) if token.type == tokenize.STRING] for text in (english, other))
+    for a, b in zip(*strings):
         if a.string != b.string:
             pairs += [(x, y) for x, y in zip(_piece_texts(a), _piece_texts(b)) if x != y]
     return pairs
@@ -972,9 +969,8 @@ def extract_interface(root: Path = ROOT) -> Catalog:
 
 
 def _new_catalog(domain: str, description: str) -> Catalog:
-    catalog = Catalog(project=PROJECT, domain=domain, charset="utf-8", fuzzy=False,
-                      header_comment=f"# {description}.\n# Regenerate with `{COMMAND} update`.")
-    return catalog
+    return Catalog(project=PROJECT, domain=domain, charset="utf-8", fuzzy=False,
+                   header_comment=f"# {description}.\n# Regenerate with `{COMMAND} update`.")
 
 
 EXTRACT = {"snippets": extract_comments, "interface": extract_interface}
@@ -1058,8 +1054,9 @@ def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
             found.append(f"{ref}: {label}not translated: {_short(message.id)}")
         elif message.fuzzy:
             found.append(f"{ref}: {label}outdated (fuzzy): {_short(message.id)}")
-        elif domain == "snippets" and ("{" in message.id or "{" in message.string) \
-                and _f_string_entry(message) and not _same_fields(message.id, message.string):
+        elif (domain == "snippets" and ("{" in message.id or "{" in message.string)
+              and any(note.startswith(_KIND_NOTES["string"]) for note in message.auto_comments)
+              and not _same_fields(message.id, message.string)):
             found.append(f"{ref}: the translation's {{fields}} differ from the English "
                          f"{sorted(_fields(message.id))}: keep each one as it is")
         elif domain == "snippets" and message.string.count("\n") != message.id.count("\n"):
@@ -1072,10 +1069,6 @@ def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
                 found.append(f"{ref}: {label}the translation uses {{{', '.join(sorted(extra))}}}, "
                              "which the English text does not provide")
     return found
-
-
-def _f_string_entry(message) -> bool:
-    return any(note.startswith(_KIND_NOTES["string"]) for note in message.auto_comments)
 
 
 def _short(text: str | tuple) -> str:

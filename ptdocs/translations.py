@@ -410,15 +410,15 @@ def _compare_notebooks(english: Path, spanish: Path, en: str, es: str, page: str
     kinds_en = [cell.cell_type for cell in theirs.cells]
     kinds_es = [cell.cell_type for cell in ours.cells]
     if kinds_en != kinds_es:
-        return [f"{es} has {len(kinds_es)} cells ({_cell_kinds(kinds_es)}) where {en} has "
-                f"{len(kinds_en)} ({_cell_kinds(kinds_en)}): keep one Spanish cell per English cell"]
+        return [f"{es} has {len(kinds_es)} cells ({', '.join(kinds_es)}) where {en} has "
+                f"{len(kinds_en)} ({', '.join(kinds_en)}): keep one Spanish cell per English cell"]
     # Only a code cell's comments may differ: translated in the catalog (ptdocs.catalog).
     problems = [f"{es}, cell {number}: its code differs from cell {number} of {en} "
                 f"({_first_difference(a.source, b.source)}); code cells are never translated "
                 "(their comments are, in locale/es/LC_MESSAGES/snippets.po), copy the English cell"
                 for number, (a, b) in enumerate(zip(theirs.cells, ours.cells), start=1)
                 if a.cell_type == "code" and not catalog.same_code(a.source, b.source)]
-    prose = [_notebook_markdown(nb) for nb in (theirs, ours)]
+    prose = ["\n\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown") for nb in (theirs, ours)]
     (h_en, l_en), (h_es, l_es) = (outline(text, page) for text in prose)
     return (problems + _compare_headings(h_en, h_es, en, es) + _compare_links(l_en, l_es, en, es))
 
@@ -433,14 +433,6 @@ def _first_difference(english: str, spanish: str) -> str:
     if len(theirs) > len(ours):
         return f"English line {len(ours) + 1}, `{theirs[len(ours)].strip()}`, is missing"
     return "they differ only in line endings or a final newline"
-
-
-def _cell_kinds(kinds: list[str]) -> str:
-    return ", ".join(kinds)
-
-
-def _notebook_markdown(notebook) -> str:
-    return "\n\n".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
 
 
 # ---------------------------------------------------------------- freshness
