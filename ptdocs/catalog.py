@@ -45,6 +45,7 @@ from __future__ import annotations
 import argparse
 import ast
 import functools
+import gettext
 import io
 import re
 import sys
@@ -52,8 +53,10 @@ import tokenize
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import normalize, read_po, unescape, write_po
 
 from .atomic import write_atomically
@@ -80,6 +83,16 @@ _YAML_COMMENT = re.compile(r"""^(?:[^'"#\n]|'[^'\n]*'|"(?:[^"\\\n]|\\.)*")*?(?:^
 
 class CatalogError(ValueError):
     """A catalog that cannot serve a build, with a one-line message for the translator."""
+
+
+class Place(NamedTuple):
+    """A line of a file (from the repository root), shown as ``file:line``."""
+
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
 
 
 # ---------------------------------------------------------------- comments in code
@@ -200,10 +213,6 @@ def _between(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> 
         return lines[start[0] - 1][start[1]:end[1]]
     return "\n".join([lines[start[0] - 1][start[1]:], *lines[start[0]:end[0] - 1],
                       lines[end[0] - 1][:end[1]]])
-
-
-def _strings(tokens) -> list[tokenize.TokenInfo]:
-    return [token for token in tokens if token.type == tokenize.STRING]
 
 
 def _opening(token: str) -> tuple[str, str]:
@@ -364,7 +373,8 @@ def string_differences(english: str, other: str) -> list[tuple[str, str]]:
     """The (English, other) text of each string literal piece that differs between two versions
     of some code that are the same code (:func:`same_code`), in order."""
     pairs = []
-    for a, b in zip(*(_strings(_tokens(text)) for text in (english, other))):
+    strings = ([token for token in _tokens(text) if token.type == tokenize.STRING] for text in (english, other))
+    for a, b in zip(*strings):
         if a.string != b.string:
             pairs += [(x, y) for x, y in zip(_piece_texts(a), _piece_texts(b)) if x != y]
     return pairs
@@ -532,11 +542,12 @@ def _entry_problems(entries: list[dict], name: str) -> list[str]:
             for keyword in strings:
                 at, string = entry[keyword]
                 found += [f"{name}:{at}: {problem}" for problem in
-                          (_translation_problems(msgid, string, entry["flags"]) if string else [])]
+                          (_translation_problems(msgid, string, entry["flags"],
+                                                 entry.get("msgid_plural", [0, ""])[1]) if string else [])]
     return found
 
 
-def _translation_problems(msgid: str, string: str, flags: set[str]) -> list[str]:
+def _translation_problems(msgid: str, string: str, flags: set[str], plural: str = "") -> list[str]:
     found = []
     for edge, test in (("begin", str.startswith), ("end", str.endswith)):
         if test(msgid, "\n") != test(string, "\n"):
@@ -544,7 +555,7 @@ def _translation_problems(msgid: str, string: str, flags: set[str]) -> list[str]
     if "python-format" in flags and _directives(msgid) != _directives(string):
         found.append("the translation's %-placeholders differ from the English text's (python-format)")
     if "python-brace-format" in flags:
-        extra = set(_BRACES.findall(string)) - set(_BRACES.findall(msgid))
+        extra = set(_BRACES.findall(string)) - set(_BRACES.findall(msgid + plural))
         if extra:
             found.append(f"the translation uses {{{', '.join(sorted(extra))}}}, which the English text "
                          "does not provide (python-brace-format)")
@@ -684,8 +695,8 @@ def line_translations(language: str, kind: str, root: Path = ROOT) -> frozenset[
                      for pair in zip(message.id.split("\n"), message.string.split("\n")))
 
 
-def translate_file(path: Path, language: str, root: Path = ROOT) -> tuple[list[str], list[str]]:
-    """A code file's lines with the language's comments, and file:line of each one left in English."""
+def translate_file(path: Path, language: str, root: Path = ROOT) -> tuple[list[str], list[Place]]:
+    """A code file's lines with the language's comments, and the place of each one left in English."""
     if language == SOURCE:
         text = Path(path).read_text(encoding="utf-8")
         return text.split("\n") if text else [], []
@@ -698,13 +709,13 @@ def translate_file(path: Path, language: str, root: Path = ROOT) -> tuple[list[s
 
 @functools.lru_cache(maxsize=256)
 def _translated_file(path: Path, stamp: tuple[int, int], root: Path,
-                     catalog: Catalog) -> tuple[tuple[str, ...], tuple[str, ...]]:
+                     catalog: Catalog) -> tuple[tuple[str, ...], tuple[Place, ...]]:
     """translate_file, once per version of the file (its stamp) and of the catalog (``load``
     gives the same Catalog object while the PO file is unchanged)."""
     text = path.read_text(encoding="utf-8")
     name = relative(path, root)
     translated, left = translate_source(text, _comment_map(catalog), path.suffix, name)
-    return tuple(translated.split("\n") if translated else []), tuple(f"{name}:{c.line}" for c in left)
+    return tuple(translated.split("\n") if translated else []), tuple(Place(name, c.line) for c in left)
 
 
 def relative(path: Path, root: Path) -> str:
@@ -718,15 +729,36 @@ def relative(path: Path, root: Path) -> str:
 # ---------------------------------------------------------------- interface strings
 
 
+class Plural:
+    """An interface string that depends on a count, gettext's msgid and msgid_plural:
+    ``Plural("1 example ran", "{n} examples ran")`` in a :class:`Texts` table. In the table of
+    a language, ``text(n, **values)`` is that language's form for the count ``n`` (``ngettext``,
+    by its catalog's Plural-Forms: Spanish has three), filled in with ``n`` and the values."""
+
+    def __init__(self, one: str, many: str, forms: tuple[str, ...] = (), rule: str = "(n != 1)"):
+        self.one, self.many = one, many  # the English: msgid, msgid_plural
+        # The language's forms (msgstr[0], msgstr[1], ...) and Plural-Forms expression: a download
+        # carries these two (ptdocs.output_check), the site asks gettext.
+        self.forms, self.rule = tuple(forms) or (one, many), rule
+        self.ngettext = gettext.NullTranslations().ngettext  # English; a language's: its catalog's
+
+    def __call__(self, n: int, **values) -> str:
+        return self.ngettext(self.one, self.many, n).format(n=n, **values)
+
+    def __repr__(self) -> str:
+        return f"Plural({self.one!r}, {self.many!r})"
+
+
 class Texts(Mapping):
     """Interface strings of one part of the site, written here in English.
 
     ``Texts(name, {...})[language]`` is the same table in that language, read from
     ``locale/<language>/LC_MESSAGES/interface.po``: each string's msgctxt is its key path
     (``name.key``, ``name.key.subkey`` for a nested table, ``name.key.0`` for an item of a
-    tuple) and its msgid the English text. A missing or outdated entry raises CatalogError
-    naming it. ``ptdocs.catalog update`` finds these tables by reading the source, so the
-    English table must be a literal.
+    tuple) and its msgid the English text; a :class:`Plural` is one entry with msgid_plural.
+    A missing or outdated entry raises CatalogError naming it. ``ptdocs.catalog update``
+    finds these tables by reading the source, so the English table must be a literal
+    (``Plural(...)`` of two literal strings included).
     """
 
     def __init__(self, name: str, english: dict, root: Path = ROOT) -> None:
@@ -761,22 +793,41 @@ class Texts(Mapping):
         return self[language if language in self else SOURCE]
 
 
+@functools.lru_cache(maxsize=8)
+def _gettext(catalog: Catalog) -> gettext.GNUTranslations:
+    """The catalog compiled (fuzzy entries left out, as msgfmt does), read by Python's gettext."""
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
 def _translated(english, key: str, catalog: Catalog, missing: list[str]):
     if isinstance(english, dict):
         return {k: _translated(v, f"{key}.{k}", catalog, missing) for k, v in english.items()}
     if isinstance(english, (tuple, list)):
         return type(english)(_translated(v, f"{key}.{i}", catalog, missing) for i, v in enumerate(english))
-    message = catalog.get(english, context=key)
-    if message is None or not message.string or message.fuzzy:
-        missing.append(f"{key} ({english!r})")
+    msgid = english.one if isinstance(english, Plural) else english  # a plural's entry: its singular
+    message = catalog.get(msgid, context=key)
+    strings = message.string if message is not None and isinstance(message.string, tuple) else (
+        (message.string,) if message is not None else ())
+    if message is None or not all(strings) or message.fuzzy or (
+            isinstance(english, Plural) != isinstance(message.id, tuple)):
+        missing.append(f"{key} ({msgid!r})")
         return english
-    return message.string
+    if not isinstance(english, Plural):
+        return message.string
+    plural = Plural(english.one, english.many, forms=strings, rule=catalog.plural_expr)
+    plural.ngettext = functools.partial(_gettext(catalog).npgettext, key)  # in its msgctxt
+    return plural
 
 
 def _flatten(english, key: str):
     if isinstance(english, dict):
         for k, v in english.items():
             yield from _flatten(v, f"{key}.{k}")
+    elif isinstance(english, Plural):
+        yield key, (english.one, english.many)
     elif isinstance(english, (tuple, list)):
         for i, v in enumerate(english):
             yield from _flatten(v, f"{key}.{i}")
@@ -810,22 +861,23 @@ def shown_lines(root: Path = ROOT) -> dict[str, set[int]]:
     return shown
 
 
-def notebook_code_comments(source: Path) -> list[tuple[int, Comment]]:
-    """The comments of a jupytext notebook source's code cells, with the file line of each."""
+def code_cells(source: Path, cells=None):
+    """(position, first line in the file or None, cell) of each code cell of a jupytext script."""
     import jupytext
 
-    text = source.read_text(encoding="utf-8")
-    searched, found = 0, []
-    for cell in jupytext.read(source, fmt="py:percent").cells:
-        if cell.cell_type != "code" or not cell.source.strip():
-            continue
-        at = text.find(cell.source, searched)
-        if at < 0:
-            continue
-        offset = text.count("\n", 0, at)
-        searched = at + len(cell.source)
-        found += [(offset, comment) for comment in texts(cell.source)]
-    return found
+    text = Path(source).read_text(encoding="utf-8")
+    searched = 0
+    for position, cell in enumerate(jupytext.read(source, fmt="py:percent").cells if cells is None else cells):
+        if cell.cell_type == "code":
+            at = text.find(cell.source, searched)
+            searched = at + len(cell.source) if at >= 0 else searched
+            yield position, (text.count("\n", 0, at) + 1 if at >= 0 else None), cell
+
+
+def notebook_code_comments(source: Path) -> list[tuple[int, Comment]]:
+    """The comments of a jupytext notebook source's code cells, with the file line of each."""
+    return [(line - 1, comment) for _, line, cell in code_cells(source) if line and cell.source.strip()
+            for comment in texts(cell.source)]
 
 
 def translate_notebook_code(code: str, language: str, root: Path = ROOT) -> str:
@@ -835,13 +887,13 @@ def translate_notebook_code(code: str, language: str, root: Path = ROOT) -> str:
     return translate_source(code, comment_translations(language, root))[0]
 
 
-def untranslated_notebook_comments(source: Path, language: str, root: Path = ROOT) -> list[str]:
-    """``file:line`` of each comment of a notebook source's code cells with no current translation."""
+def untranslated_notebook_comments(source: Path, language: str, root: Path = ROOT) -> list[Place]:
+    """The place of each comment of a notebook source's code cells with no current translation."""
     if language == SOURCE:
         return []
     known = comment_translations(language, root)
     name = relative(Path(source), root)
-    return [f"{name}:{offset + comment.line}" for offset, comment in notebook_code_comments(Path(source))
+    return [Place(name, offset + comment.line) for offset, comment in notebook_code_comments(Path(source))
             if comment.msgid not in known or known[comment.msgid].count("\n") + 1 != len(comment.lines)]
 
 
@@ -877,16 +929,6 @@ def _notes(comment: Comment) -> list[str]:
     return notes
 
 
-def _no_format_flags(catalog: Catalog) -> Catalog:
-    """Babel flags a msgid that looks like a format string (python-format for "within 5% in",
-    python-brace-format for "{x.grad}"), and ``msgfmt -c`` then checks the translation as one.
-    The snippets' texts are comments, printed output and literals whose fields are f-string
-    code: none is a format string (``problems`` checks the f-string fields), so no flag."""
-    for message in catalog:
-        message.flags -= {"python-format", "python-brace-format"}
-    return catalog
-
-
 def interface_tables(root: Path = ROOT):
     """Every ``Texts("name", {...})`` of the project's Python: (file, line, name, English table)."""
     for folder in INTERFACE_SOURCES:
@@ -899,37 +941,49 @@ def interface_tables(root: Path = ROOT):
                         and len(node.args) >= 2 and isinstance(node.args[0], ast.Constant)
                         and isinstance(node.args[1], ast.Dict)):
                     try:
-                        english = ast.literal_eval(node.args[1])
-                    except ValueError:
+                        english = _literal(node.args[1])
+                    except (ValueError, TypeError):  # not a literal, or Plural(...) of other than two
                         raise CatalogError(f"{relative(path, root)}:{node.lineno}: the English table "
                                            "of Texts(...) must be a literal") from None
                     yield relative(path, root), node.lineno, node.args[0].value, english
+
+
+def _literal(node: ast.AST):
+    """A Texts table's English as written: literals, and Plural(one, many) of two strings."""
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Plural":  # two strings
+        return Plural(*map(ast.literal_eval, node.args))
+    if isinstance(node, ast.Dict):
+        return {ast.literal_eval(key): _literal(value) for key, value in zip(node.keys, node.values)}
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(map(_literal, node.elts)) if isinstance(node, ast.Tuple) else list(map(_literal, node.elts))
+    return ast.literal_eval(node)
 
 
 def extract_interface(root: Path = ROOT) -> Catalog:
     catalog = _new_catalog("interface", "The site's interface strings (msgctxt: where the code uses it)")
     for path, line, name, english in interface_tables(root):
         for key, text in _flatten(english, name):
-            flags = ["python-brace-format"] if re.search(r"\{\w*\}", text) else []
+            flags = ["python-brace-format"] if re.search(r"\{\w*\}", "".join(text)) else []
             catalog.add(text, context=key, locations=[(path, line)], flags=flags)
     return catalog
 
 
 def _new_catalog(domain: str, description: str) -> Catalog:
-    catalog = Catalog(project=PROJECT, domain=domain, charset="utf-8", fuzzy=False,
-                      header_comment=f"# {description}.\n# Regenerate with `{COMMAND} update`.")
-    return catalog
+    return Catalog(project=PROJECT, domain=domain, charset="utf-8", fuzzy=False,
+                   header_comment=f"# {description}.\n# Regenerate with `{COMMAND} update`.")
 
 
 EXTRACT = {"snippets": extract_comments, "interface": extract_interface}
 
 
-def _po_text(catalog: Catalog, **options) -> str:
-    # Babel flags every msgid with a "%" as python-format; none of these is a format string
-    # (interface strings are python-brace-format), and `msgfmt -c` (what Poedit runs on save)
-    # would call a translation that words the "%" differently a fatal error.
+def _po_text(catalog: Catalog, domain: str, **options) -> str:
+    # Babel flags a msgid that looks like a format string: python-format for any "%" ("within 5%
+    # in"), python-brace-format for "{x.grad}"; `msgfmt -c` (what Poedit runs on save) then checks
+    # the translation as one. No snippet text is a format string (`problems` checks f-string
+    # fields), and interface strings are python-brace-format only.
+    unflagged = {"python-format"} | ({"python-brace-format"} if domain == "snippets" else set())
     for message in (*catalog, *catalog.obsolete.values()):
-        message.flags.discard("python-format")
+        message.flags -= unflagged
     # Babel writes a previous msgid of several lines as one wrapped comment whose later lines
     # lose their "#|" (an invalid file): each entry's "#|" lines are written here instead, in
     # gettext's layout, where a placeholder flag marks their place.
@@ -982,9 +1036,7 @@ def merged(domain: str, language: str, root: Path = ROOT) -> tuple[str, str]:
         catalog.update(template)
     catalog.language_team = f"{language} <{PROJECT}>"
     catalog.last_translator = "the project's translators"
-    if domain == "snippets":
-        _no_format_flags(template), _no_format_flags(catalog)
-    return _po_text(template), _po_text(catalog, ignore_obsolete=False, include_previous=True)
+    return _po_text(template, domain), _po_text(catalog, domain, ignore_obsolete=False, include_previous=True)
 
 
 def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
@@ -997,32 +1049,30 @@ def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
             continue
         ref = ", ".join(f"{file}:{line}" for file, line in message.locations) or str(where)
         label = f"{message.context} " if message.context else ""
-        if not message.string:
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not all(strings):
             found.append(f"{ref}: {label}not translated: {_short(message.id)}")
         elif message.fuzzy:
             found.append(f"{ref}: {label}outdated (fuzzy): {_short(message.id)}")
-        elif domain == "snippets" and ("{" in message.id or "{" in message.string) \
-                and _f_string_entry(message) and not _same_fields(message.id, message.string):
+        elif (domain == "snippets" and ("{" in message.id or "{" in message.string)
+              and any(note.startswith(_KIND_NOTES["string"]) for note in message.auto_comments)
+              and not _same_fields(message.id, message.string)):
             found.append(f"{ref}: the translation's {{fields}} differ from the English "
                          f"{sorted(_fields(message.id))}: keep each one as it is")
         elif domain == "snippets" and message.string.count("\n") != message.id.count("\n"):
             found.append(f"{ref}: the translation has {message.string.count(chr(10)) + 1} lines, "
                          f"the comment {message.id.count(chr(10)) + 1}; keep the same number")
         elif domain == "interface":
-            wanted = set(re.findall(r"\{(\w*)\}", message.id))
-            extra = set(re.findall(r"\{(\w*)\}", message.string)) - wanted
+            wanted = set(re.findall(r"\{(\w*)\}", "".join(message.id)))
+            extra = set(re.findall(r"\{(\w*)\}", "".join(strings))) - wanted
             if extra:
                 found.append(f"{ref}: {label}the translation uses {{{', '.join(sorted(extra))}}}, "
                              "which the English text does not provide")
     return found
 
 
-def _f_string_entry(message) -> bool:
-    return any(note.startswith(_KIND_NOTES["string"]) for note in message.auto_comments)
-
-
-def _short(text: str) -> str:
-    first = text.split("\n")[0]
+def _short(text: str | tuple) -> str:
+    first = (text[0] if isinstance(text, tuple) else text).split("\n")[0]
     return repr(first if len(first) <= 60 else first[:57] + "...")
 
 

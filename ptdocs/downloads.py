@@ -63,7 +63,7 @@ from sybil import Document
 from sybil.parsers.markdown import SkipParser
 
 from . import catalog, output_check, problem_report
-from .catalog import CatalogError, Texts
+from .catalog import CatalogError, Plural, Texts
 from .pages import PROSE_VALUES, Block, PageBlockParser, has_conditioned_output
 from .snippets import ROOT, Include, snippet_preprocessor
 
@@ -96,12 +96,12 @@ TEXTS = Texts("downloads", {
                 "`# >` lines, by the rules of the page's tests, and says how it went in one line.",
 })
 
-# What the last cell prints, in the page's language (ptdocs.output_check.report): a pair is (one,
-# many), the form for a count of 1 and for any other count {n}.
+# What the last cell prints, in the page's language (ptdocs.output_check.report); a Plural goes to
+# the download as the language's forms and Plural-Forms rule, which Python's gettext applies there.
 CHECK_TEXTS = Texts("check", {
     "match": "✓ {ok} of {total} outputs match the page (torch {torch}, {device})",
     "differ": "✗ {bad} of {total} outputs differ from the page (torch {torch}, {device})",
-    "skipped": ("; 1 example skipped here: {reasons}", "; {n} examples skipped here: {reasons}"),
+    "skipped": Plural("; 1 example skipped here: {reasons}", "; {n} examples skipped here: {reasons}"),
     "where": "Line {line}: {code}",
     "where_cell": "Cell [{cell}], line {line}: {code}",
     "page": "the page shows:",
@@ -490,9 +490,14 @@ def check_cells(call: str) -> tuple[str, str]:
 def check_call(texts: dict, repository: str, fields: dict) -> str:
     """The call that ends a download: texts in the page's language, and the report's address."""
     def literal(mapping):
-        return "{\n" + "".join(f"        {key!r}: {value!r},\n" for key, value in mapping.items()) + "    }"
+        return "{\n" + "".join(f"        {key!r}: {_plain(value)!r},\n" for key, value in mapping.items()) + "    }"
     return (f"finish(\n    _recorder,\n    texts={literal(texts)},\n    repository={repository!r},\n"
             f"    fields={literal(fields)},\n)")
+
+
+def _plain(value):
+    """A text as a download carries it: a Plural as (its forms, its Plural-Forms rule)."""
+    return (tuple(value.forms), value.rule) if isinstance(value, Plural) else value
 
 
 # ---------------------------------------------------------------- the prose

@@ -79,14 +79,7 @@ def _check_code(source: Path, cells) -> None:
     naming the source file and line: it would otherwise land in every language's notebook."""
     from IPython.core.inputtransformer2 import TransformerManager  # ipykernel's: runs the notebooks
 
-    text = Path(source).read_text(encoding="utf-8")
-    searched = 0
-    for position, cell in enumerate(cells):
-        if cell.cell_type != "code":
-            continue
-        found = text.find(cell.source, searched)
-        first_line = text.count("\n", 0, found) + 1 if found >= 0 else None
-        searched = max(searched, found)
+    for position, first_line, cell in catalog.code_cells(source, cells):
         try:
             compile(TransformerManager().transform_cell(cell.source), str(source), "exec")
         except SyntaxError as error:

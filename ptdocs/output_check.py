@@ -30,6 +30,7 @@ The rules (each used by the page tests and by the downloads alike):
 
 # ---------------------------------------------------------------- recording
 import ast
+import gettext
 import io
 import re
 import sys
@@ -366,8 +367,8 @@ def report(results, skipped, texts, torch, device):
     else:
         last = texts["match"].format(ok=len(results), **counts)
     if skipped:
-        one, many = texts["skipped"]
-        last += (one if len(skipped) == 1 else many).format(
+        forms, rule = texts["skipped"]  # the plural forms, chosen as gettext does
+        last += forms[gettext.c2py(rule)(len(skipped))].format(
             n=len(skipped), reasons="; ".join(dict.fromkeys(skipped)))
     return not bad, lines + [last]
 

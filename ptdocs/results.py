@@ -36,7 +36,7 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-from .catalog import Texts
+from .catalog import Plural, Texts
 
 FRESH = Path("results") / "benchmark.csv"
 SAMPLE = Path("samples") / "benchmark-cpu.csv"
@@ -202,7 +202,7 @@ STRINGS = Texts("results", {
                         "beside it), however steady its blocks."),
     "rerun_rule": ("A noisy cell was timed again, up to {reruns} more {times}, and the least noisy attempt "
                    "kept."),
-    "times_word": ("time", "times"),
+    "times_word": Plural("time", "times"),
     "noise_criterion": "The noise criterion, as the metadata states it: {criterion}.",
     "no_noise_column": ("This CSV was written before the benchmark flagged noise (it has no `noisy` "
                         "column), so whether a cell was noisy is unknown."),
@@ -230,13 +230,14 @@ STRINGS = Texts("results", {
     "started": "started {when}, took {seconds} s", "finished": "finished {when}",
     "compare_columns": ("Task", "dtype", "Batch"),
     "latency_of": "{label} latency (IQR)", "ratio_of": "{label} / [1]", "verdict_of": "Verdict {label}",
-    "threads_word": ("thread", "threads"),
+    "threads_word": Plural("thread", "threads"),
     "verdicts": {"faster": "faster", "slower": "slower", "within noise": "within noise",
                  "not compared": "not compared", "missing": "missing"},
-    "reasons": {"did not run": ("did not run", "did not run"),
-                "a repeat failed": ("had a repeat that failed", "had a repeat that failed"),
-                "failed the quality check": ("failed the quality check", "failed the quality check"),
-                "flagged noisy": ("flagged noisy", "flagged noisy"), "no IQR": ("has no IQR", "have no IQR")},
+    "reasons": {"did not run": Plural("did not run", "did not run"),
+                "a repeat failed": Plural("had a repeat that failed", "had a repeat that failed"),
+                "failed the quality check": Plural("failed the quality check", "failed the quality check"),
+                "flagged noisy": Plural("flagged noisy", "flagged noisy"),
+                "no IQR": Plural("has no IQR", "have no IQR")},
     "beyond": "beyond ×{f}", "limit": "limit ×{f}", "not_in": "not in {label}", "and": "and",
     "criterion": ("The verdict is a rule of thumb, not a significance test. With t the larger of "
                   "{floor} (`--min-change`, a chosen default) and the two rows' IQR / median summed, a change "
@@ -268,7 +269,7 @@ STRINGS = Texts("results", {
                   "another A/A pair, on a busier machine or further apart in time, can differ."),
     "aa_none": ("In this A/A pair no cell could be compared: each was flagged (noisy or contended) "
                 "or failed in a run, so the pair says nothing about how far this machine drifts."),
-    "called": ("is called faster or slower", "are called faster or slower"),
+    "called": Plural("is called faster or slower", "are called faster or slower"),
 })
 
 
@@ -335,8 +336,7 @@ def machine(results: Results, language: str) -> str:
         hardware = f"{hardware} (`{m['device']}`)"
     facts = [f"**{w['hardware']}:** {_cell(hardware)}"]
     if m.get("threads"):
-        one, many = w["threads_word"]
-        facts[-1] += f", {m['threads']} {one if str(m['threads']) == '1' else many}"
+        facts[-1] += f", {m['threads']} {w['threads_word'](int(m['threads']))}"
     facts.append(f"**{w['torch']}:** `{m['torch_build']}`")
     if m.get("python"):
         facts.append(f"**{w['python']}:** {m['python']}" + (f" ({m['platform']})" if m.get("platform") else ""))
@@ -405,7 +405,7 @@ def noise_rule(metadata: dict, language: str) -> str:
         text += " " + w["contention_rule"].format(share=f"{share:g}")
     reruns = (metadata.get("run") or {}).get("reruns")
     if isinstance(reruns, int) and reruns > 0:
-        text += " " + w["rerun_rule"].format(reruns=reruns, times=w["times_word"][reruns != 1])
+        text += " " + w["rerun_rule"].format(reruns=reruns, times=w["times_word"](reruns))
     return text
 
 
@@ -632,8 +632,7 @@ def _run_name(run, root: Path, language: str) -> str:
         device += f" ({_cell(run.device_name)})"
     threads = ""
     if run.threads:
-        one, many = w["threads_word"]
-        threads = f", {run.threads} {one if run.threads == '1' else many}"
+        threads = f", {run.threads} {w['threads_word'](int(run.threads))}"
     preset = f", {w['preset']} `{run.preset}`" if run.preset else ""
     if run.span:
         moment = ", " + w["started"].format(when=when(run.meta("started")),
@@ -649,7 +648,7 @@ def _verdict_text(verdict, language: str) -> str:
         (_, (label,)), = verdict.causes
         return f"{w['verdicts']['missing']} ({w['not_in'].format(label=label)})"
     if verdict.kind == "not compared":
-        causes = "; ".join(f" {w['and']} ".join(labels) + " " + w["reasons"][reason][len(labels) > 1]
+        causes = "; ".join(f" {w['and']} ".join(labels) + " " + w["reasons"][reason](len(labels))
                            for reason, labels in verdict.causes)
         return f"{w['verdicts']['not compared']} ({causes})"
     word = w["verdicts"][verdict.kind]
@@ -844,7 +843,7 @@ def aa_summary(comparison, language: str) -> str:
         return w["aa_none"]
     if not n:
         return w["aa_steady"].format(compared=compared)
-    return w["aa_drift"].format(n=n, compared=compared, called=w["called"][n != 1])
+    return w["aa_drift"].format(n=n, compared=compared, called=w["called"](n))
 
 
 def comparison_section(comparison, root: Path, language: str, plot: str, dark_plot: str | None = None) -> str:

@@ -52,7 +52,7 @@ class Include:
     first_line: int  # 1-based line of the first shown line in that file
     shown: tuple[str, ...]  # the lines the reader sees
     language: str = catalog.SOURCE  # the language of its comments
-    untranslated: tuple[str, ...] = ()  # "file:line" of each shown comment left in English
+    untranslated: tuple[catalog.Place, ...] = ()  # each shown comment left in English
 
     @property
     def padded_source(self) -> str:
@@ -101,16 +101,16 @@ def expand(target: str, root: Path = ROOT, language: str = catalog.SOURCE, check
     # lines here so the line numbers still match the file.
     shown = ["" if SECTION.search(line) else line for line in body]
     last = first + len(shown) - 1
-    left = tuple(place for place in untranslated if first <= int(place.rpartition(":")[2]) <= last)
+    left = tuple(place for place in untranslated if first <= place.line <= last)
     include = Include(target, rel, first, tuple(shown), language, left)
     if check:
         _check_against_pymdownx(include, root)
     return include
 
 
-def _lines(file: Path, root: Path, language: str) -> tuple[list[str], list[str]]:
+def _lines(file: Path, root: Path, language: str) -> tuple[list[str], list[catalog.Place]]:
     """A snippet file's lines, a Python one with the language's comments, and the comments
-    left in English (``file:line``)."""
+    left in English."""
     if file.suffix not in catalog.SUFFIXES or language == catalog.SOURCE:
         return file.read_text(encoding="utf-8").split("\n"), []
     try:

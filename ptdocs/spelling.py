@@ -139,9 +139,10 @@ def translation_texts(root: Path = ROOT):
         if not path.is_file():
             continue
         for message in catalog.load(domain, "es", root):
-            if message.id and message.string and not message.fuzzy:
-                prose = re.sub(r"`[^`]*`|\{\w*\}", " ", message.string)  # inline code, placeholders
-                kept = frozenset(word for _, word in words(message.id))
+            if message.id and message.string and not message.fuzzy:  # a plural's texts: a tuple each
+                strings, ids = ([text] if isinstance(text, str) else text for text in (message.string, message.id))
+                prose = re.sub(r"`[^`]*`|\{\w*\}", " ", "\n".join(strings))  # inline code, placeholders
+                kept = frozenset(word for text in ids for _, word in words(text))
                 yield f"{catalog.relative(path, root)}:{message.lineno}", None, prose, kept
 
 
@@ -181,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for problem in found:
         print(problem)
-    print(f"{len(found)} problem{'' if len(found) == 1 else 's'}", file=sys.stderr)
+    print(catalog.Plural("{n} problem", "{n} problems")(len(found)), file=sys.stderr)
     return 1 if found else 0
 
 

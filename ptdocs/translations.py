@@ -44,7 +44,7 @@ from mkdocs.utils.meta import get_data
 from .atomic import write_atomically
 from .pages import PROSE_VALUES
 from . import catalog
-from .catalog import SOURCE, Texts  # SOURCE: the language pages are written in
+from .catalog import SOURCE, Plural, Texts  # SOURCE: the language pages are written in
 from .snippets import ROOT, IncludeError, expand, include_target, site_config
 
 DOCS = ROOT / "docs"
@@ -410,15 +410,15 @@ def _compare_notebooks(english: Path, spanish: Path, en: str, es: str, page: str
     kinds_en = [cell.cell_type for cell in theirs.cells]
     kinds_es = [cell.cell_type for cell in ours.cells]
     if kinds_en != kinds_es:
-        return [f"{es} has {len(kinds_es)} cells ({_cell_kinds(kinds_es)}) where {en} has "
-                f"{len(kinds_en)} ({_cell_kinds(kinds_en)}): keep one Spanish cell per English cell"]
+        return [f"{es} has {len(kinds_es)} cells ({', '.join(kinds_es)}) where {en} has "
+                f"{len(kinds_en)} ({', '.join(kinds_en)}): keep one Spanish cell per English cell"]
     # Only a code cell's comments may differ: translated in the catalog (ptdocs.catalog).
     problems = [f"{es}, cell {number}: its code differs from cell {number} of {en} "
                 f"({_first_difference(a.source, b.source)}); code cells are never translated "
                 "(their comments are, in locale/es/LC_MESSAGES/snippets.po), copy the English cell"
                 for number, (a, b) in enumerate(zip(theirs.cells, ours.cells), start=1)
                 if a.cell_type == "code" and not catalog.same_code(a.source, b.source)]
-    prose = [_notebook_markdown(nb) for nb in (theirs, ours)]
+    prose = ["\n\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown") for nb in (theirs, ours)]
     (h_en, l_en), (h_es, l_es) = (outline(text, page) for text in prose)
     return (problems + _compare_headings(h_en, h_es, en, es) + _compare_links(l_en, l_es, en, es))
 
@@ -433,14 +433,6 @@ def _first_difference(english: str, spanish: str) -> str:
     if len(theirs) > len(ours):
         return f"English line {len(ours) + 1}, `{theirs[len(ours)].strip()}`, is missing"
     return "they differ only in line endings or a final newline"
-
-
-def _cell_kinds(kinds: list[str]) -> str:
-    return ", ".join(kinds)
-
-
-def _notebook_markdown(notebook) -> str:
-    return "\n\n".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
 
 
 # ---------------------------------------------------------------- freshness
@@ -497,51 +489,34 @@ SCRIPT_HEADER = re.compile(r"\A# ---[ \t]*\n(?P<body>(?:#.*\n)*?)# ---[ \t]*\n")
 
 def record_hash(docs: Path, path: Path, value: str) -> Path:
     """Write ``translation_of: value`` for a page, keeping everything else as it is; returns
-    the file written (the page, or the script a generated notebook comes from)."""
+    the file written (the page, or the script a generated notebook comes from: its header's
+    notebook metadata, ``# jupyter:`` ``#   translation_of: ...``)."""
     if path.suffix == ".ipynb":
         source = notebook_source(docs, path)
-        if source is not None:
-            _record_in_script(source, value)
-            return source
-        notebook = nbformat.read(path, as_version=4)
-        notebook.metadata[FIELD] = value
-        write_atomically(path, nbformat.writes(notebook) + "\n")
-        return path
-    text = path.read_text(encoding="utf-8")
-    line = f'{FIELD}: "{value}"'
-    match = FRONT_MATTER.match(text)
-    if match is None:
-        text = f"---\n{line}\n---\n\n{text}"
+        if source is None:
+            notebook = nbformat.read(path, as_version=4)
+            notebook.metadata[FIELD] = value
+            write_atomically(path, nbformat.writes(notebook) + "\n")
+            return path
+        path, header, fence, line, parent = source, SCRIPT_HEADER, "# ---", f'#   {FIELD}: "{value}"', "# jupyter:"
     else:
-        body = match["body"] or ""
-        field_line = re.compile(rf"^{FIELD}[ \t]*:.*$", re.M)
-        body = field_line.sub(line, body, count=1) if field_line.search(body) else body + line + "\n"
-        text = f"---\n{body}---\n" + text[match.end():]
+        header, fence, line, parent = FRONT_MATTER, "---", f'{FIELD}: "{value}"', ""
+    text = path.read_text(encoding="utf-8")
+    match = header.match(text)
+    body = (match["body"] or "") if match else ""
+    existing = re.compile(rf"^{re.escape(line[:line.index(FIELD)])}{FIELD}[ \t]*:.*$", re.M)
+    under = re.compile(rf"^{re.escape(parent)}[ \t]*$", re.M) if parent else None
+    if existing.search(body):
+        body = existing.sub(lambda _: line, body, count=1)
+    elif under is not None and under.search(body):
+        body = under.sub(lambda _: f"{parent}\n{line}", body, count=1)
+    else:
+        body = f"{parent}\n{line}\n{body}" if parent else f"{body}{line}\n"
+    text = f"{fence}\n{body}{fence}\n" + (text[match.end():] if match else "\n" + text)
     if b"\r\n" in path.read_bytes():  # read_text gave "\n": keep the file's own line endings
         text = text.replace("\n", "\r\n")
     write_atomically(path, text)
     return path
-
-
-def _record_in_script(source: Path, value: str) -> None:
-    """The record as notebook metadata in the script's header (``jupyter: translation_of: ...``)."""
-    text = source.read_text(encoding="utf-8")
-    line = f'#   {FIELD}: "{value}"'
-    match = SCRIPT_HEADER.match(text)
-    if match is None:
-        text = f"# ---\n# jupyter:\n{line}\n# ---\n\n{text}"
-    else:
-        body = match["body"]
-        existing = re.compile(rf"^#   {FIELD}[ \t]*:.*$", re.M)
-        jupyter = re.compile(r"^# jupyter:[ \t]*$", re.M)
-        if existing.search(body):
-            body = existing.sub(lambda _: line, body, count=1)
-        elif jupyter.search(body):
-            body = jupyter.sub(lambda _: f"# jupyter:\n{line}", body, count=1)
-        else:
-            body = f"# jupyter:\n{line}\n{body}"
-        text = f"# ---\n{body}# ---\n" + text[match.end():]
-    write_atomically(source, text)
 
 
 @dataclass(frozen=True)
@@ -598,15 +573,15 @@ def freshness(docs: Path, page: str, with_diff: bool = False) -> Freshness:
                      _diff(old, english.read_bytes(), f"{en} ({label})", f"{en} (now)", english.suffix))
 
 
-def untranslated_comments(docs: Path, page: str, root: Path | None = None) -> list[str]:
-    """``file:line`` of each code comment that the Spanish ``page`` shows in English: the
+def untranslated_comments(docs: Path, page: str, root: Path | None = None) -> list[catalog.Place]:
+    """The place of each code comment that the Spanish ``page`` shows in English: the
     catalog (locale/es/LC_MESSAGES/snippets.po) has no translation of it, or an outdated
     (fuzzy) one. For a page, its includes; for a notebook, the code cells of its source."""
     spanish = docs / TARGET / page
     if not spanish.is_file():
         return []
     root = Path(root) if root is not None else docs.resolve().parent
-    left: list[str] = []
+    left: list[catalog.Place] = []
     if spanish.suffix == ".md":
         for line in spanish.read_text(encoding="utf-8").split("\n"):
             target = include_target(line)
@@ -903,18 +878,14 @@ def _print_status(docs: Path) -> int:
               f"{catalog.po_path('snippets', TARGET, Path('.')).as_posix()} (run `{catalog.COMMAND} update` "
               "first if the comment is new); each page shows the outdated-translation notice until then:")
         for page, found in comments.items():
-            print(f"  {shown(docs / TARGET / page, docs)}: {', '.join(found)}")
+            print(f"  {shown(docs / TARGET / page, docs)}: {', '.join(map(str, found))}")
     counts = {state: sum(entry.state == state for entry in report)
               for state in (CURRENT, OUTDATED, MISSING, ORPHAN)}
     print("\n" + ", ".join(f"{count} {state}" for state, count in counts.items() if count or state == CURRENT)
           + f" ({len(report)} pages)"
-          + (f"; {_count(sum(map(len, comments.values())), 'comment')} in English on "
-             f"{_count(len(comments), 'page')}" if comments else ""))
+          + (f"; {Plural('{n} comment', '{n} comments')(sum(map(len, comments.values())))} in English "
+             f"on {Plural('{n} page', '{n} pages')(len(comments))}" if comments else ""))
     return 0 if counts[CURRENT] == len(report) and not problems and not comments else 1
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def main(argv: list[str] | None = None) -> int:

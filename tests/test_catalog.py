@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gettext
 import html
 import io
 import os
@@ -288,7 +289,7 @@ def test_status_and_the_page_notice_report_a_comment_left_in_english(tmp_path, c
     root = _small_site(tmp_path, translated, fuzzy)
     docs = root / "docs"
     assert expand("snippets/demo.py:double", root, "es").shown[0] == "# Double the value."
-    assert translations.untranslated_comments(docs, "demo.md") == ["snippets/demo.py:3"]
+    assert translations.untranslated_comments(docs, "demo.md") == [catalog.Place("snippets/demo.py", 3)]
     assert translations.main(["--docs", str(docs), "status"]) == 1
     out = capsys.readouterr().out
     assert "docs/es/demo.md: snippets/demo.py:3" in out and "locale/es/LC_MESSAGES/snippets.po" in out
@@ -319,7 +320,7 @@ def test_comments_left_in_english_are_reported_like_an_outdated_page():
         if left:
             warnings.warn(translations.OutdatedTranslation(
                 f"docs/es/{page}: code comments in English until translated in "
-                f"locale/es/LC_MESSAGES/snippets.po: {', '.join(left)}"), stacklevel=1)
+                f"locale/es/LC_MESSAGES/snippets.po: {', '.join(map(str, left))}"), stacklevel=1)
             noticed = hook._outdated(SimpleNamespace(file=SimpleNamespace(src_uri=f"es/{page}")), config)
             assert noticed == page, f"docs/es/{page} shows comments in English without the notice"
 
@@ -342,6 +343,33 @@ def test_interface_strings_come_from_the_catalog_and_a_gap_names_its_entry(tmp_p
         texts["es"]
     message = str(error.value)
     assert "\n" not in message and "demo.times.1 ('times')" in message, message
+
+
+def test_a_plural_is_one_gettext_entry_chosen_by_the_languages_plural_forms(tmp_path):
+    """Plural(one, many) extracts as msgid/msgid_plural; in Spanish, ngettext picks among the
+    catalog's three forms (CLDR: one, many for millions, other), and a download carries the
+    same forms and rule."""
+    (tmp_path / "ptdocs").mkdir()
+    (tmp_path / "ptdocs" / "demo.py").write_text(
+        'T = Texts("demo", {"ran": Plural("1 example ran", "{n} examples ran")})\n', encoding="utf-8")
+    entry = next(message for message in catalog.extract_interface(tmp_path) if message.id)
+    assert (entry.context, entry.id) == ("demo.ran", ("1 example ran", "{n} examples ran"))
+    po = Catalog(locale="es", domain="interface", fuzzy=False)
+    po.add(entry.id, ("1 ejemplo", "{n} de ejemplos", "{n} ejemplos"), context="demo.ran")
+    path = catalog.po_path("interface", "es", tmp_path)
+    path.parent.mkdir(parents=True)
+    with path.open("wb") as handle:
+        write_po(handle, po)
+    texts = catalog.Texts("demo", {"ran": catalog.Plural("1 example ran", "{n} examples ran")}, root=tmp_path)
+    assert [texts["en"]["ran"](n) for n in (1, 2)] == ["1 example ran", "2 examples ran"]
+    assert [texts["es"]["ran"](n) for n in (1, 2, 10**6)] == ["1 ejemplo", "2 ejemplos", "1000000 de ejemplos"]
+    spanish = texts["es"]["ran"]
+    assert gettext.c2py(spanish.rule)(10**6) == 1 and len(spanish.forms) == 3
+    po.get("1 example ran", context="demo.ran").string = ("1 ejemplo", "", "{n} ejemplos")
+    with path.open("wb") as handle:
+        write_po(handle, po)
+    with pytest.raises(catalog.CatalogError, match="demo.ran"):
+        catalog.Texts("demo", {"ran": catalog.Plural("1 example ran", "{n} examples ran")}, root=tmp_path)["es"]
 
 
 def test_every_interface_table_is_translated():

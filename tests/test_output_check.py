@@ -107,7 +107,7 @@ def test_a_skipped_example_counts_as_skipped_and_its_else_is_checked_where_it_ru
 
 
 TEXTS = {"match": "✓ {ok} of {total} ({torch}, {device})", "differ": "✗ {bad} of {total} ({torch}, {device})",
-         "skipped": ("; one: {reasons}", "; {n}: {reasons}"), "where": "Line {line}: {code}",
+         "skipped": (("; one: {reasons}", "; {n}: {reasons}"), "(n != 1)"), "where": "Line {line}: {code}",
          "where_cell": "Cell [{cell}], line {line}: {code}", "page": "page:", "printed": "here:",
          "nothing": "(nothing)"}
 

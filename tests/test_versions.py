@@ -373,7 +373,7 @@ def test_the_compatibility_table_shows_every_page_by_release_in_the_pages_langua
     cells = [cell.strip() for cell in row.strip("|").split("|")][1:]
     by_release = dict(zip(sorted(set(versions.SUPPORTED) | set(results), key=versions.release_key), cells))
     assert by_release["2.10.0"] == s["cell_failed"].format(failed=2, total=6)
-    assert by_release["2.14.1"] == s["cell_skips"][0].format(passed=6)
+    assert by_release["2.14.1"] == s["cell_skips"](1, passed=6)
     assert by_release["2.15.0"] == s["cell_passed"].format(passed=7)
     assert by_release["2.11.0"] == s["cell_not_run"]
     assert SAID[language] in text and "needs torch 2.15" in text

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
     sys.path.insert(0, str(ROOT))
 
-from ptdocs.catalog import CatalogError, Texts  # noqa: E402
+from ptdocs.catalog import CatalogError, Plural, Texts  # noqa: E402
 from ptdocs.downloads import requirements  # noqa: E402
 from ptdocs.failures import STRINGS as FAILURES, describe as describe_failure  # noqa: E402
 from ptdocs.provenance import page_sources  # noqa: E402
@@ -50,7 +50,7 @@ STRINGS = Texts("compatibility", {
     "pages_heading": "Page by release",
     "page": "Page",
     "cell_passed": "{passed} pass",
-    "cell_skips": ("{passed} pass, 1 skipped", "{passed} pass, {skipped} skipped"),
+    "cell_skips": Plural("{passed} pass, 1 skipped", "{passed} pass, {n} skipped"),
     "cell_failed": "{failed} of {total} fail",
     "cell_none": "none ran",
     "cell_not_run": "not run",
@@ -148,8 +148,8 @@ def section(language: str, page_uri: str, results: dict[str, Result], titles: di
             elif status.state == "skipped":
                 cells.append(s["cell_none"])
             else:
-                text = s["cell_skips"][status.skipped > 1] if status.skipped else s["cell_passed"]
-                cells.append(text.format(passed=status.passed, skipped=status.skipped))
+                cells.append(s["cell_skips"](status.skipped, passed=status.passed) if status.skipped
+                             else s["cell_passed"].format(passed=status.passed))
             if status is not None and status.state == "passed":
                 notes += [s["skip"].format(page=title, release=status.release, reason=reason)
                           for reason in dict.fromkeys(status.skip_reasons) if reason not in shared]

@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
     sys.path.insert(0, str(ROOT))
 
-from ptdocs.catalog import CatalogError, Texts  # noqa: E402
+from ptdocs.catalog import CatalogError, Plural, Texts  # noqa: E402
 from ptdocs.downloads import lines_with_prose_flag  # noqa: E402
 from ptdocs.failures import STRINGS as FAILURES, describe as describe_failure  # noqa: E402
 from ptdocs.provenance import REPORT, changed_sources, page_sources  # noqa: E402
@@ -56,15 +56,15 @@ from ptdocs.versions import (SUPPORTED, Status, VersionsError, installed_torch, 
                              page_status, public, release_key, shared_skips)
 
 # The stamp's words, in English; each other language's are in locale/<language>/LC_MESSAGES/interface.po
-# (ptdocs.catalog). A pair is (one, many): the form for a count of 1, and for any other count {n},
-# so that each language writes its whole sentence for each (a verb agrees with its count).
+# (ptdocs.catalog). A Plural is gettext's singular and plural ({n}): each language writes its whole
+# sentence for each of its forms (a verb agrees with its count).
 STRINGS = Texts("stamp", {
     "failed": "Failing examples",
     "unverified": "Not verified in this build.",
     # {releases}: the link to the releases page, "torch 2.10–2.15"; {date}: "2 Dec 2026".
-    "verified": ("1 example verified with {releases} on {device}, {date}.",
-                 "{n} examples verified with {releases} on {device}, {date}."),
-    "skipped": ("Skipped: 1 example ({reasons}).", "Skipped: {n} examples ({reasons})."),
+    "verified": Plural("1 example verified with {releases} on {device}, {date}.",
+                       "{n} examples verified with {releases} on {device}, {date}."),
+    "skipped": Plural("Skipped: 1 example ({reasons}).", "Skipped: {n} examples ({reasons})."),
     "no_reason": "no reason recorded",
     "failures": "Examples on this page that failed: {failed} of {total}, with torch {torch} on {device}, {date}.",
     "none_ran": "No example on this page ran with torch {torch} on {device}, {date}.",
@@ -74,7 +74,7 @@ STRINGS = Texts("stamp", {
     "changed": "This page or the code it shows changed after the last test run ({date}): {files}.",
     "unrecorded": "The test report ({date}) does not record which version of this page it ran.",
     "other_torch": "The last test run used torch {then}; this site was built with torch {now}.",
-    "notebook_ran": (("The 1 code cell of this notebook ran without error while this page was built, "
+    "notebook_ran": Plural(("The 1 code cell of this notebook ran without error while this page was built, "
                       "with torch {torch} on {device}, {date}."),
                      ("All {n} code cells of this notebook ran without error while this page was built, "
                       "with torch {torch} on {device}, {date}.")),
@@ -84,8 +84,8 @@ STRINGS = Texts("stamp", {
                      "(mkdocs-jupyter: execute, allow_errors)."),
     "and": "and",
     # A release on which some of the page's examples fail (ptdocs.versions), after the line.
-    "releases_fail": ("On torch {release}, 1 of {total} fails: {failure}.",
-                      "On torch {release}, {n} of {total} fail: {failure}."),
+    "releases_fail": Plural("On torch {release}, 1 of {total} fails: {failure}.",
+                            "On torch {release}, {n} of {total} fail: {failure}."),
 })
 
 VERIFIED, FAILED, UNVERIFIED = "verified", "failed", "unverified"
@@ -130,15 +130,10 @@ def excluded_from_search(html: str, stamp: Stamp) -> str:
     return f'{html[:at]}<div class="admonition failure" data-search-exclude>{html[at + len(opening):]}'
 
 
-def _form(pair: tuple[str, str], n: int, **values) -> str:
-    """The (one, many) sentence for the count ``n``, filled in."""
-    return pair[0 if n == 1 else 1].format(n=n, **values)
-
-
 def _skips(s: dict, skipped: int, reasons) -> str:
     if not skipped:
         return ""
-    return " " + _form(s["skipped"], skipped, reasons="; ".join(dict.fromkeys(reasons or [])) or s["no_reason"])
+    return " " + s["skipped"](skipped, reasons="; ".join(dict.fromkeys(reasons or [])) or s["no_reason"])
 
 
 def _listed(s: dict, items: list[str]) -> str:
@@ -189,7 +184,7 @@ def _failing_releases(s: dict, language: str, runs) -> str:
             first = (describe_failure(language, status.failures[0], _code) if status.failures
                      else s["no_reason"])
             failing.setdefault((status.failed, status.total, first), []).append(status.release)
-    return "".join(" " + _form(s["releases_fail"], failed, release=_listed(s, releases), total=total,
+    return "".join(" " + s["releases_fail"](failed, release=_listed(s, releases), total=total,
                                failure=first.rstrip("."))
                    for (failed, total, first), releases in failing.items())
 
@@ -209,7 +204,7 @@ def report_stamp(language: str, page: str, report: dict | None, current_sources:
 
     def verified(n: int, releases, dates, devices, skipped: int, reasons) -> Stamp:
         date, device = _date(max(dates), language), _listed(s, list(dict.fromkeys(devices)))
-        return Stamp(VERIFIED, _form(s["verified"], n, releases=RELEASES, device=device, date=date)
+        return Stamp(VERIFIED, s["verified"](n, releases=RELEASES, device=device, date=date)
                      + _skips(s, skipped, reasons) + also, releases_span(s, releases))
 
     def unverified(text: str) -> Stamp:
@@ -254,7 +249,7 @@ def notebook_stamp(language: str, cells: int, executed: bool, cached: bool, torc
         return Stamp(UNVERIFIED, f"{s['unverified']} {s['notebook_off']}")
     if cached:
         return Stamp(UNVERIFIED, f"{s['unverified']} {s['notebook_cached']}")
-    return Stamp(VERIFIED, _form(s["notebook_ran"], cells, torch=torch_now, device=device,
+    return Stamp(VERIFIED, s["notebook_ran"](cells, torch=torch_now, device=device,
                                  date=_date(date, language)))
 
 

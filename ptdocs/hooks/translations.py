@@ -80,7 +80,7 @@ def _outdated(page, config) -> str | None:
     # Code comments left in English: the page lags its English twin just the same.
     left = translations.untranslated_comments(docs, relative)
     if left:
-        log.info(f"docs/{language}/{relative} shows code comments in English: {', '.join(left)}")
+        log.info(f"docs/{language}/{relative} shows code comments in English: {', '.join(map(str, left))}")
         return relative
     return None
 
