@@ -20,23 +20,37 @@ def _module(path, root):
 
 
 def import_graph(root=ROOT, packages=PACKAGES):
-    """{module: the project's modules it imports}, from the source (no module is run)."""
-    files = {_module(path, root): path for package in packages for path in (root / package).rglob("*.py")}
+    """{module: the project's modules it imports}, from the source (none is run)."""
+    files = {
+        _module(path, root): path
+        for package in packages
+        for path in (root / package).rglob("*.py")
+    }
     graph = {}
     for name, path in files.items():
-        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        package = (
+            name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        )
         imported = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 imported.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom):
-                base = ".".join(package[:len(package) - node.level + 1] + [node.module or ""]).strip(".") \
-                    if node.level else node.module
+                base = (
+                    ".".join(
+                        package[: len(package) - node.level + 1] + [node.module or ""]
+                    ).strip(".")
+                    if node.level
+                    else node.module
+                )
                 imported.add(base)
                 imported.update(f"{base}.{alias.name}" for alias in node.names)
         # A package's __init__ runs before its modules: importing it is no edge back.
-        graph[name] = {other for other in imported
-                       if other in files and other != name and not name.startswith(other + ".")}
+        graph[name] = {
+            other
+            for other in imported
+            if other in files and other != name and not name.startswith(other + ".")
+        }
     return graph
 
 
@@ -49,7 +63,7 @@ def cycle(graph):
         stack.append(node)
         for other in sorted(graph[node]):
             if state.get(other) == "open":
-                return stack[stack.index(other):] + [other]
+                return stack[stack.index(other) :] + [other]
             if other not in state and (found := visit(other)):
                 return found
         state[node] = "done"
@@ -78,14 +92,24 @@ def test_the_cycle_check_sees_a_cycle_hidden_inside_a_function(tmp_path):
     assert cycle(graph) == ["pkg.a", "pkg.b", "pkg.a"]
 
 
-# script_runner runs a reader's script as `python script.py` would: with its folder first on sys.path.
-PATH_TRICKS = re.compile(r"spec_from_file_location|SourceFileLoader|sys\.path\.(?:insert|append)|sys\.path\[")
+# script_runner runs a reader's script as `python script.py` would: with its folder
+# first on sys.path.
+PATH_TRICKS = re.compile(
+    r"spec_from_file_location|SourceFileLoader|sys\.path\.(?:insert|append)|sys\.path\["
+)
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "ptdocs").rglob("*.py")), ids=lambda path: path.name)
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "ptdocs").rglob("*.py")), ids=lambda path: path.name
+)
 def test_no_module_of_ptdocs_loads_a_module_by_its_path_or_edits_sys_path(path):
     if path.name == "script_runner.py":
         return
-    found = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()
-             if PATH_TRICKS.search(line) and not line.lstrip().startswith("#")]
-    assert found == [], f"{path.relative_to(ROOT)}: import it by name (pyproject.toml installs ptdocs)"
+    found = [
+        line.strip()
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if PATH_TRICKS.search(line) and not line.lstrip().startswith("#")
+    ]
+    assert found == [], (
+        f"{path.relative_to(ROOT)}: import it by name (pyproject.toml installs ptdocs)"
+    )
