@@ -60,6 +60,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import normalize, read_po, unescape, write_po
 
 from .atomic import write_atomically
+from .includes import cut, include_target, snippet_file
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = Path("locale")
@@ -845,19 +846,17 @@ INTERFACE_SOURCES = ("ptdocs",)
 
 def shown_lines(root: Path = ROOT) -> dict[str, set[int]]:
     """For each snippet file, the lines that some English page shows (its includes)."""
-    from .snippets import expand, include_target
-
     shown: dict[str, set[int]] = {}
     for page in sorted((Path(root) / "docs" / SOURCE).rglob("*.md")):
         for line in page.read_text(encoding="utf-8").split("\n"):
             target = include_target(line)
             if target is None:
                 continue
-            include = expand(target, root, language=SOURCE)
-            if not include.path.endswith(SUFFIXES):
+            path, file = snippet_file(target, root)
+            if not path.endswith(SUFFIXES):
                 continue
-            numbers = shown.setdefault(include.path, set())
-            numbers.update(include.first_line + i for i, text in enumerate(include.shown) if text.strip())
+            first, lines = cut(target, file.read_text(encoding="utf-8").split("\n"))
+            shown.setdefault(path, set()).update(first + i for i, text in enumerate(lines) if text.strip())
     return shown
 
 

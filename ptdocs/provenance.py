@@ -11,7 +11,8 @@ import hashlib
 from pathlib import Path
 
 from .catalog import LANGUAGES, po_path
-from .snippets import ROOT, include_target, split_target
+from .includes import include_target, split_target
+from .snippets import ROOT
 
 # Where the test run records, per page, what ran and these fingerprints; the stamp reads it.
 REPORT = Path("reports") / "examples.json"

@@ -592,17 +592,10 @@ def sample_table(path: Path, columns=SAMPLE_COLUMNS) -> str:
 # ---- comparison of two runs (drawn by the reader's own compare command) -------------------------
 
 def compare_module():
-    """This repository's snippets/measuring/compare.py, imported from its file (a plain script, not a package)."""
-    import importlib.util
-    import sys
+    """This repository's snippets/measuring/compare.py, the reader's own compare command."""
+    from snippets.measuring import compare  # a namespace package: installed with ptdocs (pyproject.toml)
 
-    name = "ptdocs_compare"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parents[1] / COMPARE_MODULE)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # dataclasses look their module up here
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    return compare
 
 
 def load_comparison(root: Path, paths=COMPARISON):

@@ -22,7 +22,6 @@ pymdownx's own hook for changing a snippet's lines.
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,17 +31,9 @@ from markdown.extensions import Extension
 from pymdownx.snippets import SnippetExtension, SnippetPreprocessor
 
 from . import catalog
+from .includes import IncludeError, cut, include_target, snippet_file  # noqa: F401  include_target: for the pages' modules
 
 ROOT = Path(__file__).resolve().parent.parent
-
-# An inline snippet line, as pymdownx.snippets accepts it: dashes, 8<, dashes, a quoted path.
-INCLUDE = re.compile(r"""^[ \t]*-+8<-+[ \t]+(?P<quote>["'])(?P<target>.+?)(?P=quote)[ \t]*$""")
-# A section marker: `# --8<-- [start:name]` or `# --8<-- [end:name]`.
-SECTION = re.compile(r"-+8<-+[ \t]+\[[ \t]*(?P<kind>start|end)[ \t]*:[ \t]*(?P<name>[a-z][-_0-9a-z]*)[ \t]*\]", re.I)
-
-
-class IncludeError(ValueError):
-    """An include line that cannot be expanded, with a message for the page's author."""
 
 
 @dataclass(frozen=True)
@@ -64,42 +55,13 @@ class Include:
         return f"{self.path}, line {self.first_line}"
 
 
-def include_target(line: str) -> str | None:
-    """The target of an include line (``path`` or ``path:section``), else None."""
-    match = INCLUDE.match(line)
-    return match["target"] if match else None
-
-
-def split_target(target: str) -> tuple[str, str | None]:
-    path, sep, section = target.rpartition(":")
-    if sep and re.fullmatch(r"[a-z][-_0-9a-z]*", section, re.I):
-        return path, section
-    return target, None
-
-
 def expand(target: str, root: Path = ROOT, language: str = catalog.SOURCE, check: bool = True) -> Include:
     """Expand one include target into the code it shows, in a language (its comments),
     checked against pymdownx unless ``check`` is false (for a caller that reads only its
     comments; the page tests keep the check)."""
-    rel, section = split_target(target)
-    file = root / rel
-    if not file.is_file():
-        raise IncludeError(f"--8<-- \"{target}\": there is no file {rel}")
+    rel, file = snippet_file(target, root)
     lines, untranslated = _lines(file, Path(root), language)
-    if section is None:
-        first, body = 1, lines
-    else:
-        starts = [i for i, line in enumerate(lines) if _marker(line) == ("start", section)]
-        ends = [i for i, line in enumerate(lines) if _marker(line) == ("end", section)]
-        if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
-            raise IncludeError(
-                f"--8<-- \"{target}\": {rel} needs exactly one "
-                f"'# --8<-- [start:{section}]' and one '# --8<-- [end:{section}]' after it"
-            )
-        first, body = starts[0] + 2, lines[starts[0] + 1 : ends[0]]
-    # Markers of other sections are hidden from the reader; keep them as blank
-    # lines here so the line numbers still match the file.
-    shown = ["" if SECTION.search(line) else line for line in body]
+    first, shown = cut(target, lines)
     last = first + len(shown) - 1
     left = tuple(place for place in untranslated if first <= place.line <= last)
     include = Include(target, rel, first, tuple(shown), language, left)
@@ -152,11 +114,6 @@ class CommentLanguage(Extension):
             raise IncludeError("CommentLanguage needs pymdownx.snippets, loaded before it")
         md.preprocessors.register(
             _TranslatingSnippets(snippets.getConfigs(), md, self.language, self.root), "snippet", 32)
-
-
-def _marker(line: str) -> tuple[str, str] | None:
-    match = SECTION.search(line)
-    return (match["kind"].lower(), match["name"]) if match else None
 
 
 class _TagTolerantLoader(yaml.SafeLoader):

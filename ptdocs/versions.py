@@ -245,7 +245,8 @@ def environment(release: str, root: Path = ROOT, log=print) -> str:
     log(f"torch {release}: installing requirements.txt with torch=={release} (a first install "
         "downloads torch, several GB for a CUDA build)")
     install = subprocess.run([str(python), "-m", "pip", "install", "--disable-pip-version-check",
-                              "-r", str(requested)], capture_output=True, text=True)
+                              "-r", str(requested)], capture_output=True, text=True,
+                             cwd=root)  # its "-e file:." is this project
     if install.returncode != 0:
         raise pip_error(release, install.stdout + install.stderr)
     os.replace(requested, record)  # installed from it: it becomes the record, atomically

@@ -1,7 +1,7 @@
 """Helpers that several test files share (plain functions; fixtures live in conftest.py)."""
 
 import contextlib
-import importlib.util
+import importlib
 import logging
 import re
 import shutil
@@ -17,12 +17,9 @@ from ptdocs.snippets import ROOT
 
 
 def load_hook(name):
-    """ptdocs/hooks/<name>.py as a fresh module, as MkDocs loads a hook: its module state is
-    this test's alone."""
-    spec = importlib.util.spec_from_file_location(f"{name}_hook", ROOT / "ptdocs" / "hooks" / f"{name}.py")
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
-    return hook
+    """The step ptdocs.hooks.<name>, run again from its file: its module state is this test's
+    alone."""
+    return importlib.reload(importlib.import_module(f"ptdocs.hooks.{name}"))
 
 
 def alternates(html):

@@ -26,7 +26,7 @@ def _build(root: Path) -> subprocess.CompletedProcess:
         "site_name: t\ndocs_dir: docs\ntheme: mkdocs\n"
         "plugins:\n  - mkdocs-jupyter:\n      execute: true\n      allow_errors: false\n"
         "      include: ['*.ipynb']\n"
-        f"hooks:\n  - {ROOT / 'ptdocs' / 'hooks' / 'notebooks.py'}\n", encoding="utf-8")
+        "  - ptdocs:\n      steps: [notebooks]\n", encoding="utf-8")
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "out"], cwd=root,
                           env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True,
                           timeout=600)

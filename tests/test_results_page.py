@@ -196,7 +196,7 @@ def _site(root: Path, page_text: str, page: str = "results.md"):
     (root / "mkdocs.yml").write_text(
         "site_name: t\ndocs_dir: docs\ntheme: mkdocs\nmarkdown_extensions:\n  - admonition\n  - tables\n"
         "  - md_in_html\n"
-        f"hooks:\n  - {ROOT / 'ptdocs' / 'hooks' / 'results.py'}\n")
+        "plugins:\n  - ptdocs:\n      steps: [results]\n")
     return mkdocs_build(root / "mkdocs.yml", root / "out")
 
 

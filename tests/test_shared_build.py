@@ -100,13 +100,13 @@ plugins:
           name: Español
           build: true
           nav_translations: {{Home: Inicio{label}}}
+  - ptdocs:
+      steps: [translations]
 validation:
   anchors: warn
 nav:
   - Home: index.md
   - Second: second.md
-hooks:
-  - {hook}
 """
 
 
@@ -121,8 +121,6 @@ def test_the_suites_build_fails_on_a_planted_warning(tmp_path, planted, warning)
     hook's warning) or a link to a missing anchor (MkDocs' own), the build fails and says why.
     Under `--quiet` both built with exit 0 (MkDocs 1.6 drops the warnings before --strict counts
     them)."""
-    from ptdocs.site_build import ROOT
-
     project = tmp_path / "project"
     (project / "docs" / "en").mkdir(parents=True)
     (project / "docs" / "es").mkdir()
@@ -133,7 +131,7 @@ def test_the_suites_build_fails_on_a_planted_warning(tmp_path, planted, warning)
             f"# {words[1]}\n\n## {words[2]}\n\n[{words[2]}](#{anchor})\n")
     label = "" if planted == "label" else ", Second: Segunda"
     (project / "mkdocs.yml").write_text(TINY_CONFIG.format(
-        label=label, hook=ROOT / "ptdocs" / "hooks" / "translations.py"))
+        label=label))
     folder = tmp_path / "build"
     build = SharedBuild(folder, [sys.executable, "-m", "ptdocs.site_build", str(folder), str(project)])
     if warning is None:

@@ -144,27 +144,31 @@ def test_compiled_templates_are_reused_only_for_the_same_template_source_and_env
 
 @pytest.fixture
 def project_modules():
-    """Give back the ptdocs modules this process had after a test that makes MkDocs load new ones."""
-    kept = {name: module for name, module in sys.modules.items() if name.partition(".")[0] == "ptdocs"}
+    """Give back the project's modules this process had after a test that makes MkDocs load new ones."""
+    def ours(name):
+        return name.partition(".")[0] in ("ptdocs", "snippets")
+
+    kept = {name: module for name, module in sys.modules.items() if ours(name)}
     yield
-    for name in [name for name in sys.modules if name.partition(".")[0] == "ptdocs"]:
+    for name in [name for name in sys.modules if ours(name)]:
         del sys.modules[name]
     sys.modules.update(kept)
 
 
-def test_each_rebuild_of_serve_runs_the_hooks_and_ptdocs_as_they_are_in_their_files(project_modules):
+def test_each_rebuild_of_serve_runs_the_steps_and_ptdocs_as_they_are_in_their_files(project_modules):
     from mkdocs.config import load_config
 
-    def hooks():
-        return load_config(str(ROOT / "mkdocs.yml")).hooks
+    def plugins():
+        return load_config(str(ROOT / "mkdocs.yml")).plugins
 
-    first = hooks()
-    downloads = sys.modules["ptdocs.downloads"]
-    assert hooks()["ptdocs/hooks/stamp.py"] is first["ptdocs/hooks/stamp.py"]  # MkDocs loads a hook once
-    first["ptdocs/hooks/preview.py"].forget_project_code()
-    again = hooks()
-    assert again["ptdocs/hooks/stamp.py"] is not first["ptdocs/hooks/stamp.py"]
-    assert sys.modules["ptdocs.downloads"] is not downloads
+    first = plugins()
+    downloads, stamp = sys.modules["ptdocs.downloads"], sys.modules["ptdocs.hooks.stamp"]
+    assert type(plugins()["ptdocs"]) is type(first["ptdocs"])  # Python imports a module once
+    sys.modules["ptdocs.hooks.preview"].forget_project_code()
+    again = plugins()
+    assert type(again["ptdocs"]) is not type(first["ptdocs"])  # the plugin, imported again
+    assert sys.modules["ptdocs.hooks.stamp"] is not stamp and sys.modules["ptdocs.downloads"] is not downloads
+    assert again["ptdocs-preview"] is first["ptdocs-preview"]  # MkDocs keeps a plugin with on_startup
 
 
 def test_a_rebuild_of_serve_loads_changed_code_and_writes_the_notebooks_before_it_builds(monkeypatch):
@@ -174,10 +178,11 @@ def test_a_rebuild_of_serve_loads_changed_code_and_writes_the_notebooks_before_i
     monkeypatch.setattr(hook, "forget_project_code", lambda: calls.append("forget"))
     monkeypatch.setattr(hook, "write_notebook_twins", lambda: calls.append("notebooks"))
     monkeypatch.setattr(hook.sys, "dont_write_bytecode", False)
-    hook.on_startup(command="serve", dirty=False)
+    preview = hook.Preview()
+    preview.on_startup(command="serve", dirty=False)
     assert calls == ["notebooks"] and hook.sys.dont_write_bytecode  # a .pyc would start a rebuild
-    server = hook.on_serve(SimpleNamespace(builder=None), config=None,
-                           builder=lambda config=None: calls.append("build"))
+    server = preview.on_serve(SimpleNamespace(builder=None), config=None,
+                              builder=lambda config=None: calls.append("build"))
     server.builder()  # a page was saved: the code is as it was loaded
     code[0] = "version 2"
     server.builder()  # a hook or a module of ptdocs was saved
@@ -188,7 +193,7 @@ def test_a_rebuild_of_serve_loads_changed_code_and_writes_the_notebooks_before_i
 def test_the_code_digest_changes_with_any_file_of_ptdocs_the_compare_module_or_mkdocs_yml(tmp_path, monkeypatch):
     hook = load_hook("preview")
     assert {place.relative_to(ROOT).as_posix() for place in hook.PROJECT_CODE} == {
-        "ptdocs", "snippets/measuring/compare.py", "mkdocs.yml"}  # what ptdocs, ptdocs_compare load
+        "ptdocs", "snippets/measuring/compare.py", "mkdocs.yml"}  # what ptdocs, snippets.measuring load
     package, compare, config = tmp_path / "ptdocs", tmp_path / "compare.py", tmp_path / "mkdocs.yml"
     (package / "hooks").mkdir(parents=True)
     for file in (package / "a.py", package / "hooks" / "h.py", compare, config):

@@ -247,7 +247,7 @@ def test_a_built_page_carries_its_stamp(project):
     (root / "mkdocs.yml").write_text(
         "site_name: t\ndocs_dir: docs\ntheme: mkdocs\n"
         "markdown_extensions:\n  - admonition\n  - pymdownx.snippets:\n      base_path: ['.']\n"
-        f"hooks:\n  - {ROOT / 'ptdocs' / 'hooks' / 'stamp.py'}\n")
+        "plugins:\n  - ptdocs:\n      steps: [stamp]\n")
     (root / "reports").mkdir()
     report = {**_report(page_sources(page, root), passed=1), "torch": installed_torch()}
     (root / "reports" / "examples.json").write_text(json.dumps(report))

@@ -444,18 +444,18 @@ plugins:
       languages:
         - {{locale: en, default: true, name: English, build: true}}
         - {{locale: es, name: Español, build: true}}
+  - ptdocs:
+      steps: [translations]
 markdown_extensions: [admonition]
 nav:
   - index.md
   - autograd.md
   - tensors.md
-hooks:
-  - {hook}
 """
 
 
 def build(docs):
-    (docs.parent / "mkdocs.yml").write_text(SITE.format(hook=ROOT / "ptdocs/hooks/translations.py"))
+    (docs.parent / "mkdocs.yml").write_text(SITE.format())
     return mkdocs_build(docs.parent / "mkdocs.yml", docs.parent / "site")
 
 
@@ -617,7 +617,7 @@ def test_a_menu_title_without_a_spanish_label_fails_the_strict_build(docs):
     site = SITE.replace("        - {{locale: es, name: Español, build: true}}",
                         "        - {{locale: es, name: Español, build: true, nav_translations: {{Home: Inicio}}}}")
     site = site.replace("  - index.md\n  - autograd.md\n", "  - Home: index.md\n  - Gradients: autograd.md\n")
-    (docs.parent / "mkdocs.yml").write_text(site.format(hook=ROOT / "ptdocs/hooks/translations.py"))
+    (docs.parent / "mkdocs.yml").write_text(site.format())
     done = mkdocs_build(docs.parent / "mkdocs.yml", docs.parent / "site")
     assert done.returncode != 0
     assert "the menu title «Gradients» has no Spanish label" in done.stderr

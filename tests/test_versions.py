@@ -331,7 +331,7 @@ def test_a_built_page_says_on_which_releases_its_examples_hold(project):
     (project / "mkdocs.yml").write_text(
         "site_name: t\ndocs_dir: docs\ntheme: mkdocs\nnav:\n  - Demo: en/demo.md\n"
         "markdown_extensions:\n  - admonition\n  - tables\n  - pymdownx.snippets:\n      base_path: ['.']\n"
-        f"hooks:\n  - {ROOT / 'ptdocs' / 'hooks' / 'stamp.py'}\n  - {ROOT / 'ptdocs' / 'hooks' / 'compatibility.py'}\n")
+        "plugins:\n  - ptdocs:\n      steps: [stamp, compatibility]\n")
     (project / "docs" / "en" / "compatibility.md").write_text("# Releases\n\n<!-- compatibility -->\n")
     _write(project, _result(project, "2.14.1", passed=1))
     _write(project, _result(project, "2.10.0", failed=1, failures=[FAILURE]))

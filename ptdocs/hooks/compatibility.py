@@ -12,21 +12,15 @@ are the menu's, in the page's language.
 from __future__ import annotations
 
 import posixpath
-import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
-    sys.path.insert(0, str(ROOT))
-
-from ptdocs.catalog import CatalogError, Plural, Texts  # noqa: E402
-from ptdocs.downloads import requirements  # noqa: E402
-from ptdocs.failures import STRINGS as FAILURES, describe as describe_failure  # noqa: E402
-from ptdocs.provenance import page_sources  # noqa: E402
-from ptdocs.versions import (RESULTS, SUPPORTED, Result, VersionsError, load_results,  # noqa: E402
+from ptdocs.catalog import CatalogError, Plural, Texts
+from ptdocs.downloads import requirements
+from ptdocs.failures import STRINGS as FAILURES, describe as describe_failure
+from ptdocs.provenance import page_sources
+from ptdocs.versions import (RESULTS, SUPPORTED, Result, VersionsError, load_results,
                              page_status, release_key, shared_skips)
 
 MARKER = "<!-- compatibility -->"
@@ -83,7 +77,6 @@ def on_pre_build(config):
         raise PluginError(f"compatibility page: {error}") from None
 
 
-@event_priority(-200)  # after mkdocs-static-i18n's on_nav (-100) has applied nav_translations
 def on_nav(nav, config, files):
     # The menu's titles in the page's language, and its order.
     _build["titles"] = {page.file.src_uri: page.title for page in nav.pages}

@@ -13,15 +13,10 @@ so the pages recorded by one build are written and forgotten at its end.
 """
 
 import posixpath
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
-    sys.path.insert(0, str(ROOT))
-
-from ptdocs.downloads import DownloadError, Site, language_of, links_markdown, make_downloads  # noqa: E402
-from ptdocs.atomic import write_atomically  # noqa: E402
+from ptdocs.downloads import DownloadError, Site, language_of, links_markdown, make_downloads
+from ptdocs.atomic import write_atomically
 
 _pending = []  # (folder of the page in the site, Downloads) for this build
 

@@ -24,7 +24,6 @@ import re
 from html import escape
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
 
 KEYS = ("permalink_title", "copy", "copied", "picture", "made_with")
 # What the renderers write: mkdocs-jupyter's templates/mkdocs_html/notebook.html.j2, as nbconvert's
@@ -49,7 +48,6 @@ def strings(config) -> dict[str, str]:
     return found
 
 
-@event_priority(-150)  # after mkdocs-static-i18n's on_config (-100) has applied the language's extra
 def on_config(config):
     title = strings(config)["permalink_title"]
     toc = config.mdx_configs.setdefault("toc", {})

@@ -17,7 +17,6 @@ the language alternates of every page from the i18n plugin's ``sitemap.xml``
 
 import re
 
-from mkdocs.plugins import event_priority
 
 # A void element in the head written by Material's base.html, one per language:
 # <link rel="alternate" href="../es/autograd/" hreflang="es">
@@ -25,7 +24,6 @@ _LANGUAGE_LINK = re.compile(
     r"""[ \t]*<link\b(?=[^>]*\brel=["']alternate["'])(?=[^>]*\bhreflang=)[^>]*>[ \t]*\n?""", re.I)
 
 
-@event_priority(-200)  # after the i18n plugin and the theme have written the page
 def on_post_page(output, page, config):
     end = output.find("</head>")
     if end < 0:

@@ -6,22 +6,14 @@ reader downloads the very file whose sections the page shows
 file added here, in the strict build.
 """
 
-import sys
 from pathlib import Path
 
-from mkdocs.plugins import event_priority
-
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
-    sys.path.insert(0, str(ROOT))
-
-from ptdocs.generated import add_beside, pages_named  # noqa: E402
+from ptdocs.generated import add_beside, pages_named
 
 MODULE = Path("snippets") / "measuring" / "benchmark.py"
 PAGE = "measuring.md"
 
 
-@event_priority(-300)  # after mkdocs-static-i18n (-100) has decided each page's language and URL
 def on_files(files, config):
     pages = pages_named(files, PAGE)
     if not pages:

@@ -38,20 +38,14 @@ from __future__ import annotations
 import copy
 import json
 import re
-import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
-    sys.path.insert(0, str(ROOT))
-
-from ptdocs.atomic import write_atomically  # noqa: E402
-from ptdocs.catalog import CatalogError, Texts  # noqa: E402
-from ptdocs.hooks import language_links, search  # noqa: E402
+from ptdocs.atomic import write_atomically
+from ptdocs.catalog import CatalogError, Texts
+from ptdocs.hooks import language_links, search
 
 NAME = "404.html"
 # The page's words in English; other languages' in locale/<language>/LC_MESSAGES/interface.po
@@ -136,7 +130,6 @@ def on_pre_template(template, template_name, config):
         TEMPLATE, globals={"not_found": texts(locale), "not_found_home": home})
 
 
-@event_priority(-200)  # after the theme and the other hooks have written the page
 def on_post_template(output, template_name, config):
     if template_name != NAME:
         return output
@@ -148,7 +141,6 @@ def on_post_template(output, template_name, config):
     return output
 
 
-@event_priority(-300)  # after i18n's on_post_build (-100), which runs the other languages' builds
 def on_post_build(config):
     i18n = _i18n(config)
     # Inside i18n's loop over the languages (`building`) the last ones are not built yet.

@@ -26,21 +26,15 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 import tinycss2
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
 from mkdocs.utils import get_relative_url
 from mkdocs_jupyter.plugin import NotebookFile
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
-    sys.path.insert(0, str(ROOT))
-
-from ptdocs.atomic import write_atomically  # noqa: E402
+from ptdocs.atomic import write_atomically
 
 FOLDER = PurePosixPath("assets/stylesheets")
 # mkdocs-jupyter's template: its <style> blocks, then the notebook in this wrapper, then one more
@@ -209,7 +203,6 @@ def on_pre_build(config):
     _build = _Build()  # i18n builds each language in turn; `mkdocs serve` rebuilds
 
 
-@event_priority(-200)  # after the hooks and plugins that edit a notebook page's content
 def on_page_content(html, page, config, files):
     if not isinstance(page.file, NotebookFile):
         return html
@@ -219,7 +212,6 @@ def on_page_content(html, page, config, files):
     return html
 
 
-@event_priority(-200)  # after the theme and other hooks have written the page
 def on_post_page(output, page, config):
     css = _build.css.get(page.file.src_uri)
     if css is None:

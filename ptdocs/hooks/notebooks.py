@@ -49,19 +49,14 @@ from types import SimpleNamespace
 from urllib.parse import quote
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
 from mkdocs_jupyter import convert
 from mkdocs_jupyter.plugin import NotebookFile, _get_nb_toc_tokens
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
-    sys.path.insert(0, str(ROOT))
-
-from ptdocs.downloads import TEXTS, Site  # noqa: E402  the download links' words; the site's URL rules
-from ptdocs import translations  # noqa: E402  which files under docs/ are pages
-from ptdocs.atomic import write_atomically  # noqa: E402
-from ptdocs.catalog import CatalogError  # noqa: E402
-from ptdocs.notebook_renders import executes, made_by_this_build, render_path  # noqa: E402
+from ptdocs.downloads import TEXTS, Site  # the download links' words; the site's URL rules
+from ptdocs import translations  # which files under docs/ are pages
+from ptdocs.atomic import write_atomically
+from ptdocs.catalog import CatalogError
+from ptdocs.notebook_renders import executes, made_by_this_build, render_path
 
 
 def on_config(config):
@@ -85,7 +80,6 @@ def environment() -> str:
     return f"torch-{torch}-{digest}"
 
 
-@event_priority(-200)
 def on_files(files, config):
     jupyter = config.plugins.get("mkdocs-jupyter")
     i18n = config.plugins.get("i18n")
@@ -182,7 +176,6 @@ def with_download_link(html: str, src_uri: str) -> str:
             f'<p><a class="md-button" href="{quote(name)}" download>{label}</a></p></div>\n')
 
 
-@event_priority(100)  # before mkdocs-jupyter's own on_post_build, which evicts
 def on_post_build(config):
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is None or not jupyter.config["cache"]:

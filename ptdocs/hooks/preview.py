@@ -3,13 +3,13 @@
 mkdocs.yml's ``watch:`` makes a save under snippets/, notebooks/ or ptdocs/ start a rebuild,
 but on its own the rebuild would not show every such change:
 
-* MkDocs loads each hook once per process, and the hooks' ``ptdocs`` modules stay imported:
-  after an edit of a hook or of ptdocs/, the rebuild ran the old code. Before a rebuild, when
-  any of that code (or mkdocs.yml, which ptdocs reads once) changed since it was loaded, the
-  hooks and the ``ptdocs`` modules (and the compare.py that ptdocs.results loads) are
-  forgotten, all together (a module holds names of the others), so the rebuild loads them
-  from their files. Modules outside the project (torch, matplotlib, mkdocs-jupyter...) stay
-  loaded: they do not change under a server.
+* Python imports each module of ptdocs once per process: after an edit of a step or of
+  ptdocs/, the rebuild would run the old code. Before a rebuild, when any of that code (or
+  mkdocs.yml, which ptdocs reads once) changed since it was loaded, the ``ptdocs`` modules (and
+  the compare.py that ptdocs.results imports) are forgotten, all together (a module holds names
+  of the others), so that the rebuild, which loads mkdocs.yml and so the ``ptdocs`` plugin
+  again, imports them from their files. Modules outside the project (torch, matplotlib,
+  mkdocs-jupyter...) stay loaded: they do not change under a server.
 * The notebooks under docs/*/exercises/ are generated from notebooks/*.py (see
   ptdocs/notebook_twins.py): before the first build and each rebuild, the twins are written
   again from their sources where they differ, so an edit of a source reaches the preview.
@@ -17,54 +17,46 @@ but on its own the rebuild would not show every such change:
 * No bytecode is written while serving: a ``.pyc`` written under a watched folder (ptdocs/,
   snippets/) would start another rebuild.
 
-What this hook does before each rebuild is set up once: edits to it need a restart of
-``mkdocs serve``.
+This is the ``ptdocs-preview`` plugin, apart from the ``ptdocs`` one (ptdocs/plugin.py): a
+plugin with an ``on_startup`` is kept for the whole ``mkdocs serve`` session, so edits to this
+module need a restart of ``mkdocs serve``.
 """
 
 import hashlib
-import logging
 import sys
 from pathlib import Path
 
-from mkdocs.config import config_options
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
-    sys.path.insert(0, str(ROOT))
-
-log = logging.getLogger("mkdocs.hooks.preview")
-# Modules loaded from the project's files: the ptdocs package, and compare.py as ptdocs.results
-# loads it (under this name); and those files, with mkdocs.yml, which ptdocs.snippets reads
+# Modules loaded from the project's files: the ptdocs package, and snippets.measuring.compare,
+# which ptdocs.results imports; and those files, with mkdocs.yml, which ptdocs.snippets reads
 # once per process.
-PROJECT_MODULES = ("ptdocs", "ptdocs_compare")
+PROJECT_MODULES = ("ptdocs", "snippets")
 PROJECT_CODE = (ROOT / "ptdocs", ROOT / "snippets" / "measuring" / "compare.py", ROOT / "mkdocs.yml")
 _loaded = {"code": None}  # the digest of the project's code as its modules were loaded
 
 
-def on_startup(command, dirty):
-    # MkDocs puts sys.path back as it was after loading each hook, which drops the root that
-    # the hooks add; a rebuild of serve imports ptdocs again, after that.
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    if command == "serve":
-        sys.dont_write_bytecode = True
-        _loaded["code"] = code_digest()
-        write_notebook_twins()
+class Preview(BasePlugin):
+    def on_startup(self, command, dirty):
+        if command == "serve":
+            sys.dont_write_bytecode = True
+            _loaded["code"] = code_digest()
+            write_notebook_twins()
 
+    def on_serve(self, server, config, builder):
+        def rebuild(config=None):
+            # Forgetting costs the reloads (and the modules' caches): only after a change of the code.
+            code = code_digest()  # before the reload: a save during it shows at the next rebuild
+            if code != _loaded["code"]:
+                forget_project_code()
+                _loaded["code"] = code
+            write_notebook_twins()
+            builder(config)
 
-def on_serve(server, config, builder):
-    def rebuild(config=None):
-        # Forgetting costs the reloads (and the modules' caches): only after a change of the code.
-        code = code_digest()  # before the reload: a save during it shows at the next rebuild
-        if code != _loaded["code"]:
-            forget_project_code()
-            _loaded["code"] = code
-        write_notebook_twins()
-        builder(config)
-
-    server.builder = rebuild
-    return server
+        server.builder = rebuild
+        return server
 
 
 def code_digest() -> str:
@@ -77,12 +69,8 @@ def code_digest() -> str:
 
 
 def forget_project_code() -> None:
-    """Make the next load of mkdocs.yml load every hook, and each module of ptdocs, from its file."""
-    loader = getattr(config_options.Hooks, "_load_hook", None)
-    if loader is None or not hasattr(loader, "cache_clear"):  # another MkDocs: say so, keep serving
-        log.warning("preview: this MkDocs keeps its hooks loaded; restart `mkdocs serve` after editing them")
-    else:
-        loader.cache_clear()
+    """Make the next load of mkdocs.yml import the ptdocs plugin, and each module of ptdocs,
+    from its file."""
     for name in list(sys.modules):
         if name.partition(".")[0] in PROJECT_MODULES:
             del sys.modules[name]

@@ -7,19 +7,14 @@ built from and the torch release its examples are verified on filled in
 and search leaves it out (Material's ``data-search-exclude``): a result shows the page's words.
 """
 
-import sys
 from html import escape
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
-    sys.path.insert(0, str(ROOT))
-
-from ptdocs import catalog, problem_report  # noqa: E402
-from ptdocs.downloads import DownloadError, Site, language_of, requirements  # noqa: E402
-from ptdocs.output_check import issue_url  # noqa: E402
+from ptdocs import catalog, problem_report
+from ptdocs.downloads import DownloadError, Site, language_of, requirements
+from ptdocs.output_check import issue_url
 
 CLASS = "ptdocs-report"
 

@@ -30,20 +30,14 @@ version and settings (``rcParams``) of matplotlib.
 """
 
 import hashlib
-import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
-    sys.path.insert(0, str(ROOT))
-
-from ptdocs import results as results_module  # noqa: E402
-from ptdocs.atomic import write_atomically  # noqa: E402
-from ptdocs.generated import add_beside, pages_named  # noqa: E402
-from ptdocs.results import (AA_PAIR, COMPARE_MODULE, COMPARISON, SAMPLE, STRINGS,  # noqa: E402
+from ptdocs import results as results_module
+from ptdocs.atomic import write_atomically
+from ptdocs.generated import add_beside, pages_named
+from ptdocs.results import (AA_PAIR, COMPARE_MODULE, COMPARISON, SAMPLE, STRINGS,
                             ResultsError, comparison_section, comparison_svg, load, load_comparison,
                             plot_svg, sample_table, section)
 
@@ -70,7 +64,6 @@ def on_pre_build(config):
         _used_plots.clear()
 
 
-@event_priority(-200)  # after i18n's on_post_build (-100), which runs the other languages' builds
 def on_post_build(config):
     """Remove the plots no language of this build used, as mkdocs-jupyter does with its renders."""
     folder = Path(config.config_file_path).parent / PLOTS
@@ -81,7 +74,6 @@ def on_post_build(config):
             path.unlink(missing_ok=True)
 
 
-@event_priority(-300)  # after mkdocs-static-i18n (-100) has decided each page's language and URL
 def on_files(files, config):
     root = Path(config.config_file_path).parent
     for page in pages_named(files, SAMPLE_PAGE):

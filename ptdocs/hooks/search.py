@@ -59,18 +59,12 @@ from __future__ import annotations
 import copy
 import json
 import re
-import sys
 from pathlib import Path
 
 from jinja2.utils import htmlsafe_json_dumps
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
-    sys.path.insert(0, str(ROOT))
-
-from ptdocs.atomic import write_atomically  # noqa: E402
+from ptdocs.atomic import write_atomically
 
 INDEX = Path("search") / "search_index.json"
 # Features whose requests go to config.base/sitemap.xml, absent under a language's folder.
@@ -159,7 +153,6 @@ def on_page_content(html, page, config, files):
     return kept_out_of_search(html)
 
 
-@event_priority(-200)  # after the theme and the i18n plugin have written the page
 def on_post_page(output, page, config):
     i18n = _i18n(config)
     if i18n is None or i18n.current_language == i18n.default_language:
@@ -167,7 +160,6 @@ def on_post_page(output, page, config):
     return with_language_base(output, i18n.current_language)
 
 
-@event_priority(-200)  # after the i18n plugin wrote the combined index (priority -100)
 def on_post_build(config):
     i18n = _i18n(config)
     # i18n runs the other languages' builds inside the first one's on_post_build, with

@@ -36,23 +36,17 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
-import sys
-
 import markdown as markdown_lib
 from babel.dates import format_date
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
-    sys.path.insert(0, str(ROOT))
-
-from ptdocs.catalog import CatalogError, Plural, Texts  # noqa: E402
-from ptdocs.downloads import lines_with_prose_flag  # noqa: E402
-from ptdocs.failures import STRINGS as FAILURES, describe as describe_failure  # noqa: E402
-from ptdocs.provenance import REPORT, changed_sources, page_sources  # noqa: E402
-from ptdocs.notebook_renders import executes, made_earlier  # noqa: E402
-from ptdocs.versions import (SUPPORTED, Status, VersionsError, installed_torch, load_results,  # noqa: E402
+from ptdocs.catalog import CatalogError, Plural, Texts
+from ptdocs.downloads import lines_with_prose_flag
+from ptdocs.failures import STRINGS as FAILURES, describe as describe_failure
+from ptdocs.provenance import REPORT, changed_sources, page_sources
+from ptdocs.notebook_renders import executes, made_earlier
+from ptdocs.versions import (SUPPORTED, Status, VersionsError, installed_torch, load_results,
                              page_status, public, release_key, shared_skips)
 
 # The stamp's words, in English; each other language's are in locale/<language>/LC_MESSAGES/interface.po

@@ -16,23 +16,18 @@
   ``markdown_extensions``; MkDocs reads the list again for every page).
 """
 
-import sys
 from pathlib import Path
 
 import markdown
-from mkdocs.plugins import event_priority, get_plugin_logger
+from mkdocs.plugins import get_plugin_logger
 from mkdocs.utils import get_relative_url
 
-ROOT = str(Path(__file__).resolve().parents[2])
-if ROOT not in sys.path:  # `mkdocs` run as a command does not put the root on the path
-    sys.path.insert(0, ROOT)
-from ptdocs import catalog, translations  # noqa: E402
-from ptdocs.snippets import CommentLanguage  # noqa: E402
+from ptdocs import catalog, translations
+from ptdocs.snippets import CommentLanguage
 
 log = get_plugin_logger("translations")
 
 
-@event_priority(-150)  # after mkdocs-static-i18n's on_config (-100) has chosen the build's language
 def on_config(config):
     """Every menu title has its Spanish label, or the strict build fails saying which; the
     build's code comments are in its language."""
