@@ -61,6 +61,8 @@ from ptdocs import translations  # noqa: E402  which files under docs/ are pages
 from ptdocs.atomic import write_atomically  # noqa: E402
 from ptdocs.catalog import CatalogError  # noqa: E402
 from ptdocs.notebook_renders import executes, made_by_this_build, render_path  # noqa: E402
+from ptdocs.generated import after_title  # noqa: E402
+from ptdocs.versions import language as language_of  # noqa: E402
 
 
 def on_config(config):
@@ -166,7 +168,10 @@ def with_download_link(html: str, src_uri: str) -> str:
 
     mkdocs-jupyter copies the notebook into the folder of the page's HTML under its own
     name, so the link is just that name."""
-    language = src_uri.partition("/")[0]
+    try:
+        language = language_of(src_uri)
+    except ValueError:
+        language = ""
     if language not in TEXTS:
         raise PluginError(f"{src_uri}: no download label for the language '{language}'; "
                           "add the language to the catalog (locale/, python -m ptdocs.catalog update)")
@@ -178,11 +183,7 @@ def with_download_link(html: str, src_uri: str) -> str:
     # Out of the search index (Material's data-search-exclude): results start with the page's words.
     link = (f'<p data-search-exclude><a class="md-button" href="{quote(name)}" download>'
             f'{label}</a></p>')
-    end = html.find("</h1>")
-    if end < 0:
-        return link + html
-    end += len("</h1>")
-    return html[:end] + link + html[end:]
+    return after_title(html, link)
 
 
 @event_priority(100)  # before mkdocs-jupyter's own on_post_build, which evicts

@@ -43,6 +43,7 @@ if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root
 from ptdocs import results as results_module  # noqa: E402
 from ptdocs.atomic import write_atomically  # noqa: E402
 from ptdocs.generated import add_beside, pages_named  # noqa: E402
+from ptdocs.versions import built_language  # noqa: E402
 from ptdocs.results import (AA_PAIR, COMPARE_MODULE, COMPARISON, SAMPLE, STRINGS,  # noqa: E402
                             ResultsError, comparison_section, comparison_svg, load, load_comparison,
                             plot_svg, sample_table, section)
@@ -95,8 +96,7 @@ def on_files(files, config):
     except ResultsError as error:
         raise PluginError(f"results page: {error}") from None
     for page in pages:
-        language = page.src_uri.split("/", 1)[0]
-        language = language if language in STRINGS else config.theme.get("language", "en")
+        language = built_language(page, config, STRINGS)
         generated = {
             "plot": (f"results-latency-{language}.svg", "latency.svg", svg(root, plot_svg, results, language)),
             "plot-dark": (f"results-latency-{language}-dark.svg", "latency-dark.svg",
