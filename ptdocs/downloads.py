@@ -59,6 +59,7 @@ from pathlib import Path, PurePosixPath
 import jupytext
 import nbformat
 from mkdocs.utils.meta import get_data
+from packaging.utils import canonicalize_name
 from sybil import Document
 from sybil.parsers.markdown import SkipParser
 
@@ -66,6 +67,7 @@ from . import catalog, output_check, problem_report
 from .catalog import CatalogError, Plural, Texts
 from .pages import PROSE_VALUES, Block, PageBlockParser, has_conditioned_output
 from .snippets import ROOT, Include, snippet_preprocessor
+from .versions import language
 
 SELECTOR = "https://pytorch.org/get-started/locally/"
 
@@ -220,12 +222,10 @@ class Downloads:
 def language_of(page: Path, root: Path = ROOT) -> tuple[str, str]:
     """``(language, path inside the language folder)`` of a page under docs/."""
     try:
-        relative = Path(page).resolve().relative_to((Path(root) / "docs").resolve())
+        relative = Path(page).resolve().relative_to((Path(root) / "docs").resolve()).as_posix()
+        return language(relative), relative.partition("/")[2]
     except ValueError:
         raise DownloadError(f"{page}: a guide page lives under docs/<language>/") from None
-    if len(relative.parts) < 2:
-        raise DownloadError(f"{page}: a guide page lives under docs/<language>/")
-    return relative.parts[0], PurePosixPath(*relative.parts[1:]).as_posix()
 
 
 def guide_pages(root: Path = ROOT) -> list[Path]:
@@ -391,17 +391,13 @@ def requirements(root: Path = ROOT) -> dict[str, str]:
     for line in (Path(root) / "requirements.txt").read_text(encoding="utf-8").splitlines():
         match = re.match(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;#]+)", line)
         if match:
-            pins[_normalize(match[1])] = match[2]
+            pins[canonicalize_name(match[1])] = match[2]
     return pins
 
 
 @functools.lru_cache(maxsize=1)
 def _distributions() -> dict:
     return importlib.metadata.packages_distributions()  # slow: reads every installed RECORD
-
-
-def _normalize(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 # torch's own functions that need a module torch does not install: Tensor.numpy() and
@@ -430,7 +426,7 @@ def packages(codes, root: Path = ROOT) -> list[str]:
                 top = module.split(".")[0]
                 if top in sys.stdlib_module_names:
                     continue
-                names = [_normalize(d) for d in distributions.get(top, [])]
+                names = [canonicalize_name(d) for d in distributions.get(top, [])]
                 pinned = [name for name in names if name in pins]
                 if not pinned:
                     raise DownloadError(

@@ -1,7 +1,8 @@
 """A page example's failure, said in the reader's language.
 
-A test run records each failure as data (:func:`ptdocs.report.failure_record`), not as an English
-sentence: ``{"file": "snippets/demo.py", "line": 4, "kind": "output", "shown": "tensor([1., 2.])",
+A test run records each failure as data, as :mod:`ptdocs.pages` made it (``Failure.record``,
+carried by :mod:`ptdocs.report`), never read back out of an English sentence:
+``{"file": "snippets/demo.py", "line": 4, "kind": "output", "shown": "tensor([1., 2.])",
 "printed": "tensor([1, 2])"}``. The stamp under a page's title and the compatibility page write
 the sentence here, in the page's language, from the catalog (``locale/<language>/LC_MESSAGES/
 interface.po``); only what the code itself printed or raised (Python's own exception text) stays
@@ -22,8 +23,6 @@ from collections.abc import Callable
 
 from .catalog import Texts
 
-KINDS = ("output", "exception", "value", "other")
-
 STRINGS = Texts("failures", {
     "where": "{file}, line {line}",
     "output": "{where}: prints {printed} where the page shows {shown}",
@@ -38,6 +37,8 @@ def describe(language: str, failure: dict | str, code: Callable[[str], str]) -> 
     """One failure as a sentence in ``language``; ``code`` writes a piece of code or output inline."""
     if isinstance(failure, str):  # a result from before failures were data
         return code(failure)
+    if "file" not in failure:  # a page its parser could not read: the message says where
+        return code(str(failure.get("message", "?")))
     s = STRINGS.in_language(language)
     kind = failure.get("kind")
     where = s["where"].format(file=code(str(failure.get("file", "?"))), line=failure.get("line", "?"))

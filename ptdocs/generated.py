@@ -1,4 +1,5 @@
-"""Files that exist only in the built site, placed next to a page of every language."""
+"""What the hooks add to the built site: files next to a page of every language, HTML under a
+page's title."""
 
 import posixpath
 
@@ -18,3 +19,10 @@ def add_beside(files, config, page, src_name, dest_name, content):
                           content=content)
     file.dest_uri = posixpath.join(posixpath.dirname(page.dest_uri), dest_name)
     files.append(file)
+
+
+def after_title(html, block):
+    """A page's HTML with ``block`` right after its title (its first ``</h1>``), or at the top."""
+    end = html.find("</h1>")
+    at = end + len("</h1>") if end >= 0 else 0
+    return html[:at] + block + html[at:]

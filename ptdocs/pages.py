@@ -104,11 +104,22 @@ def _block(page: str, line: int, source: str, root) -> Block | str:
     return Block(page, line, tuple(includes))
 
 
+class Failure(str):
+    """A failure as Sybil reports it (its text), carrying the same failure as data: ``record``,
+    the fields :mod:`ptdocs.failures` says in a page's language (``file``, ``line``, ``kind``, ...).
+    ptdocs.report writes the record; no one reads it back out of the text."""
+
+    def __new__(cls, text: str, **record):
+        failure = super().__new__(cls, text)
+        failure.record = record
+        return failure
+
+
 def evaluate(example) -> str | None:
     """Run each include of the block; a returned string is the failure Sybil reports."""
     block = example.parsed
-    if isinstance(block, str):
-        return block
+    if isinstance(block, str):  # a block the parser could not read: its message says where
+        return Failure(block, kind="other", message=block)
     for include in block.includes:
         failure = run_include(include, example.namespace, shown_on=f"{block.page}, line {block.line}")
         if failure:
@@ -124,7 +135,9 @@ def run_include(include: Include, namespace: dict, shown_on: str = "") -> str | 
         tree = ast.parse(source, filename=include.path)
         expected = _expected_outputs(source, tree.body)
     except (SyntaxError, ValueError) as error:
-        return f"{include.path}, line {getattr(error, 'lineno', include.first_line)}{where}: {error}"
+        line = getattr(error, "lineno", include.first_line)
+        return Failure(f"{include.path}, line {line}{where}: {error}", file=include.path, line=line,
+                       kind="other", message=str(error))
     version = None
     for statement, lines in zip(tree.body, expected):
         code = compile(ast.Module(body=[statement], type_ignores=[]), include.path, "exec")
@@ -141,15 +154,20 @@ def run_include(include: Include, namespace: dict, shown_on: str = "") -> str | 
             try:
                 version = torch_version()
             except OutputError as error:
-                return f"{include.path}, line {statement.lineno}{where}: {error}"
+                return Failure(f"{include.path}, line {statement.lineno}{where}: {error}", file=include.path,
+                               line=statement.lineno, kind="other", message=str(error))
         want = shown(lines, version)
         if not matches(captured.getvalue(), want):
             got = captured.getvalue().splitlines()
             which = f" (those for torch {version})" if conditioned else ""
-            return (f"{include.path}, line {statement.lineno}{where}: what this prints differs "
-                    f"from the {OUTPUT} lines below it{which}\n"
-                    + "--- shown on the page\n" + _listing(want)
-                    + "+++ printed when run\n" + _listing(got))
+            # The first line that differs on each side (None: that side has no such line).
+            n = next((i for i, pair in enumerate(zip(want, got)) if pair[0] != pair[1]), min(len(want), len(got)))
+            return Failure(f"{include.path}, line {statement.lineno}{where}: what this prints differs "
+                           f"from the {OUTPUT} lines below it{which}\n"
+                           + "--- shown on the page\n" + _listing(want)
+                           + "+++ printed when run\n" + _listing(got),
+                           file=include.path, line=statement.lineno, kind="output",
+                           shown=want[n] if n < len(want) else None, printed=got[n] if n < len(got) else None)
     return None
 
 
@@ -242,7 +260,8 @@ def _exception_report(include: Include, error: BaseException, where: str) -> str
     path = frames[-1].filename if frames else include.path
     trace = "".join(traceback.format_list(frames))
     message = "".join(traceback.format_exception_only(type(error), error))
-    return f"{path}, line {line}{where}: {type(error).__name__}\n{trace}{message}"
+    return Failure(f"{path}, line {line}{where}: {type(error).__name__}\n{trace}{message}", file=path,
+                   line=line, kind="exception", error=message.strip().splitlines()[-1])
 
 
 def _listing(lines: list[str]) -> str:
@@ -351,11 +370,12 @@ class ProseValuesParser:
 def check_prose_values(example) -> str | None:
     directive = example.parsed
     if isinstance(directive, str):
-        return directive
+        return Failure(directive, kind="other", message=directive)
     where = f"{directive.page}, line {directive.line}"
     if not directive.paragraph:
-        return f"{where}: prose-values: no paragraph below the comment"
-    problems = []
+        return Failure(f"{where}: prose-values: no paragraph below the comment", file=directive.page,
+                       line=directive.line, kind="other", message="prose-values: no paragraph below the comment")
+    problems, first = [], None  # first: the first problem as data (ptdocs.failures)
     for value in directive.values:
         if value.condition is not None:
             try:
@@ -376,10 +396,14 @@ def check_prose_values(example) -> str | None:
         if shown != value.text:
             problems.append(f"the prose says {value.text} for {value.expression}, "
                             f"the code gives {shown}")
+            first = first or {"kind": "value", "said": value.text, "expression": value.expression, "got": shown}
         elif not appears(value.text, directive.paragraph):
             problems.append(f"{value.text!r} ({value.expression}) does not appear in the paragraph below")
     if problems:
-        return f"{where}: prose-values:\n" + "".join(f"    {problem}\n" for problem in problems)
+        if first is None or not problems[0].startswith("the prose says"):
+            first = {"kind": "other", "message": problems[0]}
+        return Failure(f"{where}: prose-values:\n" + "".join(f"    {problem}\n" for problem in problems),
+                       file=directive.page, line=directive.line, **first)
     return None
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from .catalog import LANGUAGES, po_path
 from .includes import include_target, split_target
 from .snippets import ROOT
+from .versions import language
 
 # Where the test run records, per page, what ran and these fingerprints; the stamp reads it.
 REPORT = Path("reports") / "examples.json"
@@ -44,24 +45,12 @@ def page_sources(page: Path, root: Path = ROOT) -> dict[str, str]:
             path, _ = split_target(target)
             file = root / path
             sources[Path(path).as_posix()] = _digest(file) if file.is_file() else "missing"
-        language = _language(page, root)
-        if len(sources) > 1 and language in LANGUAGES:
-            catalog = po_path("snippets", language, Path("."))
+        try:
+            translated = language(page.relative_to(root / "docs").as_posix())
+        except ValueError:  # not a page under docs/<language>/
+            translated = None
+        if len(sources) > 1 and translated in LANGUAGES:
+            catalog = po_path("snippets", translated, Path("."))
             file = root / catalog
             sources[catalog.as_posix()] = _digest(file) if file.is_file() else "missing"
     return dict(sorted(sources.items()))
-
-
-def _language(page: Path, root: Path) -> str | None:
-    """The language folder of a page under ``docs/`` ("es" for docs/es/x.md), else None."""
-    try:
-        parts = page.relative_to(root / "docs").parts
-    except ValueError:
-        return None
-    return parts[0] if len(parts) > 1 else None
-
-
-def changed_sources(recorded: dict[str, str], current: dict[str, str]) -> list[str]:
-    """Paths whose content differs between the two fingerprints (added or removed included)."""
-    return sorted(path for path in recorded.keys() | current.keys()
-                  if recorded.get(path) != current.get(path))

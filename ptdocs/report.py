@@ -14,17 +14,15 @@ import datetime
 import json
 import os
 import platform
-import re
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
-
 from .atomic import write_atomically
 from .pages import Block, check_prose_values
 from .provenance import REPORT, page_sources
-from .versions import REPORT_ENV
+from . import versions
 
 
 def device_description() -> str:
@@ -38,67 +36,28 @@ def device_description() -> str:
     return f"CPU ({platform.machine()})"
 
 
-# Sybil's heading of a failure, which names the page and is the same for every example.
-SYBIL_HEADING = re.compile(r"^Example at .*? did not evaluate as expected:\s*$")
-# pytest-xdist's first line of a worker's failure: "[gw0] linux -- Python 3.11.7 /path/python".
-XDIST_HEADING = re.compile(r"^\[gw\d+\] .* -- Python ")
-# The first line of a failure from ptdocs.pages: "snippets/x.py, line 4 (shown on docs/..., line 3): ...".
-WHERE = re.compile(r"^(?P<file>.+?), line (?P<line>\d+)(?: \(shown on [^)]*\))?: (?P<rest>.*)$")
-EXCEPTION = re.compile(r"^\w+(Error|Exception|Warning|Interrupt|Exit)$|^SkipTest$")
-# A prose-values check whose value differs (ptdocs.pages.check_prose_values).
-PROSE_VALUE = re.compile(r"^the prose says (?P<said>.*) for (?P<expression>.*), the code gives (?P<got>.*)$")
 VALUE_LIMIT = 120  # characters of one printed line or error: a stamp's line, not a traceback
+FAILURE = "ptdocs-failure"  # user property: the failure as data (ptdocs.pages.Failure.record)
 
 
-def _clip(text: str | None) -> str | None:
-    if text is None:
-        return None
-    text = text.strip()
+def _clip(text):
+    """A value's first line, cut to a stamp's line."""
+    if not isinstance(text, str):
+        return text
+    text = next(iter(text.strip().splitlines()), "")
     return text if len(text) <= VALUE_LIMIT else text[:VALUE_LIMIT - 1] + "…"
 
 
-def failure_record(text: str) -> dict:
-    """A page example's failure as data (see :mod:`ptdocs.failures`): where (file and line) and
-    what: the first line shown on the page and the one printed instead, or the exception's last
-    line, or the prose value that differs, or else the failure's first line."""
-    lines = [line for line in text.splitlines() if line.strip()]
-    if lines and XDIST_HEADING.match(lines[0]):
-        lines = lines[1:]
-    if lines and SYBIL_HEADING.match(lines[0]):
-        lines = lines[1:]
-    if not lines:
-        return {"kind": "other", "message": "no message"}
-    match = WHERE.match(lines[0].strip())
-    if match is None:
-        return {"kind": "other", "message": _clip(lines[0])}
-    where = {"file": match["file"], "line": int(match["line"])}
-    rest = match["rest"].strip()
-    if rest.startswith("what this prints differs") and "--- shown on the page" in lines:
-        at = lines.index("--- shown on the page")
-        printed = lines.index("+++ printed when run") if "+++ printed when run" in lines else len(lines)
-        # A side with no lines is listed as "(nothing)" (ptdocs.pages._listing).
-        shown, got = ([line for line in side if line.strip() != "(nothing)"]
-                      for side in (lines[at + 1:printed], lines[printed + 1:]))
-        differ = [(a, b) for a, b in zip(shown, got) if a != b]
-        if not differ and len(shown) != len(got):
-            n = min(len(shown), len(got))
-            differ = [(shown[n] if len(shown) > n else None, got[n] if len(got) > n else None)]
-        first_shown, first_printed = differ[0] if differ else (None, None)
-        return {**where, "kind": "output", "shown": _clip(first_shown), "printed": _clip(first_printed)}
-    if EXCEPTION.match(rest):
-        return {**where, "kind": "exception", "error": _clip(lines[-1])}
-    if rest == "prose-values:" and len(lines) > 1:
-        detail = lines[1].strip()
-        value = PROSE_VALUE.match(detail)
-        if value:
-            return {**where, "kind": "value", **{key: _clip(value[key]) for key in ("said", "expression", "got")}}
-        return {**where, "kind": "other", "message": _clip(detail)}
-    return {**where, "kind": "other", "message": _clip(rest)}
-
-
-def _failure_text(report) -> str:
-    text = getattr(report, "longreprtext", None)
-    return text if text is not None else str(getattr(report, "longrepr", "") or "")
+def failure_record(report) -> dict:
+    """A failed test's failure as data (see :mod:`ptdocs.failures`): the record ptdocs.pages made
+    when the example failed, carried with the report; for any other failure (a setup error), its
+    first line."""
+    record = dict(getattr(report, "user_properties", ())).get(FAILURE)
+    if record is None:
+        crash = getattr(getattr(report, "longrepr", None), "reprcrash", None)
+        text = getattr(crash, "message", None) or getattr(report, "longreprtext", None) or ""
+        record = {"kind": "other", "message": text or "no message"}
+    return {key: value if key in ("file", "kind") else _clip(value) for key, value in record.items()}
 
 
 KIND = "ptdocs-kind"  # user property: "prose-values" or "directive" (neither is an example)
@@ -132,6 +91,15 @@ class ExampleReport:
             if hasattr(item, "user_properties"):
                 item.user_properties.append((KIND, kind))
 
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        """A page example's failure travels with its report as data (under pytest-xdist too:
+        user properties are sent to the controller)."""
+        report = (yield).get_result()
+        record = getattr(getattr(getattr(call.excinfo, "value", None), "result", None), "record", None)
+        if record is not None:  # a SybilFailure whose result is a ptdocs.pages.Failure
+            report.user_properties.append((FAILURE, record))
+
     def _page(self, report) -> str | None:
         path = Path(report.fspath) if report.fspath else None
         if path is None or path.suffix != ".md":
@@ -151,10 +119,10 @@ class ExampleReport:
         if kind == "prose-values" or report.nodeid in self.prose_checks:
             if report.outcome == "failed":
                 counts["failed"] += 1
-                counts["failures"].append(failure_record(_failure_text(report)))
+                counts["failures"].append(failure_record(report))
             return
         if report.outcome == "failed":
-            counts["failures"].append(failure_record(_failure_text(report)))
+            counts["failures"].append(failure_record(report))
         if report.when == "call":
             counts[report.outcome] += 1
             if report.skipped:  # a Sybil skip directive skips the example while it runs
@@ -165,21 +133,12 @@ class ExampleReport:
             counts["skipped"] += 1
             counts["skip_reasons"].append(str(report.longrepr[-1]).removeprefix("Skipped: "))
 
-    def totals(self) -> dict[str, dict[str, int]]:
-        totals: dict[str, dict[str, int]] = {}
-        for page, counts in self.pages.items():
-            language = page.split("/", 1)[0]
-            mine = totals.setdefault(language, {"passed": 0, "failed": 0, "skipped": 0})
-            for key in mine:
-                mine[key] += counts[key]
-        return totals
-
     @staticmethod
     def _is_xdist_worker(session) -> bool:
         return session is not None and hasattr(session.config, "workerinput")
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
-        totals = self.totals()
+        totals = versions.totals(self.pages)
         if not totals:
             return
         terminalreporter.section("examples run from the pages")
@@ -198,7 +157,7 @@ class ExampleReport:
         if not self.pages:
             return
         environment, today = self.ran_with or self._environment(), datetime.date.today().isoformat()
-        target = self.root / Path(os.environ.get(REPORT_ENV) or self.root / REPORT)
+        target = self.root / Path(os.environ.get(versions.REPORT_ENV) or self.root / REPORT)
         # Each page with the fingerprints of what ran, so a later edit voids its stamp, and the
         # day it ran. A run of some pages (`python -m pytest docs/es/autograd.md`) keeps what
         # the last runs said of the others, with the same torch on the same device.

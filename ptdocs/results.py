@@ -31,7 +31,6 @@ import hashlib
 import io
 import itertools
 import json
-import math
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,7 +43,6 @@ COMPARISON = (Path("samples") / "benchmark-cpu-threads1.csv", Path("samples") / 
 # Same settings (2 threads, same preset and build), started at different times: what drift between runs looks like.
 AA_PAIR = (Path("samples") / "benchmark-cpu.csv", Path("samples") / "benchmark-cpu-threads2.csv")
 COMPARE_MODULE = Path("snippets") / "measuring" / "compare.py"
-TEMPLATE = ("trial", "torch_build", "device", "dtype", "shape", "batch", "latency", "memory", "quality_pass")
 REQUIRED_METADATA = ("torch_build", "date", "device")
 # Columns whose single value is stated once above the table instead of in every row.
 CONSTANT = ("workload", "shape", "device", "threads", "tolerance")
@@ -124,50 +122,20 @@ def check_pair(csv_path: Path, json_path: Path, rows: tuple[dict, ...], metadata
                            f"{len(rows)} rows: not the same run")
 
 
-def _number(text: str, path: Path, line: int, column: str) -> float | None:
-    if text.strip() == "":
-        return None
-    try:
-        return float(text)
-    except ValueError:
-        raise ResultsError(f"{path}, line {line}: {column} {text!r} is not a number") from None
-
-
 def read_rows(path: Path) -> tuple[dict, ...]:
-    """The CSV's rows with numbers parsed; a file off the template is a ResultsError."""
+    """The CSV's rows, read and checked by compare.py (the one reader of the benchmark's CSV),
+    with what the page shows derived from them; a bad file is a ResultsError."""
+    compare = compare_module()
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ResultsError(f"{path}: {error}") from error
-    reader = csv.DictReader(io.StringIO(text))
-    header = tuple(reader.fieldnames or ())
-    if header[: len(TEMPLATE)] != TEMPLATE:
-        raise ResultsError(f"{path}: the header must start with the template's columns "
-                           f"{','.join(TEMPLATE)}")
-    rows = []
-    for line, raw in enumerate(reader, start=2):
-        if raw["quality_pass"] not in ("true", "false"):
-            raise ResultsError(f"{path}, line {line}: quality_pass must be true or false, "
-                               f"not {raw['quality_pass']!r}")
-        row = dict(raw)
-        row["batch"] = int(_number(raw["batch"], path, line, "batch") or 0)
-        for column in ("latency", "memory", "latency_iqr", "rel_error", "tolerance", "samples_per_s"):
-            row[column] = _number(raw.get(column) or "", path, line, column)
-        if row["latency"] is not None and not 0 < row["latency"] < math.inf:  # as compare.py refuses it
-            raise ResultsError(f"{path}, line {line}: latency {raw['latency']!r} is not a time in seconds "
-                               "(a latency must be above 0)")
-        row["passed"] = raw["quality_pass"] == "true"
-        noisy = (raw.get("noisy") or "").strip()
-        if noisy not in ("true", "false", ""):
-            raise ResultsError(f"{path}, line {line}: noisy must be true, false or empty, not {noisy!r}")
-        row["noisy"] = None if noisy == "" else noisy == "true"  # None: the CSV predates the flag
-        blocks = _number(raw.get("blocks") or "", path, line, "blocks")
-        row["blocks"] = None if blocks is None else int(blocks)
-        row["error"] = raw.get("error") or ""
-        row["task"] = raw.get("task") or ""
-        rows.append(row)
-    if not rows:
-        raise ResultsError(f"{path}: no rows")
+        rows = compare.read_csv(path)
+    except compare.CompareError as error:
+        raise ResultsError(str(error)) from None
+    for row in rows:
+        noisy = (row.get("noisy") or "").strip()
+        row.update(batch=int(row["batch"] or 0), passed=row["quality_pass"] == "true",
+                   noisy=None if noisy == "" else noisy == "true",  # None: the CSV predates the flag
+                   blocks=int(row["blocks"]) if row.get("blocks") else None,
+                   error=row.get("error") or "", task=row.get("task") or "")
     return tuple(rows)
 
 
@@ -273,24 +241,20 @@ STRINGS = Texts("results", {
 })
 
 
-def seconds(value: float | None) -> str:
+def _in_units(value: float | None, units) -> str:
+    """3 significant digits in the first unit the value reaches (the last one else); bytes whole."""
     if value is None:
         return "—"
-    if value == 0:
-        return "0"
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
-        if abs(value) >= scale:
-            return f"{value / scale:.3g} {unit}"
-    return f"{value / 1e-9:.3g} ns"
+    unit, scale = next(((unit, scale) for unit, scale in units if abs(value) >= scale), units[-1])
+    return f"{value / scale:{'.0f' if unit == 'B' else '.3g'}} {unit}"
+
+
+def seconds(value: float | None) -> str:
+    return "0" if value == 0 else _in_units(value, (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)))
 
 
 def size(value: float | None) -> str:
-    if value is None:
-        return "—"
-    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if abs(value) >= scale:
-            return f"{value / scale:.3g} {unit}"
-    return f"{value:.0f} B"
+    return _in_units(value, (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10), ("B", 1)))
 
 
 def rate(value: float | None) -> str:
@@ -445,16 +409,21 @@ def _task_order(task: str) -> int:
     return order.index(task) if task in order else len(order)
 
 
-def plot_svg(results: Results, language: str, scheme: str = "light") -> str:
-    """The plot as SVG text (its words stay text, in the page's language), for a colour scheme."""
+def svg_of(draw, data, language: str, scheme: str) -> str:
+    """``draw(data, language, scheme)``'s figure as SVG text (its words stay text, in the page's
+    language), in the colour scheme's style."""
     import matplotlib.pyplot as plt
 
     with plt.rc_context(scheme_style(scheme)):
-        figure = draw(results, language, scheme)
+        figure = draw(data, language, scheme)
         buffer = io.StringIO()
         figure.savefig(buffer, format="svg", metadata={"Date": None})
         plt.close(figure)
     return buffer.getvalue()
+
+
+def plot_svg(results: Results, language: str, scheme: str = "light") -> str:
+    return svg_of(draw, results, language, scheme)
 
 
 PLOT_STYLE = {"svg.fonttype": "none", "svg.hashsalt": "ptdocs-results", "font.family": "sans-serif",
@@ -753,14 +722,7 @@ def draw_comparison(comparison, language: str, scheme: str = "light"):
 
 
 def comparison_svg(comparison, language: str, scheme: str = "light") -> str:
-    import matplotlib.pyplot as plt
-
-    with plt.rc_context(scheme_style(scheme)):
-        figure = draw_comparison(comparison, language, scheme)
-        buffer = io.StringIO()
-        figure.savefig(buffer, format="svg", metadata={"Date": None})
-        plt.close(figure)
-    return buffer.getvalue()
+    return svg_of(draw_comparison, comparison, language, scheme)
 
 
 COMMAND = "python snippets/measuring/compare.py"
@@ -781,9 +743,7 @@ def setting_notes(comparison, language: str) -> list[str]:
     base = comparison.runs[0]
     notes = []
     for run in comparison.runs[1:]:
-        changed = compare.differences(base, run)
-        known = [name for name in compare.SETTINGS
-                 if base.settings()[name] is not None and run.settings()[name] is not None]
+        changed, known = compare.differences(base, run), _known(base, run)
         if changed:
             text = w["differs"].format(label=run.label, changed=", ".join(
                 f"{names[name]} (`{a}` → `{b}`)" for name, (a, b) in changed.items()))
@@ -799,16 +759,16 @@ def setting_notes(comparison, language: str) -> list[str]:
     return notes
 
 
+def _known(base, run) -> list[str]:
+    """The settings (compare.SETTINGS) that both runs' metadata and CSVs say."""
+    return [name for name in compare_module().SETTINGS
+            if base.settings()[name] is not None and run.settings()[name] is not None]
+
+
 def is_aa(comparison) -> bool:
     """True when the metadata knows some settings of every run and none differs from [1]'s: an A/A pair."""
-    compare = compare_module()
     base = comparison.runs[0]
-    for run in comparison.runs[1:]:
-        known = [name for name in compare.SETTINGS
-                 if base.settings()[name] is not None and run.settings()[name] is not None]
-        if not known or compare.differences(base, run):
-            return False
-    return True
+    return all(_known(base, run) and not compare_module().differences(base, run) for run in comparison.runs[1:])
 
 
 def gap_note(first, second, language: str) -> str:

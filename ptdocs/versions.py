@@ -162,19 +162,50 @@ def load_results(root: Path = ROOT) -> dict[str, Result]:
     return {result.release: result for result in sorted(results, key=lambda r: release_key(r.release))}
 
 
+def language(page: str) -> str:
+    """The language of a page as the reports and the site name it, by its path under docs/
+    ("es/autograd.md"): its first folder. The one place that says so."""
+    first, slash, _ = str(page).partition("/")
+    if not slash:
+        raise ValueError(f"{page}: a page lives under docs/<language>/")
+    return first
+
+
+def built_language(file, config, known) -> str:
+    """The language of a page in a site build: mkdocs-static-i18n's own (the file's ``locale``);
+    without that plugin (a test's small site), the page's first folder where it is one of the
+    ``known`` languages, else the site's."""
+    if getattr(file, "locale", None):
+        return file.locale
+    first = language(file.src_uri) if "/" in file.src_uri else None
+    return first if first in known else config.theme.get("language") or "en"
+
+
+def changed_sources(recorded: dict[str, str], current: dict[str, str]) -> list[str]:
+    """Paths whose content differs between two fingerprints (ptdocs.provenance.page_sources)."""
+    return sorted(path for path in recorded.keys() | current.keys() if recorded.get(path) != current.get(path))
+
+
 def page_status(result: Result, page: str, current_sources: dict[str, str]) -> Status:
     """The release's word on ``page`` ("en/tensors.md"), if the run saw the page as it is now."""
-    from .provenance import changed_sources  # imports Markdown and pymdownx: not for `run`
+    return status_of(result.release, result.pages.get(page), current_sources)
 
-    entry = result.pages.get(page)
+
+def status_of(release: str, entry: dict | None, current_sources: dict[str, str]) -> Status:
+    """What a run's entry for a page (a report's or a release's) says of the page as it is now:
+    not_run (no entry), outdated (``changed``: the files changed since; none when the run
+    recorded no fingerprints), else failed, passed, or skipped (none ran). The stamp and the
+    compatibility page both read this."""
     if entry is None:
-        return Status(result.release, "not_run")
-    changed = changed_sources(entry.get("sources") or {}, current_sources)
-    if changed or "sources" not in entry:
-        return Status(result.release, "outdated", changed=tuple(changed))
+        return Status(release, "not_run")
+    if "sources" not in entry:
+        return Status(release, "outdated")
+    changed = changed_sources(entry["sources"], current_sources)
+    if changed:
+        return Status(release, "outdated", changed=tuple(changed))
     passed, failed, skipped = (entry.get(key, 0) for key in ("passed", "failed", "skipped"))
     state = "failed" if failed else "passed" if passed else "skipped"
-    return Status(result.release, state, passed, failed, skipped,
+    return Status(release, state, passed, failed, skipped,
                   tuple(entry.get("skip_reasons") or []), tuple(entry.get("failures") or []))
 
 
@@ -182,10 +213,9 @@ def page_status(result: Result, page: str, current_sources: dict[str, str]) -> S
 
 
 def shared_skips(statuses) -> set[str]:
-    """The skip reasons every passing release of a page shares (no accelerator here): no
-    release's own, so the main stamp names them once, and neither the stamp's release line nor
-    the compatibility page's notes repeat them per release. A skip only some releases show (an
-    API newer than they are) is named with its release."""
+    """The skip reasons every passing release of a page shares (no accelerator here): the
+    compatibility page does not repeat them per release. A skip only some releases show (an API
+    newer than they are) is named with its release."""
     passing = [status for status in statuses if status is not None and status.state == "passed"]
     return set.intersection(*(set(status.skip_reasons) for status in passing)) if passing else set()
 
@@ -285,11 +315,11 @@ def run(release: str, root: Path = ROOT, log=print) -> Path:
     return target
 
 
-def totals(result: Result) -> dict[str, dict[str, int]]:
-    """Passed, failed and skipped per language (the first folder of each page)."""
+def totals(pages: dict[str, dict]) -> dict[str, dict[str, int]]:
+    """Passed, failed and skipped per language, of a run's pages (a Result's, a report's)."""
     out: dict[str, dict[str, int]] = {}
-    for page, entry in sorted(result.pages.items()):
-        counts = out.setdefault(page.split("/", 1)[0], {"passed": 0, "failed": 0, "skipped": 0})
+    for page, entry in sorted(pages.items()):
+        counts = out.setdefault(language(page), {"passed": 0, "failed": 0, "skipped": 0})
         for key in counts:
             counts[key] += entry.get(key, 0)
     return out
@@ -297,7 +327,7 @@ def totals(result: Result) -> dict[str, dict[str, int]]:
 
 def summary(result: Result) -> str:
     parts = [f"docs/{language}: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped"
-             for language, c in totals(result).items()]
+             for language, c in totals(result.pages).items()]
     return f"torch {result.torch} on {result.device}, {result.date}: " + "; ".join(parts)
 
 

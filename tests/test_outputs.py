@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 from packaging.specifiers import SpecifierSet
@@ -18,7 +19,7 @@ from ptdocs import catalog, pages
 from ptdocs.downloads import TEXTS, Site, make_downloads, requirements
 from ptdocs.pages import OutputLine, output_line, prose_value_pairs, shown_output
 from ptdocs.snippets import ROOT
-from ptdocs.report import failure_record
+from ptdocs.report import ExampleReport, failure_record
 from ptdocs.versions import SUPPORTED
 
 from helpers import page_failure, tiny_site, write_page
@@ -255,20 +256,28 @@ def test_a_page_without_conditions_does_not_explain_them(site):
     assert TEXTS["en"]["output_versions"] not in downloads.script
 
 
-# ---------------------------------------------------------------- the report reads these failures
+# ---------------------------------------------------------------- the report records these failures
 
 @pytest.mark.parametrize("code, prose, kind, fields", [
-    ('print("a")\n# > b\n', "", "output", {"file": "snippets/demo/fails.py", "shown": "b", "printed": "a"}),
+    ('print("a")\n# > b\n# > c\n', "", "output", {"file": "snippets/demo/fails.py", "line": 1, "shown": "b",
+                                                 "printed": "a"}),
+    ("x = 1\n# > b\n", "", "output", {"shown": "b", "printed": None}),
     ('raise ValueError("no")\n', "", "exception", {"file": "snippets/demo/fails.py", "error": "ValueError: no"}),
     ("n = 3\n", "<!-- prose-values: n -> 4 -->\nThe answer is 4.\n", "value",
-     {"file": "docs/en/fails.md", "said": "4", "got": "3"}),
+     {"file": "docs/en/fails.md", "said": "4", "expression": "n", "got": "3"}),
 ])
-def test_the_report_reads_each_kind_of_failure_the_pages_raise(site, code, prose, kind, fields):
-    """ptdocs.report.failure_record reads the words of ptdocs.pages' failures: were they
-    reworded, every failure on the stamps would become "other". Real failures, not copies."""
+def test_the_report_records_each_kind_of_failure_as_the_pages_made_it(site, code, prose, kind, fields):
+    """ptdocs.pages makes each failure as data, and the report's own pytest hook carries it with
+    the test's report to the file the stamps read; nothing reads it back out of the words. Real
+    failures, not copies."""
     (site / "snippets" / "demo" / "fails.py").write_text(code)
     failure = page_failure(site, page(site, "en/fails.md", f'# Fails\n\n```python\n--8<-- "snippets/demo/fails.py"\n```\n\n{prose}'))
     assert failure is not None
-    record = failure_record(str(failure))
+    report = SimpleNamespace(user_properties=[])
+    hook = ExampleReport(site).pytest_runtest_makereport(None, SimpleNamespace(excinfo=SimpleNamespace(value=failure)))
+    next(hook)
+    with pytest.raises(StopIteration):
+        hook.send(SimpleNamespace(get_result=lambda: report))
+    record = failure_record(report)
     assert record["kind"] == kind, record
     assert {key: record[key] for key in fields} == fields, record

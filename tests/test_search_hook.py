@@ -281,12 +281,3 @@ def test_the_built_site_has_one_index_per_language(built_site):
         assert base == ("http://site/es/" if page.startswith("es/") else "http://site/"), page
 
 
-def test_a_stamp_the_page_does_not_hold_is_a_clear_error():
-    from mkdocs.exceptions import PluginError
-
-    from ptdocs.hooks.stamp import FAILED, Stamp, excluded_from_search
-
-    stamp = Stamp(FAILED, "1 of 3 failed.", title="Failing examples")
-    assert 'class="admonition failure" data-search-exclude>' in stamp.html()
-    with pytest.raises(PluginError, match="stamp hook: the stamp 'Failing examples' is not in the page"):
-        excluded_from_search("<h1>Title</h1><p>ok</p>", stamp)

@@ -201,12 +201,15 @@ def test_an_example_skipped_while_it_runs_reaches_the_stamp_with_its_reason(proj
     assert result.text.endswith("Skipped: 1 example (needs an accelerator).")
 
 
-def test_a_failure_goes_under_the_title_not_into_code():
-    text = "```python\n# not a title\n```\n# Title\n\nBody\n"
+def test_a_failure_goes_under_the_title_out_of_the_search_index():
+    from ptdocs.generated import after_title
+
     failure = stamp.Stamp(stamp.FAILED, "1 of 3 failed.", title="Failing")
-    result = stamp.insert_under_title(text, failure)
-    assert result.index('!!! failure "Failing"') > result.index("# Title") > result.index("# not a title")
-    assert stamp.insert_under_title("Body\n", failure).startswith('!!! failure "Failing"')
+    html = '<pre><code>&lt;h1&gt;not a title&lt;/h1&gt;</code></pre><h1 id="t">Title</h1><p>Body</p>'
+    result = after_title(html, failure.html())
+    box = '<div class="admonition failure" data-search-exclude>\n<p class="admonition-title">Failing</p>'
+    assert result.index(box) > result.index("</h1>") and "<p>1 of 3 failed.</p>" in result
+    assert after_title("<p>Body</p>", failure.html()).startswith(box)
 
 
 @pytest.mark.parametrize("language", ["en", "es"])

@@ -16,7 +16,7 @@ from ptdocs import versions
 from ptdocs.hooks import compatibility, stamp
 from ptdocs.downloads import requirements
 from ptdocs.provenance import page_sources
-from ptdocs.report import ExampleReport, failure_record
+from ptdocs.report import FAILURE as CARRIED, ExampleReport, failure_record
 from ptdocs.snippets import ROOT
 from ptdocs.versions import Status, VersionsError
 
@@ -208,28 +208,15 @@ def test_the_committed_results_load_and_cover_only_supported_releases():
 # ---- what a test run records -----------------------------------------------------------------------
 
 
-def test_a_failure_is_recorded_as_data_not_as_an_english_sentence():
-    exception = ("Example at /repo/docs/en/demo.md, line 3, column 1 did not evaluate as expected:\n"
-                 "snippets/demo.py, line 2 (shown on docs/en/demo.md, line 3): AttributeError\n"
-                 '  File "snippets/demo.py", line 2, in <module>\n    torch.accelerator.is_available()\n'
-                 f"{ERROR}\n")
-    assert failure_record(exception) == FAILURE
-    printed = ("Example at /repo/docs/en/demo.md, line 3, column 1 did not evaluate as expected:\n"
-               "snippets/demo.py, line 4 (shown on docs/en/demo.md, line 3): what this prints differs from "
-               "the # > lines below it\n--- shown on the page\n    tensor([1., 2.])\n    done\n"
-               "+++ printed when run\n    tensor([1, 2])\n    done\n")
-    output = {"file": "snippets/demo.py", "line": 4, "kind": "output", "shown": "tensor([1., 2.])",
-              "printed": "tensor([1, 2])"}
-    assert failure_record(printed) == output
-    # Output with release conditions names the release whose lines were expected (ptdocs/pages.py).
-    assert failure_record(printed.replace("below it\n", "below it (those for torch 2.14.1)\n")) == output
-    missing = printed.replace("+++ printed when run\n    tensor([1, 2])\n    done\n", "+++ printed when run\n    (nothing)\n")
-    assert failure_record(missing) == {**output, "printed": None}
-    assert failure_record("x" * 1000) == {"kind": "other", "message": "x" * 119 + "…"}
-    prose = ("[gw1] linux -- Python 3.11.7 /env/bin/python\nExample at x, line 9, column 1 did not evaluate as "
-             "expected:\ndocs/en/demo.md, line 9: prose-values:\n    the prose says 1 for f(0), the code gives 0\n")
-    assert failure_record(prose) == {"file": "docs/en/demo.md", "line": 9, "kind": "value", "said": "1",
-                                     "expression": "f(0)", "got": "0"}
+def test_a_failure_is_recorded_as_the_data_it_travelled_with_clipped_to_a_line():
+    """ptdocs.pages makes each failure as data (tests/test_outputs.py runs real ones); the report
+    keeps it as it came, each value cut to a stamp's line. A failure that is no page example's
+    (a setup error) is kept as its first line."""
+    long = "x" * 1000
+    carried = SimpleNamespace(user_properties=[(CARRIED, {**FAILURE, "error": long})])
+    assert failure_record(carried) == {**FAILURE, "error": "x" * 119 + "…"}
+    setup = SimpleNamespace(user_properties=[], longrepr=None, longreprtext="fixture 'x' not found\nmore")
+    assert failure_record(setup) == {"kind": "other", "message": "fixture 'x' not found"}
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
@@ -254,6 +241,9 @@ def test_a_failure_is_said_in_the_pages_language_with_only_the_codes_own_text_as
     failures = [output, {**output, "shown": "done", "printed": None}, FAILURE,
                 {"file": "docs/en/demo.md", "line": 9, "kind": "value", "said": "1", "expression": "f(0)", "got": "0"}]
     assert [describe(language, failure, code) for failure in failures] == said
+    # A page its parser could not read: the parser's message, which says where, as code.
+    unread = {"kind": "other", "message": "docs/en/x.md, line 3: an empty Python block"}
+    assert describe(language, unread, code) == "`docs/en/x.md, line 3: an empty Python block`"
     # A result written before failures were data: its English line is shown as code, as it was.
     assert describe(language, "snippets/demo.py, line 2: ValueError: no", code) == "`snippets/demo.py, line 2: ValueError: no`"
 
@@ -267,8 +257,8 @@ def test_a_run_for_another_release_writes_where_it_is_told_with_its_failures(pro
                                                        outcome="passed", skipped=False))
     collector.pytest_runtest_logreport(SimpleNamespace(
         fspath=str(page), nodeid="b", when="call", outcome="failed", skipped=False,
-        longreprtext="Example at x, line 3, column 1 did not evaluate as expected:\n"
-                     "snippets/demo.py, line 2: ValueError\nValueError: no"))
+        user_properties=[(CARRIED, {"file": "snippets/demo.py", "line": 2, "kind": "exception",
+                                    "error": "ValueError: no"})]))
     collector.pytest_sessionfinish(session=None)
     assert not (project / "reports" / "examples.json").exists()
     entry = json.loads(target.read_text())["pages"]["en/demo.md"]

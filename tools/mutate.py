@@ -83,6 +83,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from unittest import SkipTest
 
+from ptdocs import versions
 from ptdocs.pages import Block, PageBlockParser, ProseValuesParser
 from ptdocs.snippets import ROOT, Include
 
@@ -773,13 +774,14 @@ def page_sections(runner: PageRunner, patterns: list[str]) -> list[Section]:
 def twin_note(page: Path, root: Path, pages=None) -> str:
     """Whether the other language's page includes the same sections in the same order."""
     try:
-        relative = page.resolve().relative_to((root / "docs").resolve())
-    except ValueError:
+        relative = page.resolve().relative_to((root / "docs").resolve()).as_posix()
+        language = versions.language(relative)
+    except ValueError:  # not a page under docs/<language>/
         return ""
-    if len(relative.parts) < 2 or relative.parts[0] not in ("en", "es"):
+    if language not in ("en", "es"):
         return ""
-    other = "es" if relative.parts[0] == "en" else "en"
-    twin = root / "docs" / other / Path(*relative.parts[1:])
+    other = "es" if language == "en" else "en"
+    twin = root / "docs" / other / relative.partition("/")[2]
     if not twin.is_file():
         return f"no {other} twin"
 

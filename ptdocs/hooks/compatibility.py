@@ -20,8 +20,9 @@ from ptdocs.catalog import CatalogError, Plural, Texts
 from ptdocs.downloads import requirements
 from ptdocs.failures import STRINGS as FAILURES, describe as describe_failure
 from ptdocs.provenance import page_sources
-from ptdocs.versions import (RESULTS, SUPPORTED, Result, VersionsError, load_results,
-                             page_status, release_key, shared_skips)
+from ptdocs.versions import language as page_language
+from ptdocs.versions import (RESULTS, SUPPORTED, Result, VersionsError, built_language, load_results,
+                             page_status, release_key, shared_skips, totals)
 
 MARKER = "<!-- compatibility -->"
 PAGE = "compatibility.md"
@@ -63,11 +64,6 @@ STRINGS = Texts("compatibility", {
 _build: dict = {}
 
 
-def _language(page_uri: str, config) -> str:
-    first = page_uri.split("/", 1)[0]
-    return first if first in STRINGS else config.theme.get("language", "en")
-
-
 def on_pre_build(config):
     try:
         _build["results"] = load_results(Path(config.config_file_path).parent)
@@ -91,7 +87,6 @@ def section(language: str, page_uri: str, results: dict[str, Result], titles: di
             root: Path) -> str:
     """The Markdown that replaces the marker on the compatibility page ``page_uri``."""
     s = STRINGS[language]
-    prefix = page_uri.split("/", 1)[0] + "/" if "/" in page_uri else ""
     releases = sorted(set(SUPPORTED) | set(results), key=release_key)
     out = [s["supported"].format(first=".".join(SUPPORTED[0].split(".")[:2]),
                                  last=".".join(SUPPORTED[-1].split(".")[:2]),
@@ -107,12 +102,11 @@ def section(language: str, page_uri: str, results: dict[str, Result], titles: di
         if result is None:
             out.append(f"| {release} | {s['not_run_yet']} | | | | | |")
             continue
-        counts = {key: sum(entry.get(key, 0) for page, entry in result.pages.items() if page.startswith(prefix))
-                  for key in ("passed", "failed", "skipped")}
+        counts = totals(result.pages).get(language, {"passed": 0, "failed": 0, "skipped": 0})
         out.append(f"| {release} | {result.torch} | {result.device} | {result.date} | {counts['passed']} "
                    f"| {counts['failed']} | {counts['skipped']} |")
 
-    pages = {page for result in results.values() for page in result.pages if page.startswith(prefix)}
+    pages = {page for result in results.values() for page in result.pages if page_language(page) == language}
     order = list(titles)
     pages = sorted(pages, key=lambda page: (order.index(page) if page in order else len(order), page))
     out += ["", f"## {s['pages_heading']}", "",
@@ -160,6 +154,6 @@ def on_page_markdown(markdown, page, config, files):
     if markdown.count(MARKER) != 1:
         raise PluginError(f"{page.file.src_uri}: put exactly one '{MARKER}' line where the table goes")
     root = Path(config.config_file_path).parent
-    text = section(_language(page.file.src_uri, config), page.file.src_uri, _build.get("results", {}),
+    text = section(built_language(page.file, config, STRINGS), page.file.src_uri, _build.get("results", {}),
                    _build.get("titles", {}), root)
     return markdown.replace(MARKER, text)

@@ -57,6 +57,7 @@ from ptdocs import translations  # which files under docs/ are pages
 from ptdocs.atomic import write_atomically
 from ptdocs.catalog import CatalogError
 from ptdocs.notebook_renders import executes, made_by_this_build, render_path
+from ptdocs.versions import language as language_of
 
 
 def on_config(config):
@@ -162,7 +163,10 @@ def with_download_link(html: str, src_uri: str) -> str:
 
     mkdocs-jupyter copies the notebook into the folder of the page's HTML under its own
     name, so the link is just that name."""
-    language = src_uri.partition("/")[0]
+    try:
+        language = language_of(src_uri)
+    except ValueError:
+        language = ""
     if language not in TEXTS:
         raise PluginError(f"{src_uri}: no download label for the language '{language}'; "
                           "add the language to the catalog (locale/, python -m ptdocs.catalog update)")

@@ -37,6 +37,7 @@ from mkdocs.exceptions import PluginError
 from ptdocs import results as results_module
 from ptdocs.atomic import write_atomically
 from ptdocs.generated import add_beside, pages_named
+from ptdocs.versions import built_language
 from ptdocs.results import (AA_PAIR, COMPARE_MODULE, COMPARISON, SAMPLE, STRINGS,
                             ResultsError, comparison_section, comparison_svg, load, load_comparison,
                             plot_svg, sample_table, section)
@@ -87,8 +88,7 @@ def on_files(files, config):
     except ResultsError as error:
         raise PluginError(f"results page: {error}") from None
     for page in pages:
-        language = page.src_uri.split("/", 1)[0]
-        language = language if language in STRINGS else config.theme.get("language", "en")
+        language = built_language(page, config, STRINGS)
         generated = {
             "plot": (f"results-latency-{language}.svg", "latency.svg", svg(root, plot_svg, results, language)),
             "plot-dark": (f"results-latency-{language}-dark.svg", "latency-dark.svg",

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import re
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -42,12 +41,12 @@ from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
 from ptdocs.catalog import CatalogError, Plural, Texts
-from ptdocs.downloads import lines_with_prose_flag
+from ptdocs.generated import after_title
 from ptdocs.failures import STRINGS as FAILURES, describe as describe_failure
-from ptdocs.provenance import REPORT, changed_sources, page_sources
+from ptdocs.provenance import REPORT, page_sources
 from ptdocs.notebook_renders import executes, made_earlier
 from ptdocs.versions import (SUPPORTED, Status, VersionsError, installed_torch, load_results,
-                             page_status, public, release_key, shared_skips)
+                             built_language, page_status, public, release_key, status_of)
 
 # The stamp's words, in English; each other language's are in locale/<language>/LC_MESSAGES/interface.po
 # (ptdocs.catalog). A Plural is gettext's singular and plural ({n}): each language writes its whole
@@ -103,25 +102,17 @@ class Stamp:
         return f"✓ {text}" if self.state == VERIFIED else text
 
     def html(self, url: str | None = None) -> str:
-        """The stamp as HTML, out of the search index: a failure's box (for under the title), or
+        """The stamp as HTML, out of the search index (Material's ``data-search-exclude``): a
+        failure's box as Python-Markdown's admonition writes it (for under the title), or
         the quiet line (for the page's end: Material's md-source-file, a page's metadata)."""
         if self.state == FAILED:
-            return excluded_from_search(markdown_lib.markdown(self.markdown(), extensions=["admonition"]), self)
+            return (f'<div class="admonition failure" data-search-exclude>\n<p class="admonition-title">'
+                    f"{escape(self.title, quote=False)}</p>\n{markdown_lib.markdown(self.text)}\n</div>\n")
         line = markdown_lib.markdown(self.markdown(url)).removeprefix("<p>").removesuffix("</p>")
         return (f'<aside class="md-source-file ptdocs-end ptdocs-stamp ptdocs-stamp--{self.state}" '
                 f"data-search-exclude>\n<p>{line}</p>\n</aside>\n")
 
 
-def excluded_from_search(html: str, stamp: Stamp) -> str:
-    """``html`` with the failure box marked ``data-search-exclude``: Material's search plugin
-    then leaves the whole block out of the index (the page shows it unchanged)."""
-    opening = '<div class="admonition failure">'
-    title = f'<p class="admonition-title">{escape(stamp.title, quote=False)}</p>'
-    at = html.find(f"{opening}\n{title}")
-    if at < 0:
-        raise PluginError(f"stamp hook: the stamp {stamp.title!r} is not in the page as "
-                          "Python-Markdown's admonition writes it; did the admonition markup change?")
-    return f'{html[:at]}<div class="admonition failure" data-search-exclude>{html[at + len(opening):]}'
 
 
 def _skips(s: dict, skipped: int, reasons) -> str:
@@ -215,24 +206,22 @@ def report_stamp(language: str, page: str, report: dict | None, current_sources:
     if report.get("torch") != torch_now:
         return unverified(s["other_torch"].format(then=report.get("torch"), now=torch_now))
     entry = (report.get("pages") or {}).get(page)
-    if entry is None:
+    status = status_of(report["torch"], entry, current_sources)  # as each release's run is read
+    if status.state == "not_run":
         return unverified(s["not_run"].format(date=date))
     date = entry.get("date", date)  # a page kept from an earlier run of the report: its own day
-    if "sources" not in entry:
-        return unverified(s["unrecorded"].format(date=date))
-    changed = changed_sources(entry["sources"], current_sources)
-    if changed:
-        return unverified(s["changed"].format(date=date, files=", ".join(f"`{path}`" for path in changed)))
+    if status.state == "outdated":
+        return unverified(s["changed"].format(date=date, files=", ".join(f"`{path}`" for path in status.changed))
+                          if status.changed else s["unrecorded"].format(date=date))
     facts = {"torch": report["torch"], "device": report.get("device", "?"), "date": date}
-    passed, failed, skipped = (entry.get(key, 0) for key in ("passed", "failed", "skipped"))
-    if failed:
-        return Stamp(FAILED, s["failures"].format(failed=failed, total=passed + failed + skipped, **facts),
+    if status.state == "failed":
+        return Stamp(FAILED, s["failures"].format(failed=status.failed, total=status.total, **facts),
                      title=s["failed"])
-    if not passed:
-        return unverified(s["none_ran"].format(**facts) + _skips(s, skipped, entry.get("skip_reasons")))
-    return verified(passed, [report["torch"], *(status.release for status, *_ in passing)],
+    if status.state == "skipped":
+        return unverified(s["none_ran"].format(**facts) + _skips(s, status.skipped, status.skip_reasons))
+    return verified(status.passed, [report["torch"], *(run.release for run, *_ in passing)],
                     [date, *(date for _, date, _ in passing)], [facts["device"], *(device for *_, device in passing)],
-                    skipped, entry.get("skip_reasons"))
+                    status.skipped, status.skip_reasons)
 
 
 def notebook_stamp(language: str, cells: int, executed: bool, cached: bool, torch_now: str | None,
@@ -245,15 +234,6 @@ def notebook_stamp(language: str, cells: int, executed: bool, cached: bool, torc
         return Stamp(UNVERIFIED, f"{s['unverified']} {s['notebook_cached']}")
     return Stamp(VERIFIED, s["notebook_ran"](cells, torch=torch_now, device=device,
                                  date=_date(date, language)))
-
-
-def insert_under_title(markdown: str, stamp: Stamp) -> str:
-    """Put the stamp right after the page's first level-1 heading (at the top if it has none)."""
-    lines = markdown.split("\n")
-    for index, (line, prose) in enumerate(lines_with_prose_flag(markdown)):
-        if prose and re.match(r"^#\s+\S", line):
-            return "\n".join(lines[: index + 1] + ["", stamp.markdown()] + lines[index + 1 :])
-    return stamp.markdown() + "\n" + markdown
 
 
 def load_report(path: Path) -> dict | None:
@@ -296,14 +276,9 @@ def on_pre_build(config):
                   pages={}, releases=releases)
 
 
-def _page_language(page, config) -> str:
-    first = page.file.src_uri.split("/", 1)[0]
-    return first if first in STRINGS else config.theme.get("language", "en")
-
-
 def on_page_markdown(markdown, page, config, files):
     source = Path(page.file.abs_src_path)
-    language = _page_language(page, config)
+    language = built_language(page.file, config, STRINGS)
     report = _build["report"]
     sources = page_sources(source, _build["root"])
     runs = [(page_status(result, page.file.src_uri, sources), result.date, result.device)
@@ -319,8 +294,7 @@ def on_page_markdown(markdown, page, config, files):
     stamp = report_stamp(language, page.file.src_uri, report, sources, _build["torch"],
                          _count_examples(source, _build["root"]) > 0, runs=runs)
     _build["pages"][page.file.src_uri] = stamp
-    # A failure is put where it cannot be missed; any other stamp waits for the page's end.
-    return insert_under_title(markdown, stamp) if stamp and stamp.state == FAILED else markdown
+    return markdown
 
 
 def on_page_content(html, page, config, files):
@@ -328,18 +302,14 @@ def on_page_content(html, page, config, files):
     stamp = pages.get(page.file.src_uri) or notebooks.get(page.file.src_uri)
     if stamp is None:
         return html
-    if stamp.state == FAILED:
-        if page.file.src_uri in pages:  # rendered from the page's Markdown, with the site's extensions
-            return excluded_from_search(html, stamp)
-        end = html.find("</h1>")
-        at = end + len("</h1>") if end >= 0 else 0
-        return html[:at] + stamp.html() + html[at:]
-    return html + stamp.html(_releases_url(page, files))
+    if stamp.state == FAILED:  # where it cannot be missed; any other stamp at the page's end
+        return after_title(html, stamp.html())
+    return html + stamp.html(_releases_url(page, config, files))
 
 
-def _releases_url(page, files) -> str | None:
+def _releases_url(page, config, files) -> str | None:
     """The releases page of the page's language, relative to the page (None: the site has none)."""
-    language = page.file.src_uri.split("/", 1)[0]
+    language = built_language(page.file, config, STRINGS)
     releases = files.get_file_from_path(f"{language}/{RELEASES_PAGE}") if files else None
     return get_relative_url(releases.url, page.url) if releases else None
 

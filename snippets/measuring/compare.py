@@ -188,6 +188,15 @@ class Run:
         return f"{self.path}: torch {self.torch_build}, {device}{threads}{preset}{when}"
 
 
+# Columns read as numbers (None when empty). Times, in seconds, are finite and >= 0, a
+# latency above 0 (no time per call is nothing to divide by; an IQR of 0 is a real,
+# steady spread); the others as written (a relative error may be inf). Whole numbers
+# stay text (a batch names a cell), checked.
+TIMES = ("latency", "latency_iqr")
+NUMBERS = TIMES + ("memory", "rel_error", "tolerance", "samples_per_s")
+WHOLE = ("batch", "blocks")
+
+
 def _number(text, path, line, column):
     text = (text or "").strip()
     if not text:
@@ -198,9 +207,9 @@ def _number(text, path, line, column):
         raise CompareError(
             f"{path}, line {line}: {column} {text!r} is not a number"
         ) from None
-    if not math.isfinite(value) or value < 0 or (value == 0 and column == "latency"):
-        # A latency of 0 is no time per call (nothing to divide by); an IQR of 0 is a
-        # real, steady spread.
+    if column in TIMES and (
+        not math.isfinite(value) or value < 0 or (value == 0 and column == "latency")
+    ):
         raise CompareError(
             f"{path}, line {line}: {column} {text!r} is not a time in seconds"
             + (" (a latency must be above 0)" if value == 0 else "")
@@ -209,7 +218,9 @@ def _number(text, path, line, column):
 
 
 def read_csv(path: Path) -> list[dict]:
-    """The rows of a benchmark CSV, or a one-line CompareError."""
+    """The rows of a benchmark CSV, checked, with NUMBERS as floats (None when empty),
+    or a one-line CompareError. The one reader of the benchmark's CSV: the site's
+    results page (ptdocs/results.py) reads it with this function too."""
     if not path.exists():
         raise CompareError(f"{path}: no such file")
     if not path.is_file():
@@ -243,9 +254,15 @@ def read_csv(path: Path) -> list[dict]:
                 f"{path}, line {line}: noisy must be true, false or empty, not "
                 f"{raw['noisy']!r}"
             )
+        for column in WHOLE:
+            if not (raw.get(column) or "0").strip().isdigit():
+                raise CompareError(
+                    f"{path}, line {line}: {column} {raw[column]!r} is not a whole "
+                    "number"
+                )
         row = dict(raw)
-        row["latency"] = _number(raw["latency"], path, line, "latency")
-        row["latency_iqr"] = _number(raw.get("latency_iqr"), path, line, "latency_iqr")
+        for column in NUMBERS:
+            row[column] = _number(raw.get(column), path, line, column)
         rows.append(row)
     if not rows:
         raise CompareError(f"{path}: no rows")
