@@ -67,7 +67,7 @@ from . import catalog, output_check, problem_report
 from .catalog import CatalogError, Plural, Texts
 from .pages import PROSE_VALUES, Block, PageBlockParser, has_conditioned_output
 from .snippets import ROOT, Include, snippet_preprocessor
-from .versions import language
+from .layout import language
 
 SELECTOR = "https://pytorch.org/get-started/locally/"
 

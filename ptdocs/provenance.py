@@ -13,7 +13,7 @@ from pathlib import Path
 from .catalog import LANGUAGES, po_path
 from .includes import include_target, split_target
 from .snippets import ROOT
-from .versions import language
+from .layout import language
 
 # Where the test run records, per page, what ran and these fingerprints; the stamp reads it.
 REPORT = Path("reports") / "examples.json"

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .atomic import write_atomically
+from .layout import language
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = Path("reports") / "versions"  # committed: a reader's site shows them
@@ -160,15 +161,6 @@ def load_results(root: Path = ROOT) -> dict[str, Result]:
         return {}
     results = [load_result(path) for path in folder.glob("*.json")]
     return {result.release: result for result in sorted(results, key=lambda r: release_key(r.release))}
-
-
-def language(page: str) -> str:
-    """The language of a page as the reports and the site name it, by its path under docs/
-    ("es/autograd.md"): its first folder. The one place that says so."""
-    first, slash, _ = str(page).partition("/")
-    if not slash:
-        raise ValueError(f"{page}: a page lives under docs/<language>/")
-    return first
 
 
 def built_language(file, config, known) -> str:

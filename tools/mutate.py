@@ -83,7 +83,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from unittest import SkipTest
 
-from ptdocs import versions
+from ptdocs import layout
 from ptdocs.pages import Block, PageBlockParser, ProseValuesParser
 from ptdocs.snippets import ROOT, Include
 
@@ -775,7 +775,7 @@ def twin_note(page: Path, root: Path, pages=None) -> str:
     """Whether the other language's page includes the same sections in the same order."""
     try:
         relative = page.resolve().relative_to((root / "docs").resolve()).as_posix()
-        language = versions.language(relative)
+        language = layout.language(relative)
     except ValueError:  # not a page under docs/<language>/
         return ""
     if language not in ("en", "es"):

@@ -20,7 +20,7 @@ from ptdocs.catalog import CatalogError, Plural, Texts
 from ptdocs.downloads import requirements
 from ptdocs.failures import STRINGS as FAILURES, describe as describe_failure
 from ptdocs.provenance import page_sources
-from ptdocs.versions import language as page_language
+from ptdocs.layout import language as page_language
 from ptdocs.versions import (RESULTS, SUPPORTED, Result, VersionsError, built_language, load_results,
                              page_status, release_key, shared_skips, totals)
 

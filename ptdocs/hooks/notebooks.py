@@ -57,7 +57,7 @@ from ptdocs import translations  # which files under docs/ are pages
 from ptdocs.atomic import write_atomically
 from ptdocs.catalog import CatalogError
 from ptdocs.notebook_renders import executes, made_by_this_build, render_path
-from ptdocs.versions import language as language_of
+from ptdocs.layout import language as language_of
 
 
 def on_config(config):
