@@ -595,7 +595,9 @@ def steady_state(call, sync, *, threads, min_run_time, max_run_time, host=True):
         timing.wait_share,
         threads,
         timing.load_average,
-        usable_cpus(),
+        len(os.sched_getaffinity(0))
+        if hasattr(os, "sched_getaffinity")
+        else os.cpu_count(),
     )
     return timing
 
