@@ -526,19 +526,50 @@ NOISE_THRESHOLD = (
     0.10  # torch's own: a Measurement warns (has_warnings) at IQR >= 10% of the median
 )
 MIN_BLOCKS = 4  # adaptive_autorange judges the spread from the 4th timed block on
-# CPU time over wall time per thread below this: the cell's threads waited for a core
-# that something else held. Its blocks can be slow and steady (a small IQR), so the IQR
-# misses it.
+# Contended: other programs held the cores, so the threads waited for one more than
+# 1 - this share of the wall time (Linux counts the wait; elsewhere a low CPU share on
+# one thread tells). Its blocks can be slow and steady (a small IQR): the IQR misses it.
 CONTENTION_THRESHOLD = 0.9
+
+
+def core_wait():
+    """Seconds this process's threads have spent ready to run but waiting for a core
+    (the run_delay of Linux's schedstat, summed), or None where the OS does not say."""
+    total = 0
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return None
+    for task in tasks:
+        try:
+            with open(f"/proc/self/task/{task}/schedstat") as file:
+                total += int(file.read().split()[1])
+        except FileNotFoundError:  # the thread ended meanwhile
+            continue
+        except (OSError, ValueError, IndexError):
+            return None
+    return total / 1e9
+
+
+def is_contended(cpu_share, wait_share, threads, load_average, cpus):
+    """Other programs took the cores. A low CPU share alone does not say so when there
+    are several threads: ops too small to split leave threads idle, not waiting."""
+    if wait_share is not None:
+        return 1 - wait_share < CONTENTION_THRESHOLD  # off a core over 10% of the time
+    if threads == 1:
+        return cpu_share < CONTENTION_THRESHOLD
+    busy = load_average is None or load_average > cpus  # more runnable than cores
+    return cpu_share < CONTENTION_THRESHOLD and busy
 
 
 def steady_state(call, sync, *, threads, min_run_time, max_run_time, host=True):
     """Seconds per call in timed blocks: torch.utils.benchmark's Measurement of block
     means.
 
-    It also records how much of the wall time the process got a core (`cpu_share`) and,
-    where the OS gives one, the 1-minute load average. `host`: the work runs on the CPU
-    (on an accelerator the host thread may sleep while it waits, so no contention test).
+    It also records how much of the wall time the process got a core (`cpu_share`),
+    how much its threads waited for one (`wait_share`) and the 1-minute load average,
+    where the OS gives them. `host`: the work runs on the CPU (on an accelerator the
+    host thread may sleep while it waits, so no contention test).
     """
     timer = Timer(
         stmt="call(); sync()",  # every timed call ends with the device synchronized
@@ -546,15 +577,28 @@ def steady_state(call, sync, *, threads, min_run_time, max_run_time, host=True):
         num_threads=threads,  # Timer's default is one thread: set it, and record it
     )
     wall, cpu = time.perf_counter(), time.process_time()  # process_time: every thread's
+    waited = core_wait()
     # Warms up, then adds blocks until their IQR is under the threshold or max_run_time
     # is spent.
     timing = timer.adaptive_autorange(
         threshold=NOISE_THRESHOLD, min_run_time=min_run_time, max_run_time=max_run_time
     )
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    now = core_wait()
     timing.cpu_share = cpu / (wall * threads)  # 1: every thread ran all along
-    timing.contended = host and timing.cpu_share < CONTENTION_THRESHOLD
+    timing.wait_share = (
+        None if None in (waited, now) else max(0.0, now - waited) / (wall * threads)
+    )
     timing.load_average = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    timing.contended = host and is_contended(
+        timing.cpu_share,
+        timing.wait_share,
+        threads,
+        timing.load_average,
+        len(os.sched_getaffinity(0))
+        if hasattr(os, "sched_getaffinity")
+        else os.cpu_count(),
+    )
     return timing
 
 
@@ -920,6 +964,7 @@ EXTRA_COLUMNS = (
     "contended",
     "precision",
     "reference",
+    "wait_share",
 )
 
 
@@ -1011,6 +1056,7 @@ def make_row(
         # weights, inputs and arithmetic in the dtype (no autocast cells)
         "precision": "pure",
         "reference": reference,
+        "wait_share": number(getattr(timing, "wait_share", None)),
         "_blocks": None
         if timing is None
         else {"number_per_run": timing.number_per_run, "raw_times": timing.raw_times},
@@ -1162,9 +1208,12 @@ NOISE_CRITERION = (
     f"noisy = true when the IQR of the block means is >= {NOISE_THRESHOLD:g} of their "
     f"median (Measurement.meets_confidence({NOISE_THRESHOLD:g}) is false: where "
     f"torch's Measurement itself warns), when fewer than {MIN_BLOCKS} blocks were "
-    "timed, or, on the CPU, when the cell was contended: the process's CPU time over "
-    f"the wall time per thread (cpu_share) was under {CONTENTION_THRESHOLD:g}, a "
-    "slowdown that lasts the whole cell and leaves its blocks steady. Timing uses "
+    "timed, or, on the CPU, when the cell was contended: its threads waited for a "
+    f"core more than {1 - CONTENTION_THRESHOLD:.2g} of the wall time (wait_share; "
+    "where the OS does not tell, the process's CPU time over the wall time per thread, "
+    f"cpu_share, was under {CONTENTION_THRESHOLD:g} with one thread, or with several "
+    "while the load average exceeded the CPUs), a slowdown that lasts the whole cell "
+    "and leaves its blocks steady. Timing uses "
     f"Timer.adaptive_autorange(threshold={NOISE_THRESHOLD:g}), which adds blocks "
     "until the spread is under the threshold or max_run_time is spent: a spread "
     "under the threshold is an estimate biased low. Rerun policy: a noisy cell is "
@@ -1304,9 +1353,14 @@ class Progress:
 
 def noise_note(row):
     if row.get("contended") == "true":
+        waited = (
+            f" and waited for one {float(row['wait_share']):.0%}"
+            if row.get("wait_share")
+            else ""
+        )
         why = (
             f"contended: its threads had a core {float(row['cpu_share']):.0%} of the "
-            f"wall time (load average {row['load_average'] or '?'}; use fewer "
+            f"wall time{waited} (load average {row['load_average'] or '?'}; use fewer "
             "--threads, or a quieter machine)"
         )
     elif int(row["blocks"]) < MIN_BLOCKS:
@@ -1543,11 +1597,19 @@ COLUMN_MEANINGS = {
     ),
     "load_average": "the OS's 1-minute load average after the timing, where it has one",
     "contended": (
-        "true when cpu_share < CONTENTION_THRESHOLD on the CPU: the cell shared its "
-        "cores (then noisy is true too)"
+        "true on the CPU when other programs took the cores: wait_share > 1 - "
+        "CONTENTION_THRESHOLD; where the OS gives no wait_share, cpu_share < "
+        "CONTENTION_THRESHOLD with one thread, or with several while the load average "
+        "exceeds the CPUs the run may use (threads left idle by small ops lower "
+        "cpu_share too). Then noisy is true too"
     ),
     "precision": "pure: weights, inputs and arithmetic in the dtype (no autocast cell)",
     "reference": "what quality was checked against (see reference)",
+    "wait_share": (
+        "the time the process's threads were ready to run but waited for a core, over "
+        "the wall time per thread while the cell was timed (Linux's schedstat "
+        "run_delay); empty where the OS does not tell"
+    ),
 }
 
 
@@ -1606,6 +1668,10 @@ def static_metadata(args):
         "device_name": device_name(args.device),
         "gpu_name": device_name(args.device) if args.device.type != "cpu" else None,
         "threads": args.threads,
+        # the CPUs the process may run on (its affinity), where the OS tells
+        "cpus": sorted(os.sched_getaffinity(0))
+        if hasattr(os, "sched_getaffinity")
+        else None,
         "parallel_info": torch.__config__.parallel_info(),
         "environment": {name: os.environ.get(name) for name in ENVIRONMENT},
         "module": module_version(),

@@ -19,8 +19,10 @@ median block, and a bootstrap (repeats resampled, then the blocks in each; seede
 so repeatable) gives a 95% interval of the ratio. A change counts when the whole
 interval lies beyond a factor of 1 + --min-change (5% by default, a chosen value)
 in either direction. Blocks and repeats show the spread within a run, not how far
-the machine drifts between runs: --calibrate A1.csv A2.csv raises the minimum
-change to the largest change an A/A pair (two runs of the same settings) showed.
+the machine drifts between runs: with --calibrate A1.csv A2.csv [B1.csv B2.csv ...]
+the ratio itself must also lie beyond the largest time ratio (either way) that the
+judged cells of one or more A/A pairs (two runs of the same settings each) showed.
+With several repeats, a repeat flagged noisy is left out when most were not.
 A cell flagged noisy, contended included, is not compared. For a CSV without
 block times the verdict falls back to a rule of thumb: the ratio beyond a factor
 of 1 + the larger of --min-change and the two rows' IQR / median summed.
@@ -108,6 +110,7 @@ class Entry:
     failed_repeats: int = 0  # rows of this cell that did not run while others did
     # per timed repeat, its blocks' seconds per call (from the metadata)
     blocks: tuple = ()
+    noisy_repeats: int = 0  # repeats flagged noisy and left out (see combine())
 
     @property
     def spread(self) -> float | None:
@@ -280,7 +283,10 @@ def combine(rows, blocks=None) -> Entry:
     IQR is the larger of their IQRs and the range of their latencies, so that a
     spread between repeats is never hidden. A repeat that did not run while
     others did is counted in failed_repeats (the cell is then not compared), and
-    quality is judged on the rows that ran.
+    quality is judged on the rows that ran. With the block times of several repeats,
+    a repeat flagged noisy (contended included) is left out when most repeats, at
+    least two, were not: the cell is judged on those (noisy_repeats counts the rest);
+    otherwise the cell is flagged.
     """
     errors = [row.get("error") or "" for row in rows]
     timed = [
@@ -288,9 +294,14 @@ def combine(rows, blocks=None) -> Entry:
         for row in rows
         if row["latency"] is not None and not (row.get("error") or "")
     ]
+    passed = all(row["quality_pass"] == "true" for row in timed or rows)
+    left_out = 0
+    if len(timed) > 1 and all(row.get("trial") in (blocks or {}) for row in timed):
+        clean = [row for row in timed if row.get("noisy") == "false"]
+        if len(clean) >= 2 and 2 * len(clean) > len(timed):
+            left_out, timed = len(timed) - len(clean), clean
     flags = [row.get("noisy", "") for row in timed or rows]
     noisy = True if "true" in flags else (None if "" in flags else False)
-    passed = all(row["quality_pass"] == "true" for row in timed or rows)
     error = next((e for e in errors if e), "" if timed else "no latency")
     if not timed:
         return Entry(None, None, noisy, passed, error, len(rows))
@@ -310,8 +321,9 @@ def combine(rows, blocks=None) -> Entry:
         passed,
         error,
         len(rows),
-        failed_repeats=len(rows) - len(timed),
+        failed_repeats=len(rows) - len(timed) - left_out,
         blocks=kept if len(kept) == len(timed) else (),
+        noisy_repeats=left_out,
     )
 
 
@@ -405,6 +417,7 @@ class Verdict:
     interval: tuple | None = (
         None  # the bootstrap's 95% interval of the ratio, from the blocks
     )
+    drift: float | None = None  # the ratio's limit calibrated from A/A pairs, if any
 
     @property
     def factor(self) -> float | None:
@@ -439,9 +452,17 @@ def judge(
     base_label="[1]",
     label="[2]",
     min_change=MIN_CHANGE,
+    drift=None,
 ) -> Verdict:
     """Faster, slower or within noise; never a speed verdict for a row that failed, ran
     noisy or did not run.
+
+    With the block times: the 95% bootstrap interval of the ratio must lie wholly
+    beyond a factor of 1 + min_change (the change is more than the spread within the
+    runs), and, given `drift` (calibrate() from A/A pairs), the ratio itself beyond
+    1 + drift (more than two runs of the same settings differed). The drift is measured
+    on ratios, which carry the spread within runs already: asking the whole interval to
+    clear it would count that spread twice.
 
     With t the larger of min_change and the two rows' IQR / median summed, a
     change counts when the ratio r = other / base is beyond a factor of 1 + t:
@@ -477,13 +498,17 @@ def judge(
         ratio = typical(other.blocks) / typical(base.blocks)
         low, high = interval(base.blocks, other.blocks)
         limit = math.log1p(min_change)
+        beyond = math.log1p(min_change if drift is None else max(drift, min_change))
         shown = f"95% {low:.3f}–{high:.3f}, limit ×{1 + min_change:.3f}"
-        if math.log(low) > limit:
-            return Verdict("slower", ratio, min_change, shown, interval=(low, high))
-        if math.log(high) < -limit:
-            return Verdict("faster", ratio, min_change, shown, interval=(low, high))
-        return Verdict("within noise", ratio, min_change, shown, interval=(low, high))
-    threshold = max(min_change, base.spread + other.spread)
+        if drift is not None:
+            shown += f", A/A drift ×{math.exp(beyond):.3f}"
+        found = dict(interval=(low, high), drift=drift)
+        if math.log(low) > limit and math.log(ratio) > beyond:
+            return Verdict("slower", ratio, min_change, shown, **found)
+        if math.log(high) < -limit and math.log(ratio) < -beyond:
+            return Verdict("faster", ratio, min_change, shown, **found)
+        return Verdict("within noise", ratio, min_change, shown, **found)
+    threshold = max(min_change, drift or 0, base.spread + other.spread)
     if abs(math.log(ratio)) <= math.log1p(threshold):
         return Verdict("within noise", ratio, threshold, f"limit ×{1 + threshold:.3f}")
     return Verdict(
@@ -524,22 +549,42 @@ def hash_of(*values) -> int:
     return int(hashlib.sha256(repr(values).encode()).hexdigest()[:16], 16)
 
 
-def calibrate(first, second, floor=MIN_CHANGE) -> float:
-    """The smallest change that can count, from an A/A pair (two runs of the same
-    settings).
+def calibrate(*paths, floor=MIN_CHANGE) -> float:
+    """The smallest change that can count, from one or more A/A pairs (two runs of the
+    same settings each): paths A1, A2[, B1, B2, ...].
     """
-    pair = compare([first, second], min_change=floor)
-    return limit_from(pair.verdicts.values(), floor)
+    if not paths or len(paths) % 2:
+        raise CompareError(
+            "--calibrate takes A/A pairs: an even number of CSVs, two runs of the same "
+            "settings each"
+        )
+    verdicts = []
+    for first, second in zip(paths[::2], paths[1::2], strict=True):
+        base, other = load_run(Path(first), "[1]"), load_run(Path(second), "[2]")
+        for key, entry in base.cells.items():
+            found = other.cells.get(key)
+            if found is None or _unusable(entry) or _unusable(found):
+                continue  # not compared, so not calibrated on either
+            if entry.blocks and found.blocks:
+                ratio = typical(found.blocks) / typical(entry.blocks)
+            else:
+                ratio = found.latency / entry.latency
+            verdicts.append(Verdict("within noise", ratio))  # only the ratio counts
+    return limit_from(verdicts, floor)
 
 
 def limit_from(verdicts, floor=MIN_CHANGE) -> float:
-    """The largest |ratio - 1|, in either direction, of the far end of any judged cell's
-    interval (its ratio, without blocks) in an A/A pair; never below `floor`."""
+    """The largest change, in either direction, of any judged cell's time ratio in A/A
+    pairs: how far this machine drifts between runs; never below `floor`.
+
+    The ratio, not the far end of its interval: the interval of a cell judged later
+    already covers the spread within its own runs, and counting that spread twice makes
+    the limit blind to real changes (a 1.5x slowdown missed).
+    """
     worst = floor
     for verdict in verdicts:
         if verdict.kind in ("within noise", "faster", "slower"):
-            for end in verdict.interval or (verdict.ratio,):
-                worst = max(worst, math.expm1(abs(math.log(end))))
+            worst = max(worst, math.expm1(abs(math.log(verdict.ratio))))
     return worst
 
 
@@ -549,6 +594,7 @@ class Comparison:
     keys: tuple  # every cell key of any run, in the baseline's order first
     verdicts: dict  # (key, run index >= 1) -> Verdict
     min_change: float
+    drift: float | None  # calibrated from A/A pairs (calibrate()), or None
     # one line each: ignored metadata, runs that differ in more than one setting or
     # overlap
     warnings: tuple = ()
@@ -560,7 +606,7 @@ class Comparison:
         return tally
 
 
-def compare(paths, min_change=MIN_CHANGE) -> Comparison:
+def compare(paths, min_change=MIN_CHANGE, drift=None) -> Comparison:
     if len(paths) < 2:
         raise CompareError(
             "give at least two CSVs: the baseline first, then the runs to compare "
@@ -583,7 +629,12 @@ def compare(paths, min_change=MIN_CHANGE) -> Comparison:
         keys += [key for key in run.cells if key not in keys]
     verdicts = {
         (key, index): judge(
-            base.cells.get(key), run.cells.get(key), base.label, run.label, min_change
+            base.cells.get(key),
+            run.cells.get(key),
+            base.label,
+            run.label,
+            min_change,
+            drift,
         )
         for key in keys
         for index, run in enumerate(runs)
@@ -603,7 +654,7 @@ def compare(paths, min_change=MIN_CHANGE) -> Comparison:
                 f"{first.label} and {second.label} ran at the same time (their start "
                 "times and durations overlap): each slowed the other"
             )
-    return Comparison(runs, tuple(keys), verdicts, min_change, tuple(warnings))
+    return Comparison(runs, tuple(keys), verdicts, min_change, drift, tuple(warnings))
 
 
 def differences(base: Run, run: Run) -> dict:
@@ -686,6 +737,8 @@ def marks(entry: Entry | None) -> str:
         found.append("✗ quality")
     if entry.noisy:
         found.append("noisy")
+    elif entry.noisy_repeats:
+        found.append(f"{entry.noisy_repeats} of {entry.rows} repeats noisy, left out")
     elif entry.noisy is None and entry.latency is not None:
         found.append("noise ?")
     return ", ".join(found)
@@ -751,11 +804,16 @@ def render(comparison: Comparison) -> str:
         (
             "Verdict, from the block times: a change counts when the 95% bootstrap "
             "interval of time / [1] (shown) lies wholly beyond a factor of "
-            f"{1 + comparison.min_change:.3f} (--min-change, or --calibrate from an "
-            "A/A pair): above it, slower; below its inverse, faster. Blocks and "
-            "repeats show the spread within a run, not the drift between runs: "
-            "calibrate from two runs of the same settings to see how far this "
-            "machine moves."
+            f"{1 + comparison.min_change:.3f} (--min-change): above it, slower; below "
+            "its inverse, faster. Blocks and repeats show the spread within a run, "
+            "not the drift between runs: "
+            + (
+                "time / [1] itself must also lie beyond the largest ratio A/A pairs "
+                f"showed, ×{1 + comparison.drift:.3f} (--calibrate)."
+                if comparison.drift is not None
+                else "calibrate from two runs of the same settings to see how far "
+                "this machine moves."
+            )
             if any(e.blocks for run in runs for e in run.cells.values())
             else "Verdict, a rule of thumb, not a significance test: with t the "
             f"larger of {comparison.min_change:.0%} (--min-change, a chosen default) "
@@ -862,6 +920,7 @@ def output_text(comparison: Comparison, path: Path) -> str:
                     ],
                     "cell": list(CELL),
                     "min_change": comparison.min_change,
+                    "drift": comparison.drift,
                     "warnings": list(comparison.warnings),
                     "rows": rows,
                 },
@@ -924,7 +983,8 @@ def parse_args(argv):
         epilog=(
             "Verdicts: faster / slower (with the block times the metadata keeps: the "
             "95% bootstrap interval of the time ratio lies wholly beyond a factor of "
-            "1 + --min-change, or of the calibrated change; without them, the ratio is "
+            "1 + --min-change, and the ratio beyond the calibrated change; without "
+            "them, the ratio is "
             "beyond 1 + t, t the larger of --min-change and the two rows' IQR / median "
             "summed, a rule of thumb), within noise, not compared (a row did not run, "
             "had a repeat that failed, failed the quality check, is flagged noisy or "
@@ -948,11 +1008,12 @@ def parse_args(argv):
     )
     parser.add_argument(
         "--calibrate",
-        nargs=2,
+        nargs="+",
         type=Path,
-        metavar=("A1.csv", "A2.csv"),
-        help="an A/A pair (two runs of the same settings): raise --min-change to "
-        "the largest change between them",
+        metavar="A.csv",
+        help="one or more A/A pairs (A1.csv A2.csv [B1.csv B2.csv ...], two runs of "
+        "the same settings each): a ratio must also lie beyond the largest change "
+        "between the two runs of a pair",
     )
     parser.add_argument(
         "--output",
@@ -970,15 +1031,17 @@ def main(argv=None) -> int:
         args = parse_args(argv)
         if args.output is not None:
             check_output(args.output, args.csv)
-        min_change = args.min_change
+        drift = None
         if args.calibrate:
-            min_change = calibrate(*args.calibrate, floor=min_change)
+            drift = calibrate(*args.calibrate, floor=args.min_change)
+            pairs = len(args.calibrate) // 2
             print(
-                "compare.py: calibrated from the A/A pair: a change counts beyond "
-                f"×{1 + min_change:.3f}",
+                "compare.py: calibrated from the A/A pair"
+                + (f"s ({pairs})" if pairs > 1 else "")
+                + f": a change counts beyond ×{1 + drift:.3f}",
                 file=sys.stderr,
             )
-        comparison = compare(args.csv, min_change)
+        comparison = compare(args.csv, args.min_change, drift)
     except CompareError as error:
         print(f"compare.py: error: {error}", file=sys.stderr)
         return 2

@@ -350,8 +350,8 @@ print(row["trial"], row["dtype"], row["shape"], row["batch"], row["quality_pass"
 # > demo-bf16 bfloat16 4x8x4 2 true
 print(row["precision"], "|", row["reference"])  # no autocast: weights held in bfloat16
 # > pure | float64 (CPU, same kernels, autograd)
-# How much of the wall time its thread had a core; under 0.9, the row is flagged noisy.
-assert (row["contended"] == "true") == (float(row["cpu_share"]) < 0.9)
+# Contended (its threads waited for a core, cores that other programs held): noisy too.
+assert row["contended"] == "false" or row["noisy"] == "true"
 assert (
     row["torch_build"] == torch_build()
     and row["error"] == ""
@@ -399,5 +399,5 @@ header = to_csv([row, failed]).splitlines()[0].split(",")
 print(
     len(header), header[-5:]
 )  # the template's 9 columns first, new ones appended last
-# > 35 ['cpu_share', 'load_average', 'contended', 'precision', 'reference']
+# > 36 ['load_average', 'contended', 'precision', 'reference', 'wait_share']
 # --8<-- [end:row]
