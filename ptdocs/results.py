@@ -161,13 +161,15 @@ STRINGS = Texts("results", {
                 "Noise", "Memory", "Samples/s", "Quality check (relative error)"),
     "noisy": "⚠ noisy", "steady": "not flagged", "noise_unknown": "unknown",
     "noisy_note": ("{n} of {total} cells are flagged noisy (⚠): their blocks spread widely, were too few, "
-                   "or their threads did not have their cores (contended), a sign the machine was not steady or "
-                   "was shared; measure them again on a quieter machine, or with fewer `--threads`."),
+                   "or their threads waited for a core (contended), a sign the machine was not steady or "
+                   "was shared; measure them again on a quieter machine, with `--threads 1` and more "
+                   "`--repeats`."),
     "noise_rule": ("A cell is flagged noisy when the IQR of its block means is at least {threshold} of their "
                    "median, or when fewer than {min_blocks} blocks were timed."),
-    "contention_rule": ("It is also flagged when it was contended: its process's CPU time over the wall "
-                        "time per thread was under {share} (the `cpu_share` column, the load average "
-                        "beside it), however steady its blocks."),
+    "contention_rule": ("It is also flagged when it was contended: its threads waited for a core more "
+                        "than {wait} of the wall time (the `wait_share` column, from Linux; elsewhere, "
+                        "`cpu_share` under {share} with one thread, or with several while the load "
+                        "average exceeded the usable cores), however steady its blocks."),
     "rerun_rule": ("A noisy cell was timed again, up to {reruns} more {times}, and the least noisy attempt "
                    "kept."),
     "times_word": Plural("time", "times"),
@@ -219,9 +221,10 @@ STRINGS = Texts("results", {
     "criterion_blocks": ("The verdict rests on each cell's block times, kept in the metadata: the time "
                          "ratio (the median over repeats of each repeat's median block) and its 95% "
                          "bootstrap interval (repeats resampled, then the blocks in each). A change counts "
-                         "when the whole interval lies beyond a factor of 1 + {floor} (`--min-change`, or "
-                         "calibrated from an A/A pair with `--calibrate`): above it, slower; below its "
-                         "inverse, faster. A cell is not compared (no ratio shown) when, in either run, it "
+                         "when the whole interval lies beyond a factor of 1 + {floor} (`--min-change`) "
+                         "and, where A/A pairs were given with `--calibrate`, the ratio itself lies "
+                         "beyond the largest ratio they showed: above both, slower; below their "
+                         "inverses, faster. A cell is not compared (no ratio shown) when, in either run, it "
                          "did not run, had a repeat that failed, failed the quality check or is flagged "
                          "noisy (contended included); it is missing when a run lacks it."),
     "interval": "95% {low}–{high}, limit ×{f}",
@@ -366,7 +369,7 @@ def noise_rule(metadata: dict, language: str) -> str:
     text = w["noise_rule"].format(threshold=f"{threshold:.0%}", min_blocks=min_blocks)
     share = noise.get("contention_threshold")
     if isinstance(share, (int, float)):
-        text += " " + w["contention_rule"].format(share=f"{share:g}")
+        text += " " + w["contention_rule"].format(share=f"{share:g}", wait=f"{1 - share:.0%}")
     reruns = (metadata.get("run") or {}).get("reruns")
     if isinstance(reruns, int) and reruns > 0:
         text += " " + w["rerun_rule"].format(reruns=reruns, times=w["times_word"](reruns))
