@@ -2,8 +2,11 @@
 
 The measuring page and the benchmark module's page (which shows the module section by section)
 link to ``benchmark.py``, relative to their own source, so the reader downloads the very file
-whose sections the module's page shows (``snippets/measuring/benchmark.py``). MkDocs validates
-that link against the file added here, in the strict build.
+whose sections the module's page shows (``snippets/measuring/benchmark.py``). Beside a page in
+another language than English it is that file as the page shows it: the comments and the strings
+that the page's sections show in that language, through the catalog (ptdocs/catalog.py), as the
+page's own downloads have them; the rest of the file (its command line) stays English. MkDocs
+validates the links against the files added here, in the strict build.
 """
 
 import sys
@@ -15,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `mkdocs` run as a command does not put the root on the path
     sys.path.insert(0, str(ROOT))
 
+from ptdocs import catalog  # noqa: E402
 from ptdocs.generated import add_beside, pages_named  # noqa: E402
 
 MODULE = Path("snippets") / "measuring" / "benchmark.py"
@@ -23,12 +27,19 @@ MODULE = Path("snippets") / "measuring" / "benchmark.py"
 PAGES = ("measuring.md", "benchmark-module.md")
 
 
+def module_text(language: str, root: Path = ROOT) -> str:
+    """The module as a page in ``language`` shows it (English: the file as it is)."""
+    lines, _left_in_english = catalog.translate_file(Path(root) / MODULE, language, Path(root))
+    return "\n".join(lines)
+
+
 @event_priority(-300)  # after mkdocs-static-i18n (-100) has decided each page's language and URL
 def on_files(files, config):
     pages = [page for name in PAGES for page in pages_named(files, name)]
-    if not pages:
-        return files
-    content = (Path(config.config_file_path).parent / MODULE).read_bytes()
+    root = Path(config.config_file_path).resolve().parent
     for page in pages:
+        language = page.src_uri.split("/", 1)[0]
+        language = language if language in catalog.LANGUAGES else catalog.SOURCE
+        content = module_text(language, root).encode("utf-8")
         add_beside(files, config, page, MODULE.name, MODULE.name, content)
     return files
