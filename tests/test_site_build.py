@@ -199,14 +199,16 @@ def test_the_code_digest_changes_with_any_file_of_ptdocs_the_compare_module_or_m
 SPANISH_STRING = "perfilador: bytes de tensores vivos desde la construcción"  # benchmark.py's CPU_MEMORY
 
 
-@pytest.mark.parametrize("page", ["measuring", "benchmark-module"])
-def test_the_benchmark_module_is_beside_each_page_that_links_it_in_its_language(site, page):
+@pytest.mark.parametrize("language", ["", "es/"])
+def test_the_benchmark_module_is_in_the_site_in_each_language_for_the_pages_that_link_it(site, language):
+    """One file per language, beside the module's page; the measuring page links that one."""
     hook = load_hook("measuring_module")
     english = (ROOT / hook.MODULE).read_text(encoding="utf-8")
-    assert (site / page / "benchmark.py").read_text(encoding="utf-8") == english
-    spanish = (site / "es" / page / "benchmark.py").read_text(encoding="utf-8")
-    assert spanish == hook.module_text("es")
-    assert SPANISH_STRING in spanish and SPANISH_STRING not in english
+    module = (site / language / "benchmark-module" / "benchmark.py").read_text(encoding="utf-8")
+    assert module == (english if not language else hook.module_text("es"))
+    assert (SPANISH_STRING in module) == bool(language) and SPANISH_STRING not in english
+    for page, link in (("benchmark-module", "benchmark.py"), ("measuring", "../benchmark-module/benchmark.py")):
+        assert f'href="{link}"' in (site / language / page / "index.html").read_text(encoding="utf-8")
 
 
 def test_the_spanish_benchmark_module_is_the_same_code_and_runs(tmp_path):

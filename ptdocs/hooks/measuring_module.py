@@ -1,14 +1,17 @@
-"""Ship the benchmark module with the site, next to the pages that link it, in every language.
+"""Ship the benchmark module with the site, in every language, for the pages that link it.
 
 The measuring page and the benchmark module's page (which shows the module section by section)
 link to ``benchmark.py``, relative to their own source, so the reader downloads the very file
-whose sections the module's page shows (``snippets/measuring/benchmark.py``). Beside a page in
-another language than English it is that file as the page shows it: the comments and the strings
-that the page's sections show in that language, through the catalog (ptdocs/catalog.py), as the
-page's own downloads have them; the rest of the file (its command line) stays English. MkDocs
-validates the links against the files added here, in the strict build.
+whose sections the module's page shows (``snippets/measuring/benchmark.py``). Both pages are in
+the same folder of their language, so that link names one file, ``<language>/benchmark.py``: it
+is written beside the module's page, and MkDocs rewrites the measuring page's link to it
+(``../benchmark-module/benchmark.py``), validating both in the strict build. In another language
+than English the file is the module as that language's page shows it: the comments and the
+strings that the page's sections show translated, through the catalog (ptdocs/catalog.py), as the
+page's own downloads have them; the rest of the file (its command line) stays English.
 """
 
+import posixpath
 import sys
 from pathlib import Path
 
@@ -22,9 +25,9 @@ from ptdocs import catalog  # noqa: E402
 from ptdocs.generated import add_beside, pages_named  # noqa: E402
 
 MODULE = Path("snippets") / "measuring" / "benchmark.py"
-# The pages that link the module. The module's page must not be called benchmark.md: its
-# downloaded script (ptdocs/downloads.py) would be benchmark.py too, beside it.
-PAGES = ("measuring.md", "benchmark-module.md")
+# The pages that link the module, the one it is written beside first. The module's page must not
+# be called benchmark.md: its downloaded script (ptdocs/downloads.py) would be benchmark.py too.
+PAGES = ("benchmark-module.md", "measuring.md")
 
 
 def module_text(language: str, root: Path = ROOT) -> str:
@@ -35,9 +38,13 @@ def module_text(language: str, root: Path = ROOT) -> str:
 
 @event_priority(-300)  # after mkdocs-static-i18n (-100) has decided each page's language and URL
 def on_files(files, config):
-    pages = [page for name in PAGES for page in pages_named(files, name)]
     root = Path(config.config_file_path).resolve().parent
-    for page in pages:
+    folders = set()  # one file per folder: the link of every page there names it
+    for page in [page for name in PAGES for page in pages_named(files, name)]:
+        folder = posixpath.dirname(page.src_uri)
+        if folder in folders:
+            continue
+        folders.add(folder)
         language = page.src_uri.split("/", 1)[0]
         language = language if language in catalog.LANGUAGES else catalog.SOURCE
         content = module_text(language, root).encode("utf-8")
