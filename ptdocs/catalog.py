@@ -327,19 +327,35 @@ def _output_texts(source: str, strings: list[Comment]) -> list[Comment]:
     return result
 
 
-# Files whose strings are not translated yet, only their comments: the measuring page's benchmark
-# module and walkthrough are being rewritten (issue 25); their strings follow the rewrite.
-STRINGS_LATER = ("snippets/measuring/benchmark.py", "snippets/measuring/compare.py",
-                 "snippets/measuring/walkthrough.py")
+def _imported_strings(source: str, name: str, root: Path) -> list[Comment]:
+    """The prose strings of the modules beside ``name`` that the code imports at its top level
+    (``from benchmark import ...`` in snippets/measuring/walkthrough.py): what the code prints
+    of theirs is the project's text too."""
+    if not name:
+        return []
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:
+        return []
+    modules = [alias.name for node in body if isinstance(node, ast.Import) for alias in node.names]
+    modules += [node.module for node in body
+                if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module]
+    found = []
+    for module in dict.fromkeys(modules):
+        path = (Path(root) / name).parent / f"{module}.py"
+        if "." not in module and path.is_file():
+            found += _string_texts(_tokens(path.read_text(encoding="utf-8")))
+    return found
 
 
-def texts(source: str, suffix: str = ".py", name: str = "") -> list[Comment]:
+def texts(source: str, suffix: str = ".py", name: str = "", root: Path = ROOT) -> list[Comment]:
     """Everything a translator translates in some code, in order: its comments, and in Python
-    its prose strings and the output lines that show them (``name``: the file, from the root)."""
+    its prose strings and the output lines that show them or those of the modules beside it that
+    it imports (``name``: the file, from ``root``)."""
     found = comments(source, suffix)
-    if suffix == ".py" and name not in STRINGS_LATER:
+    if suffix == ".py":
         strings = _string_texts(_tokens(source))
-        found += strings + _output_texts(source, strings)
+        found += strings + _output_texts(source, strings + _imported_strings(source, name, root))
     return sorted(found, key=lambda comment: comment.lines[0])
 
 
@@ -382,14 +398,14 @@ def string_differences(english: str, other: str) -> list[tuple[str, str]]:
 
 
 def translate_source(source: str, translations: dict[str, str], suffix: str = ".py",
-                     name: str = "") -> tuple[str, list[Comment]]:
+                     name: str = "", root: Path = ROOT) -> tuple[str, list[Comment]]:
     """The code with each comment, string and output run that has a translation replaced, line
     for line, and those left in English. Line numbers and every other token are unchanged: a
     translated string keeps its prefix, quotes and f-string fields, else it stays English."""
     lines = source.split("\n")
     edits: list[tuple[int, int, int, str]] = []  # (line, start, end column, new text)
     untranslated = []
-    for comment in texts(source, suffix, name):
+    for comment in texts(source, suffix, name, root):
         translated = translations.get(comment.msgid)
         parts = translated.split("\n") if translated else []
         if len(parts) != len(comment.lines) or (comment.kind == "string"
@@ -715,7 +731,7 @@ def _translated_file(path: Path, stamp: tuple[int, int], root: Path,
     gives the same Catalog object while the PO file is unchanged)."""
     text = path.read_text(encoding="utf-8")
     name = relative(path, root)
-    translated, left = translate_source(text, _comment_map(catalog), path.suffix, name)
+    translated, left = translate_source(text, _comment_map(catalog), path.suffix, name, root)
     return tuple(translated.split("\n") if translated else []), tuple(Place(name, c.line) for c in left)
 
 
@@ -900,7 +916,7 @@ def extract_comments(root: Path = ROOT) -> Catalog:
     catalog = _new_catalog("snippets", "Comments in the code of the pages, downloads and notebooks")
     for path, numbers in sorted(shown_lines(root).items()):
         try:
-            found = texts((Path(root) / path).read_text(encoding="utf-8"), Path(path).suffix, path)
+            found = texts((Path(root) / path).read_text(encoding="utf-8"), Path(path).suffix, path, root)
         except tokenize.TokenError as error:  # ('EOF in multi-line statement', (2, 0)): name the file
             raise CatalogError(f"{path}:{error.args[1][0]}: {error.args[0]}") from None
         for comment in found:

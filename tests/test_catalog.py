@@ -105,6 +105,21 @@ def test_prose_strings_and_the_output_that_shows_them_are_entries():
         ("output", 11, "grad of x: 3.00 cpu b'raw bytes'\nclock readings 4\none line and 3 more")]
 
 
+def test_output_that_shows_a_string_of_an_imported_module_beside_it_is_an_entry(tmp_path):
+    """walkthrough.py prints what benchmark.py returns: that output is the project's text too,
+    when the module is imported from the snippet's own folder (not any module of that name)."""
+    folder = tmp_path / "snippets" / "page"
+    folder.mkdir(parents=True)
+    (folder / "module.py").write_text('METHOD = "live tensor bytes"\n', encoding="utf-8")
+    walk = "from module import METHOD\n\nprint(METHOD)\n# > live tensor bytes\n"
+    found = [(comment.kind, comment.line, comment.msgid)
+             for comment in catalog.texts(walk, ".py", "snippets/page/walk.py", tmp_path)]
+    assert found == [("output", 4, "live tensor bytes")]
+    assert catalog.texts(walk, ".py", "snippets/other/walk.py", tmp_path) == []  # no module.py there
+    assert catalog.texts(walk.replace("from module", "from elsewhere"), ".py", "snippets/page/walk.py",
+                         tmp_path) == []
+
+
 def test_a_translated_string_keeps_its_fields_quotes_and_line():
     translations = {
         "The step where rounding\nand truncation balance.": "El paso donde el redondeo\ny el truncamiento se equilibran.",

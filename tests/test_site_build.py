@@ -208,3 +208,40 @@ def test_the_code_digest_changes_with_any_file_of_ptdocs_the_compare_module_or_m
         change()
         seen.add(hook.code_digest())
     assert len(seen) == 6
+
+
+# --- the benchmark module beside the pages that link it (ptdocs/hooks/measuring_module.py) ---
+
+SPANISH_STRING = "perfilador: bytes de tensores vivos desde la construcción"  # benchmark.py's CPU_MEMORY
+
+
+@pytest.mark.parametrize("language", ["", "es/"])
+def test_the_benchmark_module_is_in_the_site_in_each_language_for_the_pages_that_link_it(site, language):
+    """One file per language, beside the module's page; the measuring page links that one."""
+    hook = load_hook("measuring_module")
+    english = (ROOT / hook.MODULE).read_text(encoding="utf-8")
+    module = (site / language / "benchmark-module" / "benchmark.py").read_text(encoding="utf-8")
+    assert module == (english if not language else hook.module_text("es"))
+    assert (SPANISH_STRING in module) == bool(language) and SPANISH_STRING not in english
+    for page, link in (("benchmark-module", "benchmark.py"), ("measuring", "../benchmark-module/benchmark.py")):
+        assert f'href="{link}"' in (site / language / page / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_spanish_benchmark_module_is_the_same_code_and_runs(tmp_path):
+    """Beside a Spanish page, the module differs from the English file only in the comments and
+    strings that the Spanish pages show translated (every one of them), and it still runs."""
+    from ptdocs import catalog
+
+    hook = load_hook("measuring_module")
+    english, spanish = (ROOT / hook.MODULE).read_text(encoding="utf-8"), hook.module_text("es")
+    assert spanish != english and catalog.same_code(english, spanish)
+    shown = catalog.shown_lines()[hook.MODULE.as_posix()]
+    _, left = catalog.translate_file(ROOT / hook.MODULE, "es")
+    assert [place for place in left if int(place.rpartition(":")[2]) in shown] == []
+    module = tmp_path / "benchmark.py"
+    module.write_text(spanish, encoding="utf-8")
+    import subprocess
+
+    done = subprocess.run([sys.executable, str(module), "--preset", "huge"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "huge" in done.stderr, done.stderr  # its usage error, before torch

@@ -18,10 +18,7 @@ a notebook printed. Left out, because the project does not write them:
 * what the catalog's translators kept as it is (torch's messages that the code quotes, as in
   ``match="expected m1 and m2 to have the same dtype"``, and HTML or CSS in a string), also where
   the prose quotes it: «Trying to backward through the graph a second time»;
-* tools' pragmas (``# noqa: E731``) and section markers;
-* the strings of the files whose strings are not translated yet (``catalog.STRINGS_LATER``: the
-  measuring page's benchmark module and walkthrough, being rewritten for issue 25), a known,
-  named and temporary exception.
+* tools' pragmas (``# noqa: E731``) and section markers.
 """
 
 from __future__ import annotations
@@ -102,7 +99,6 @@ class Excused:
 
     kept: frozenset[str]  # lines the translators kept as they are
     phrases: frozenset[str]  # the English phrases of the project's translated strings
-    later: frozenset[str]  # the lines of the strings and output of catalog.STRINGS_LATER
 
     @classmethod
     def from_catalog(cls, language: str = "es", root: Path = catalog.ROOT) -> "Excused":
@@ -115,11 +111,7 @@ class Excused:
                         if a == b)
             if message.string != message.id and any(note.startswith("a string of the code") for note in message.auto_comments):
                 phrases.update(catalog.phrases(message.id))
-        later = set()
-        for name in catalog.STRINGS_LATER:
-            source = (Path(root) / name).read_text(encoding="utf-8")
-            later.update(unit.text for unit in code_units(source) if unit.kind in ("string", "output"))
-        return cls(frozenset(kept), frozenset(phrases), frozenset(later))
+        return cls(frozenset(kept), frozenset(phrases))
 
     def unquoted(self, unit: Unit) -> Unit:
         """The unit without the «quotations» of what torch prints that a page's prose makes
@@ -128,7 +120,7 @@ class Excused:
         return Unit(unit.kind, text)
 
     def excuses(self, unit: Unit, english: set[Unit]) -> bool:
-        if unit.kind in ("string", "output", "comment") and (unit.text in self.kept or unit.text in self.later):
+        if unit.kind in ("string", "output", "comment") and unit.text in self.kept:
             return True
         # Printed by torch or another library: shown on the English page too, with no phrase of ours.
         return (unit.kind == "output" and unit in english
