@@ -664,10 +664,11 @@ def test_with_block_times_the_verdict_is_an_interval_and_the_page_says_so(tmp_pa
 
 
 @pytest.mark.parametrize("language, words", [
-    ("en", "It is also flagged when it was contended: its process's CPU time over the wall time per "
-           "thread was under 0.9"),
-    ("es", "También se marca cuando estuvo en disputa: el tiempo de CPU de su proceso entre el tiempo "
-           "de pared por hilo quedó por debajo de 0.9"),
+    ("en", "It is also flagged when it was contended: its threads waited for a core more than 10% "
+           "of the wall time (the `wait_share` column, from Linux; elsewhere, `cpu_share` under 0.9"),
+    ("es", "También se marca cuando estuvo en disputa: sus hilos esperaron a un núcleo más del 10% "
+           "del tiempo transcurrido (la columna `wait_share`, según Linux; en otros sistemas, "
+           "`cpu_share` por debajo de 0.9"),
 ])
 def test_the_noise_rule_states_the_contention_threshold_from_the_metadata(tmp_path, language, words):
     noise = {"threshold": 0.1, "min_blocks": 4, "contention_threshold": 0.9}

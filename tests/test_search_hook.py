@@ -230,7 +230,7 @@ def _stamp_words() -> set[str]:
     from ptdocs.hooks.stamp import STRINGS
 
     texts = [text for strings in STRINGS.values() for key in ("verified", "unverified", "failed", "notebook_ran")
-             for text in ([strings[key]] if isinstance(strings[key], str) else strings[key])]
+             for text in ([strings[key]] if isinstance(strings[key], str) else strings[key].forms)]
     return {text.split("{")[0].strip() for text in texts if len(text.split("{")[0].strip()) > 8}
 
 
