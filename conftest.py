@@ -15,26 +15,34 @@ from ptdocs.site_build import BuildFailed, SiteBuildPlugin
 
 
 def _accelerator():
-    """The accelerator type the examples run on ("cuda", "mps", ...), or None for the CPU alone.
+    """The accelerator type the examples run on ("cuda", "mps", ...), or None for the
+    CPU alone.
 
-    PTDOCS_NO_ACCELERATOR=1 hides one that torch reports but the machine cannot use: GitHub's
-    arm64 macOS runners report MPS, which they do not support (see .github/workflows/site.yml)."""
-    import torch  # here, not at the top: pytest-xdist's controller runs no example and need not load it
+    PTDOCS_NO_ACCELERATOR=1 hides one that torch reports but the machine cannot use:
+    GitHub's arm64 macOS runners report MPS, which they do not support (see
+    .github/workflows/site.yml)."""
+    # here, not at the top: pytest-xdist's controller runs no example and need not load
+    # it
+    import torch
 
-    if os.environ.get("PTDOCS_NO_ACCELERATOR") == "1" or not torch.accelerator.is_available():
+    if (
+        os.environ.get("PTDOCS_NO_ACCELERATOR") == "1"
+        or not torch.accelerator.is_available()
+    ):
         return None
     return torch.accelerator.current_accelerator().type
 
 
 def _setup(namespace):
-    # What the examples import first (torch, and what the first optimizer and assert_close
-    # import), then frozen: the garbage collector no longer walks it, about a quarter of what the
-    # examples cost in the worker.
+    # What the examples import first (torch, and what the first optimizer and
+    # assert_close import), then frozen: the garbage collector no longer walks it, about
+    # a quarter of what the examples cost in the worker.
     preload()
     gc.collect()  # garbage of earlier pages is freed, not frozen for good
     gc.freeze()
-    # Names a page's skip directives may use: <!-- skip: next if(not HAS_ACCELERATOR, reason="...") -->
-    # (ptdocs/downloads.py SETUP_NAMES gives the downloads the same names).
+    # Names a page's skip directives may use: <!-- skip: next if(not HAS_ACCELERATOR,
+    # reason="...") --> (ptdocs/downloads.py SETUP_NAMES gives the downloads the same
+    # names).
     namespace["ACCELERATOR"] = _accelerator()
     namespace["HAS_ACCELERATOR"] = namespace["ACCELERATOR"] is not None
 
@@ -42,7 +50,9 @@ def _setup(namespace):
 pages = Sybil(
     parsers=[SkipParser(), PageBlockParser(), ProseValuesParser()],
     path="docs",
-    patterns=["*.md"],  # matched from the right: pages in nested folders are collected too
+    patterns=[
+        "*.md"
+    ],  # matched from the right: pages in nested folders are collected too
     setup=_setup,
     name="pages",
 )
@@ -53,11 +63,11 @@ ROOT = Path(__file__).parent
 BROWSER_TESTS = ROOT / "tests" / "browser"
 
 
-# The files that take longest, longest first (measured on two cores: tools/flake_hunt.py and
-# --durations). pytest-xdist hands out whole files in the order of the collection
-# (--no-loadscope-reorder, pyproject.toml): started first, they do not end the run alone. Its own
-# order, by number of tests, started the tour of every page (8 tests, 50-70 s) last. Only an
-# order: a file missing here runs all the same, after these.
+# The files that take longest, longest first (measured on two cores: tools/flake_hunt.py
+# and --durations). pytest-xdist hands out whole files in the order of the collection
+# (--no-loadscope-reorder, pyproject.toml): started first, they do not end the run
+# alone. Its own order, by number of tests, started the tour of every page (8 tests,
+# 50-70 s) last. Only an order: a file missing here runs all the same, after these.
 LONGEST_FIRST = [
     "tests/browser/test_pages.py",  # waits for the site build, then tours every page
     "tests/test_downloads.py",
@@ -68,9 +78,13 @@ LONGEST_FIRST = [
     "tests/browser/test_not_found.py",
     "tests/test_notebook_renders.py",
     "tests/test_derivatives_notebook.py",
-    "tests/test_snippets_as_scripts.py",  # its worker's fork server first imports torch (see tests/conftest.py)
+    # its worker's fork server first imports torch (see tests/conftest.py)
+    "tests/test_snippets_as_scripts.py",
     # The pages whose examples take longest, for `python -m pytest docs`.
-    "docs/en/measuring.md", "docs/es/measuring.md", "docs/en/choosing.md", "docs/es/choosing.md",
+    "docs/en/measuring.md",
+    "docs/es/measuring.md",
+    "docs/en/choosing.md",
+    "docs/es/choosing.md",
 ]
 
 
@@ -84,14 +98,16 @@ def pytest_collection_modifyitems(items):
 
 
 def pytest_configure(config):
-    config.pluginmanager.register(ExampleReport(config.rootpath), "ptdocs-example-report")
+    config.pluginmanager.register(
+        ExampleReport(config.rootpath), "ptdocs-example-report"
+    )
     config.pluginmanager.register(SiteBuildPlugin(config), "ptdocs-site-build")
 
 
 @pytest.fixture(scope="session")
 def built_site(pytestconfig):
-    """``mkdocs build --strict`` once for the whole run (ptdocs/site_build.py starts it in the
-    background as soon as a test that needs it is collected)."""
+    """``mkdocs build --strict`` once for the whole run (ptdocs/site_build.py starts
+    it in the background as soon as a test that needs it is collected)."""
     try:
         return pytestconfig.pluginmanager.get_plugin("ptdocs-site-build").build.wait()
     except BuildFailed as error:

@@ -34,8 +34,8 @@
 # * la **forma cerrada**, la derivada calculada a mano y evaluada en float64 con el
 #   módulo `math` de Python, sin torch;
 # * el valor de **autograd**, obtenido con `torch.autograd.grad` en el dtype de la fila;
-# * una **diferencia finita central** (DF en la tabla; FD en las gráficas y en el motivo `FD step`) en ese mismo dtype:
-#   la comprobación que escribirías sin autograd.
+# * una **diferencia finita central** (DF en la tabla; FD en las gráficas y en el motivo
+#   `FD step`) en ese mismo dtype: la comprobación que escribirías sin autograd.
 #
 # Cada fila pasa o falla frente a una tolerancia explícita, y se muestran todas, también
 # las que fallan, con el motivo: la **precisión** del dtype, el **paso** de la

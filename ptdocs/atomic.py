@@ -10,17 +10,19 @@ import os
 import tempfile
 from pathlib import Path
 
-
-# The temporary file's name ends in TEMPORARY_SUFFIX, which .gitignore ignores: a run killed
-# mid-write leaves nothing that git offers to commit.
+# The temporary file's name ends in TEMPORARY_SUFFIX, which .gitignore ignores: a run
+# killed mid-write leaves nothing that git offers to commit.
 TEMPORARY_SUFFIX = ".tmp"
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write through a temporary file in the same folder, then rename: never half a file.
-    The text is written as given, line endings included (no translation to CRLF on Windows)."""
+    """Write through a temporary file in the same folder, then rename: never half a
+    file. The text is written as given, line endings included (no translation to CRLF
+    on Windows)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMPORARY_SUFFIX)
+    handle, temporary = tempfile.mkstemp(
+        dir=path.parent, prefix=f".{path.name}.", suffix=TEMPORARY_SUFFIX
+    )
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
             file.write(text)

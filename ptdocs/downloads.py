@@ -1,7 +1,7 @@
 """Every guide page as a notebook and a script, generated from the page itself.
 
-A guide page is any Markdown page under ``docs/<language>/`` with a Python block
-(the blocks hold only ``--8<--`` include lines, see :mod:`ptdocs.pages`). From it:
+A guide page is any Markdown page under ``docs/<language>/`` with a Python block (the
+blocks hold only ``--8<--`` include lines, see :mod:`ptdocs.pages`). From it:
 
 * a notebook (nbformat): a first cell that says which torch verified the page and
   how to install it, then the page's prose as Markdown cells in its language and
@@ -14,29 +14,30 @@ The page is read with the same Sybil parsers the tests use, so a download holds
 exactly the examples that run as tests, and the code is the page's own includes
 (``ptdocs.snippets.expand``), so the two cannot disagree.
 
-An example behind a Sybil skip directive
-(``<!-- skip: next if(not HAS_ACCELERATOR, reason="...") -->``) is wrapped in an
-``if``/``else`` that prints ``Skipped: <reason>`` where the condition holds, so a
-download runs everywhere and shows the same reason as the test report.
+An example behind a Sybil skip directive (``<!-- skip: next if(not HAS_ACCELERATOR,
+reason="...") -->``) is wrapped in an ``if``/``else`` that prints ``Skipped:
+<reason>`` where the condition holds, so a download runs everywhere and shows the
+same reason as the test report.
 
-Downloads run from any folder: a file that the examples read from the repository
-(a string in the code naming a file of the repository, such as
+Downloads run from any folder: a file that the examples read from the repository (a
+string in the code naming a file of the repository, such as
 ``"snippets/choosing/criteria.yaml"``) is written by a first code cell, where it is
 missing, at the same relative path.
 
-``# >`` lines stay as the page shows them, a release condition included
-(``# >[torch>=2.14] 0.0``, see :mod:`ptdocs.pages`), and the first cell says what such a
-condition means. What a download prints is what :func:`ptdocs.pages.shown_output` selects
-for the running torch, as on the page.
+``# >`` lines stay as the page shows them, a release condition included (``#
+>[torch>=2.14] 0.0``, see :mod:`ptdocs.pages`), and the first cell says what such a
+condition means. What a download prints is what :func:`ptdocs.pages.shown_output`
+selects for the running torch, as on the page.
 
-Each download checks itself where the reader runs it: its first code cell records what each
-top-level statement prints, its last compares that with the ``# >`` lines by the page tests' own
-rules and prints one line in the page's language ("✓ 31 of 31 outputs match the page (torch
-2.13.0, CPU)"), or the outputs that differ, each with the page's line and what printed, and a link
-that reports them (the page's "Report a problem" link with the differences filled in); then a
-script exits with status 1 and a notebook's last cell fails. Both cells are the code of
-:mod:`ptdocs.output_check` (:func:`check_cells`), which needs only the standard library and is the
-module the page tests use, so a reader's run and the tests cannot apply different rules.
+Each download checks itself where the reader runs it: its first code cell records
+what each top-level statement prints, its last compares that with the ``# >`` lines
+by the page tests' own rules and prints one line in the page's language ("✓ 31 of 31
+outputs match the page (torch 2.13.0, CPU)"), or the outputs that differ, each with
+the page's line and what printed, and a link that reports them (the page's "Report a
+problem" link with the differences filled in); then a script exits with status 1 and
+a notebook's last cell fails. Both cells are the code of :mod:`ptdocs.output_check`
+(:func:`check_cells`), which needs only the standard library and is the module the
+page tests use, so a reader's run and the tests cannot apply different rules.
 
 The hook ``ptdocs/hooks/downloads.py`` writes both files next to the built page and
 puts the links at its top.
@@ -65,60 +66,86 @@ from sybil.parsers.markdown import SkipParser
 
 from . import catalog, output_check, problem_report
 from .catalog import CatalogError, Plural, Texts
+from .layout import language
 from .pages import PROSE_VALUES, Block, PageBlockParser, has_conditioned_output
 from .snippets import ROOT, Include, snippet_preprocessor
-from .layout import language
 
 SELECTOR = "https://pytorch.org/get-started/locally/"
 
 # What the downloads say, in English; other languages come from the catalog
 # (locale/<language>/LC_MESSAGES/interface.po, see ptdocs.catalog): a missing entry
 # stops the build with a one-line error, instead of showing English on its pages.
-TEXTS = Texts("downloads", {
-    "notebook": "Download notebook",
-    "script": "Download script",
-    "run_page": "To run just this page's examples as tests, from a clone of the repository:",
-    "origin": "This notebook holds the code of the page {page} of *{site}*, in the same order.",
-    "origin_script": "This script holds the code of the page {page} of *{site}*, in the same order.",
-    "verified": "Every example on that page runs as a test with torch {torch}.",
-    "install": "To run it, install what it imports: `pip install {packages}`. For the CPU-only "
-               "build of torch or one for a given CUDA version, choose the command at the "
-               "selector: <{selector}>.",
-    "output": "Lines that start with `# >` show what the statement above them prints.",
-    "output_versions": "A line that starts with a condition, such as `# >[torch>=2.14]`, is printed "
-                       "only by the torch releases it names; the tests check each line on those "
-                       "releases.",
-    "skips": "Examples that need hardware you may not have print `Skipped:` and the reason "
-             "where it is missing, instead of running.",
-    "files": "The examples read these files of the repository; this cell writes them next to "
-             "the notebook where they are missing: {files}.",
-    "recording": "Not part of the lesson: this cell records what the examples print, so that the "
-                 "last cell can compare it with the page.",
-    "checking": "Not part of the lesson: this cell compares what the examples printed with the "
-                "`# >` lines, by the rules of the page's tests, and says how it went in one line.",
-})
+TEXTS = Texts(
+    "downloads",
+    {
+        "notebook": "Download notebook",
+        "script": "Download script",
+        "run_page": "To run just this page's examples as tests, from a clone of the "
+        "repository:",
+        "origin": "This notebook holds the code of the page {page} of *{site}*, in "
+        "the same order.",
+        "origin_script": "This script holds the code of the page {page} of *{site}*, "
+        "in the same order.",
+        "verified": "Every example on that page runs as a test with torch {torch}.",
+        "install": "To run it, install what it imports: `pip install {packages}`. For "
+        "the CPU-only "
+        "build of torch or one for a given CUDA version, choose the command at the "
+        "selector: <{selector}>.",
+        "output": "Lines that start with `# >` show what the statement above them "
+        "prints.",
+        "output_versions": "A line that starts with a condition, such as `# "
+        ">[torch>=2.14]`, is printed "
+        "only by the torch releases it names; the tests check each line on those "
+        "releases.",
+        "skips": "Examples that need hardware you may not have print `Skipped:` and "
+        "the reason "
+        "where it is missing, instead of running.",
+        "files": "The examples read these files of the repository; this cell writes "
+        "them next to "
+        "the notebook where they are missing: {files}.",
+        "recording": "Not part of the lesson: this cell records what the examples "
+        "print, so that the "
+        "last cell can compare it with the page.",
+        "checking": "Not part of the lesson: this cell compares what the examples "
+        "printed with the "
+        "`# >` lines, by the rules of the page's tests, and says how it went in one "
+        "line.",
+    },
+)
 
-# What the last cell prints, in the page's language (ptdocs.output_check.report); a Plural goes to
-# the download as the language's forms and Plural-Forms rule, which Python's gettext applies there.
-CHECK_TEXTS = Texts("check", {
-    "match": "✓ {ok} of {total} outputs match the page (torch {torch}, {device})",
-    "differ": "✗ {bad} of {total} outputs differ from the page (torch {torch}, {device})",
-    "skipped": Plural("; 1 example skipped here: {reasons}", "; {n} examples skipped here: {reasons}"),
-    "where": "Line {line}: {code}",
-    "where_cell": "Cell [{cell}], line {line}: {code}",
-    "page": "the page shows:",
-    "printed": "printed here:",
-    "nothing": "(nothing)",
-    "report": "Report it, with these differences filled in: {url}",
-    "nothing_recorded": "Nothing was recorded to compare: run the notebook from its first cell.",
-})
+# What the last cell prints, in the page's language (ptdocs.output_check.report); a
+# Plural goes to the download as the language's forms and Plural-Forms rule, which
+# Python's gettext applies there.
+CHECK_TEXTS = Texts(
+    "check",
+    {
+        "match": "✓ {ok} of {total} outputs match the page (torch {torch}, {device})",
+        "differ": "✗ {bad} of {total} outputs differ from the page (torch {torch}, "
+        "{device})",
+        "skipped": Plural(
+            "; 1 example skipped here: {reasons}",
+            "; {n} examples skipped here: {reasons}",
+        ),
+        "where": "Line {line}: {code}",
+        "where_cell": "Cell [{cell}], line {line}: {code}",
+        "page": "the page shows:",
+        "printed": "printed here:",
+        "nothing": "(nothing)",
+        "report": "Report it, with these differences filled in: {url}",
+        "nothing_recorded": "Nothing was recorded to compare: run the notebook from "
+        "its first cell.",
+    },
+)
 
 # Names a skip condition may use, as conftest.py's _setup defines them for the
 # tests: the import each needs and the expression that computes it in a download.
 SETUP_NAMES = {
     "HAS_ACCELERATOR": ("import torch", "torch.accelerator.is_available()"),
-    "ACCELERATOR": ("import torch",
-                    "torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else None"),
+    "ACCELERATOR": (
+        "import torch",
+        "torch.accelerator.current_accelerator().type if "
+        "torch.accelerator.is_available() else None",
+    ),
 }
 
 
@@ -150,10 +177,19 @@ class Site:
                 if language.default:
                     default = language.locale
                 names[language.locale] = language.site_name or config["site_name"]
-        root = Path(config.config_file_path).resolve().parent if config.config_file_path else ROOT
-        return cls(url + "/" if url else "", default, names,
-                   bool(config.get("use_directory_urls", True)),
-                   problem_report.repository(config), problem_report.built_commit(root))
+        root = (
+            Path(config.config_file_path).resolve().parent
+            if config.config_file_path
+            else ROOT
+        )
+        return cls(
+            url + "/" if url else "",
+            default,
+            names,
+            bool(config.get("use_directory_urls", True)),
+            problem_report.repository(config),
+            problem_report.built_commit(root),
+        )
 
     def page_url(self, language: str, relative: str) -> str:
         """The URL (relative to the site's root) of ``docs/<language>/<relative>``."""
@@ -173,7 +209,9 @@ class Site:
 class Skip:
     condition: str  # a Python expression, true where the example is skipped
     reason: str
-    names: tuple[str, ...]  # the SETUP_NAMES it uses, defined just before it in a download
+    names: tuple[
+        str, ...
+    ]  # the SETUP_NAMES it uses, defined just before it in a download
 
 
 @dataclass(frozen=True)
@@ -222,17 +260,23 @@ class Downloads:
 def language_of(page: Path, root: Path = ROOT) -> tuple[str, str]:
     """``(language, path inside the language folder)`` of a page under docs/."""
     try:
-        relative = Path(page).resolve().relative_to((Path(root) / "docs").resolve()).as_posix()
+        relative = (
+            Path(page).resolve().relative_to((Path(root) / "docs").resolve()).as_posix()
+        )
         return language(relative), relative.partition("/")[2]
     except ValueError:
-        raise DownloadError(f"{page}: a guide page lives under docs/<language>/") from None
+        raise DownloadError(
+            f"{page}: a guide page lives under docs/<language>/"
+        ) from None
 
 
 def guide_pages(root: Path = ROOT) -> list[Path]:
     """Every Markdown page under docs/<language>/ with at least one Python block."""
     pages = []
     for page in sorted((Path(root) / "docs").glob("*/**/*.md")):
-        if any(not isinstance(region.parsed, tuple) for region in _parse(page, root)[1]):
+        if any(
+            not isinstance(region.parsed, tuple) for region in _parse(page, root)[1]
+        ):
             pages.append(page)
     return pages
 
@@ -256,7 +300,7 @@ def read_page(page: Path, root: Path = ROOT) -> tuple[list, list[Example]]:
     active: Skip | None = None  # a skip that applies to the next example(s)
     ranged = False  # skip: start ... end
     for region in regions:
-        parts.append(text[position:region.start])
+        parts.append(text[position : region.start])
         position = region.end
         if isinstance(region.parsed, tuple):  # a skip directive
             action, argument = region.parsed
@@ -268,9 +312,14 @@ def read_page(page: Path, root: Path = ROOT) -> tuple[list, list[Example]]:
             if action == "end":
                 active, ranged = None, False
             elif action in ("next", "start"):
-                active, ranged = _skip(argument, f"{where}, line {line}"), action == "start"
+                active, ranged = (
+                    _skip(argument, f"{where}, line {line}"),
+                    action == "start",
+                )
             else:
-                raise DownloadError(f"{where}, line {line}: unknown skip action {action!r}")
+                raise DownloadError(
+                    f"{where}, line {line}: unknown skip action {action!r}"
+                )
             continue
         block = region.parsed
         if isinstance(block, str):  # the page test reports the same error
@@ -282,9 +331,14 @@ def read_page(page: Path, root: Path = ROOT) -> tuple[list, list[Example]]:
         if not ranged:
             active = None
     parts.append(text[position:])
-    parts[0] = get_data(parts[0])[0]  # YAML front matter is the page's metadata, not prose
-    # prose-values comments are the site's checks of its prose, not part of what a reader runs
-    parts = [_without_prose_values(part) if isinstance(part, str) else part for part in parts]
+    parts[0] = get_data(parts[0])[
+        0
+    ]  # YAML front matter is the page's metadata, not prose
+    # prose-values comments are the site's checks of its prose, not part of what a
+    # reader runs
+    parts = [
+        _without_prose_values(part) if isinstance(part, str) else part for part in parts
+    ]
     return parts, examples
 
 
@@ -293,36 +347,52 @@ def _without_prose_values(prose: str) -> str:
 
 
 def _skip(argument: str | None, where: str) -> Skip:
-    """A download's version of a Sybil skip: what makes it skip, and the reason shown."""
+    """A download's version of a Sybil skip: what makes it skip, and the reason
+    shown."""
     if not argument:
-        raise DownloadError(f"{where}: a skip without a reason; write "
-                            "'skip: next if(CONDITION, reason=\"...\")' so readers see why")
+        raise DownloadError(
+            f"{where}: a skip without a reason; write "
+            "'skip: next if(CONDITION, reason=\"...\")' so readers see why"
+        )
     argument = argument.strip()
     if argument.startswith("if"):
         try:
             call = ast.parse("if_" + argument[2:], mode="eval").body
         except SyntaxError as error:
-            raise DownloadError(f"{where}: cannot read the skip condition: {error.msg}") from None
+            raise DownloadError(
+                f"{where}: cannot read the skip condition: {error.msg}"
+            ) from None
         if not isinstance(call, ast.Call) or not 1 <= len(call.args) <= 2:
-            raise DownloadError(f"{where}: write the skip as if(CONDITION, reason=\"...\")")
+            raise DownloadError(
+                f'{where}: write the skip as if(CONDITION, reason="...")'
+            )
         condition = call.args[0]
         reasons = call.args[1:] + [k.value for k in call.keywords if k.arg == "reason"]
         try:
             reason = ast.literal_eval(reasons[0]) if reasons else None
         except ValueError:
-            raise DownloadError(f"{where}: a skip reason must be a plain string") from None
+            raise DownloadError(
+                f"{where}: a skip reason must be a plain string"
+            ) from None
         text = ast.unparse(condition)
         reason = reason or text  # Sybil's own default reason
     else:
         try:
             reason = ast.literal_eval(argument)
         except (SyntaxError, ValueError):
-            raise DownloadError(f"{where}: a skip reason must be a string or if(...)") from None
+            raise DownloadError(
+                f"{where}: a skip reason must be a string or if(...)"
+            ) from None
         text, condition = "True", ast.Constant(True)
     # Other names in a condition come from the page's earlier examples, which run
     # before it in a download too.
-    names = sorted({node.id for node in ast.walk(condition)
-                    if isinstance(node, ast.Name) and node.id in SETUP_NAMES})
+    names = sorted(
+        {
+            node.id
+            for node in ast.walk(condition)
+            if isinstance(node, ast.Name) and node.id in SETUP_NAMES
+        }
+    )
     return Skip(text, str(reason), tuple(names))
 
 
@@ -350,10 +420,15 @@ def _indent(code: str) -> str:
     """Indent code one level, leaving the inside of multi-line strings untouched."""
     inside = set()  # lines that continue a string token
     for token in tokenize.generate_tokens(io.StringIO(code + "\n").readline):
-        if token.type == tokenize.STRING or getattr(tokenize, "FSTRING_MIDDLE", None) == token.type:
+        if (
+            token.type == tokenize.STRING
+            or getattr(tokenize, "FSTRING_MIDDLE", None) == token.type
+        ):
             inside.update(range(token.start[0] + 1, token.end[0] + 1))
-    return "\n".join(line if number in inside or not line.strip() else "    " + line
-                     for number, line in enumerate(code.split("\n"), start=1))
+    return "\n".join(
+        line if number in inside or not line.strip() else "    " + line
+        for number, line in enumerate(code.split("\n"), start=1)
+    )
 
 
 def files_read(examples, root: Path = ROOT) -> dict[str, str]:
@@ -364,31 +439,45 @@ def files_read(examples, root: Path = ROOT) -> dict[str, str]:
             if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
                 continue
             value = node.value
-            if "\n" in value or not value or value.startswith(("/", ".")) or len(value) > 200:
+            if (
+                "\n" in value
+                or not value
+                or value.startswith(("/", "."))
+                or len(value) > 200
+            ):
                 continue
             file = Path(root) / value
             if file.is_file() and file.resolve().is_relative_to(Path(root).resolve()):
                 try:
                     found[value] = file.read_text(encoding="utf-8")
                 except UnicodeDecodeError:
-                    raise DownloadError(f"{value}: the examples read a binary file, which a "
-                                        "download cannot carry") from None
+                    raise DownloadError(
+                        f"{value}: the examples read a binary file, which a "
+                        "download cannot carry"
+                    ) from None
     return dict(sorted(found.items()))
 
 
 def files_cell_code(files: dict[str, str]) -> str:
     lines = ["from pathlib import Path", "", "FILES = {"]
     lines += [f"    {name!r}: {text!r}," for name, text in files.items()]
-    lines += ["}", "for name, text in FILES.items():", "    path = Path(name)",
-              "    if not path.exists():", "        path.parent.mkdir(parents=True, exist_ok=True)",
-              "        path.write_text(text, encoding=\"utf-8\")"]
+    lines += [
+        "}",
+        "for name, text in FILES.items():",
+        "    path = Path(name)",
+        "    if not path.exists():",
+        "        path.parent.mkdir(parents=True, exist_ok=True)",
+        '        path.write_text(text, encoding="utf-8")',
+    ]
     return "\n".join(lines)
 
 
 def requirements(root: Path = ROOT) -> dict[str, str]:
     """The pins of requirements.txt: normalized distribution name -> version."""
     pins = {}
-    for line in (Path(root) / "requirements.txt").read_text(encoding="utf-8").splitlines():
+    for line in (
+        (Path(root) / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    ):
         match = re.match(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;#]+)", line)
         if match:
             pins[canonicalize_name(match[1])] = match[2]
@@ -397,7 +486,9 @@ def requirements(root: Path = ROOT) -> dict[str, str]:
 
 @functools.lru_cache(maxsize=1)
 def _distributions() -> dict:
-    return importlib.metadata.packages_distributions()  # slow: reads every installed RECORD
+    return (
+        importlib.metadata.packages_distributions()
+    )  # slow: reads every installed RECORD
 
 
 # torch's own functions that need a module torch does not install: Tensor.numpy() and
@@ -406,7 +497,8 @@ NEEDS_MODULE = {"numpy": "numpy", "from_numpy": "numpy"}
 
 
 def packages(codes, root: Path = ROOT) -> list[str]:
-    """``name==version`` for each distribution the code imports or needs, torch first."""
+    """``name==version`` for each distribution the code imports or needs, torch
+    first."""
     pins = requirements(root)
     if "torch" not in pins:
         raise DownloadError("requirements.txt does not pin torch (torch==X.Y.Z)")
@@ -430,29 +522,42 @@ def packages(codes, root: Path = ROOT) -> list[str]:
                 pinned = [name for name in names if name in pins]
                 if not pinned:
                     raise DownloadError(
-                        f"the examples import {top!r}, which requirements.txt does not pin "
+                        f"the examples import {top!r}, which requirements.txt does "
+                        "not pin "
                         "(or call torch's bridge to it, see NEEDS_MODULE): "
-                        "a download of the page could not be installed and run outside a clone")
+                        "a download of the page could not be installed and run "
+                        "outside a clone"
+                    )
                 wanted.add(pinned[0])
-    return [f"{name}=={pins[name]}" for name in sorted(wanted, key=lambda n: (n != "torch", n))]
+    return [
+        f"{name}=={pins[name]}"
+        for name in sorted(wanted, key=lambda n: (n != "torch", n))
+    ]
 
 
 # ---------------------------------------------------------------- the check
 
-RECORDING, COMPARING = "# ---------------------------------------------------------------- recording", \
-    "# ---------------------------------------------------------------- comparing"
+RECORDING, COMPARING = (
+    "# ---------------------------------------------------------------- recording",
+    "# ---------------------------------------------------------------- comparing",
+)
 
 
 def _code_only(code: str) -> str:
-    """Code without its docstrings and comments: the check's cells are the same in every
-    language, and the Markdown cell above each says, in the page's language, what it does."""
+    """Code without its docstrings and comments: the check's cells are the same in
+    every language, and the Markdown cell above each says, in the page's language,
+    what it does."""
     tree = ast.parse(code)
     replaced: dict[int, str | None] = {}  # line -> its new text; None: dropped
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and body \
-                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-                and isinstance(body[0].value.value, str):
+        if (
+            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
             docstring = body[0]
             for line in range(docstring.lineno, docstring.end_lineno + 1):
                 replaced[line] = None
@@ -460,61 +565,100 @@ def _code_only(code: str) -> str:
                 replaced[docstring.lineno] = " " * docstring.col_offset + "pass"
     lines = code.split("\n")
     for line in [line for line, text in replaced.items() if text is None]:
-        if line < len(lines) and not lines[line].strip():  # the blank line after a docstring
+        if (
+            line < len(lines) and not lines[line].strip()
+        ):  # the blank line after a docstring
             replaced[line + 1] = None
     for token in tokenize.generate_tokens(io.StringIO(code).readline):
         if token.type == tokenize.COMMENT:
             row, column = token.start
             kept = lines[row - 1][:column].rstrip()
             replaced.setdefault(row, kept or None)
-    return "\n".join(replaced.get(number, line) for number, line in enumerate(lines, start=1)
-                     if replaced.get(number, line) is not None)
+    return "\n".join(
+        replaced.get(number, line)
+        for number, line in enumerate(lines, start=1)
+        if replaced.get(number, line) is not None
+    )
 
 
 def check_cells(call: str) -> tuple[str, str]:
-    """The first and the last code cell of a download: ptdocs.output_check's two parts (its
-    code only), the last followed by ``call``, which applies them."""
+    """The first and the last code cell of a download: ptdocs.output_check's two
+    parts (its code only), the last followed by ``call``, which applies them."""
     source = Path(output_check.__file__).read_text(encoding="utf-8")
     head, found, tail = source.partition("\n" + COMPARING + "\n")
     _, started, head = head.partition("\n" + RECORDING + "\n")
     if not (found and started):
-        raise DownloadError(f"{output_check.__file__}: the markers that cut it in two are missing")
+        raise DownloadError(
+            f"{output_check.__file__}: the markers that cut it in two are missing"
+        )
     first = _code_only(head).strip("\n") + "\n\n\n_recorder = Recorder(globals())"
     return first, _code_only(tail).strip("\n") + "\n\n\n" + call
 
 
 def check_call(texts: dict, repository: str, fields: dict) -> str:
-    """The call that ends a download: texts in the page's language, and the report's address."""
+    """The call that ends a download: texts in the page's language, and the report's
+    address."""
+
     def literal(mapping):
-        return "{\n" + "".join(f"        {key!r}: {_plain(value)!r},\n" for key, value in mapping.items()) + "    }"
-    return (f"finish(\n    _recorder,\n    texts={literal(texts)},\n    repository={repository!r},\n"
-            f"    fields={literal(fields)},\n)")
+        return (
+            "{\n"
+            + "".join(
+                f"        {key!r}: {_plain(value)!r},\n"
+                for key, value in mapping.items()
+            )
+            + "    }"
+        )
+
+    return (
+        f"finish(\n    _recorder,\n    texts={literal(texts)},\n    "
+        f"repository={repository!r},\n"
+        f"    fields={literal(fields)},\n)"
+    )
 
 
 def _plain(value):
-    """A text as a download carries it: a Plural as (its forms, its Plural-Forms rule)."""
+    """A text as a download carries it: a Plural as (its forms, its Plural-Forms
+    rule)."""
     return (tuple(value.forms), value.rule) if isinstance(value, Plural) else value
 
 
 # ---------------------------------------------------------------- the prose
 
 
-ADMONITION = re.compile(r'^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]*(?P<type>[\w-]+(?: +[\w-]+)*)'
-                        r'(?:[ \t]+"(?P<title>.*?)")?[ \t]*$')
-HEADING = re.compile(r"^(?P<hashes>#{1,6})[ \t]+(?P<title>.+?)[ \t]*(?:\{[^}]*\})?[ \t]*#*[ \t]*$")
+ADMONITION = re.compile(
+    r"^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]*(?P<type>[\w-]+(?: +[\w-]+)*)"
+    r'(?:[ \t]+"(?P<title>.*?)")?[ \t]*$'
+)
+HEADING = re.compile(
+    r"^(?P<hashes>#{1,6})[ \t]+(?P<title>.+?)[ \t]*(?:\{[^}]*\})?[ \t]*#*[ \t]*$"
+)
 FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
-LINK = re.compile(r"(?P<open>!?\[[^\]\n]*\]\()(?P<target>[^)\s]+)(?P<rest>(?:[ \t]+\"[^\"]*\")?\))")
-REFERENCE = re.compile(r"^(?P<open>[ ]{0,3}\[[^\]\n]+\]:[ \t]*)(?P<target>\S+)(?P<rest>.*)$", re.M)
+LINK = re.compile(
+    r"(?P<open>!?\[[^\]\n]*\]\()(?P<target>[^)\s]+)(?P<rest>(?:[ \t]+\"[^\"]*\")?\))"
+)
+REFERENCE = re.compile(
+    r"^(?P<open>[ ]{0,3}\[[^\]\n]+\]:[ \t]*)(?P<target>\S+)(?P<rest>.*)$", re.M
+)
 
 
-def prose_markdown(text: str, language: str, relative: str, site: Site, root: Path) -> str:
+def prose_markdown(
+    text: str, language: str, relative: str, site: Site, root: Path
+) -> str:
     """A stretch of the page's prose as notebook Markdown."""
     if "8<" in text:  # includes in prose: expanded by pymdownx.snippets, as on the page
-        text = "\n".join(snippet_preprocessor(root, _comment_language(language)).run(text.split("\n")))
+        text = "\n".join(
+            snippet_preprocessor(root, _comment_language(language)).run(
+                text.split("\n")
+            )
+        )
     text = _admonitions(_continued_block(text))
     for pattern in (LINK, REFERENCE):
         text = pattern.sub(
-            lambda m: m["open"] + _link(m["target"], language, relative, site) + m["rest"], text)
+            lambda m: (
+                m["open"] + _link(m["target"], language, relative, site) + m["rest"]
+            ),
+            text,
+        )
     return text
 
 
@@ -523,20 +667,29 @@ def _comment_language(language: str) -> str:
 
 
 def _continued_block(text: str) -> str:
-    """Prose that goes on inside an admonition or a collapsed block (``??? note``) after an
-    example in it: its indented start, as the block quote that _admonitions made of the
-    block's beginning, not as an indented code block."""
+    """Prose that goes on inside an admonition or a collapsed block (``??? note``)
+    after an example in it: its indented start, as the block quote that _admonitions
+    made of the block's beginning, not as an indented code block."""
     lines, index = text.split("\n"), 0
-    while index < len(lines) and (not lines[index].strip() or lines[index].startswith(("    ", "\t"))):
+    while index < len(lines) and (
+        not lines[index].strip() or lines[index].startswith(("    ", "\t"))
+    ):
         index += 1
     if not any(line.strip() for line in lines[:index]):
         return text
-    inner = _admonitions(textwrap.dedent("\n".join(lines[:index])).strip("\n")).split("\n")
-    return "\n".join([("> " + line if line.strip() else ">") for line in inner] + [""] + lines[index:])
+    inner = _admonitions(textwrap.dedent("\n".join(lines[:index])).strip("\n")).split(
+        "\n"
+    )
+    return "\n".join(
+        [("> " + line if line.strip() else ">") for line in inner]
+        + [""]
+        + lines[index:]
+    )
 
 
 def _admonitions(text: str) -> str:
-    """Material admonitions (``!!! note "Title"``) as block quotes, which Jupyter shows."""
+    """Material admonitions (``!!! note "Title"``) as block quotes, which Jupyter
+    shows."""
     lines, out, index = text.split("\n"), [], 0
     while index < len(lines):
         match = ADMONITION.match(lines[index])
@@ -545,17 +698,25 @@ def _admonitions(text: str) -> str:
             index += 1
             continue
         indent = match["indent"]
-        title = match["title"] if match["title"] is not None else match["type"].split()[0].title()
+        title = (
+            match["title"]
+            if match["title"] is not None
+            else match["type"].split()[0].title()
+        )
         body, index = [], index + 1
-        while index < len(lines) and (not lines[index].strip()
-                                      or lines[index].startswith(indent + "    ")
-                                      or lines[index].startswith(indent + "\t")):
-            body.append(lines[index][len(indent):])
+        while index < len(lines) and (
+            not lines[index].strip()
+            or lines[index].startswith(indent + "    ")
+            or lines[index].startswith(indent + "\t")
+        ):
+            body.append(lines[index][len(indent) :])
             index += 1
         while body and not body[-1].strip():
             body.pop()
         quoted = [f"**{title}**"] if title else []
-        inner = _admonitions(textwrap.dedent("\n".join(body))).split("\n") if body else []
+        inner = (
+            _admonitions(textwrap.dedent("\n".join(body))).split("\n") if body else []
+        )
         if quoted and inner:
             quoted.append("")
         quoted += inner
@@ -576,7 +737,8 @@ def _link(target: str, language: str, relative: str, site: Site) -> str:
 
 
 def lines_with_prose_flag(markdown_text: str):
-    """Each line, and whether it is prose: outside every code fence and not a fence line."""
+    """Each line, and whether it is prose: outside every code fence and not a fence
+    line."""
     fence = None
     for line in markdown_text.split("\n"):
         match = FENCE.match(line)
@@ -611,10 +773,11 @@ def _title(parts) -> str | None:
 
 
 def _split_at_headings(text: str) -> list[str]:
-    """Markdown cut before each heading (outside fences): one notebook cell per section."""
+    """Markdown cut before each heading (outside fences): one notebook cell per
+    section."""
     cells, current = [], []
     for line, prose in lines_with_prose_flag(text):
-        if prose and HEADING.match(line) and any(l.strip() for l in current):
+        if prose and HEADING.match(line) and any(kept.strip() for kept in current):
             cells.append("\n".join(current))
             current = []
         current.append(line)
@@ -635,8 +798,10 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     page = Path(page)
     language, relative = language_of(page, root)
     if language not in TEXTS:
-        raise DownloadError(f"{catalog.relative(page, root)}: the catalog (locale/) has no texts for "
-                            f"the language {language!r}")
+        raise DownloadError(
+            f"{catalog.relative(page, root)}: the catalog (locale/) has no texts for "
+            f"the language {language!r}"
+        )
     try:
         texts = TEXTS[language]
     except CatalogError as error:
@@ -649,17 +814,22 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     files = files_read(examples, root)
 
     page_title = _title(parts) or PurePosixPath(relative).stem
-    page_link = f"[{page_title}]({site.url + site.page_url(language, relative)})" \
-        if site.url else f"*{page_title}*"
+    page_link = (
+        f"[{page_title}]({site.url + site.page_url(language, relative)})"
+        if site.url
+        else f"*{page_title}*"
+    )
     site_name = site.name(language)
 
     install = " ".join(packages(codes, root))
 
     def intro(origin: str, quoted: bool) -> str:
-        lines = [texts[origin].format(page=page_link, site=site_name),
-                 texts["verified"].format(torch=requirements(root)["torch"]),
-                 texts["install"].format(packages=install, selector=SELECTOR),
-                 texts["output"]]
+        lines = [
+            texts[origin].format(page=page_link, site=site_name),
+            texts["verified"].format(torch=requirements(root)["torch"]),
+            texts["install"].format(packages=install, selector=SELECTOR),
+            texts["output"],
+        ]
         if any(has_conditioned_output(example.code) for example in examples):
             lines.append(texts["output_versions"])
         if any(example.skip for example in examples):
@@ -675,8 +845,12 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     notebook_cells.append(_markdown_cell(intro("origin", quoted=True)))
     script_cells.append(_markdown_cell(intro("origin_script", quoted=False)))
     page_url = site.url + site.page_url(language, relative)
-    fields = problem_report.fields(page_url, language, site.commit, requirements(root)["torch"])
-    first, last = check_cells(check_call(CHECK_TEXTS[language], site.repository, fields))
+    fields = problem_report.fields(
+        page_url, language, site.commit, requirements(root)["torch"]
+    )
+    first, last = check_cells(
+        check_call(CHECK_TEXTS[language], site.repository, fields)
+    )
     for cells in (notebook_cells, script_cells):
         cells.append(_markdown_cell(texts["recording"]))
         cells.append(_code_cell(first, hidden=True))
@@ -684,7 +858,7 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
         for cells in (notebook_cells, script_cells):
             cells.append(_markdown_cell(files_note))
             cells.append(_code_cell(files_cell_code(files)))
-    code_of = dict(zip(map(id, examples), codes))
+    code_of = dict(zip(map(id, examples), codes, strict=False))
     for part in parts:
         if isinstance(part, Example):
             for cells in (notebook_cells, script_cells):
@@ -705,11 +879,17 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
 
 
 def _code_cell(source: str, hidden: bool = False) -> dict:
-    """A code cell; a hidden one (the check's) shows collapsed in JupyterLab and VS Code, under
-    the Markdown cell that says what it is, so the lesson's code comes first."""
+    """A code cell; a hidden one (the check's) shows collapsed in JupyterLab and VS
+    Code, under the Markdown cell that says what it is, so the lesson's code comes
+    first."""
     metadata = {"jupyter": {"source_hidden": True}} if hidden else {}
-    return {"cell_type": "code", "metadata": metadata, "execution_count": None, "source": source,
-            "outputs": []}
+    return {
+        "cell_type": "code",
+        "metadata": metadata,
+        "execution_count": None,
+        "source": source,
+        "outputs": [],
+    }
 
 
 def _markdown_cell(source: str) -> dict:
@@ -717,41 +897,60 @@ def _markdown_cell(source: str) -> dict:
 
 
 def _notebook(cells) -> nbformat.NotebookNode:
-    """The cells as a notebook, validated once as a whole (nbformat's new_*_cell validated each
-    cell on its own as well: most of the time of a page's downloads)."""
-    notebook = nbformat.from_dict({
-        "nbformat": 4, "nbformat_minor": nbformat.v4.nbformat_minor,
-        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-                     "language_info": {"name": "python"}},
-        # stable ids: the same page gives the same file
-        "cells": [{**cell, "id": f"cell-{number}"} for number, cell in enumerate(cells)],
-    })
+    """The cells as a notebook, validated once as a whole (nbformat's new_*_cell
+    validated each cell on its own as well: most of the time of a page's downloads)."""
+    notebook = nbformat.from_dict(
+        {
+            "nbformat": 4,
+            "nbformat_minor": nbformat.v4.nbformat_minor,
+            "metadata": {
+                "kernelspec": {
+                    "name": "python3",
+                    "display_name": "Python 3",
+                    "language": "python",
+                },
+                "language_info": {"name": "python"},
+            },
+            # stable ids: the same page gives the same file
+            "cells": [
+                {**cell, "id": f"cell-{number}"} for number, cell in enumerate(cells)
+            ],
+        }
+    )
     nbformat.validate(notebook)
     return notebook
 
 
 def _script(cells) -> str:
     notebook = _notebook(cells)
-    # No jupytext header: the script is plain Python with comments. The code holds no IPython
-    # magics, so a comment such as "# cat joins ..." is left as written, not escaped to "# # cat".
-    notebook.metadata = {"jupytext": {"notebook_metadata_filter": "-all",
-                                      "cell_metadata_filter": "-all", "comment_magics": False}}
+    # No jupytext header: the script is plain Python with comments. The code holds no
+    # IPython magics, so a comment such as "# cat joins ..." is left as written, not
+    # escaped to "# # cat".
+    notebook.metadata = {
+        "jupytext": {
+            "notebook_metadata_filter": "-all",
+            "cell_metadata_filter": "-all",
+            "comment_magics": False,
+        }
+    }
     return jupytext.writes(notebook, fmt="py:percent")
 
 
 def links_markdown(downloads: Downloads) -> str:
-    """The download links and the test command, as Markdown (ptdocs/hooks/downloads.py places it).
+    """The download links and the test command, as Markdown
+    (ptdocs/hooks/downloads.py places it).
 
     Both paragraphs are left out of the search index (attr_list puts Material's
-    ``data-search-exclude`` on them): a search result then starts with the page's own words."""
+    ``data-search-exclude`` on them): a search result then starts with the page's own
+    words."""
     texts = TEXTS[downloads.language]
     return (
         f'<a class="md-button" href="{downloads.notebook_name}" '
-        f'download>{texts["notebook"]}</a>\n'
+        f"download>{texts['notebook']}</a>\n"
         f'<a class="md-button" href="{downloads.script_name}" '
-        f'download>{texts["script"]}</a>\n'
+        f"download>{texts['script']}</a>\n"
         "{ data-search-exclude }\n"
         "\n"
-        f'{texts["run_page"]} `{run_command(downloads.page)}`\n'
+        f"{texts['run_page']} `{run_command(downloads.page)}`\n"
         "{ data-search-exclude }\n"
     )

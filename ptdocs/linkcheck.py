@@ -1,9 +1,10 @@
-"""Check every link of a served site: pages, anchors, assets; list external links unfetched.
+"""Check every link of a served site: pages, anchors, assets; list external links
+unfetched.
 
 MkDocs validates Markdown links at build time, but it does not see anchors into
-notebook pages, links written by the theme or by plugins, or assets. This
-crawls the site as a browser would reach it: from the start pages it fetches
-every internal page, parses it with :mod:`html.parser`, and checks
+notebook pages, links written by the theme or by plugins, or assets. This crawls the
+site as a browser would reach it: from the start pages it fetches every internal
+page, parses it with :mod:`html.parser`, and checks
 
 * every ``<a href>``: the target answers 200 and, when the link has a
   ``#fragment``, the target page has an element with that ``id`` (or an
@@ -27,13 +28,23 @@ import sys
 import urllib.error
 import urllib.request
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Callable, Iterable
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 # Elements whose ``src`` the browser loads with the page.
-SOURCE_TAGS = {"audio", "embed", "iframe", "img", "input", "script", "source", "track", "video"}
+SOURCE_TAGS = {
+    "audio",
+    "embed",
+    "iframe",
+    "img",
+    "input",
+    "script",
+    "source",
+    "track",
+    "video",
+}
 # ``<link rel=...>`` values that make the browser load the target.
 LOADED_RELS = {"icon", "manifest", "modulepreload", "preload", "prefetch", "stylesheet"}
 
@@ -90,10 +101,14 @@ class _Page(HTMLParser):
             self.assets.append(attributes["src"])
         elif tag == "link" and attributes.get("href"):
             rels = set(attributes.get("rel", "").lower().split())
-            if "canonical" in rels:  # the page's own address where deployed, not a link to follow
+            if (
+                "canonical" in rels
+            ):  # the page's own address where deployed, not a link to follow
                 self.canonical = attributes["href"]
                 return
-            (self.assets if rels & LOADED_RELS else self.links).append(attributes["href"])
+            (self.assets if rels & LOADED_RELS else self.links).append(
+                attributes["href"]
+            )
 
 
 def fetch(url: str, timeout: float = 10) -> Fetched:
@@ -103,8 +118,12 @@ def fetch(url: str, timeout: float = 10) -> Fetched:
             kind = response.headers.get_content_type()
             body = response.read()
             html = kind == "text/html"
-            return Fetched(response.status, response.geturl(), html,
-                           body.decode("utf-8", "replace") if html else "")
+            return Fetched(
+                response.status,
+                response.geturl(),
+                html,
+                body.decode("utf-8", "replace") if html else "",
+            )
     except urllib.error.HTTPError as error:
         return Fetched(error.code, url, False, "")
     except (urllib.error.URLError, OSError) as error:
@@ -115,8 +134,11 @@ def _is_network(url: str) -> bool:
     return urlsplit(url).scheme in ("http", "https", "ws", "wss", "")
 
 
-def check(start: Iterable[str], root: str, get: Callable[[str], Fetched] = fetch) -> Report:
-    """Crawl the site under ``root`` (a URL ending in /) from ``start``; check every link."""
+def check(
+    start: Iterable[str], root: str, get: Callable[[str], Fetched] = fetch
+) -> Report:
+    """Crawl the site under ``root`` (a URL ending in /) from ``start``; check every
+    link."""
     root_parts = urlsplit(root)
     report = Report()
     fetched: dict[str, Fetched] = {}
@@ -144,9 +166,18 @@ def check(start: Iterable[str], root: str, get: Callable[[str], Fetched] = fetch
         page_result = load(url)
         page = parsed.get(url)
         if page is None:
-            if url in starts:  # a start page that does not load: nothing behind it was checked
-                reason = (f"HTTP {page_result.status}" if page_result.status else
-                          f"no answer: {page_result.body}") if page_result.status != 200 else "not an HTML page"
+            if (
+                url in starts
+            ):  # a start page that does not load: nothing behind it was checked
+                reason = (
+                    (
+                        f"HTTP {page_result.status}"
+                        if page_result.status
+                        else f"no answer: {page_result.body}"
+                    )
+                    if page_result.status != 200
+                    else "not an HTML page"
+                )
                 report.broken.append(Broken("start page", url, reason))
             continue
         report.pages.append(url)
@@ -159,43 +190,68 @@ def check(start: Iterable[str], root: str, get: Callable[[str], Fetched] = fetch
                 report.checked += 1
                 if not inside(target):
                     if kind == "asset":
-                        report.external_assets.append(Broken(url, value, "loaded from another host"))
+                        report.external_assets.append(
+                            Broken(url, value, "loaded from another host")
+                        )
                     else:
                         external[urldefrag(target).url].add(url)
                     continue
                 if not target.startswith(root):
-                    report.broken.append(Broken(url, value, f"outside the site ({root})"))
+                    report.broken.append(
+                        Broken(url, value, f"outside the site ({root})")
+                    )
                     continue
                 document, fragment = urldefrag(target)
                 result = load(document)
                 if result.status != 200:
-                    reason = f"HTTP {result.status}" if result.status else f"no answer: {result.body}"
+                    reason = (
+                        f"HTTP {result.status}"
+                        if result.status
+                        else f"no answer: {result.body}"
+                    )
                     report.broken.append(Broken(url, value, reason))
                     continue
                 if fragment and kind == "link":
                     target_page = parsed.get(document)
                     if target_page is None:
-                        report.broken.append(Broken(url, value, "an anchor into a page that is not HTML"))
+                        report.broken.append(
+                            Broken(url, value, "an anchor into a page that is not HTML")
+                        )
                     elif unquote(fragment) not in target_page.ids:
-                        report.broken.append(Broken(url, value, f"no id {unquote(fragment)!r} on that page"))
+                        report.broken.append(
+                            Broken(
+                                url, value, f"no id {unquote(fragment)!r} on that page"
+                            )
+                        )
                 if document in parsed and document not in seen:
                     seen.add(document)
                     queue.append(document)
-    report.external_links = {link: sorted(pages) for link, pages in sorted(external.items())}
+    report.external_links = {
+        link: sorted(pages) for link, pages in sorted(external.items())
+    }
     return report
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ptdocs.linkcheck", description=__doc__.split("\n\n")[0])
-    parser.add_argument("root", help="the site's root URL, e.g. http://127.0.0.1:8000/pytorch-explained/")
-    parser.add_argument("start", nargs="*", help="pages to start from (default: the root)")
+    parser = argparse.ArgumentParser(
+        prog="python -m ptdocs.linkcheck", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "root",
+        help="the site's root URL, e.g. http://127.0.0.1:8000/pytorch-explained/",
+    )
+    parser.add_argument(
+        "start", nargs="*", help="pages to start from (default: the root)"
+    )
     options = parser.parse_args(argv)
     root = options.root if options.root.endswith("/") else options.root + "/"
     for url in (root, *options.start):
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
-            parser.error(f"{url!r} is not an http:// or https:// URL (serve the site with "
-                         "python -m mkdocs serve, then give its address)")
+            parser.error(
+                f"{url!r} is not an http:// or https:// URL (serve the site with "
+                "python -m mkdocs serve, then give its address)"
+            )
     start = [urljoin(root, url) for url in options.start] or [root]
     outside = [url for url in start if not url.startswith(root)]
     if outside:
@@ -205,11 +261,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"external (not fetched): {link}  <- {len(pages)} page(s)")
     for problem in report.external_assets + report.broken:
         print(f"BROKEN {problem}")
-    print(f"{len(report.pages)} pages, {report.checked} links and assets checked, "
-          f"{len(report.broken)} broken, {len(report.external_assets)} external assets, "
-          f"{len(report.external_links)} external links listed")
+    print(
+        f"{len(report.pages)} pages, {report.checked} links and assets checked, "
+        f"{len(report.broken)} broken, {len(report.external_assets)} external assets, "
+        f"{len(report.external_links)} external links listed"
+    )
     if not report.pages:  # "0 broken" of nothing checked is no success
-        print(f"error: no page of {root} could be checked; is the site served there?", file=sys.stderr)
+        print(
+            f"error: no page of {root} could be checked; is the site served there?",
+            file=sys.stderr,
+        )
         return 1
     return 1 if report.broken or report.external_assets else 0
 

@@ -1,12 +1,13 @@
 """Write each exercise notebook in every language from one source.
 
 ``notebooks/<name>.py`` is a jupytext "percent" script: its code cells are written
-once, and each Markdown cell is tagged with its language, ``# %% [markdown] lang="en"``
-or ``lang="es"``. For each language this writes ``docs/<language>/exercises/<name>.ipynb``
-with all the code cells and that language's prose, in source order, without outputs
-(the site and the tests execute the notebooks). So the code cannot differ between
-languages, and a translator only ever touches prose; the code cells' comments come
-from the catalog (``locale/<language>/LC_MESSAGES/snippets.po``, see ptdocs.catalog).
+once, and each Markdown cell is tagged with its language, ``# %% [markdown]
+lang="en"`` or ``lang="es"``. For each language this writes
+``docs/<language>/exercises/<name>.ipynb`` with all the code cells and that
+language's prose, in source order, without outputs (the site and the tests execute
+the notebooks). So the code cannot differ between languages, and a translator only
+ever touches prose; the code cells' comments come from the catalog
+(``locale/<language>/LC_MESSAGES/snippets.po``, see ptdocs.catalog).
 
     python -m ptdocs.notebook_twins            # write the notebooks
     python -m ptdocs.notebook_twins --check    # exit 1 if a committed notebook is stale
@@ -32,7 +33,8 @@ KERNEL = {"display_name": "Python 3", "language": "python", "name": "python3"}
 
 
 class SourceError(ValueError):
-    """A notebook source that cannot be split into languages, with a message for its author."""
+    """A notebook source that cannot be split into languages, with a message for its
+    author."""
 
 
 def target(source: Path, language: str, root: Path = ROOT) -> Path:
@@ -48,48 +50,73 @@ def twins(source: Path) -> dict[str, str]:
             continue
         language = cell.metadata.get("lang")
         if language not in prose:
-            raise SourceError(f"{source}: the Markdown cell {position + 1} needs lang= one of "
-                              f"{', '.join(LANGUAGES)} (it has {language!r})")
+            raise SourceError(
+                f"{source}: the Markdown cell {position + 1} needs lang= one of "
+                f"{', '.join(LANGUAGES)} (it has {language!r})"
+            )
         prose[language].append(position)
     _check_code(source, cells)
     # Every stretch of prose between two code cells exists in every language.
     shapes = {language: _shape(cells, language) for language in LANGUAGES}
     if len(set(map(tuple, shapes.values()))) > 1:
-        raise SourceError(f"{source}: the languages have different Markdown cells between the "
-                          f"code cells: {shapes}")
+        raise SourceError(
+            f"{source}: the languages have different Markdown cells between the "
+            f"code cells: {shapes}"
+        )
     texts = {}
     for language in LANGUAGES:
-        kept = [cell for cell in cells
-                if cell.cell_type == "code" or cell.metadata.get("lang") == language]
-        notebook = new_notebook(metadata={"kernelspec": KERNEL, "language_info": {"name": "python"}})
+        kept = [
+            cell
+            for cell in cells
+            if cell.cell_type == "code" or cell.metadata.get("lang") == language
+        ]
+        notebook = new_notebook(
+            metadata={"kernelspec": KERNEL, "language_info": {"name": "python"}}
+        )
         for index, cell in enumerate(kept):
             # Stable ids, the same in every language: regenerating changes nothing.
-            if cell.cell_type == "code":  # the same code, with the language's comments (locale/)
+            if (
+                cell.cell_type == "code"
+            ):  # the same code, with the language's comments (locale/)
                 code = catalog.translate_notebook_code(cell.source, language)
                 notebook.cells.append(new_code_cell(code, id=f"cell-{index:02d}"))
             else:
-                notebook.cells.append(new_markdown_cell(cell.source, id=f"cell-{index:02d}"))
+                notebook.cells.append(
+                    new_markdown_cell(cell.source, id=f"cell-{index:02d}")
+                )
         nbformat.validate(notebook)
         texts[language] = nbformat.writes(notebook) + "\n"
     return texts
 
 
 def _check_code(source: Path, cells) -> None:
-    """Refuse a code cell that is not valid Python (IPython's %magics and !commands allowed),
-    naming the source file and line: it would otherwise land in every language's notebook."""
-    from IPython.core.inputtransformer2 import TransformerManager  # ipykernel's: runs the notebooks
+    """Refuse a code cell that is not valid Python (IPython's %magics and !commands
+    allowed), naming the source file and line: it would otherwise land in every
+    language's notebook."""
+    from IPython.core.inputtransformer2 import (
+        TransformerManager,
+    )  # ipykernel's: runs the notebooks
 
     for position, first_line, cell in catalog.code_cells(source, cells):
         try:
-            compile(TransformerManager().transform_cell(cell.source), str(source), "exec")
+            compile(
+                TransformerManager().transform_cell(cell.source), str(source), "exec"
+            )
         except SyntaxError as error:
             line = (first_line + (error.lineno or 1) - 1) if first_line else None
-            where = f"{source}, line {line}" if line else f"{source}, code cell {position + 1}"
-            raise SourceError(f"{where}: {error.msg}: {(error.text or '').strip()}") from None
+            where = (
+                f"{source}, line {line}"
+                if line
+                else f"{source}, code cell {position + 1}"
+            )
+            raise SourceError(
+                f"{where}: {error.msg}: {(error.text or '').strip()}"
+            ) from None
 
 
 def _shape(cells, language: str) -> list[int]:
-    """How many Markdown cells of one language come before each code cell, and after the last."""
+    """How many Markdown cells of one language come before each code cell, and after
+    the last."""
     shape, count = [], 0
     for cell in cells:
         if cell.cell_type == "code":
@@ -105,9 +132,14 @@ def sources(root: Path = ROOT) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ptdocs.notebook_twins", description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 if a notebook differs from its source")
+    parser = argparse.ArgumentParser(
+        prog="python -m ptdocs.notebook_twins", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 if a notebook differs from its source",
+    )
     arguments = parser.parse_args(argv)
     stale = []
     for source in sources():

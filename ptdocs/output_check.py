@@ -1,31 +1,39 @@
-"""What a page shows its code prints, and whether a run printed it: one set of rules for
-the page tests (:mod:`ptdocs.pages`) and for the downloads (:mod:`ptdocs.downloads`).
+"""What a page shows its code prints, and whether a run printed it: one set of rules
+for the page tests (:mod:`ptdocs.pages`) and for the downloads
+(:mod:`ptdocs.downloads`).
 
-A download runs on the reader's machine with nothing but torch, so this module uses the
-standard library only, and a download carries its code: the part under "recording" is the
-download's first code cell, which keeps what each top-level statement prints; the part under
-"comparing" is its last cell, which compares that with the ``# >`` lines of the same code, as
-the page tests do, and says so in one line, in the page's language. The two markers below cut
-the module in those parts (``ptdocs.downloads.check_cells``), so nothing in them may lean on
-this docstring or on a ``from __future__`` import, no comment in them starts as an output
-line does, and their lines fit 88 columns, as all code a reader is shown (the tests check).
+A download runs on the reader's machine with nothing but torch, so this module uses
+the standard library only, and a download carries its code: the part under
+"recording" is the download's first code cell, which keeps what each top-level
+statement prints; the part under "comparing" is its last cell, which compares that
+with the ``# >`` lines of the same code, as the page tests do, and says so in one
+line, in the page's language. The two markers below cut the module in those parts
+(``ptdocs.downloads.check_cells``), so nothing in them may lean on this docstring or
+on a ``from __future__`` import, no comment in them starts as an output line does,
+and their lines fit 88 columns, as all code a reader is shown (the tests check).
 
 The rules (each used by the page tests and by the downloads alike):
 
-* ``# > TEXT`` after a top-level statement is a line it prints; several are several lines,
+* ``# > TEXT`` after a top-level statement is a line it prints; several are several
+  lines,
   none means it prints nothing (:func:`expected_outputs`). Output comments stand at the
   start of a line, after the whole statement.
 * ``# >[torch>=2.14] TEXT`` is printed only on the torch releases the condition names, a
   PEP 440 specifier as pip reads it (:func:`release_holds`, which
-  ``tests/test_output_check.py`` holds to packaging's reading on every supported release and
+  ``tests/test_output_check.py`` holds to packaging's reading on every supported
+  release and
   on local, pre- and post-release builds).
-* What a statement prints (its stdout, cut into lines) equals the lines that hold for the
-  running release, exactly (:func:`matches`). The pages set no tolerance on printed text:
+* What a statement prints (its stdout, cut into lines) equals the lines that hold for
+  the
+  running release, exactly (:func:`matches`). The pages set no tolerance on printed
+  text:
   where a value may vary, the snippet prints it rounded or asserts it with
   ``torch.testing.assert_close``, and that assert runs in a download as on the page.
 * A download's example that the page skips on this machine (``if <condition>:
-  print('Skipped: ...')`` / ``else:`` the example, see ``ptdocs.downloads.cell_code``) counts
-  as skipped with the reason it printed; otherwise the statements of its ``else`` are checked.
+  print('Skipped: ...')`` / ``else:`` the example, see
+  ``ptdocs.downloads.cell_code``) counts
+  as skipped with the reason it printed; otherwise the statements of its ``else`` are
+  checked.
 """
 
 # ---------------------------------------------------------------- recording
@@ -63,8 +71,9 @@ class Recorder:
 
     def write(self, text):
         frame = sys._getframe(1)
-        while frame is not None and not (frame.f_globals is self.namespace
-                                         and frame.f_code.co_name == "<module>"):
+        while frame is not None and not (
+            frame.f_globals is self.namespace and frame.f_code.co_name == "<module>"
+        ):
             frame = frame.f_back
         if self.runs:
             writes = self.runs[-1][1]
@@ -90,10 +99,13 @@ OUTPUT = "# >"
 CONDITION_EXAMPLE = "# >[torch>=2.14] TEXT"
 _CONDITIONED = re.compile(r"\[(?P<condition>[^\]\n]*)\](?P<rest>.*)", re.S)
 _TORCH = re.compile(r"\s*torch\s*(?P<specifier>[^\s].*?)?\s*", re.S)
-_CLAUSE = re.compile(r"\s*(?P<operator>~=|==|!=|<=|>=|<|>)\s*"
-                     r"(?P<release>\d+(\.\d+)*)\s*")
-_VERSION = re.compile(r"\s*v?(?P<release>\d+(\.\d+)*)(?P<rest>[^+\s]*)(\+\S*)?\s*",
-                      re.I)
+_CLAUSE = re.compile(
+    r"\s*(?P<operator>~=|==|!=|<=|>=|<|>)\s*"
+    r"(?P<release>\d+(\.\d+)*)\s*"
+)
+_VERSION = re.compile(
+    r"\s*v?(?P<release>\d+(\.\d+)*)(?P<rest>[^+\s]*)(\+\S*)?\s*", re.I
+)
 _PRE = re.compile(r"(a|b|c|rc|alpha|beta|pre|preview|dev)\d*", re.I)
 
 
@@ -119,9 +131,11 @@ def read_releases(condition):
     found = _TORCH.fullmatch(condition)
     clauses = _clauses(found["specifier"] or "") if found else None
     if not clauses:
-        raise ValueError(f"the condition [{condition}] is not torch and version "
-                         "comparisons (==, !=, <, <=, >, >=, ~= and release numbers), "
-                         f"as in {CONDITION_EXAMPLE}")
+        raise ValueError(
+            f"the condition [{condition}] is not torch and version "
+            "comparisons (==, !=, <, <=, >, >=, ~= and release numbers), "
+            f"as in {CONDITION_EXAMPLE}"
+        )
     return ",".join(operator + release for operator, release in clauses)
 
 
@@ -151,9 +165,15 @@ def release_holds(specifier, version):
         bound = (_numbers(wanted), 0)
         prefix = len(wanted.split(".")) - 1  # ~=: how many release numbers are equal
         same = (release + (0,) * prefix)[:prefix] == (bound[0] + (0,) * prefix)[:prefix]
-        holds = {"==": here == bound, "!=": here != bound, ">=": here >= bound,
-                 "<=": here <= bound, "<": release < bound[0], ">": release > bound[0],
-                 "~=": here >= bound and prefix > 0 and same}[operator]
+        holds = {
+            "==": here == bound,
+            "!=": here != bound,
+            ">=": here >= bound,
+            "<=": here <= bound,
+            "<": release < bound[0],
+            ">": release > bound[0],
+            "~=": here >= bound and prefix > 0 and same,
+        }[operator]
         if not holds:
             return False
     return True
@@ -170,18 +190,22 @@ class OutputLine:
 
 def output_line(comment, read_condition=read_releases):
     """One output comment as the page's output; ValueError says what is malformed."""
-    rest = comment[len(OUTPUT):]
+    rest = comment[len(OUTPUT) :]
     found = _CONDITIONED.fullmatch(rest) if rest.startswith("[") else None
     if found is None:
         if rest.startswith("["):
-            raise ValueError("an output condition is closed by ']', as in "
-                             f"{CONDITION_EXAMPLE} (output that starts with '[' is "
-                             f"written '{OUTPUT} [...')")
+            raise ValueError(
+                "an output condition is closed by ']', as in "
+                f"{CONDITION_EXAMPLE} (output that starts with '[' is "
+                f"written '{OUTPUT} [...')"
+            )
         return OutputLine(rest.removeprefix(" "))
     text = found["rest"]
     if text and not text.startswith(" "):
-        raise ValueError("put a space between the condition and the output, as in "
-                         f"{CONDITION_EXAMPLE}")
+        raise ValueError(
+            "put a space between the condition and the output, as in "
+            f"{CONDITION_EXAMPLE}"
+        )
     condition = read_condition(found["condition"].strip())
     return OutputLine(text.removeprefix(" "), condition)
 
@@ -208,13 +232,18 @@ def expected_outputs(source, body, read_condition=read_releases, comments=None):
     column = body[0].col_offset if body else 0
     for (lineno, at), line in comments:
         if at != column:  # indented: inside a statement, which prints it only in part
-            raise OutputError(f"put {OUTPUT} output after the whole statement, "
-                              "at the start of a line", lineno)
+            raise OutputError(
+                f"put {OUTPUT} output after the whole statement, "
+                "at the start of a line",
+                lineno,
+            )
         owner = None
         for index, statement in enumerate(body):
             if statement.lineno <= lineno <= statement.end_lineno:
-                raise OutputError(f"put {OUTPUT} output after the whole statement, "
-                                  "not inside it", lineno)
+                raise OutputError(
+                    f"put {OUTPUT} output after the whole statement, not inside it",
+                    lineno,
+                )
             if statement.end_lineno < lineno:
                 owner = index
         if owner is None:
@@ -270,17 +299,23 @@ def _units(source, tree, comments):
 
     top = [comment for comment in comments if wrapper_of(comment) is None]
     units = []
-    for statement, lines in zip(tree.body, expected_outputs(source, tree.body,
-                                                            comments=top)):
+    for statement, lines in zip(
+        tree.body, expected_outputs(source, tree.body, comments=top), strict=False
+    ):
         if statement not in wrappers:
             units.append((statement, None, lines))
             continue
         if lines:
-            raise OutputError(f"put the {OUTPUT} output of a skipped example inside "
-                              "its else", statement.end_lineno + 1)
+            raise OutputError(
+                f"put the {OUTPUT} output of a skipped example inside its else",
+                statement.end_lineno + 1,
+            )
         inner = [comment for comment in comments if wrapper_of(comment) is statement]
         inside = expected_outputs(source, statement.orelse, comments=inner)
-        units += [(s, statement, lines) for s, lines in zip(statement.orelse, inside)]
+        units += [
+            (s, statement, lines)
+            for s, lines in zip(statement.orelse, inside, strict=False)
+        ]
     return wrappers, units
 
 
@@ -294,8 +329,9 @@ def check(runs, version):
         wrappers, units = _units(source, tree, output_comments(source))
         printed, reasons = ["" for _ in units], {}
         for line, text in writes:
-            wrapper = next((w for w in wrappers
-                            if w.lineno <= line < w.orelse[0].lineno), None)
+            wrapper = next(
+                (w for w in wrappers if w.lineno <= line < w.orelse[0].lineno), None
+            )
             if wrapper is not None:
                 reasons[id(wrapper)] = reasons.get(id(wrapper), "") + text
                 continue
@@ -304,7 +340,7 @@ def check(runs, version):
                     printed[index] += text
                     break
         code = source.splitlines()
-        for (statement, wrapper, lines), text in zip(units, printed):
+        for (statement, wrapper, lines), text in zip(units, printed, strict=False):
             if wrapper is not None and id(wrapper) in reasons:
                 continue
             wanted = shown(lines, version)
@@ -326,8 +362,11 @@ FIELD_LIMIT = 1500  # characters of a field in a link: GitHub refuses very long 
 def issue_url(repository, fields):
     """A new issue of ``repository`` (https://github.com/OWNER/NAME) on the page-problem
     form, with the form's fields (by their ids) filled in."""
-    fields = {key: value if len(value) <= FIELD_LIMIT else value[:FIELD_LIMIT - 1] + "…"
-              for key, value in fields.items() if value}
+    fields = {
+        key: value if len(value) <= FIELD_LIMIT else value[: FIELD_LIMIT - 1] + "…"
+        for key, value in fields.items()
+        if value
+    }
     query = urllib.parse.urlencode({"template": TEMPLATE, **fields})
     return f"{repository.rstrip('/')}/issues/new?{query}"
 
@@ -357,8 +396,10 @@ def report(results, skipped, texts, torch, device):
         where = texts["where"] if result.cell is None else texts["where_cell"]
         lines.append(where.format(line=result.line, cell=result.cell, code=result.code))
         page = [f"{OUTPUT} {text}" for text in result.wanted]
-        for label, shown_lines in ((texts["page"], page),
-                                   (texts["printed"], result.printed.splitlines())):
+        for label, shown_lines in (
+            (texts["page"], page),
+            (texts["printed"], result.printed.splitlines()),
+        ):
             lines.append(f"    {label}")
             lines += [f"        {text}" for text in shown_lines or [texts["nothing"]]]
     counts = {"torch": torch, "device": device, "total": len(results)}
@@ -369,7 +410,8 @@ def report(results, skipped, texts, torch, device):
     if skipped:
         forms, rule = texts["skipped"]  # the plural forms, chosen as gettext does
         last += forms[gettext.c2py(rule)(len(skipped))].format(
-            n=len(skipped), reasons="; ".join(dict.fromkeys(skipped)))
+            n=len(skipped), reasons="; ".join(dict.fromkeys(skipped))
+        )
     return not bad, lines + [last]
 
 
@@ -388,14 +430,24 @@ def finish(recorder, texts, repository, fields):
     ok, lines = report(results, skipped, texts, torch, device)
     bad = [result for result in results if not result.ok]
     if bad and repository:
-        environment = (f"torch {torch} ({device}), {platform.platform()}, "
-                       f"Python {platform.python_version()}")
-        expected = ["\n".join([result.code, *(f"{OUTPUT} {t}" for t in result.wanted)])
-                    for result in bad]
+        environment = (
+            f"torch {torch} ({device}), {platform.platform()}, "
+            f"Python {platform.python_version()}"
+        )
+        expected = [
+            "\n".join([result.code, *(f"{OUTPUT} {t}" for t in result.wanted)])
+            for result in bad
+        ]
         saw = [f"{result.code}\n{result.printed.rstrip()}" for result in bad]
-        link = issue_url(repository, {**fields, "environment": environment,
-                                      "expected": "\n".join(expected),
-                                      "saw": "\n".join(saw)})
+        link = issue_url(
+            repository,
+            {
+                **fields,
+                "environment": environment,
+                "expected": "\n".join(expected),
+                "saw": "\n".join(saw),
+            },
+        )
         lines.insert(-1, texts["report"].format(url=link))
     print("\n".join(lines))
     if not ok:

@@ -30,7 +30,7 @@ import sys
 import traceback
 import unittest
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import metadata
 from pathlib import Path
 
@@ -42,12 +42,21 @@ from sybil import Region
 from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 
 from . import catalog, output_check
-from .output_check import CONDITION_EXAMPLE, OUTPUT, OutputError, OutputLine, matches, shown
+from .output_check import (
+    CONDITION_EXAMPLE,
+    OUTPUT,
+    OutputError,
+    OutputLine,
+    matches,
+    shown,
+)
 from .snippets import ROOT, Include, IncludeError, expand, include_target
 from .versions import SUPPORTED
 
 # The info string of a fence: its language, then anything (attributes, title=...).
-INFO = re.compile(r"[ \t]*\{?[ \t]*\.?(?P<language>[\w+-]*)(?P<attributes>[^\n]*)$\n", re.M)
+INFO = re.compile(
+    r"[ \t]*\{?[ \t]*\.?(?P<language>[\w+-]*)(?P<attributes>[^\n]*)$\n", re.M
+)
 PYTHON = {"python", "py", "python3"}
 
 
@@ -93,8 +102,12 @@ def _block(page: str, line: int, source: str, root) -> Block | str:
             continue
         target = include_target(text)
         if target is None:
-            return (f"{page}, line {line + 1 + offset}: a Python block on a page holds only "
-                    "'--8<-- \"snippets/...\"' include lines; put the code in a snippet file")
+            return (
+                f"{page}, line {line + 1 + offset}: a Python block on a page holds "
+                "only "
+                "'--8<-- \"snippets/...\"' include lines; put the code in a snippet "
+                "file"
+            )
         try:
             includes.append(expand(target, root, language))
         except IncludeError as error:
@@ -105,9 +118,10 @@ def _block(page: str, line: int, source: str, root) -> Block | str:
 
 
 class Failure(str):
-    """A failure as Sybil reports it (its text), carrying the same failure as data: ``record``,
-    the fields :mod:`ptdocs.failures` says in a page's language (``file``, ``line``, ``kind``, ...).
-    ptdocs.report writes the record; no one reads it back out of the text."""
+    """A failure as Sybil reports it (its text), carrying the same failure as data:
+    ``record``, the fields :mod:`ptdocs.failures` says in a page's language
+    (``file``, ``line``, ``kind``, ...). ptdocs.report writes the record; no one
+    reads it back out of the text."""
 
     def __new__(cls, text: str, **record):
         failure = super().__new__(cls, text)
@@ -118,10 +132,14 @@ class Failure(str):
 def evaluate(example) -> str | None:
     """Run each include of the block; a returned string is the failure Sybil reports."""
     block = example.parsed
-    if isinstance(block, str):  # a block the parser could not read: its message says where
+    if isinstance(
+        block, str
+    ):  # a block the parser could not read: its message says where
         return Failure(block, kind="other", message=block)
     for include in block.includes:
-        failure = run_include(include, example.namespace, shown_on=f"{block.page}, line {block.line}")
+        failure = run_include(
+            include, example.namespace, shown_on=f"{block.page}, line {block.line}"
+        )
         if failure:
             return failure
     return None
@@ -136,11 +154,18 @@ def run_include(include: Include, namespace: dict, shown_on: str = "") -> str | 
         expected = _expected_outputs(source, tree.body)
     except (SyntaxError, ValueError) as error:
         line = getattr(error, "lineno", include.first_line)
-        return Failure(f"{include.path}, line {line}{where}: {error}", file=include.path, line=line,
-                       kind="other", message=str(error))
+        return Failure(
+            f"{include.path}, line {line}{where}: {error}",
+            file=include.path,
+            line=line,
+            kind="other",
+            message=str(error),
+        )
     version = None
-    for statement, lines in zip(tree.body, expected):
-        code = compile(ast.Module(body=[statement], type_ignores=[]), include.path, "exec")
+    for statement, lines in zip(tree.body, expected, strict=False):
+        code = compile(
+            ast.Module(body=[statement], type_ignores=[]), include.path, "exec"
+        )
         captured = io.StringIO()
         try:
             with contextlib.redirect_stdout(captured):
@@ -154,57 +179,98 @@ def run_include(include: Include, namespace: dict, shown_on: str = "") -> str | 
             try:
                 version = torch_version()
             except OutputError as error:
-                return Failure(f"{include.path}, line {statement.lineno}{where}: {error}", file=include.path,
-                               line=statement.lineno, kind="other", message=str(error))
+                return Failure(
+                    f"{include.path}, line {statement.lineno}{where}: {error}",
+                    file=include.path,
+                    line=statement.lineno,
+                    kind="other",
+                    message=str(error),
+                )
         want = shown(lines, version)
         if not matches(captured.getvalue(), want):
             got = captured.getvalue().splitlines()
             which = f" (those for torch {version})" if conditioned else ""
-            # The first line that differs on each side (None: that side has no such line).
-            n = next((i for i, pair in enumerate(zip(want, got)) if pair[0] != pair[1]), min(len(want), len(got)))
-            return Failure(f"{include.path}, line {statement.lineno}{where}: what this prints differs "
-                           f"from the {OUTPUT} lines below it{which}\n"
-                           + "--- shown on the page\n" + _listing(want)
-                           + "+++ printed when run\n" + _listing(got),
-                           file=include.path, line=statement.lineno, kind="output",
-                           shown=want[n] if n < len(want) else None, printed=got[n] if n < len(got) else None)
+            # The first line that differs on each side (None: that side has no such
+            # line).
+            n = next(
+                (
+                    i
+                    for i, pair in enumerate(zip(want, got, strict=False))
+                    if pair[0] != pair[1]
+                ),
+                min(len(want), len(got)),
+            )
+            return Failure(
+                f"{include.path}, line {statement.lineno}{where}: what this prints "
+                "differs "
+                f"from the {OUTPUT} lines below it{which}\n"
+                + "--- shown on the page\n"
+                + _listing(want)
+                + "+++ printed when run\n"
+                + _listing(got),
+                file=include.path,
+                line=statement.lineno,
+                kind="output",
+                shown=want[n] if n < len(want) else None,
+                printed=got[n] if n < len(got) else None,
+            )
     return None
 
 
-# ---------------------------------------------------------------- expected output
-# "# > TEXT" is printed on every release; "# >[torch>=2.14] TEXT" only where the running torch
-# satisfies the condition, a PEP 440 version specifier as in a requirements file (a reader
-# knows it from pip, and packaging reads it as pip does). The reader sees every variant with
-# its condition; on the pinned release the lines that hold for it are checked exactly as before.
-# The rules themselves live in ptdocs/output_check.py, which the downloads carry: one set of rules
-# for the page tests and for a reader's run. Here a condition is read with packaging, so that a
-# page's author gets its diagnosis, and must be one the downloads' check reads the same way.
+# ---------------------------------------------------------------- expected output "# >
+# TEXT" is printed on every release; "# >[torch>=2.14] TEXT" only where the running
+# torch satisfies the condition, a PEP 440 version specifier as in a requirements file
+# (a reader knows it from pip, and packaging reads it as pip does). The reader sees
+# every variant with its condition; on the pinned release the lines that hold for it are
+# checked exactly as before. The rules themselves live in ptdocs/output_check.py, which
+# the downloads carry: one set of rules for the page tests and for a reader's run. Here
+# a condition is read with packaging, so that a page's author gets its diagnosis, and
+# must be one the downloads' check reads the same way.
 
 
-@lru_cache(maxsize=None)
+@cache
 def release_condition(condition: str) -> SpecifierSet:
-    """``torch>=2.14`` (or ``torch>=2.11,<2.14``) -> its version specifier; ValueError if malformed."""
+    """``torch>=2.14`` (or ``torch>=2.11,<2.14``) -> its version specifier;
+    ValueError if malformed."""
     try:
         requirement = Requirement(condition)
     except InvalidRequirement as error:
         reason = str(error).splitlines()[0]  # packaging adds the text and a caret below
-        raise ValueError(f"cannot read the condition [{condition}] ({reason}); write it as in "
-                         f"{CONDITION_EXAMPLE}, a version specifier after torch") from None
-    if canonicalize_name(requirement.name) != "torch" or requirement.extras or requirement.url \
-            or requirement.marker:
-        raise ValueError(f"the condition [{condition}] may only name torch releases, "
-                         f"as in {CONDITION_EXAMPLE}")
+        raise ValueError(
+            f"cannot read the condition [{condition}] ({reason}); write it as in "
+            f"{CONDITION_EXAMPLE}, a version specifier after torch"
+        ) from None
+    if (
+        canonicalize_name(requirement.name) != "torch"
+        or requirement.extras
+        or requirement.url
+        or requirement.marker
+    ):
+        raise ValueError(
+            f"the condition [{condition}] may only name torch releases, "
+            f"as in {CONDITION_EXAMPLE}"
+        )
     if not requirement.specifier:
-        raise ValueError(f"the condition [{condition}] names no releases; "
-                         f"write it as in {CONDITION_EXAMPLE}")
-    # A line no supported release prints would never be checked (ptdocs.versions runs them all).
+        raise ValueError(
+            f"the condition [{condition}] names no releases; "
+            f"write it as in {CONDITION_EXAMPLE}"
+        )
+    # A line no supported release prints would never be checked (ptdocs.versions runs
+    # them all).
     try:
         output_check.read_releases(condition)
     except ValueError as error:
-        raise ValueError(f"{error}; a downloaded page checks its output with that form only") from None
-    if not any(output_check.release_holds(requirement.specifier, release) for release in SUPPORTED):
-        raise ValueError(f"the condition [{condition}] holds for none of the supported torch "
-                         f"releases ({', '.join(SUPPORTED)}), so no run would check this line")
+        raise ValueError(
+            f"{error}; a downloaded page checks its output with that form only"
+        ) from None
+    if not any(
+        output_check.release_holds(requirement.specifier, release)
+        for release in SUPPORTED
+    ):
+        raise ValueError(
+            f"the condition [{condition}] holds for none of the supported torch "
+            f"releases ({', '.join(SUPPORTED)}), so no run would check this line"
+        )
     return requirement.specifier
 
 
@@ -214,14 +280,17 @@ def output_line(comment: str) -> OutputLine:
 
 
 def output_comments(source: str) -> list[tuple[tuple[int, int], OutputLine]]:
-    """Each ``# >`` comment of some code: ((line, column), parsed line); OutputError names the line."""
+    """Each ``# >`` comment of some code: ((line, column), parsed line); OutputError
+    names the line."""
     return output_check.output_comments(source, release_condition)
 
 
 def shown_output(source: str, version: Version | str | None = None) -> list[str]:
-    """The lines some code is shown to print on a torch release (default: the running one).
+    """The lines some code is shown to print on a torch release (default: the running
+    one).
 
-    The downloads' tests compare a download's printed output with this, as the pages do."""
+    The downloads' tests compare a download's printed output with this, as the pages
+    do."""
     lines = [line for _, line in output_comments(source + "\n")]
     if version is None and any(line.condition is not None for line in lines):
         version = torch_version()
@@ -231,51 +300,65 @@ def shown_output(source: str, version: Version | str | None = None) -> list[str]
 
 
 def has_conditioned_output(source: str) -> bool:
-    if OUTPUT + "[" not in source:  # the usual case, told without tokenizing (the downloads ask per include)
+    if (
+        OUTPUT + "[" not in source
+    ):  # the usual case, told without tokenizing (the downloads ask per include)
         return False
     return any(line.condition is not None for _, line in output_comments(source + "\n"))
 
 
 @lru_cache(maxsize=1)
 def torch_version() -> Version:
-    """The release of the torch these examples run with (read without importing torch)."""
+    """The release of the torch these examples run with (read without importing
+    torch)."""
     torch = sys.modules.get("torch")
     try:
         text = getattr(torch, "__version__", None) or metadata.version("torch")
         return Version(str(text))
     except (metadata.PackageNotFoundError, InvalidVersion) as error:
-        raise OutputError(f"output conditioned on the torch release, but no torch release "
-                          f"is known here ({error})") from None
+        raise OutputError(
+            f"output conditioned on the torch release, but no torch release "
+            f"is known here ({error})"
+        ) from None
 
 
 def _expected_outputs(source: str, body: list[ast.stmt]) -> list[list[OutputLine]]:
-    """For each top-level statement, the ``# >`` lines between it and the next statement."""
+    """For each top-level statement, the ``# >`` lines between it and the next
+    statement."""
     return output_check.expected_outputs(source, body, release_condition)
 
 
 def _exception_report(include: Include, error: BaseException, where: str) -> str:
-    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
-              if not os.path.isabs(frame.filename)]  # ours: compiled under a relative path
+    frames = [
+        frame
+        for frame in traceback.extract_tb(error.__traceback__)
+        if not os.path.isabs(frame.filename)
+    ]  # ours: compiled under a relative path
     line = frames[-1].lineno if frames else include.first_line
     path = frames[-1].filename if frames else include.path
     trace = "".join(traceback.format_list(frames))
     message = "".join(traceback.format_exception_only(type(error), error))
-    return Failure(f"{path}, line {line}{where}: {type(error).__name__}\n{trace}{message}", file=path,
-                   line=line, kind="exception", error=message.strip().splitlines()[-1])
+    return Failure(
+        f"{path}, line {line}{where}: {type(error).__name__}\n{trace}{message}",
+        file=path,
+        line=line,
+        kind="exception",
+        error=message.strip().splitlines()[-1],
+    )
 
 
 def _listing(lines: list[str]) -> str:
     return "".join(f"    {line}\n" for line in lines) if lines else "    (nothing)\n"
 
 
-# ---------------------------------------------------------------- prose values
-# <!-- prose-values: x.grad.item() -> 6; x.item() -> 3 -->
-# Each EXPR -> TEXT pair: EXPR, evaluated in the page's namespace where the comment
-# stands, formats as TEXT, and TEXT appears verbatim in the paragraph below it.
-# `EXPR :SPEC -> TEXT` formats with format(value, SPEC); without a spec a float is
-# formatted with "g" (6 significant digits) and anything else with str().
-# `[torch<2.14] EXPR -> TEXT` is evaluated only on the releases the condition names (as on
-# `# >` lines); TEXT must appear in the paragraph on every release, since the prose states it.
+# ---------------------------------------------------------------- prose values <!--
+# prose-values: x.grad.item() -> 6; x.item() -> 3 --> Each EXPR -> TEXT pair: EXPR,
+# evaluated in the page's namespace where the comment stands, formats as TEXT, and TEXT
+# appears verbatim in the paragraph below it. `EXPR :SPEC -> TEXT` formats with
+# format(value, SPEC); without a spec a float is formatted with "g" (6 significant
+# digits) and anything else with str(). `[torch<2.14] EXPR -> TEXT` is evaluated only on
+# the releases the condition names (as on `# >` lines); TEXT must appear in the
+# paragraph on every release, since the prose states it.
 PROSE_VALUES = re.compile(r"<!--[ \t]*prose-values:(?P<pairs>.*?)-->", re.S)
 _SPEC = re.compile(r"\s:(?P<spec>[^\s:]*)$")
 _PAIR_CONDITION = re.compile(r"\[(?P<condition>\s*torch\s*[<>=!~][^\]]*)\]")
@@ -298,26 +381,31 @@ class ProseValues:
 
 
 def prose_value_pairs(pairs: str) -> tuple[ProseValue, ...]:
-    """The ``EXPR [:SPEC] -> TEXT`` pairs of a directive; ValueError says what is malformed."""
+    """The ``EXPR [:SPEC] -> TEXT`` pairs of a directive; ValueError says what is
+    malformed."""
     values = []
     for pair in filter(str.strip, pairs.split(";")):
         condition = None
         found = _PAIR_CONDITION.match(pair.strip())
         if found:
             condition = release_condition(found["condition"].strip())
-            pair = pair.strip()[found.end():]
+            pair = pair.strip()[found.end() :]
         expression, arrow, text = pair.rpartition("->")
         expression, text = expression.strip(), text.strip()
         if not arrow or not expression or not text:
-            raise ValueError(f"write each pair as 'EXPRESSION -> TEXT', not {pair.strip()!r}")
+            raise ValueError(
+                f"write each pair as 'EXPRESSION -> TEXT', not {pair.strip()!r}"
+            )
         spec = None
         found = _SPEC.search(expression)
         if found:
-            spec, expression = found["spec"], expression[:found.start()].strip()
+            spec, expression = found["spec"], expression[: found.start()].strip()
         try:
             compile(expression, "<prose-values>", "eval")
         except SyntaxError as error:
-            raise ValueError(f"{expression!r} is not a Python expression: {error.msg}") from None
+            raise ValueError(
+                f"{expression!r} is not a Python expression: {error.msg}"
+            ) from None
         values.append(ProseValue(expression, spec, text, condition))
     if not values:
         raise ValueError("no 'EXPRESSION -> TEXT' pair")
@@ -325,7 +413,8 @@ def prose_value_pairs(pairs: str) -> tuple[ProseValue, ...]:
 
 
 def _following_paragraph(text: str, end: int) -> str:
-    """The paragraph after a comment: blank lines skipped, then up to the next blank line."""
+    """The paragraph after a comment: blank lines skipped, then up to the next blank
+    line."""
     lines = text[end:].split("\n")
     lines[0] = lines[0].strip()  # the rest of the comment's own line
     while lines and not lines[0].strip():
@@ -340,7 +429,9 @@ def _following_paragraph(text: str, end: int) -> str:
 
 def format_value(value, spec: str | None) -> str:
     item = getattr(value, "item", None)
-    if callable(item) and getattr(value, "ndim", 0) == 0:  # a 0-dim tensor or NumPy scalar
+    if (
+        callable(item) and getattr(value, "ndim", 0) == 0
+    ):  # a 0-dim tensor or NumPy scalar
         value = item()
     if spec is not None:
         return format(value, spec)
@@ -350,7 +441,8 @@ def format_value(value, spec: str | None) -> str:
 
 
 class ProseValuesParser:
-    """A Sybil parser: each ``prose-values`` comment is an example checked in page order."""
+    """A Sybil parser: each ``prose-values`` comment is an example checked in page
+    order."""
 
     def __init__(self, root=ROOT) -> None:
         self.root = root
@@ -360,8 +452,12 @@ class ProseValuesParser:
         for match in PROSE_VALUES.finditer(document.text):
             line = document.text.count("\n", 0, match.start()) + 1
             try:
-                parsed = ProseValues(page, line, prose_value_pairs(match["pairs"]),
-                                     _following_paragraph(document.text, match.end()))
+                parsed = ProseValues(
+                    page,
+                    line,
+                    prose_value_pairs(match["pairs"]),
+                    _following_paragraph(document.text, match.end()),
+                )
             except ValueError as error:
                 parsed = f"{page}, line {line}: prose-values: {error}"
             yield Region(match.start(), match.end(), parsed, check_prose_values)
@@ -373,8 +469,13 @@ def check_prose_values(example) -> str | None:
         return Failure(directive, kind="other", message=directive)
     where = f"{directive.page}, line {directive.line}"
     if not directive.paragraph:
-        return Failure(f"{where}: prose-values: no paragraph below the comment", file=directive.page,
-                       line=directive.line, kind="other", message="prose-values: no paragraph below the comment")
+        return Failure(
+            f"{where}: prose-values: no paragraph below the comment",
+            file=directive.page,
+            line=directive.line,
+            kind="other",
+            message="prose-values: no paragraph below the comment",
+        )
     problems, first = [], None  # first: the first problem as data (ptdocs.failures)
     for value in directive.values:
         if value.condition is not None:
@@ -384,9 +485,13 @@ def check_prose_values(example) -> str | None:
                 problems.append(f"{value.expression}: {error}")
                 continue
             if not output_check.release_holds(value.condition, version):
-                if not appears(value.text, directive.paragraph):  # the prose states it all the same
-                    problems.append(f"{value.text!r} ({value.expression}, on torch "
-                                    f"{value.condition}) does not appear in the paragraph below")
+                if not appears(
+                    value.text, directive.paragraph
+                ):  # the prose states it all the same
+                    problems.append(
+                        f"{value.text!r} ({value.expression}, on torch "
+                        f"{value.condition}) does not appear in the paragraph below"
+                    )
                 continue
         try:
             shown = format_value(eval(value.expression, example.namespace), value.spec)  # noqa: S307
@@ -394,19 +499,37 @@ def check_prose_values(example) -> str | None:
             problems.append(f"{value.expression}: {type(error).__name__}: {error}")
             continue
         if shown != value.text:
-            problems.append(f"the prose says {value.text} for {value.expression}, "
-                            f"the code gives {shown}")
-            first = first or {"kind": "value", "said": value.text, "expression": value.expression, "got": shown}
+            problems.append(
+                f"the prose says {value.text} for {value.expression}, "
+                f"the code gives {shown}"
+            )
+            first = first or {
+                "kind": "value",
+                "said": value.text,
+                "expression": value.expression,
+                "got": shown,
+            }
         elif not appears(value.text, directive.paragraph):
-            problems.append(f"{value.text!r} ({value.expression}) does not appear in the paragraph below")
+            problems.append(
+                f"{value.text!r} ({value.expression}) does not appear in the "
+                "paragraph below"
+            )
     if problems:
         if first is None or not problems[0].startswith("the prose says"):
             first = {"kind": "other", "message": problems[0]}
-        return Failure(f"{where}: prose-values:\n" + "".join(f"    {problem}\n" for problem in problems),
-                       file=directive.page, line=directive.line, **first)
+        return Failure(
+            f"{where}: prose-values:\n"
+            + "".join(f"    {problem}\n" for problem in problems),
+            file=directive.page,
+            line=directive.line,
+            **first,
+        )
     return None
 
 
 def appears(text: str, paragraph: str) -> bool:
-    """``text`` occurs in ``paragraph`` as a whole number or word: 6 is not found in 16 or 6.5."""
-    return re.search(rf"(?<![\w.]){re.escape(text)}(?![\w]|[.,]\d)", paragraph) is not None
+    """``text`` occurs in ``paragraph`` as a whole number or word: 6 is not found in
+    16 or 6.5."""
+    return (
+        re.search(rf"(?<![\w.]){re.escape(text)}(?![\w]|[.,]\d)", paragraph) is not None
+    )

@@ -1,8 +1,9 @@
-"""What a page's verification depends on: the page file and the snippet files it includes.
+"""What a page's verification depends on: the page file and the snippet files it
+includes.
 
 The test run records these fingerprints in ``reports/examples.json``; the
-verification stamp recomputes them at build time, so a page edited after the
-tests ran is never stamped with that older run's result.
+verification stamp recomputes them at build time, so a page edited after the tests
+ran is never stamped with that older run's result.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from pathlib import Path
 
 from .catalog import LANGUAGES, po_path
 from .includes import include_target, split_target
-from .snippets import ROOT
 from .layout import language
+from .snippets import ROOT
 
-# Where the test run records, per page, what ran and these fingerprints; the stamp reads it.
+# Where the test run records, per page, what ran and these fingerprints; the stamp reads
+# it.
 REPORT = Path("reports") / "examples.json"
 
 
@@ -25,14 +27,16 @@ def _digest(path: Path) -> str:
 
 
 def page_sources(page: Path, root: Path = ROOT) -> dict[str, str]:
-    """SHA-256 of the page and of each snippet file it includes, by path from the repository root.
+    """SHA-256 of the page and of each snippet file it includes, by path from the
+    repository root.
 
-    A page in a translated language (``docs/es/...``) that includes snippets also depends on
-    that language's comment catalog (``locale/es/LC_MESSAGES/snippets.po``): its examples run
-    with those comments (ptdocs.catalog), so a change there is a change of what ran.
+    A page in a translated language (``docs/es/...``) that includes snippets also
+    depends on that language's comment catalog
+    (``locale/es/LC_MESSAGES/snippets.po``): its examples run with those comments
+    (ptdocs.catalog), so a change there is a change of what ran.
 
-    A missing snippet file is recorded as ``"missing"``: the page cannot have
-    passed with it, and its fingerprint must still differ from one that exists.
+    A missing snippet file is recorded as ``"missing"``: the page cannot have passed
+    with it, and its fingerprint must still differ from one that exists.
     """
     page = Path(page).resolve()
     root = Path(root).resolve()
@@ -44,7 +48,9 @@ def page_sources(page: Path, root: Path = ROOT) -> dict[str, str]:
                 continue
             path, _ = split_target(target)
             file = root / path
-            sources[Path(path).as_posix()] = _digest(file) if file.is_file() else "missing"
+            sources[Path(path).as_posix()] = (
+                _digest(file) if file.is_file() else "missing"
+            )
         try:
             translated = language(page.relative_to(root / "docs").as_posix())
         except ValueError:  # not a page under docs/<language>/

@@ -1,17 +1,20 @@
-"""The strict site build the tests share: started once per test run, in the background.
+"""The strict site build the tests share: started once per test run, in the
+background.
 
-Building the site takes longer than anything else the tests do, and only some tests need it.
-As soon as a test process has collected a test that asks for ``built_site``, it starts
-``mkdocs build --strict`` in a process of its own and goes on with other tests; a test that
-needs the site waits until the build has finished. Under pytest-xdist every worker collects
-the same tests: the first to get the lock starts the build, and every worker reads the same
-result from the run's shared temporary folder (one per run, so no run sees another's site).
+Building the site takes longer than anything else the tests do, and only some tests
+need it. As soon as a test process has collected a test that asks for ``built_site``,
+it starts ``mkdocs build --strict`` in a process of its own and goes on with other
+tests; a test that needs the site waits until the build has finished. Under
+pytest-xdist every worker collects the same tests: the first to get the lock starts
+the build, and every worker reads the same result from the run's shared temporary
+folder (one per run, so no run sees another's site).
 
-``python -m ptdocs.site_build FOLDER [PROJECT]`` is that background process: it builds the
-project (this repository unless named) into ``FOLDER/site`` (renamed there when whole) and then
-writes ``FOLDER/result.json``. The build is ``mkdocs build --strict`` and never ``--quiet``: in
-MkDocs 1.6, ``--quiet`` drops warnings before strict mode counts them (mkdocs issue 4126), so a
-site with warnings (a broken anchor, a menu title without its Spanish label) built with exit 0.
+``python -m ptdocs.site_build FOLDER [PROJECT]`` is that background process: it
+builds the project (this repository unless named) into ``FOLDER/site`` (renamed there
+when whole) and then writes ``FOLDER/result.json``. The build is ``mkdocs build
+--strict`` and never ``--quiet``: in MkDocs 1.6, ``--quiet`` drops warnings before
+strict mode counts them (mkdocs issue 4126), so a site with warnings (a broken
+anchor, a menu title without its Spanish label) built with exit 0.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from .atomic import write_atomically
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 900  # seconds a test waits for the build before it gives up, saying why
-# The strict build, as `python -m` arguments. No --quiet: it would hide warnings from --strict.
+# The strict build, as `python -m` arguments. No --quiet: it would hide warnings from
+# --strict.
 STRICT_BUILD = ["mkdocs", "build", "--strict"]
 
 
@@ -45,8 +49,14 @@ class SharedBuild:
         self.site = self.folder / "site"
         self.result = self.folder / "result.json"
         self.pid_file = self.folder / "started"
-        # The builder: this module's main(), which writes the result when the build has ended.
-        self.command = command or [sys.executable, "-m", "ptdocs.site_build", str(self.folder)]
+        # The builder: this module's main(), which writes the result when the build has
+        # ended.
+        self.command = command or [
+            sys.executable,
+            "-m",
+            "ptdocs.site_build",
+            str(self.folder),
+        ]
         self._process: subprocess.Popen | None = None
 
     def start(self) -> None:
@@ -56,24 +66,36 @@ class SharedBuild:
             if self.pid_file.exists():
                 return
             self._process = subprocess.Popen(
-                self.command, cwd=ROOT,
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                self.command,
+                cwd=ROOT,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             self.pid_file.write_text(str(self._process.pid), encoding="utf-8")
 
     def wait(self, timeout: float = TIMEOUT) -> Path:
-        """The built site's folder, once the build has finished; BuildFailed with its output if
-        it failed. Waits for the result file (the condition), polling, up to ``timeout``."""
-        self.start()  # no-op when started; a test run without collection (-p no:...) still works
+        """The built site's folder, once the build has finished; BuildFailed with its
+        output if it failed. Waits for the result file (the condition), polling, up
+        to ``timeout``."""
+        # no-op when started; a test run without collection (-p no:...) still works
+        self.start()
         deadline = time.monotonic() + timeout
         while not self.result.exists():
             if not self._builder_alive() and not self.result.exists():
-                raise BuildFailed("the site build process ended without writing its result")
+                raise BuildFailed(
+                    "the site build process ended without writing its result"
+                )
             if time.monotonic() > deadline:
-                raise BuildFailed(f"the site build did not finish within {timeout:.0f} s")
+                raise BuildFailed(
+                    f"the site build did not finish within {timeout:.0f} s"
+                )
             time.sleep(0.2)
         result = json.loads(self.result.read_text(encoding="utf-8"))
         if result["returncode"]:
-            raise BuildFailed(f"mkdocs build --strict failed:\n{result['output']}"[-6000:])
+            raise BuildFailed(
+                f"mkdocs build --strict failed:\n{result['output']}"[-6000:]
+            )
         return self.site
 
     def _builder_alive(self) -> bool:
@@ -83,7 +105,10 @@ class SharedBuild:
             os.kill(int(self.pid_file.read_text(encoding="utf-8")), 0)
         except ProcessLookupError:
             return False
-        except (OSError, ValueError):  # not allowed to ask, or no signals here: assume it is
+        except (
+            OSError,
+            ValueError,
+        ):  # not allowed to ask, or no signals here: assume it is
             pass
         return True
 
@@ -98,7 +123,8 @@ class SharedBuild:
 
 
 class SiteBuildPlugin:
-    """Starts the shared build after collection, when a collected test needs the site."""
+    """Starts the shared build after collection, when a collected test needs the
+    site."""
 
     def __init__(self, config) -> None:
         basetemp = config.getoption("basetemp", None)
@@ -114,7 +140,9 @@ class SiteBuildPlugin:
     def pytest_collection_finish(self, session) -> None:
         if session.config.option.collectonly:  # nothing will run
             return
-        if any("built_site" in getattr(item, "fixturenames", ()) for item in session.items):
+        if any(
+            "built_site" in getattr(item, "fixturenames", ()) for item in session.items
+        ):
             self.build.start()
 
     def pytest_sessionfinish(self, session, exitstatus) -> None:
@@ -128,29 +156,47 @@ def main(folder: Path, project: Path = ROOT) -> int:
     environment = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     done = subprocess.run(
         [sys.executable, "-m", *STRICT_BUILD, "-d", str(partial.resolve())],
-        cwd=project, env=environment, capture_output=True, text=True)
+        cwd=project,
+        env=environment,
+        capture_output=True,
+        text=True,
+    )
     if done.returncode == 0:
         partial.rename(folder / "site")
-    write_atomically(folder / "result.json", json.dumps(
-        {"returncode": done.returncode, "output": done.stdout + done.stderr}) + "\n")
+    write_atomically(
+        folder / "result.json",
+        json.dumps({"returncode": done.returncode, "output": done.stdout + done.stderr})
+        + "\n",
+    )
     return 0
 
 
 def cli(argv: list[str] | None = None) -> int:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m ptdocs.site_build",
-                                     description="Build the site strictly into FOLDER/site, then write "
-                                                 "FOLDER/result.json (the tests' shared build).")
-    parser.add_argument("folder", type=Path, help="an existing folder (the test run's own)")
-    parser.add_argument("project", type=Path, nargs="?", default=None,
-                        help="the folder of the mkdocs.yml to build (default: this repository)")
+    parser = argparse.ArgumentParser(
+        prog="python -m ptdocs.site_build",
+        description="Build the site strictly into FOLDER/site, then write "
+        "FOLDER/result.json (the tests' shared build).",
+    )
+    parser.add_argument(
+        "folder", type=Path, help="an existing folder (the test run's own)"
+    )
+    parser.add_argument(
+        "project",
+        type=Path,
+        nargs="?",
+        default=None,
+        help="the folder of the mkdocs.yml to build (default: this repository)",
+    )
     args = parser.parse_args(argv)
     if not args.folder.is_dir():
         parser.error(f"{args.folder}: no such folder")
     if args.project is not None and not (args.project / "mkdocs.yml").is_file():
         parser.error(f"{args.project}: no mkdocs.yml there")
-    return main(args.folder) if args.project is None else main(args.folder, args.project)
+    return (
+        main(args.folder) if args.project is None else main(args.folder, args.project)
+    )
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ Three things, for translators and for the test suite:
 * A command line::
 
       python -m ptdocs.translations status               # every page, with diffs
-      python -m ptdocs.translations mark docs/es/x.md    # record the current English version
+      python -m ptdocs.translations mark docs/es/x.md    # record the current English
+      version
 
 The MkDocs hook ``ptdocs/hooks/translations.py`` uses the same functions to show
 readers a notice on outdated pages and to fail the strict build on missing ones.
@@ -41,10 +42,10 @@ import nbformat
 import yaml
 from mkdocs.utils.meta import get_data
 
-from .atomic import write_atomically
-from .pages import PROSE_VALUES
 from . import catalog
+from .atomic import write_atomically
 from .catalog import SOURCE, Plural, Texts  # SOURCE: the language pages are written in
+from .pages import PROSE_VALUES
 from .snippets import ROOT, IncludeError, expand, include_target, site_config
 
 DOCS = ROOT / "docs"
@@ -56,12 +57,17 @@ COMMAND = "python -m ptdocs.translations"
 
 # Strings the site shows readers, in the language of the page they are on: English here,
 # other languages in locale/<language>/LC_MESSAGES/interface.po (ptdocs.catalog).
-MESSAGES = Texts("translations", {
-    "outdated_title": "This translation is out of date",
-    "outdated_body": ("The {link} has changed since this page was translated. Until the "
-                      "translation is updated, the original page is the reference."),
-    "original_page": "original page",
-})
+MESSAGES = Texts(
+    "translations",
+    {
+        "outdated_title": "This translation is out of date",
+        "outdated_body": (
+            "The {link} has changed since this page was translated. Until the "
+            "translation is updated, the original page is the reference."
+        ),
+        "original_page": "original page",
+    },
+)
 
 MISSING = "missing"
 OUTDATED = "outdated"
@@ -74,20 +80,25 @@ class TranslationError(ValueError):
 
 
 class OutdatedTranslation(UserWarning):
-    """A Spanish page that lags its English page: reported by the tests, never a failure."""
+    """A Spanish page that lags its English page: reported by the tests, never a
+    failure."""
 
 
 # ---------------------------------------------------------------- the pages
 
 
 def pages(docs: Path, language: str) -> list[str]:
-    """Pages and notebooks of one language, as paths inside its folder (``exercises/x.ipynb``)."""
+    """Pages and notebooks of one language, as paths inside its folder
+    (``exercises/x.ipynb``)."""
     folder = docs / language
     found = []
     for path in folder.rglob("*"):
         relative = path.relative_to(folder)
-        if path.suffix in SUFFIXES and path.is_file() and not any(
-                part.startswith(".") for part in relative.parts):  # .ipynb_checkpoints, editors
+        if (
+            path.suffix in SUFFIXES
+            and path.is_file()
+            and not any(part.startswith(".") for part in relative.parts)
+        ):  # .ipynb_checkpoints, editors
             found.append(relative.as_posix())
     return sorted(found)
 
@@ -101,14 +112,20 @@ def shown(path: Path, docs: Path) -> str:
 
 
 def missing_twins(docs: Path) -> list[str]:
-    """English pages without a Spanish twin, and Spanish pages without an English one."""
+    """English pages without a Spanish twin, and Spanish pages without an English
+    one."""
     english, spanish = set(pages(docs, SOURCE)), set(pages(docs, TARGET))
-    problems = [f"{shown(docs / SOURCE / page, docs)} has no Spanish twin: "
-                f"create {shown(docs / TARGET / page, docs)} (same file name) and translate it"
-                for page in sorted(english - spanish)]
-    problems += [f"{shown(docs / TARGET / page, docs)} has no English page "
-                 f"{shown(docs / SOURCE / page, docs)}: rename it to match its English page, "
-                 "or remove it" for page in sorted(spanish - english)]
+    problems = [
+        f"{shown(docs / SOURCE / page, docs)} has no Spanish twin: "
+        f"create {shown(docs / TARGET / page, docs)} (same file name) and translate it"
+        for page in sorted(english - spanish)
+    ]
+    problems += [
+        f"{shown(docs / TARGET / page, docs)} has no English page "
+        f"{shown(docs / SOURCE / page, docs)}: rename it to match its English page, "
+        "or remove it"
+        for page in sorted(spanish - english)
+    ]
     return problems
 
 
@@ -127,8 +144,11 @@ class CodeBlock:
 class Structure:
     blocks: list[CodeBlock] = field(default_factory=list)
     headings: list[tuple[int, str]] = field(default_factory=list)  # (level, text)
-    links: set[str] = field(default_factory=set)  # pages linked, relative to the language folder
-    # prose-values comments (their text and line): the same checks of the same numbers in both
+    links: set[str] = field(
+        default_factory=set
+    )  # pages linked, relative to the language folder
+    # prose-values comments (their text and line): the same checks of the same numbers
+    # in both
     prose_values: list[tuple[str, int]] = field(default_factory=list)
 
     @property
@@ -140,7 +160,8 @@ FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 
 
 def code_blocks(text: str) -> list[CodeBlock]:
-    """Fenced blocks of any language, outermost only (a fence shown inside a longer one is text)."""
+    """Fenced blocks of any language, outermost only (a fence shown inside a longer
+    one is text)."""
     blocks: list[CodeBlock] = []
     opening = None
     lines = text.split("\n")
@@ -149,11 +170,20 @@ def code_blocks(text: str) -> list[CodeBlock]:
         if opening is None:
             if match and not (match["fence"][0] == "`" and "`" in match["info"]):
                 info = match["info"].strip().lstrip("{").lstrip(".")
-                opening = (match["fence"], number, (info.split() or [""])[0].lower(), [])
+                opening = (
+                    match["fence"],
+                    number,
+                    (info.split() or [""])[0].lower(),
+                    [],
+                )
             continue
         fence, start, language, includes = opening
-        if (match and match["fence"][0] == fence[0] and len(match["fence"]) >= len(fence)
-                and not match["info"].strip()):
+        if (
+            match
+            and match["fence"][0] == fence[0]
+            and len(match["fence"]) >= len(fence)
+            and not match["info"].strip()
+        ):
             blocks.append(CodeBlock(start, number, language, tuple(includes)))
             opening = None
         elif (target := include_target(line)) is not None:
@@ -188,7 +218,9 @@ class _Outline(html.parser.HTMLParser):
         if tag == "a":
             self._permalink = False
         elif self._heading is not None and tag == f"h{self._level}":
-            self.headings.append((self._level, " ".join("".join(self._heading).split())))
+            self.headings.append(
+                (self._level, " ".join("".join(self._heading).split()))
+            )
             self._heading = None
 
     def handle_data(self, data):
@@ -198,10 +230,15 @@ class _Outline(html.parser.HTMLParser):
 
 @functools.lru_cache(maxsize=1)
 def _renderer() -> markdown.Markdown:
-    """Python-Markdown with the site's extensions, minus snippets: include lines stay as written."""
+    """Python-Markdown with the site's extensions, minus snippets: include lines stay
+    as written."""
     names, settings = [], {}
     for extension in site_config(ROOT).get("markdown_extensions", []):
-        name, options = next(iter(extension.items())) if isinstance(extension, dict) else (extension, None)
+        name, options = (
+            next(iter(extension.items()))
+            if isinstance(extension, dict)
+            else (extension, None)
+        )
         if name == "pymdownx.snippets":
             continue
         names.append(name)
@@ -217,11 +254,14 @@ def outline(markdown_text: str, page: str) -> tuple[list[tuple[int, str]], set[s
     renderer.reset()
     parser = _Outline()
     parser.feed(renderer.convert(markdown_text))
-    return parser.headings, {link for href in parser.hrefs if (link := _page_link(href, page))}
+    return parser.headings, {
+        link for href in parser.hrefs if (link := _page_link(href, page))
+    }
 
 
 def _page_link(href: str, page: str) -> str | None:
-    """The page a link leads to, relative to the language folder; None for anchors and URLs."""
+    """The page a link leads to, relative to the language folder; None for anchors
+    and URLs."""
     parts = urlsplit(href)
     if parts.scheme or parts.netloc or not parts.path or parts.path.startswith("/"):
         return None
@@ -232,9 +272,9 @@ def _page_link(href: str, page: str) -> str | None:
 
 
 def front_matter(path: Path, text: str | None = None) -> tuple[str, dict]:
-    """A page's text after its YAML front matter, and the front matter; TranslationError for
-    front matter that is not valid YAML (MkDocs would read it as text, and its ``---`` lines
-    as a heading)."""
+    """A page's text after its YAML front matter, and the front matter;
+    TranslationError for front matter that is not valid YAML (MkDocs would read it as
+    text, and its ``---`` lines as a heading)."""
     text = path.read_text(encoding="utf-8") if text is None else text
     match = FRONT_MATTER.match(text.replace("\r\n", "\n"))
     if match is not None:
@@ -244,21 +284,28 @@ def front_matter(path: Path, text: str | None = None) -> tuple[str, dict]:
             mark = getattr(error, "problem_mark", None)
             where = f", line {mark.line + 2}" if mark is not None else ""
             problem = getattr(error, "problem", None) or str(error).split("\n")[0]
-            raise TranslationError(f"{path}{where}: the front matter (between the --- lines) is not "
-                                   f"valid YAML: {problem}") from None
+            raise TranslationError(
+                f"{path}{where}: the front matter (between the --- lines) is not "
+                f"valid YAML: {problem}"
+            ) from None
         if meta is not None and not isinstance(meta, dict):
-            raise TranslationError(f"{path}: the front matter (between the --- lines) is not "
-                                   "'name: value' lines")
+            raise TranslationError(
+                f"{path}: the front matter (between the --- lines) is not "
+                "'name: value' lines"
+            )
     return get_data(text)
 
 
 def structure(path: Path, page: str) -> Structure:
-    """The parts of a Markdown page a translation must keep (page: its path inside the language folder)."""
+    """The parts of a Markdown page a translation must keep (page: its path inside
+    the language folder)."""
     text = path.read_text(encoding="utf-8")
     body, _ = front_matter(path, text)
     headings, links = outline(body, page)
-    prose_values = [(" ".join(match[0].split()), text.count("\n", 0, match.start()) + 1)
-                    for match in PROSE_VALUES.finditer(text)]
+    prose_values = [
+        (" ".join(match[0].split()), text.count("\n", 0, match.start()) + 1)
+        for match in PROSE_VALUES.finditer(text)
+    ]
     return Structure(code_blocks(text), headings, links, prose_values)
 
 
@@ -266,7 +313,8 @@ def structure(path: Path, page: str) -> Structure:
 
 
 def nav_titles(nav) -> list[str]:
-    """Every title of an MkDocs ``nav`` (sections and pages), in order; bare paths have none."""
+    """Every title of an MkDocs ``nav`` (sections and pages), in order; bare paths
+    have none."""
     titles = []
     for entry in nav or []:
         if isinstance(entry, dict):
@@ -278,12 +326,16 @@ def nav_titles(nav) -> list[str]:
 
 
 def untranslated_nav(nav, labels: dict | None) -> list[str]:
-    """A sentence for each menu title without a label in ``nav_translations`` of the Spanish
-    language: without one, the Spanish menu would show the English title."""
+    """A sentence for each menu title without a label in ``nav_translations`` of the
+    Spanish language: without one, the Spanish menu would show the English title."""
     labels = labels or {}
-    return [f"the menu title «{title}» has no Spanish label: add `{title}: ...` to nav_translations "
-            f"of the {TARGET} language in mkdocs.yml"
-            for title in dict.fromkeys(nav_titles(nav)) if title not in labels]
+    return [
+        f"the menu title «{title}» has no Spanish label: add `{title}: ...` to "
+        "nav_translations "
+        f"of the {TARGET} language in mkdocs.yml"
+        for title in dict.fromkeys(nav_titles(nav))
+        if title not in labels
+    ]
 
 
 # ---------------------------------------------------------------- parity
@@ -293,7 +345,9 @@ def parity_problems(docs: Path, page: str | None = None) -> list[str]:
     """Every difference between twins (of one page, or of all), one sentence each."""
     if page is not None:
         return compare(docs, page)
-    return missing_twins(docs) + [problem for twin in twins(docs) for problem in compare(docs, twin)]
+    return missing_twins(docs) + [
+        problem for twin in twins(docs) for problem in compare(docs, twin)
+    ]
 
 
 def twins(docs: Path) -> list[str]:
@@ -306,51 +360,73 @@ def compare(docs: Path, page: str) -> list[str]:
     if not english.is_file():
         return [f"{shown(spanish, docs)} has no English page {shown(english, docs)}"]
     if not spanish.is_file():
-        return [f"{shown(english, docs)} has no Spanish twin: create {shown(spanish, docs)}"]
+        return [
+            f"{shown(english, docs)} has no Spanish twin: create {shown(spanish, docs)}"
+        ]
     en, es = shown(english, docs), shown(spanish, docs)
     if page.endswith(".ipynb"):
         return _compare_notebooks(english, spanish, en, es, page)
     try:
-        return _compare_structures(structure(english, page), structure(spanish, page), en, es)
-    except TranslationError as error:  # front matter that is not YAML: say so, not "headings differ"
+        return _compare_structures(
+            structure(english, page), structure(spanish, page), en, es
+        )
+    except (
+        TranslationError
+    ) as error:  # front matter that is not YAML: say so, not "headings differ"
         return [str(error).replace(str(english), en).replace(str(spanish), es)]
 
 
-def _compare_structures(english: Structure, spanish: Structure, en: str, es: str) -> list[str]:
-    return (_compare_includes(english.includes, spanish.includes, en, es)
-            + _compare_blocks(english.blocks, spanish.blocks, en, es)
-            + _compare_headings(english.headings, spanish.headings, en, es)
-            + _compare_links(english.links, spanish.links, en, es)
-            + _compare_prose_values(english.prose_values, spanish.prose_values, en, es))
+def _compare_structures(
+    english: Structure, spanish: Structure, en: str, es: str
+) -> list[str]:
+    return (
+        _compare_includes(english.includes, spanish.includes, en, es)
+        + _compare_blocks(english.blocks, spanish.blocks, en, es)
+        + _compare_headings(english.headings, spanish.headings, en, es)
+        + _compare_links(english.links, spanish.links, en, es)
+        + _compare_prose_values(english.prose_values, spanish.prose_values, en, es)
+    )
 
 
 def _compare_prose_values(english, spanish, en, es) -> list[str]:
-    """The numbers the prose restates are the same numbers in both languages, checked alike."""
+    """The numbers the prose restates are the same numbers in both languages, checked
+    alike."""
     problems = []
-    for (theirs, line), (mine, my_line) in zip(english, spanish):
+    for (theirs, line), (mine, my_line) in zip(english, spanish, strict=False):
         if theirs != mine:
-            problems.append(f"{es}, line {my_line}, has {mine} where {en}, line {line}, has {theirs}")
-    for theirs, line in english[len(spanish):]:
+            problems.append(
+                f"{es}, line {my_line}, has {mine} where {en}, line {line}, has "
+                f"{theirs}"
+            )
+    for theirs, line in english[len(spanish) :]:
         problems.append(f"{es} lacks {theirs}, which {en} has at line {line}")
-    for mine, my_line in spanish[len(english):]:
+    for mine, my_line in spanish[len(english) :]:
         problems.append(f"{es}, line {my_line}, has {mine}, which {en} does not have")
     return problems
 
 
 def _compare_includes(english, spanish, en, es) -> list[str]:
     problems = []
-    matcher = difflib.SequenceMatcher(a=[t for t, _ in english], b=[t for t, _ in spanish], autojunk=False)
+    matcher = difflib.SequenceMatcher(
+        a=[t for t, _ in english], b=[t for t, _ in spanish], autojunk=False
+    )
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
         theirs, ours = english[i1:i2], spanish[j1:j2]
-        for (target, line), (mine, my_line) in zip(theirs, ours):
-            problems.append(f"{es}, line {my_line}, includes {mine} where {en}, line {line}, "
-                            f"includes {target}")
-        for target, line in theirs[len(ours):]:
-            problems.append(f"{es} does not include {target}, which {en} includes at line {line}")
-        for mine, my_line in ours[len(theirs):]:
-            problems.append(f"{es}, line {my_line}, includes {mine}, which {en} does not include")
+        for (target, line), (mine, my_line) in zip(theirs, ours, strict=False):
+            problems.append(
+                f"{es}, line {my_line}, includes {mine} where {en}, line {line}, "
+                f"includes {target}"
+            )
+        for target, line in theirs[len(ours) :]:
+            problems.append(
+                f"{es} does not include {target}, which {en} includes at line {line}"
+            )
+        for mine, my_line in ours[len(theirs) :]:
+            problems.append(
+                f"{es}, line {my_line}, includes {mine}, which {en} does not include"
+            )
     return problems
 
 
@@ -368,8 +444,9 @@ def _compare_blocks(english, spanish, en, es) -> list[str]:
         return []
     sentence = f"{es} has {len(spanish)} code blocks where {en} has {len(english)}"
     key = lambda block: (block.language, tuple(t for t, _ in block.includes))  # noqa: E731
-    matcher = difflib.SequenceMatcher(a=[key(b) for b in english], b=[key(b) for b in spanish],
-                                      autojunk=False)
+    matcher = difflib.SequenceMatcher(
+        a=[key(b) for b in english], b=[key(b) for b in spanish], autojunk=False
+    )
     extra, lacking = [], []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "equal":
@@ -391,7 +468,8 @@ def _compare_headings(english, spanish, en, es) -> list[str]:
             kind = f"level-{level} headings ({'#' * level})"
             problems.append(
                 f"{es} has {len(ours)} {kind} where {en} has {len(theirs)}: "
-                f"Spanish {_quoted(ours)}; English {_quoted(theirs)}")
+                f"Spanish {_quoted(ours)}; English {_quoted(theirs)}"
+            )
     return problems
 
 
@@ -400,38 +478,66 @@ def _quoted(texts) -> str:
 
 
 def _compare_links(english: set[str], spanish: set[str], en, es) -> list[str]:
-    problems = [f"{es} does not link to {link}, which {en} links to" for link in sorted(english - spanish)]
-    problems += [f"{es} links to {link}, which {en} does not link to" for link in sorted(spanish - english)]
+    problems = [
+        f"{es} does not link to {link}, which {en} links to"
+        for link in sorted(english - spanish)
+    ]
+    problems += [
+        f"{es} links to {link}, which {en} does not link to"
+        for link in sorted(spanish - english)
+    ]
     return problems
 
 
-def _compare_notebooks(english: Path, spanish: Path, en: str, es: str, page: str) -> list[str]:
+def _compare_notebooks(
+    english: Path, spanish: Path, en: str, es: str, page: str
+) -> list[str]:
     theirs, ours = (nbformat.read(path, as_version=4) for path in (english, spanish))
     kinds_en = [cell.cell_type for cell in theirs.cells]
     kinds_es = [cell.cell_type for cell in ours.cells]
     if kinds_en != kinds_es:
-        return [f"{es} has {len(kinds_es)} cells ({', '.join(kinds_es)}) where {en} has "
-                f"{len(kinds_en)} ({', '.join(kinds_en)}): keep one Spanish cell per English cell"]
-    # Only a code cell's comments may differ: translated in the catalog (ptdocs.catalog).
-    problems = [f"{es}, cell {number}: its code differs from cell {number} of {en} "
-                f"({_first_difference(a.source, b.source)}); code cells are never translated "
-                "(their comments are, in locale/es/LC_MESSAGES/snippets.po), copy the English cell"
-                for number, (a, b) in enumerate(zip(theirs.cells, ours.cells), start=1)
-                if a.cell_type == "code" and not catalog.same_code(a.source, b.source)]
-    prose = ["\n\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown") for nb in (theirs, ours)]
+        return [
+            f"{es} has {len(kinds_es)} cells ({', '.join(kinds_es)}) where {en} has "
+            f"{len(kinds_en)} ({', '.join(kinds_en)}): keep one Spanish cell per "
+            "English cell"
+        ]
+    # Only a code cell's comments may differ: translated in the catalog
+    # (ptdocs.catalog).
+    problems = [
+        f"{es}, cell {number}: its code differs from cell {number} of {en} "
+        f"({_first_difference(a.source, b.source)}); code cells are never translated "
+        "(their comments are, in locale/es/LC_MESSAGES/snippets.po), copy the English "
+        "cell"
+        for number, (a, b) in enumerate(
+            zip(theirs.cells, ours.cells, strict=False), start=1
+        )
+        if a.cell_type == "code" and not catalog.same_code(a.source, b.source)
+    ]
+    prose = [
+        "\n\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
+        for nb in (theirs, ours)
+    ]
     (h_en, l_en), (h_es, l_es) = (outline(text, page) for text in prose)
-    return (problems + _compare_headings(h_en, h_es, en, es) + _compare_links(l_en, l_es, en, es))
+    return (
+        problems
+        + _compare_headings(h_en, h_es, en, es)
+        + _compare_links(l_en, l_es, en, es)
+    )
 
 
 def _first_difference(english: str, spanish: str) -> str:
     theirs, ours = english.splitlines(), spanish.splitlines()
-    for number, (a, b) in enumerate(zip(theirs, ours), start=1):
+    for number, (a, b) in enumerate(zip(theirs, ours, strict=False), start=1):
         if a != b:
             return f"line {number} is `{b.strip()}` where English has `{a.strip()}`"
     if len(ours) > len(theirs):
-        return f"line {len(theirs) + 1}, `{ours[len(theirs)].strip()}`, is not in English"
+        return (
+            f"line {len(theirs) + 1}, `{ours[len(theirs)].strip()}`, is not in English"
+        )
     if len(theirs) > len(ours):
-        return f"English line {len(ours) + 1}, `{theirs[len(ours)].strip()}`, is missing"
+        return (
+            f"English line {len(ours) + 1}, `{theirs[len(ours)].strip()}`, is missing"
+        )
     return "they differ only in line endings or a final newline"
 
 
@@ -443,8 +549,9 @@ def content_hash(path: Path) -> str:
 
 
 def _hash(data: bytes) -> str:
-    """The hash of a file's text, whatever its line endings: a clone with core.autocrlf=true (Git
-    for Windows' default) holds CRLF files, and must see and record the same hashes as any other."""
+    """The hash of a file's text, whatever its line endings: a clone with
+    core.autocrlf=true (Git for Windows' default) holds CRLF files, and must see and
+    record the same hashes as any other."""
     return hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()[:HASH_LENGTH]
 
 
@@ -452,13 +559,17 @@ FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n(?P<body>.*?\n)?(?:-{3}|\.{3})[ \t]*\n
 
 
 def notebook_source(docs: Path, path: Path) -> Path | None:
-    """The bilingual jupytext script a notebook is generated from (``ptdocs.notebook_twins``), if any.
+    """The bilingual jupytext script a notebook is generated from
+    (``ptdocs.notebook_twins``), if any.
 
-    A generated notebook is rewritten from its script, so its own metadata cannot keep a
-    record: the record lives in the script's header instead, next to the prose it is about."""
+    A generated notebook is rewritten from its script, so its own metadata cannot
+    keep a record: the record lives in the script's header instead, next to the prose
+    it is about."""
     if path.suffix != ".ipynb":
         return None
-    from . import notebook_twins  # imported here: it imports jupytext, slow, and only notebooks need it
+    from . import (
+        notebook_twins,
+    )  # imported here: it imports jupytext, slow, and only notebooks need it
 
     root = docs.resolve().parent
     for source in notebook_twins.sources(root):
@@ -488,9 +599,10 @@ SCRIPT_HEADER = re.compile(r"\A# ---[ \t]*\n(?P<body>(?:#.*\n)*?)# ---[ \t]*\n")
 
 
 def record_hash(docs: Path, path: Path, value: str) -> Path:
-    """Write ``translation_of: value`` for a page, keeping everything else as it is; returns
-    the file written (the page, or the script a generated notebook comes from: its header's
-    notebook metadata, ``# jupyter:`` ``#   translation_of: ...``)."""
+    """Write ``translation_of: value`` for a page, keeping everything else as it is;
+    returns the file written (the page, or the script a generated notebook comes
+    from: its header's notebook metadata, ``# jupyter:`` ``#   translation_of:
+    ...``)."""
     if path.suffix == ".ipynb":
         source = notebook_source(docs, path)
         if source is None:
@@ -498,13 +610,21 @@ def record_hash(docs: Path, path: Path, value: str) -> Path:
             notebook.metadata[FIELD] = value
             write_atomically(path, nbformat.writes(notebook) + "\n")
             return path
-        path, header, fence, line, parent = source, SCRIPT_HEADER, "# ---", f'#   {FIELD}: "{value}"', "# jupyter:"
+        path, header, fence, line, parent = (
+            source,
+            SCRIPT_HEADER,
+            "# ---",
+            f'#   {FIELD}: "{value}"',
+            "# jupyter:",
+        )
     else:
         header, fence, line, parent = FRONT_MATTER, "---", f'{FIELD}: "{value}"', ""
     text = path.read_text(encoding="utf-8")
     match = header.match(text)
     body = (match["body"] or "") if match else ""
-    existing = re.compile(rf"^{re.escape(line[:line.index(FIELD)])}{FIELD}[ \t]*:.*$", re.M)
+    existing = re.compile(
+        rf"^{re.escape(line[: line.index(FIELD)])}{FIELD}[ \t]*:.*$", re.M
+    )
     under = re.compile(rf"^{re.escape(parent)}[ \t]*$", re.M) if parent else None
     if existing.search(body):
         body = existing.sub(lambda _: line, body, count=1)
@@ -512,8 +632,10 @@ def record_hash(docs: Path, path: Path, value: str) -> Path:
         body = under.sub(lambda _: f"{parent}\n{line}", body, count=1)
     else:
         body = f"{parent}\n{line}\n{body}" if parent else f"{body}{line}\n"
-    text = f"{fence}\n{body}{fence}\n" + (text[match.end():] if match else "\n" + text)
-    if b"\r\n" in path.read_bytes():  # read_text gave "\n": keep the file's own line endings
+    text = f"{fence}\n{body}{fence}\n" + (text[match.end() :] if match else "\n" + text)
+    if (
+        b"\r\n" in path.read_bytes()
+    ):  # read_text gave "\n": keep the file's own line endings
         text = text.replace("\n", "\r\n")
     write_atomically(path, text)
     return path
@@ -529,15 +651,22 @@ class Freshness:
 
 
 def freshness(docs: Path, page: str, with_diff: bool = False) -> Freshness:
-    """Whether the Spanish twin of ``page`` (a path inside the language folders) is current.
-    ``reason`` is a phrase about the Spanish page, to print after its name."""
+    """Whether the Spanish twin of ``page`` (a path inside the language folders) is
+    current. ``reason`` is a phrase about the Spanish page, to print after its name."""
     english, spanish = docs / SOURCE / page, docs / TARGET / page
     en, es = shown(english, docs), shown(spanish, docs)
     if not english.is_file():
-        return Freshness(es, en, ORPHAN, f"{en} does not exist; rename this page to match its "
-                                         "English page, or remove it")
+        return Freshness(
+            es,
+            en,
+            ORPHAN,
+            f"{en} does not exist; rename this page to match its "
+            "English page, or remove it",
+        )
     if not spanish.is_file():
-        return Freshness(es, en, MISSING, f"create it: translate {en}, then run: {COMMAND} mark {es}")
+        return Freshness(
+            es, en, MISSING, f"create it: translate {en}, then run: {COMMAND} mark {es}"
+        )
     try:
         recorded, current = recorded_hash(docs, spanish), content_hash(english)
     except TranslationError as error:
@@ -545,12 +674,21 @@ def freshness(docs: Path, page: str, with_diff: bool = False) -> Freshness:
     if recorded == current:
         return Freshness(es, en, CURRENT)
     script = notebook_source(docs, spanish)
-    edit = (f"update the translation (the lang=\"{TARGET}\" cells of {shown(script, docs)}, then "
-            "python -m ptdocs.notebook_twins)" if script else "update the translation")
+    edit = (
+        f'update the translation (the lang="{TARGET}" cells of {shown(script, docs)}, '
+        "then "
+        "python -m ptdocs.notebook_twins)"
+        if script
+        else "update the translation"
+    )
     if recorded is None:
-        return Freshness(es, en, OUTDATED,
-                         f"records no version of {en} (no {FIELD}); compare the two pages, {edit}, "
-                         f"then run: {COMMAND} mark {es}")
+        return Freshness(
+            es,
+            en,
+            OUTDATED,
+            f"records no version of {en} (no {FIELD}); compare the two pages, {edit}, "
+            f"then run: {COMMAND} mark {es}",
+        )
     reason = f"{en} has changed since the version translated here ({FIELD}: {recorded}"
     if not with_diff:
         return Freshness(es, en, OUTDATED, reason + ")")
@@ -560,23 +698,38 @@ def freshness(docs: Path, page: str, with_diff: bool = False) -> Freshness:
         return Freshness(es, en, OUTDATED, f"{reason}); no diff: {error}")
     if found is None:
         if _shallow(english):
-            why = ("this clone is shallow (git clone --depth) and lacks the older versions; run "
-                   "git fetch --unshallow to see the diff")
+            why = (
+                "this clone is shallow (git clone --depth) and lacks the older "
+                "versions; run "
+                "git fetch --unshallow to see the diff"
+            )
         else:
-            why = (f"no version of {en} in the git history has that hash (was it marked against "
-                   "uncommitted text?), so compare the pages by hand")
+            why = (
+                f"no version of {en} in the git history has that hash (was it marked "
+                "against "
+                "uncommitted text?), so compare the pages by hand"
+            )
         return Freshness(es, en, OUTDATED, f"{reason}); no diff: {why}")
     label, old = found
-    return Freshness(es, en, OUTDATED,
-                     f"{reason}, {label}); {edit}, then run: {COMMAND} mark {es}. "
-                     "What changed in English:",
-                     _diff(old, english.read_bytes(), f"{en} ({label})", f"{en} (now)", english.suffix))
+    return Freshness(
+        es,
+        en,
+        OUTDATED,
+        f"{reason}, {label}); {edit}, then run: {COMMAND} mark {es}. "
+        "What changed in English:",
+        _diff(
+            old, english.read_bytes(), f"{en} ({label})", f"{en} (now)", english.suffix
+        ),
+    )
 
 
-def untranslated_comments(docs: Path, page: str, root: Path | None = None) -> list[catalog.Place]:
+def untranslated_comments(
+    docs: Path, page: str, root: Path | None = None
+) -> list[catalog.Place]:
     """The place of each code comment that the Spanish ``page`` shows in English: the
-    catalog (locale/es/LC_MESSAGES/snippets.po) has no translation of it, or an outdated
-    (fuzzy) one. For a page, its includes; for a notebook, the code cells of its source."""
+    catalog (locale/es/LC_MESSAGES/snippets.po) has no translation of it, or an
+    outdated (fuzzy) one. For a page, its includes; for a notebook, the code cells of
+    its source."""
     spanish = docs / TARGET / page
     if not spanish.is_file():
         return []
@@ -590,7 +743,9 @@ def untranslated_comments(docs: Path, page: str, root: Path | None = None) -> li
                     # Only its comments are read here: what it shows is checked against
                     # pymdownx where the page's examples run (ptdocs/pages.py).
                     left += expand(target, root, TARGET, check=False).untranslated
-                except IncludeError:  # a broken include: the build and the page tests say so
+                except (
+                    IncludeError
+                ):  # a broken include: the build and the page tests say so
                     continue
         return list(dict.fromkeys(left))
     script = notebook_source(docs, spanish)
@@ -610,32 +765,46 @@ def _git(cwd: Path, *args: str) -> bytes:
     except FileNotFoundError:
         raise TranslationError("git is not installed") from None
     if done.returncode:
-        raise TranslationError(done.stderr.decode(errors="replace").strip().splitlines()[-1])
+        raise TranslationError(
+            done.stderr.decode(errors="replace").strip().splitlines()[-1]
+        )
     return done.stdout
 
 
 def _shallow(path: Path) -> bool:
     try:
-        return _git(path.resolve().parent, "rev-parse", "--is-shallow-repository").strip() == b"true"
+        return (
+            _git(path.resolve().parent, "rev-parse", "--is-shallow-repository").strip()
+            == b"true"
+        )
     except TranslationError:
         return False
 
 
 def translated_version(english: Path, recorded: str) -> tuple[str, bytes] | None:
-    """(where, text) of the version of an English page whose hash is ``recorded``, from git."""
+    """(where, text) of the version of an English page whose hash is ``recorded``,
+    from git."""
     folder = english.resolve().parent
     try:
         top = Path(_git(folder, "rev-parse", "--show-toplevel").decode().strip())
     except TranslationError:
-        raise TranslationError("not a git repository, so old versions cannot be recovered") from None
+        raise TranslationError(
+            "not a git repository, so old versions cannot be recovered"
+        ) from None
     relative = english.resolve().relative_to(top.resolve()).as_posix()
     candidates: list[tuple[str, str]] = []
-    log = _git(top, "log", "--follow", "--format=%x00%h %cs", "--name-only", "--", relative).decode()
+    log = _git(
+        top, "log", "--follow", "--format=%x00%h %cs", "--name-only", "--", relative
+    ).decode()
     for entry in log.split("\x00")[1:]:
         header, *paths = [line for line in entry.splitlines() if line.strip()]
         commit, date = header.split(" ", 1)
-        candidates.append((f"commit {commit}, {date}", f"{commit}:{paths[-1] if paths else relative}"))
-    candidates.append(("the staged version", f":{relative}"))  # marked, then changed before a commit
+        candidates.append(
+            (f"commit {commit}, {date}", f"{commit}:{paths[-1] if paths else relative}")
+        )
+    candidates.append(
+        ("the staged version", f":{relative}")
+    )  # marked, then changed before a commit
     for label, spec in candidates:
         try:
             text = _git(top, "show", spec)
@@ -648,8 +817,14 @@ def translated_version(english: Path, recorded: str) -> tuple[str, bytes] | None
 
 def _diff(old: bytes, new: bytes, old_name: str, new_name: str, suffix: str) -> str:
     old_text, new_text = (_readable(data, suffix) for data in (old, new))
-    return "".join(difflib.unified_diff(old_text.splitlines(keepends=True),
-                                        new_text.splitlines(keepends=True), old_name, new_name))
+    return "".join(
+        difflib.unified_diff(
+            old_text.splitlines(keepends=True),
+            new_text.splitlines(keepends=True),
+            old_name,
+            new_name,
+        )
+    )
 
 
 def _readable(data: bytes, suffix: str) -> str:
@@ -666,24 +841,30 @@ def _readable(data: bytes, suffix: str) -> str:
 
 
 def mark(docs: Path, path: Path) -> str:
-    """Record that a Spanish page translates the current English page; refuses a page whose
-    structure differs from the English one (it would be marked current while wrong).
-    Returns a line saying what was recorded where, for the translator."""
+    """Record that a Spanish page translates the current English page; refuses a page
+    whose structure differs from the English one (it would be marked current while
+    wrong). Returns a line saying what was recorded where, for the translator."""
     page = spanish_page(docs, path)
     english, spanish = docs / SOURCE / page, docs / TARGET / page
     if not spanish.is_file():
         raise TranslationError(f"{shown(spanish, docs)} does not exist")
     if not english.is_file():
-        raise TranslationError(f"{shown(spanish, docs)} has no English page {shown(english, docs)}")
+        raise TranslationError(
+            f"{shown(spanish, docs)} has no English page {shown(english, docs)}"
+        )
     problems = compare(docs, page)
     if problems:
-        raise TranslationError(f"not marked: {shown(spanish, docs)} differs from "
-                               f"{shown(english, docs)}:\n  " + "\n  ".join(problems))
+        raise TranslationError(
+            f"not marked: {shown(spanish, docs)} differs from "
+            f"{shown(english, docs)}:\n  " + "\n  ".join(problems)
+        )
     value = content_hash(english)
     written = record_hash(docs, spanish, value)
     where = "" if written == spanish else f", recorded in {shown(written, docs)}"
-    return (f"marked {shown(spanish, docs)} as the translation of {shown(english, docs)} "
-            f"({FIELD}: {value}{where})")
+    return (
+        f"marked {shown(spanish, docs)} as the translation of {shown(english, docs)} "
+        f"({FIELD}: {value}{where})"
+    )
 
 
 def spanish_page(docs: Path, path: Path) -> str:
@@ -691,8 +872,10 @@ def spanish_page(docs: Path, path: Path) -> str:
     target = (docs / TARGET).resolve()
     resolved = Path(path).resolve()
     if not resolved.is_relative_to(target):
-        raise TranslationError(f"{path}: give a Spanish page, inside {shown(docs / TARGET, docs)}/ "
-                               f"(for example {shown(docs / TARGET / 'autograd.md', docs)})")
+        raise TranslationError(
+            f"{path}: give a Spanish page, inside {shown(docs / TARGET, docs)}/ "
+            f"(for example {shown(docs / TARGET / 'autograd.md', docs)})"
+        )
     if resolved.suffix not in SUFFIXES:
         raise TranslationError(f"{path}: a page is a .md or .ipynb file")
     return resolved.relative_to(target).as_posix()
@@ -709,11 +892,16 @@ class Term:
 
 
 def glossary(guide: Path) -> list[Term]:
-    """The glossary table of a translators' guide: the first table whose header starts with
-    English (or Inglés); columns English, Spanish, words not to use, note."""
+    """The glossary table of a translators' guide: the first table whose header
+    starts with English (or Inglés); columns English, Spanish, words not to use,
+    note."""
     terms, inside = [], False
     for line in guide.read_text(encoding="utf-8").splitlines():
-        cells = [cell.strip() for cell in line.strip().strip("|").split("|")] if line.lstrip().startswith("|") else None
+        cells = (
+            [cell.strip() for cell in line.strip().strip("|").split("|")]
+            if line.lstrip().startswith("|")
+            else None
+        )
         if cells is None:
             if inside:
                 break
@@ -723,91 +911,131 @@ def glossary(guide: Path) -> list[Term]:
             continue
         if set(cells[0]) <= set("-: "):
             continue
-        avoid = tuple(word.strip().strip("`") for word in cells[2].split(",") if word.strip("— -"))
+        avoid = tuple(
+            word.strip().strip("`") for word in cells[2].split(",") if word.strip("— -")
+        )
         terms.append(Term(cells[0], cells[1], avoid))
     return terms
 
 
 def translated(docs: Path, page: str) -> bool:
-    """Whether a Spanish page has ever been translated: it records an English version. A page
-    without a record is the English text copied in by an English-only contributor (CONTRIBUTING,
-    "Behind the English"): it warns as outdated, and the checks of Spanish prose (glossary,
-    spelling) wait until it is translated and marked."""
+    """Whether a Spanish page has ever been translated: it records an English
+    version. A page without a record is the English text copied in by an English-only
+    contributor (CONTRIBUTING, "Behind the English"): it warns as outdated, and the
+    checks of Spanish prose (glossary, spelling) wait until it is translated and
+    marked."""
     try:
         return recorded_hash(docs, docs / TARGET / page) is not None
-    except TranslationError:  # front matter that is not YAML: checked, and reported elsewhere
+    except (
+        TranslationError
+    ):  # front matter that is not YAML: checked, and reported elsewhere
         return True
 
 
 def glossary_problems(docs: Path, terms: list[Term]) -> list[str]:
-    """Spanish prose that uses a form the glossary rules out, in the singular or plural, with a
-    space, a hyphen or a line break between its words. Text in «» is exempt (a quoted title of
-    an English source stays as it is), and so is an aside that only names the English term:
-    "difusión (broadcasting)" does it on purpose; any other parenthesis is prose. A page never
-    translated (:func:`translated`) is not Spanish prose yet. The Spanish PO catalogs are
-    checked too (:func:`_catalog_texts`): the comments, strings and output a page shows are
-    read beside its prose, so they use the same words."""
+    """Spanish prose that uses a form the glossary rules out, in the singular or
+    plural, with a space, a hyphen or a line break between its words. Text in «» is
+    exempt (a quoted title of an English source stays as it is), and so is an aside
+    that only names the English term: "difusión (broadcasting)" does it on purpose;
+    any other parenthesis is prose. A page never translated (:func:`translated`) is
+    not Spanish prose yet. The Spanish PO catalogs are checked too
+    (:func:`_catalog_texts`): the comments, strings and output a page shows are read
+    beside its prose, so they use the same words."""
     exempt = {name.lower() for term in terms for name in (term.english, *term.avoid)}
-    texts = [(shown(docs / TARGET / page, docs), label, first_line, prose)
-             for page in filter(functools.partial(translated, docs), pages(docs, TARGET))
-             for label, first_line, prose in _prose_texts(docs / TARGET / page, exempt)]
+    texts = [
+        (shown(docs / TARGET / page, docs), label, first_line, prose)
+        for page in filter(functools.partial(translated, docs), pages(docs, TARGET))
+        for label, first_line, prose in _prose_texts(docs / TARGET / page, exempt)
+    ]
     problems = []
-    for name, label, first_line, prose in [*texts, *_catalog_texts(Path(docs).parent, exempt)]:
+    for name, label, first_line, prose in [
+        *texts,
+        *_catalog_texts(Path(docs).parent, exempt),
+    ]:
         for term in terms:
-            # The approved form may hold a ruled-out word: «prueba piloto» is fine, «piloto» is not.
+            # The approved form may hold a ruled-out word: «prueba piloto» is fine,
+            # «piloto» is not.
             allowed = _approved_form(term)
-            checked = allowed.sub(lambda m: re.sub(r"\S", " ", m[0]), prose) if allowed else prose
+            checked = (
+                allowed.sub(lambda m: re.sub(r"\S", " ", m[0]), prose)
+                if allowed
+                else prose
+            )
             for word in term.avoid:
                 for found in re.finditer(_word_pattern(word), checked, re.I):
                     line = first_line + prose.count("\n", 0, found.start())
                     where = f"line {line}" if label == "line" else label
-                    problems.append((name, label, line, f"{name}, {where}: «{_ruled_out(word, found)}» in "
-                                     f"Spanish prose; the glossary says «{term.spanish}» for «{term.english}»"))
+                    problems.append(
+                        (
+                            name,
+                            label,
+                            line,
+                            f"{name}, {where}: «{_ruled_out(word, found)}» in "
+                            f"Spanish prose; the glossary says «{term.spanish}» for "
+                            f"«{term.english}»",
+                        )
+                    )
     return [message for *_, message in sorted(set(problems))]
 
 
 def _catalog_texts(root: Path, exempt: set[str]):
-    """(file, "entry at line N", 1, msgstr) of each current translation in the Spanish PO files
-    under ``root``, with what is not prose blanked out as on a page, and also the names of code
-    (``torch.profiler``, ``has_warnings``, ``copy()``, ``gradient=``), ``{placeholders}`` and any line kept as
-    the English prints it (an error message of torch). Nothing for a tree without locale/."""
+    """(file, "entry at line N", 1, msgstr) of each current translation in the
+    Spanish PO files under ``root``, with what is not prose blanked out as on a page,
+    and also the names of code (``torch.profiler``, ``has_warnings``, ``copy()``,
+    ``gradient=``), ``{placeholders}`` and any line kept as the English prints it (an
+    error message of torch). Nothing for a tree without locale/."""
     for domain in catalog.DOMAINS:
         path = catalog.po_path(domain, TARGET, root)
         if not path.is_file():
             continue
         for message in catalog.load(domain, TARGET, root):
-            if not (isinstance(message.string, str) and message.id and message.string) or message.fuzzy:
+            if (
+                not (isinstance(message.string, str) and message.id and message.string)
+                or message.fuzzy
+            ):
                 continue
             english = set(message.id.split("\n"))
-            lines = ["" if line in english else _prose_line(line, exempt, code=True)
-                     for line in message.string.split("\n")]
-            yield catalog.relative(path, root), f"entry at line {message.lineno}", 1, "\n".join(lines)
+            lines = [
+                "" if line in english else _prose_line(line, exempt, code=True)
+                for line in message.string.split("\n")
+            ]
+            yield (
+                catalog.relative(path, root),
+                f"entry at line {message.lineno}",
+                1,
+                "\n".join(lines),
+            )
 
 
 def _ruled_out(word: str, found: re.Match) -> str:
-    """How a problem names the ruled-out form: the entry, or for a pattern what it matched."""
+    """How a problem names the ruled-out form: the entry, or for a pattern what it
+    matched."""
     return found[0] if _is_pattern(word) else word
 
 
 def _is_pattern(word: str) -> bool:
-    """A ruled-out entry written /like this/ is a regular expression: «/\\d %/» for a space
-    before the percent sign."""
+    """A ruled-out entry written /like this/ is a regular expression: «/\\d %/» for a
+    space before the percent sign."""
     return len(word) > 2 and word.startswith("/") and word.endswith("/")
 
 
 def _word_pattern(word: str) -> str:
-    """A ruled-out form as a whole word, each of its words also in the plural («búferes
-    auxiliares»), joined by any space or hyphen; or the entry's own regular expression."""
+    """A ruled-out form as a whole word, each of its words also in the plural
+    («búferes auxiliares»), joined by any space or hyphen; or the entry's own regular
+    expression."""
     if _is_pattern(word):
         return word[1:-1]
-    parts = [re.escape(part) + "(?:e?s)?" for part in re.split(r"[\s\-]+", word.strip())]
+    parts = [
+        re.escape(part) + "(?:e?s)?" for part in re.split(r"[\s\-]+", word.strip())
+    ]
     joined = r"(?:[ \t]*\n[ \t]*|[\s\-\u2010\u2011])+".join(parts)
     return rf"(?<!\w){joined}(?!\w)"
 
 
 def _approved_form(term: Term) -> re.Pattern | None:
-    """The glossary's Spanish term as a pattern (each word also in the plural), when it is one
-    plain phrase; None for entries such as «tensor (plural: tensores)» or «dtype, tipo de datos»."""
+    """The glossary's Spanish term as a pattern (each word also in the plural), when
+    it is one plain phrase; None for entries such as «tensor (plural: tensores)» or
+    «dtype, tipo de datos»."""
     if not re.fullmatch(r"[^\W\d_]+(?: [^\W\d_]+)*", term.spanish):
         return None
     words = r"\s+".join(re.escape(word) + "(?:e?s)?" for word in term.spanish.split())
@@ -815,20 +1043,30 @@ def _approved_form(term: Term) -> re.Pattern | None:
 
 
 def _prose_texts(path: Path, exempt: set[str]):
-    """(label, first line, text) of each Markdown source (a page, or a notebook's Markdown cell)
-    with what is not prose blanked out, line breaks kept: code, include lines, link targets,
-    «quoted titles» and asides that only name an English term."""
+    """(label, first line, text) of each Markdown source (a page, or a notebook's
+    Markdown cell) with what is not prose blanked out, line breaks kept: code,
+    include lines, link targets, «quoted titles» and asides that only name an English
+    term."""
     if path.suffix == ".ipynb":
         notebook = nbformat.read(path, as_version=4)
-        sources = [(f"cell {n}", cell.source) for n, cell in enumerate(notebook.cells, start=1)
-                   if cell.cell_type == "markdown"]
+        sources = [
+            (f"cell {n}", cell.source)
+            for n, cell in enumerate(notebook.cells, start=1)
+            if cell.cell_type == "markdown"
+        ]
     else:
         sources = [("line", path.read_text(encoding="utf-8"))]
 
     for label, text in sources:
         text = FRONT_MATTER.sub(lambda m: "\n" * m[0].count("\n"), text)
-        text = re.sub(r"<!--.*?-->", lambda m: "\n" * m[0].count("\n"), text, flags=re.S)
-        fenced = {line for block in code_blocks(text) for line in range(block.line, block.end + 1)}
+        text = re.sub(
+            r"<!--.*?-->", lambda m: "\n" * m[0].count("\n"), text, flags=re.S
+        )
+        fenced = {
+            line
+            for block in code_blocks(text)
+            for line in range(block.line, block.end + 1)
+        }
         lines = []
         for number, line in enumerate(text.split("\n"), start=1):
             if number in fenced:
@@ -839,9 +1077,10 @@ def _prose_texts(path: Path, exempt: set[str]):
 
 
 def _prose_line(line: str, exempt: set[str], code: bool = False) -> str:
-    """A line of prose without inline code, link targets, «quoted titles» and asides that only
-    name an English term; with ``code``, a line of a code comment or string, also without the
-    names of code and ``{placeholders}``, which it writes without backticks."""
+    """A line of prose without inline code, link targets, «quoted titles» and asides
+    that only name an English term; with ``code``, a line of a code comment or
+    string, also without the names of code and ``{placeholders}``, which it writes
+    without backticks."""
 
     def aside(match):
         inner = re.sub(r"[*_]", "", match[1]).strip().lower()
@@ -849,8 +1088,12 @@ def _prose_line(line: str, exempt: set[str], code: bool = False) -> str:
 
     line = re.sub(r"`[^`]*`", " ", line)  # inline code
     if code:  # dotted.names, snake_case, calls(), keyword=, {placeholders}
-        line = re.sub(r"\{[^{}]*\}|[^\W\d]\w*(?:\.\w+)+(?:\(\))?|\w*_\w*|\w+\(\)|\w+=", " ", line)
-    line = re.sub(r"\]\([^)]*\)|<https?://[^>]*>|https?://\S+", " ", line)  # link targets
+        line = re.sub(
+            r"\{[^{}]*\}|[^\W\d]\w*(?:\.\w+)+(?:\(\))?|\w*_\w*|\w+\(\)|\w+=", " ", line
+        )
+    line = re.sub(
+        r"\]\([^)]*\)|<https?://[^>]*>|https?://\S+", " ", line
+    )  # link targets
     line = re.sub(r"\(([^()]*)\)", aside, line)  # "difusión (broadcasting)"
     return re.sub(r"«[^»]*»", " ", line)  # quoted titles of English sources
 
@@ -862,64 +1105,117 @@ def _print_status(docs: Path) -> int:
     report = status(docs)
     width = max(len(state) for state in (MISSING, OUTDATED, CURRENT, ORPHAN))
     for entry in report:
-        print(f"{entry.state:<{width}}  {entry.page}" + (f": {entry.reason}" if entry.reason else ""))
+        print(
+            f"{entry.state:<{width}}  {entry.page}"
+            + (f": {entry.reason}" if entry.reason else "")
+        )
         if entry.diff:
-            print("".join(f"    {line}" for line in entry.diff.splitlines(keepends=True)), end="")
+            print(
+                "".join(f"    {line}" for line in entry.diff.splitlines(keepends=True)),
+                end="",
+            )
     problems = [problem for page in twins(docs) for problem in compare(docs, page)]
     if problems:
-        print("\nWhere the Spanish page's structure differs from the English page "
-              "(the tests report these too):")
+        print(
+            "\nWhere the Spanish page's structure differs from the English page "
+            "(the tests report these too):"
+        )
         for problem in problems:
             print(f"  {problem}")
-    comments = {page: found for page in pages(docs, TARGET)
-                if (found := untranslated_comments(docs, page))}
+    comments = {
+        page: found
+        for page in pages(docs, TARGET)
+        if (found := untranslated_comments(docs, page))
+    }
     if comments:
-        print(f"\nCode comments these Spanish pages show in English: translate them in "
-              f"{catalog.po_path('snippets', TARGET, Path('.')).as_posix()} (run `{catalog.COMMAND} update` "
-              "first if the comment is new); each page shows the outdated-translation notice until then:")
+        print(
+            f"\nCode comments these Spanish pages show in English: translate them in "
+            f"{catalog.po_path('snippets', TARGET, Path('.')).as_posix()} (run "
+            f"`{catalog.COMMAND} update` "
+            "first if the comment is new); each page shows the outdated-translation "
+            "notice until then:"
+        )
         for page, found in comments.items():
-            print(f"  {shown(docs / TARGET / page, docs)}: {', '.join(map(str, found))}")
-    counts = {state: sum(entry.state == state for entry in report)
-              for state in (CURRENT, OUTDATED, MISSING, ORPHAN)}
-    print("\n" + ", ".join(f"{count} {state}" for state, count in counts.items() if count or state == CURRENT)
-          + f" ({len(report)} pages)"
-          + (f"; {Plural('{n} comment', '{n} comments')(sum(map(len, comments.values())))} in English "
-             f"on {Plural('{n} page', '{n} pages')(len(comments))}" if comments else ""))
+            print(
+                f"  {shown(docs / TARGET / page, docs)}: {', '.join(map(str, found))}"
+            )
+    counts = {
+        state: sum(entry.state == state for entry in report)
+        for state in (CURRENT, OUTDATED, MISSING, ORPHAN)
+    }
+    print(
+        "\n"
+        + ", ".join(
+            f"{count} {state}"
+            for state, count in counts.items()
+            if count or state == CURRENT
+        )
+        + f" ({len(report)} pages)"
+        + (
+            "; "
+            f"{Plural('{n} comment', '{n} comments')(sum(map(len, comments.values())))}"
+            " in English "
+            f"on {Plural('{n} page', '{n} pages')(len(comments))}"
+            if comments
+            else ""
+        )
+    )
     return 0 if counts[CURRENT] == len(report) and not problems and not comments else 1
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog=COMMAND, description="Check and record which English version each Spanish page translates.")
-    parser.add_argument("--docs", type=Path, default=DOCS, help="the docs folder (default: the site's)")
+        prog=COMMAND,
+        description="Check and record which English version each Spanish page "
+        "translates.",
+    )
+    parser.add_argument(
+        "--docs", type=Path, default=DOCS, help="the docs folder (default: the site's)"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("status", help="list every page as missing, outdated (with the English diff) "
-                                       "or up to date; exit status 1 unless all are up to date")
-    marking = commands.add_parser("mark", help="record that Spanish pages translate the current "
-                                               "English pages (after you have updated them)")
-    marking.add_argument("pages", nargs="*", type=Path, help="Spanish pages, e.g. docs/es/autograd.md")
+    commands.add_parser(
+        "status",
+        help="list every page as missing, outdated (with the English diff) "
+        "or up to date; exit status 1 unless all are up to date",
+    )
+    marking = commands.add_parser(
+        "mark",
+        help="record that Spanish pages translate the current "
+        "English pages (after you have updated them)",
+    )
+    marking.add_argument(
+        "pages", nargs="*", type=Path, help="Spanish pages, e.g. docs/es/autograd.md"
+    )
     marking.add_argument("--all", action="store_true", help="mark every Spanish page")
     arguments = parser.parse_args(argv)
     docs = arguments.docs
     if not (docs / SOURCE).is_dir() or not (docs / TARGET).is_dir():
-        parser.error(f"--docs {docs}: no {SOURCE}/ and {TARGET}/ folders of pages in it")
+        parser.error(
+            f"--docs {docs}: no {SOURCE}/ and {TARGET}/ folders of pages in it"
+        )
     if arguments.command == "status":
         return _print_status(docs)
     if arguments.all and arguments.pages:
         parser.error("give Spanish pages or --all, not both")
-    targets = ([docs / TARGET / page for page in pages(docs, TARGET)] if arguments.all
-               else arguments.pages)
+    targets = (
+        [docs / TARGET / page for page in pages(docs, TARGET)]
+        if arguments.all
+        else arguments.pages
+    )
     if not targets:
         parser.error("mark needs Spanish pages (docs/es/...) or --all")
     failed = 0
     for path in targets:
         try:
             if arguments.all:
-                # --all records what has no record yet; it never calls an outdated page current.
+                # --all records what has no record yet; it never calls an outdated page
+                # current.
                 state = freshness(docs, spanish_page(docs, path))
                 if state.state == OUTDATED and recorded_hash(docs, path) is not None:
-                    raise TranslationError(f"not marked: {state.page} is outdated ({state.reason}); "
-                                           f"update it, then mark it by name: {COMMAND} mark {state.page}")
+                    raise TranslationError(
+                        f"not marked: {state.page} is outdated ({state.reason}); "
+                        f"update it, then mark it by name: {COMMAND} mark {state.page}"
+                    )
             print(mark(docs, path))
         except TranslationError as error:
             print(f"error: {error}", file=sys.stderr)

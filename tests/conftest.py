@@ -25,10 +25,18 @@ class BenchmarkRun:
 
 
 def run_benchmark(output, *arguments):
-    """The benchmark module from the shell, as a user runs it: a BenchmarkRun, or a failed test."""
-    done = subprocess.run([sys.executable, str(BENCHMARK), *arguments, "--output", str(output)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, f"benchmark.py {' '.join(arguments)}: {done.stderr[-2000:]}"
+    """The benchmark module from the shell, as a user runs it: a BenchmarkRun, or a
+    failed test."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARK), *arguments, "--output", str(output)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, (
+        f"benchmark.py {' '.join(arguments)}: {done.stderr[-2000:]}"
+    )
     return BenchmarkRun(output, done.stderr)
 
 
@@ -39,15 +47,18 @@ TINY_RUN = ("--preset", "tiny", "--threads", "1", "--no-progress")
 def tiny_run(tmp_path_factory):
     """`benchmark.py --preset tiny --threads 1 --no-progress`, once per test session.
 
-    Only read by the tests: test_benchmark checks what it wrote, test_compare compares it
-    with a run at 2 threads. Under pytest-xdist the first worker that needs it runs it and
-    any other waits for it, on a lock in the folder all workers of this session share
-    (pytest-xdist's documented recipe); without xdist, that folder is shared by every
-    session of this user, so the run goes in this session's own.
+    Only read by the tests: test_benchmark checks what it wrote, test_compare
+    compares it with a run at 2 threads. Under pytest-xdist the first worker that
+    needs it runs it and any other waits for it, on a lock in the folder all workers
+    of this session share (pytest-xdist's documented recipe); without xdist, that
+    folder is shared by every session of this user, so the run goes in this session's
+    own.
     """
     if "PYTEST_XDIST_WORKER" not in os.environ:
         # A folder that does not exist yet: the benchmark creates it.
-        return run_benchmark(tmp_path_factory.mktemp("tiny") / "out" / "benchmark.csv", *TINY_RUN)
+        return run_benchmark(
+            tmp_path_factory.mktemp("tiny") / "out" / "benchmark.csv", *TINY_RUN
+        )
     shared = tmp_path_factory.getbasetemp().parent / "tiny-run"
     output, stderr = shared / "out" / "benchmark.csv", shared / "stderr.txt"
     with FileLock(f"{shared}.lock"):
@@ -59,41 +70,52 @@ def tiny_run(tmp_path_factory):
     return BenchmarkRun(output, stderr.read_text(encoding="utf-8"))
 
 
-# How the tests run a reader's script (a snippet file, a downloaded script), in children of the
-# fork server and with `python` alike: no display for matplotlib, UTF-8 output on every platform,
-# and warnings (torch.jit's deprecation among them) kept out of stderr.
-SCRIPT_ENV = {"MPLBACKEND": "Agg", "PYTHONIOENCODING": "utf-8", "PYTHONWARNINGS": "ignore"}
+# How the tests run a reader's script (a snippet file, a downloaded script), in children
+# of the fork server and with `python` alike: no display for matplotlib, UTF-8 output on
+# every platform, and warnings (torch.jit's deprecation among them) kept out of stderr.
+SCRIPT_ENV = {
+    "MPLBACKEND": "Agg",
+    "PYTHONIOENCODING": "utf-8",
+    "PYTHONWARNINGS": "ignore",
+}
 
 
 @pytest.fixture(scope="session")
 def script_runner():
     """Runs scripts as `python script` does without importing torch each time
-    (ptdocs/script_runner.py). Session scope: under pytest-xdist each worker starts its own
-    server once, whichever of these tests it is given, and stops it when its session ends."""
+    (ptdocs/script_runner.py). Session scope: under pytest-xdist each worker starts
+    its own server once, whichever of these tests it is given, and stops it when its
+    session ends."""
     with ScriptRunner(ROOT, SCRIPT_ENV) as runner:
         yield runner
 
 
 @pytest.fixture(scope="session")
 def site_conftest(pytestconfig):
-    """The repository's root conftest.py (the site's Sybil, its setup and hooks), as pytest loaded
-    it: `import conftest` would find this file instead."""
+    """The repository's root conftest.py (the site's Sybil, its setup and hooks), as
+    pytest loaded it: `import conftest` would find this file instead."""
     return pytestconfig.pluginmanager.get_plugin(str(ROOT / "conftest.py"))
 
 
 @pytest.fixture(scope="session")
 def fresh_python(tmp_path_factory):
-    """``fresh_python(["torch==2.13.0", ...])``: ``run(script, cwd, timeout)``, which runs a script
-    with the ``python`` of a new virtual environment that can import only those distributions and
-    what they require, as a reader's after ``pip install`` of them (see :func:`fresh_run`).
+    """``fresh_python(["torch==2.13.0", ...])``: ``run(script, cwd, timeout)``, which
+    runs a script with the ``python`` of a new virtual environment that can import
+    only those distributions and what they require, as a reader's after ``pip
+    install`` of them (see :func:`fresh_run`).
 
-    ``venv`` keeps every other site-packages out; the distributions installed here are linked
-    into it, top-level entry by entry as their RECORD lists them, instead of installed again by
-    pip: the same files, without a network and in a second instead of a minute."""
+    ``venv`` keeps every other site-packages out; the distributions installed here
+    are linked into it, top-level entry by entry as their RECORD lists them, instead
+    of installed again by pip: the same files, without a network and in a second
+    instead of a minute."""
     made = {}
 
     def make(requirements):
-        names = tuple(sorted(requirement.partition("==")[0].lower() for requirement in requirements))
+        names = tuple(
+            sorted(
+                requirement.partition("==")[0].lower() for requirement in requirements
+            )
+        )
         if names not in made:
             folder = tmp_path_factory.mktemp("venv")
             venv.EnvBuilder(with_pip=False, system_site_packages=False).create(folder)
@@ -102,11 +124,17 @@ def fresh_python(tmp_path_factory):
                 files = distribution.files or ()
                 for entry in {file.parts[0] for file in files} - {"..", "__pycache__"}:
                     if not (site_packages / entry).exists():
-                        (site_packages / entry).symlink_to(distribution.locate_file(entry))
+                        (site_packages / entry).symlink_to(
+                            distribution.locate_file(entry)
+                        )
                 for file in files:  # outside site-packages: its commands, in bin/
                     target = Path(os.path.normpath(site_packages / file))
-                    if file.parts[0] == ".." and target.is_relative_to(folder) \
-                            and not target.exists() and distribution.locate_file(file).exists():
+                    if (
+                        file.parts[0] == ".."
+                        and target.is_relative_to(folder)
+                        and not target.exists()
+                        and distribution.locate_file(file).exists()
+                    ):
                         target.parent.mkdir(parents=True, exist_ok=True)
                         target.symlink_to(distribution.locate_file(file).resolve())
             made[names] = functools.partial(fresh_run, folder / "bin" / "python")
@@ -116,7 +144,8 @@ def fresh_python(tmp_path_factory):
 
 
 def _with_requirements(names):
-    """The installed distributions of ``names`` and all they require (no extras), once each."""
+    """The installed distributions of ``names`` and all they require (no extras),
+    once each."""
     from packaging.requirements import Requirement
 
     found, todo = {}, list(names)
@@ -134,9 +163,18 @@ def _with_requirements(names):
 
 
 def fresh_run(python, script, cwd, timeout):
-    """``python script`` in ``cwd``, in the environment a reader's shell gives it: no PYTHONPATH,
-    no other virtual environment, the tests' SCRIPT_ENV."""
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
-    return subprocess.run([str(python), str(script)], cwd=cwd, env={**env, **SCRIPT_ENV},
-                          capture_output=True, text=True, timeout=timeout)
+    """``python script`` in ``cwd``, in the environment a reader's shell gives it: no
+    PYTHONPATH, no other virtual environment, the tests' SCRIPT_ENV."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")
+    }
+    return subprocess.run(
+        [str(python), str(script)],
+        cwd=cwd,
+        env={**env, **SCRIPT_ENV},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )

@@ -1,4 +1,5 @@
-"""Helpers that several test files share (plain functions; fixtures live in conftest.py)."""
+"""Helpers that several test files share (plain functions; fixtures live in
+conftest.py)."""
 
 import contextlib
 import importlib
@@ -17,21 +18,25 @@ from ptdocs.snippets import ROOT
 
 
 def load_hook(name):
-    """The step ptdocs.hooks.<name>, run again from its file: its module state is this test's
-    alone."""
+    """The step ptdocs.hooks.<name>, run again from its file: its module state is
+    this test's alone."""
     return importlib.reload(importlib.import_module(f"ptdocs.hooks.{name}"))
 
 
 def alternates(html):
-    """The language switcher's links, by language (the head's hreflang links are removed, see
-    ptdocs/hooks/language_links.py)."""
-    return {lang: href for href, lang in
-            re.findall(r'<a href="([^"]*)" hreflang="([a-z]+)" class="md-select__link"', html)}
+    """The language switcher's links, by language (the head's hreflang links are
+    removed, see ptdocs/hooks/language_links.py)."""
+    return {
+        lang: href
+        for href, lang in re.findall(
+            r'<a href="([^"]*)" hreflang="([a-z]+)" class="md-select__link"', html
+        )
+    }
 
 
 def tiny_site(root, snippets):
-    """A tiny repository in ``root``: mkdocs.yml's snippet settings, the requirements with the
-    torch pin, and ``snippets`` ({"demo/x.py": code}) under snippets/."""
+    """A tiny repository in ``root``: mkdocs.yml's snippet settings, the requirements
+    with the torch pin, and ``snippets`` ({"demo/x.py": code}) under snippets/."""
     root.mkdir(parents=True, exist_ok=True)
     shutil.copy(ROOT / "mkdocs.yml", root / "mkdocs.yml")
     shutil.copy(ROOT / "requirements.txt", root / "requirements.txt")
@@ -50,9 +55,11 @@ def write_page(site, relative, body):
 
 
 def run_page(site, path, prose_values=False):
-    """Every example of a page in order, as pytest runs them (with its prose-values checks if
-    asked): the examples, and Sybil's first failure or None."""
-    parsers = [PageBlockParser(site)] + ([ProseValuesParser(site)] if prose_values else [])
+    """Every example of a page in order, as pytest runs them (with its prose-values
+    checks if asked): the examples, and Sybil's first failure or None."""
+    parsers = [PageBlockParser(site)] + (
+        [ProseValuesParser(site)] if prose_values else []
+    )
     examples = list(Sybil(parsers=parsers).parse(path).examples())
     for example in examples:
         try:
@@ -63,34 +70,42 @@ def run_page(site, path, prose_values=False):
 
 
 def page_failure(site, path):
-    """Sybil's first failure running a page's examples and prose-values checks, or None."""
+    """Sybil's first failure running a page's examples and prose-values checks, or
+    None."""
     return run_page(site, path, prose_values=True)[1]
 
 
 def mkdocs_build(config_file, site_dir) -> subprocess.CompletedProcess:
-    """``mkdocs build --strict -d site_dir`` of ``config_file``, in this process and in the
-    configuration's folder, where ``mkdocs build`` (which looks for mkdocs.yml in the working
-    directory) is normally run: pymdownx.snippets resolves a relative base_path against the working
-    directory. A new interpreter costs about 1 s of CPU a build (importing MkDocs, its plugins and
-    the hooks), where a small site builds in a tenth to a third of that once they are imported.
-    The exit status is 1 where MkDocs aborts (a BuildError such as a hook's PluginError, warnings
-    in strict mode, a bad configuration), as its command's; stderr holds what MkDocs logged at
-    warning level and above, a message a line, then the reason it aborted. Unlike the command, it
-    runs no ``on_startup``/``on_shutdown`` event (of the project's hooks, only the preview's has
-    one, and the tests' sites do not use it)."""
+    """``mkdocs build --strict -d site_dir`` of ``config_file``, in this process and
+    in the configuration's folder, where ``mkdocs build`` (which looks for mkdocs.yml
+    in the working directory) is normally run: pymdownx.snippets resolves a relative
+    base_path against the working directory. A new interpreter costs about 1 s of CPU
+    a build (importing MkDocs, its plugins and the hooks), where a small site builds
+    in a tenth to a third of that once they are imported. The exit status is 1 where
+    MkDocs aborts (a BuildError such as a hook's PluginError, warnings in strict
+    mode, a bad configuration), as its command's; stderr holds what MkDocs logged at
+    warning level and above, a message a line, then the reason it aborted. Unlike the
+    command, it runs no ``on_startup``/``on_shutdown`` event (of the project's hooks,
+    only the preview's has one, and the tests' sites do not use it)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, ConfigurationError
 
     logged = []
     handler = logging.Handler(logging.WARNING)
-    handler.emit = lambda record: logged.append(f"{record.levelname} - {record.getMessage()}")
+    handler.emit = lambda record: logged.append(
+        f"{record.levelname} - {record.getMessage()}"
+    )
     logger = logging.getLogger("mkdocs")
     level = logger.level
     logger.addHandler(handler)
-    logger.setLevel(logging.INFO)  # warnings reach strict mode's counter whatever set it before
+    logger.setLevel(
+        logging.INFO
+    )  # warnings reach strict mode's counter whatever set it before
     returncode = 0
-    config_file = Path(config_file).resolve()  # a relative one names a file from here, not from there
+    config_file = Path(
+        config_file
+    ).resolve()  # a relative one names a file from here, not from there
     try:
         with contextlib.chdir(config_file.parent):
             build(load_config(str(config_file), strict=True, site_dir=str(site_dir)))
@@ -100,5 +115,9 @@ def mkdocs_build(config_file, site_dir) -> subprocess.CompletedProcess:
     finally:
         logger.removeHandler(handler)
         logger.setLevel(level)
-    return subprocess.CompletedProcess(["mkdocs", "build", "--strict", "-d", str(site_dir)],
-                                       returncode, "", "\n".join(logged) + "\n")
+    return subprocess.CompletedProcess(
+        ["mkdocs", "build", "--strict", "-d", str(site_dir)],
+        returncode,
+        "",
+        "\n".join(logged) + "\n",
+    )

@@ -49,8 +49,12 @@ def test_the_file_on_the_page_is_valid(validator):
         "dependency": "torch",
         "need_autograd": True,
         "target_device": "cpu",
-        "operators": ["aten.add.Tensor", "aten.mul.Tensor", "aten.pow.Tensor_Scalar",
-                      "aten.sub.Tensor"],
+        "operators": [
+            "aten.add.Tensor",
+            "aten.mul.Tensor",
+            "aten.pow.Tensor_Scalar",
+            "aten.sub.Tensor",
+        ],
         "acceptance": "known-answer-then-representative-task",
         "serving_layer": "separate-decision",
     }
@@ -67,8 +71,12 @@ def test_the_operator_check_flags_what_the_target_lacks(checklist):
     # The richer pilot runs aten.sum.default, which is not in Core ATen; the
     # check must name it, and only it.
     traced = checklist["aten_operators"](checklist["first_probability"], checklist["z"])
-    assert sorted(traced) == ["aten.div.Tensor", "aten.exp.default", "aten.select.int",
-                              "aten.sum.default"]
+    assert sorted(traced) == [
+        "aten.div.Tensor",
+        "aten.exp.default",
+        "aten.select.int",
+        "aten.sum.default",
+    ]
     assert checklist["outside_core_aten"](traced) == ["aten.sum.default"]
 
 
@@ -81,43 +89,68 @@ def test_both_pages_show_the_file():
 
 def _broken(field, value):
     """GOOD with one field's line replaced (value None: the line removed)."""
-    lines = [line for line in GOOD.splitlines() if not line.strip().startswith(f"{field}:")]
+    lines = [
+        line for line in GOOD.splitlines() if not line.strip().startswith(f"{field}:")
+    ]
     if value is not None:
         lines.append(f"  {value}")
     return "\n".join(lines) + "\n"
 
 
 BROKEN = {
-    "misspelt field": (_broken("target_device", "target_devise: cpu"),
-                       "$.selection: 'target_device' is a required property; "
-                       "$.selection: Additional properties are not allowed ('target_devise' was unexpected)"),
-    "value not allowed": (_broken("target_device", "target_device: gpu"),
-                          "$.selection.target_device: 'gpu' is not one of ['cpu', 'cuda', 'mps', 'xpu']"),
-    "wrong type": (_broken("need_autograd", "need_autograd: sometimes"),
-                   "$.selection.need_autograd: 'sometimes' is not of type 'boolean'"),
-    "missing field": (_broken("acceptance", None),
-                      "$.selection: 'acceptance' is a required property"),
-    "no operators": (_broken("operators", "operators: []"),
-                     "$.selection.operators: [] should be non-empty"),
-    "operator listed twice": (_broken("operators", "operators: [aten.exp.default, aten.exp.default]"),
-                              "$.selection.operators: ['aten.exp.default', 'aten.exp.default'] "
-                              "has non-unique elements"),
-    "operator without an overload": (_broken("operators", "operators: [aten.pow]"),
-                                     "$.selection.operators[0]: 'aten.pow' does not match "
-                                     "'^[a-z_][a-z0-9_]*\\\\.[a-z_][a-z0-9_]*\\\\.[A-Za-z0-9_]+$'"),
-    "a framework the file does not list": (_broken("dependency", "dependency: jax"),
-                                           "$.selection.dependency: 'jax' is not one of "
-                                           "['plain-python', 'numpy', 'torch', 'hosted-api']"),
-    "autograd without torch": (_broken("dependency", "dependency: hosted-api"),
-                               "$.selection.dependency: need_autograd is true but 'hosted-api' "
-                               "computes no gradients; of the allowed values, only 'torch' does"),
-    "not YAML": ("selection:\n\tdependency: torch\n",
-                 ", line 2: not valid YAML: found character '\\t' that cannot start any token"),
+    "misspelt field": (
+        _broken("target_device", "target_devise: cpu"),
+        "$.selection: 'target_device' is a required property; "
+        "$.selection: Additional properties are not allowed ('target_devise' was "
+        "unexpected)",
+    ),
+    "value not allowed": (
+        _broken("target_device", "target_device: gpu"),
+        "$.selection.target_device: 'gpu' is not one of ['cpu', 'cuda', 'mps', 'xpu']",
+    ),
+    "wrong type": (
+        _broken("need_autograd", "need_autograd: sometimes"),
+        "$.selection.need_autograd: 'sometimes' is not of type 'boolean'",
+    ),
+    "missing field": (
+        _broken("acceptance", None),
+        "$.selection: 'acceptance' is a required property",
+    ),
+    "no operators": (
+        _broken("operators", "operators: []"),
+        "$.selection.operators: [] should be non-empty",
+    ),
+    "operator listed twice": (
+        _broken("operators", "operators: [aten.exp.default, aten.exp.default]"),
+        "$.selection.operators: ['aten.exp.default', 'aten.exp.default'] "
+        "has non-unique elements",
+    ),
+    "operator without an overload": (
+        _broken("operators", "operators: [aten.pow]"),
+        "$.selection.operators[0]: 'aten.pow' does not match "
+        "'^[a-z_][a-z0-9_]*\\\\.[a-z_][a-z0-9_]*\\\\.[A-Za-z0-9_]+$'",
+    ),
+    "a framework the file does not list": (
+        _broken("dependency", "dependency: jax"),
+        "$.selection.dependency: 'jax' is not one of "
+        "['plain-python', 'numpy', 'torch', 'hosted-api']",
+    ),
+    "autograd without torch": (
+        _broken("dependency", "dependency: hosted-api"),
+        "$.selection.dependency: need_autograd is true but 'hosted-api' "
+        "computes no gradients; of the allowed values, only 'torch' does",
+    ),
+    "not YAML": (
+        "selection:\n\tdependency: torch\n",
+        ", line 2: not valid YAML: found character '\\t' that cannot start any token",
+    ),
     "empty file": ("", "the file is empty"),
     "a list, not a mapping": ("- torch\n", "$: ['torch'] is not of type 'object'"),
-    "no selection key": ("dependency: torch\n",
-                         "$: 'selection' is a required property; "
-                         "$: Additional properties are not allowed ('dependency' was unexpected)"),
+    "no selection key": (
+        "dependency: torch\n",
+        "$: 'selection' is a required property; "
+        "$: Additional properties are not allowed ('dependency' was unexpected)",
+    ),
 }
 
 
@@ -134,5 +167,9 @@ def test_a_broken_file_gets_a_clear_one_line_error(validator, tmp_path, text, re
         validator["load_selection"](path)
     message = str(caught.value)
     assert "\n" not in message
-    assert message == "selection.yaml" + (reason if reason.startswith(",") else f": {reason}")
-    assert path.read_text(encoding="utf-8") == text  # validation never rewrites the file
+    assert message == "selection.yaml" + (
+        reason if reason.startswith(",") else f": {reason}"
+    )
+    assert (
+        path.read_text(encoding="utf-8") == text
+    )  # validation never rewrites the file

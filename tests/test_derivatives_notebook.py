@@ -1,9 +1,9 @@
-"""The derivatives exercise, in both languages: generated from its source, shipped without
-outputs, and, once executed, telling the analytical story its prose tells.
+"""The derivatives exercise, in both languages: generated from its source, shipped
+without outputs, and, once executed, telling the analytical story its prose tells.
 
-The notebooks run in a Jupyter kernel as on the site; a last cell added here (never shipped)
-prints the notebook's own rows as JSON, and every verdict is judged again in this process by
-``torch.testing.assert_close``.
+The notebooks run in a Jupyter kernel as on the site; a last cell added here (never
+shipped) prints the notebook's own rows as JSON, and every verdict is judged again in
+this process by ``torch.testing.assert_close``.
 """
 
 import asyncio
@@ -18,23 +18,32 @@ import pytest
 import torch
 from nbclient import NotebookClient
 from torch.testing import assert_close
-from torch.testing._comparison import default_tolerances  # the table assert_close documents
+from torch.testing._comparison import (
+    default_tolerances,
+)  # the table assert_close documents
 
 from ptdocs import notebook_twins
 from ptdocs.snippets import ROOT
 
 SOURCE = ROOT / "notebooks" / "derivatives.py"
 LANGUAGES = notebook_twins.LANGUAGES
-NOTEBOOKS = {language: notebook_twins.target(SOURCE, language) for language in LANGUAGES}
-DTYPES = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16}
-# Relative, autograd against the closed form, everywhere in the domain: each side rounds a few
-# times, each within 2**-53 (libm within 2**-52), so 16 units of 2**-52 bound it with room.
+NOTEBOOKS = {
+    language: notebook_twins.target(SOURCE, language) for language in LANGUAGES
+}
+DTYPES = {
+    "float64": torch.float64,
+    "float32": torch.float32,
+    "bfloat16": torch.bfloat16,
+}
+# Relative, autograd against the closed form, everywhere in the domain: each side rounds
+# a few times, each within 2**-53 (libm within 2**-52), so 16 units of 2**-52 bound it
+# with room.
 FLOAT64_AGREEMENT = 16 * 2**-52
-# Machine epsilon of each dtype, from its significand width (52, 23 and 7 stored bits), not from
-# torch.finfo: the notebook's steps must follow from these.
+# Machine epsilon of each dtype, from its significand width (52, 23 and 7 stored bits),
+# not from torch.finfo: the notebook's steps must follow from these.
 EPSILON = {"float64": 2**-52, "float32": 2**-23, "bfloat16": 2**-7}
-# 99 rows, counted by hand: 9 functions of x and f(x, y) with its 2 partials, 3 points each,
-# in 3 dtypes.
+# 99 rows, counted by hand: 9 functions of x and f(x, y) with its 2 partials, 3 points
+# each, in 3 dtypes.
 ROWS = (9 * 3 + 1 * 3 * 2) * 3
 
 # Run in the notebook's kernel after its last cell: its state, as JSON.
@@ -69,57 +78,79 @@ def code_cells(notebook):
 
 @pytest.fixture(scope="module")
 def executed():
-    """Each language's notebook, executed (both kernels at once), and the state its probe printed."""
+    """Each language's notebook, executed (both kernels at once), and the state its
+    probe printed."""
     notebooks = {}
     for language in LANGUAGES:
         notebooks[language] = copy.deepcopy(read(language))
         notebooks[language].cells.append(nbformat.v4.new_code_cell(PROBE))
 
     async def run_all():
-        await asyncio.gather(*(
-            NotebookClient(notebook, kernel_name="python3", timeout=300,
-                           resources={"metadata": {"path": str(NOTEBOOKS[language].parent)}}
-                           ).async_execute()
-            for language, notebook in notebooks.items()))
+        await asyncio.gather(
+            *(
+                NotebookClient(
+                    notebook,
+                    kernel_name="python3",
+                    timeout=300,
+                    resources={"metadata": {"path": str(NOTEBOOKS[language].parent)}},
+                ).async_execute()
+                for language, notebook in notebooks.items()
+            )
+        )
 
     asyncio.run(run_all())
     results = {}
     for language, notebook in notebooks.items():
         probe = notebook.cells.pop()
-        state = json.loads("".join(o["text"] for o in probe.outputs if o.output_type == "stream"))
+        state = json.loads(
+            "".join(o["text"] for o in probe.outputs if o.output_type == "stream")
+        )
         results[language] = (notebook, state)
     return results
 
 
-# ------------------------------------------------------------------ the files as committed
+# ------------------------------------------------------------------ the files as
+# committed
 
 
 def test_the_notebooks_are_generated_from_their_source():
     texts = notebook_twins.twins(SOURCE)
     for language, path in NOTEBOOKS.items():
         assert path.read_text(encoding="utf-8") == texts[language], (
-            f"{path.relative_to(ROOT)} differs from {SOURCE.relative_to(ROOT)}: edit the source, "
-            "then run python -m ptdocs.notebook_twins")
+            f"{path.relative_to(ROOT)} differs from {SOURCE.relative_to(ROOT)}: edit "
+            "the source, "
+            "then run python -m ptdocs.notebook_twins"
+        )
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "docs").rglob("*.ipynb")),
-                         ids=lambda path: str(path.relative_to(ROOT)))
+@pytest.mark.parametrize(
+    "path",
+    sorted((ROOT / "docs").rglob("*.ipynb")),
+    ids=lambda path: str(path.relative_to(ROOT)),
+)
 def test_no_notebook_ships_outputs(path):
-    """The site executes notebooks when it is built; stored outputs would be stale evidence."""
+    """The site executes notebooks when it is built; stored outputs would be stale
+    evidence."""
     for number, cell in enumerate(nbformat.read(path, as_version=4).cells, start=1):
         if cell.cell_type == "code":
             assert cell.outputs == [] and cell.execution_count is None, (
-                f"{path.relative_to(ROOT)}, cell {number} has stored outputs")
+                f"{path.relative_to(ROOT)}, cell {number} has stored outputs"
+            )
 
 
 def test_the_cells_match_and_the_prose_is_translated():
-    # That the code cells differ in their comments at most is checked for every exercise notebook
-    # in tests/test_catalog.py.
+    # That the code cells differ in their comments at most is checked for every exercise
+    # notebook in tests/test_catalog.py.
     english, spanish = read("en"), read("es")
     assert [c.cell_type for c in english.cells] == [c.cell_type for c in spanish.cells]
-    prose = [(a.source, b.source) for a, b in zip(english.cells, spanish.cells)
-             if a.cell_type == "markdown"]
-    assert prose and all(a != b for a, b in prose), "a Markdown cell was left untranslated"
+    prose = [
+        (a.source, b.source)
+        for a, b in zip(english.cells, spanish.cells, strict=False)
+        if a.cell_type == "markdown"
+    ]
+    assert prose and all(a != b for a, b in prose), (
+        "a Markdown cell was left untranslated"
+    )
 
 
 # ------------------------------------------------------------------ the story, executed
@@ -128,10 +159,16 @@ def test_the_cells_match_and_the_prose_is_translated():
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_row_is_dropped(executed, language):
     _, state = executed[language]
-    expected = {(f["name"], tuple(point), variable, dtype)
-                for f in state["functions"]
-                for point, variable, dtype in product(f["points"], f["variables"], state["dtypes"])}
-    got = [(r["function"], tuple(r["point"]), r["wrt"], r["dtype"]) for r in state["rows"]]
+    expected = {
+        (f["name"], tuple(point), variable, dtype)
+        for f in state["functions"]
+        for point, variable, dtype in product(
+            f["points"], f["variables"], state["dtypes"]
+        )
+    }
+    got = [
+        (r["function"], tuple(r["point"]), r["wrt"], r["dtype"]) for r in state["rows"]
+    ]
     assert len(got) == len(set(got)) == len(expected) == ROWS
     assert set(got) == expected
     assert state["dtypes"] == list(DTYPES)
@@ -140,8 +177,14 @@ def test_no_row_is_dropped(executed, language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_float64_autograd_matches_every_closed_form_in_the_domain(executed, language):
     _, state = executed[language]
-    in_domain = [r for r in state["rows"] if r["dtype"] == "float64" and "domain" not in r["reasons"]]
-    assert len(in_domain) == sum(r["dtype"] == "float64" for r in state["rows"]) - 2  # log 0, 1/0
+    in_domain = [
+        r
+        for r in state["rows"]
+        if r["dtype"] == "float64" and "domain" not in r["reasons"]
+    ]
+    assert (
+        len(in_domain) == sum(r["dtype"] == "float64" for r in state["rows"]) - 2
+    )  # log 0, 1/0
     for r in in_domain:
         error = abs(r["autograd"] - r["closed_form"]) / max(1.0, abs(r["closed_form"]))
         assert error <= FLOAT64_AGREEMENT, r
@@ -156,15 +199,20 @@ def test_the_stated_tolerances_are_assert_close_defaults(executed, language):
 
 
 def judged(value, row):
-    """Whether ``value`` meets the row's stated tolerances around its closed form, decided twice,
-    independently of the notebook's code: in plain float arithmetic, and by torch's assert_close.
-    This checks that each verdict follows from the row's own numbers and criterion (bookkeeping),
-    not that the criterion is the right one; the page's prose argues that."""
+    """Whether ``value`` meets the row's stated tolerances around its closed form,
+    decided twice, independently of the notebook's code: in plain float arithmetic,
+    and by torch's assert_close. This checks that each verdict follows from the row's
+    own numbers and criterion (bookkeeping), not that the criterion is the right one;
+    the page's prose argues that."""
     closed, rtol, atol = row["closed_form"], row["rtol"], row["atol"]
     by_hand = math.isfinite(value) and abs(value - closed) <= atol + rtol * abs(closed)
     try:
-        assert_close(torch.tensor(value, dtype=torch.float64), torch.tensor(closed, dtype=torch.float64),
-                     rtol=rtol, atol=atol)
+        assert_close(
+            torch.tensor(value, dtype=torch.float64),
+            torch.tensor(closed, dtype=torch.float64),
+            rtol=rtol,
+            atol=atol,
+        )
     except AssertionError:
         by_torch = False
     else:
@@ -175,8 +223,9 @@ def judged(value, row):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_verdict_follows_from_the_rows_own_numbers(executed, language):
-    """A row marked failing fails its stated tolerances, for the reason it gives; a passing row
-    meets them (decided again by plain arithmetic and by assert_close, see judged)."""
+    """A row marked failing fails its stated tolerances, for the reason it gives; a
+    passing row meets them (decided again by plain arithmetic and by assert_close,
+    see judged)."""
     _, state = executed[language]
     for r in state["rows"] + state["after"]:
         if "domain" in r["reasons"]:
@@ -209,7 +258,8 @@ BY_HAND = {
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_each_fd_failure_names_the_larger_error(executed, language):
-    """Rounding ε·(|f| + |x·f′|)/h against truncation h²·|f‴|/6, from the hand derivatives."""
+    """Rounding ε·(|f| + |x·f′|)/h against truncation h²·|f‴|/6, from the hand
+    derivatives."""
     _, state = executed[language]
     labels = set()
     for r in state["rows"]:
@@ -230,20 +280,33 @@ def test_each_fd_failure_names_the_larger_error(executed, language):
 def test_the_summary_tables_count_the_rows(executed, language):
     """The counts per dtype the notebook displays, recounted from the rows."""
     notebook, state = executed[language]
-    tables = [o["data"]["text/markdown"] for cell in code_cells(notebook) for o in cell.outputs
-              if "| `domain` |" in o.get("data", {}).get("text/markdown", "")]
+    tables = [
+        o["data"]["text/markdown"]
+        for cell in code_cells(notebook)
+        for o in cell.outputs
+        if "| `domain` |" in o.get("data", {}).get("text/markdown", "")
+    ]
     assert len(tables) == 2  # before and after the last cell's changes
     for table, rows in zip(tables, (state["rows"], state["after"]), strict=True):
-        shown = [[cell.strip() for cell in line.strip("|").split("|")]
-                 for line in table.splitlines()[2:]]
+        shown = [
+            [cell.strip() for cell in line.strip("|").split("|")]
+            for line in table.splitlines()[2:]
+        ]
         recounted = []
         for dtype in DTYPES:
             mine = [r for r in rows if r["dtype"] == dtype]
             reasons = [reason for r in mine for reason in r["reasons"]]
-            recounted.append([dtype, len(mine), sum(r["passed"] for r in mine),
-                              sum(not r["passed"] for r in mine), reasons.count("domain"),
-                              reasons.count("precision"),
-                              sum(reason.startswith("FD step [") for reason in reasons)])
+            recounted.append(
+                [
+                    dtype,
+                    len(mine),
+                    sum(r["passed"] for r in mine),
+                    sum(not r["passed"] for r in mine),
+                    reasons.count("domain"),
+                    reasons.count("precision"),
+                    sum(reason.startswith("FD step [") for reason in reasons),
+                ]
+            )
         assert shown == [[str(v) for v in line] for line in recounted]
 
 
@@ -252,37 +315,57 @@ def test_reduced_precision_failures_are_shown(executed, language):
     _, state = executed[language]
     rows = state["rows"]
     precision = [r for r in rows if "precision" in r["reasons"]]
-    # Autograd fails only where the dtype is coarse: bfloat16 at the saturated tanh and sigmoid.
-    assert {(r["function"], r["dtype"]) for r in precision} == {("tanh x", "bfloat16"),
-                                                                ("σ(x)", "bfloat16")}
+    # Autograd fails only where the dtype is coarse: bfloat16 at the saturated tanh and
+    # sigmoid.
+    assert {(r["function"], r["dtype"]) for r in precision} == {
+        ("tanh x", "bfloat16"),
+        ("σ(x)", "bfloat16"),
+    }
     for r in precision:
-        assert abs(r["autograd"] - r["closed_form"]) > 10 * r["rtol"] * abs(r["closed_form"]), r
+        assert abs(r["autograd"] - r["closed_form"]) > 10 * r["rtol"] * abs(
+            r["closed_form"]
+        ), r
     # The finite difference fails in both reduced precisions, never in float64.
     for dtype in ("float32", "bfloat16"):
-        assert any("FD step" in " ".join(r["reasons"]) for r in rows if r["dtype"] == dtype)
-    assert not any("FD step" in " ".join(r["reasons"]) for r in rows if r["dtype"] == "float64")
+        assert any(
+            "FD step" in " ".join(r["reasons"]) for r in rows if r["dtype"] == dtype
+        )
+    assert not any(
+        "FD step" in " ".join(r["reasons"]) for r in rows if r["dtype"] == "float64"
+    )
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_page_shows_every_row_and_the_figure(executed, language):
     notebook, state = executed[language]
-    html = [o["data"]["text/html"] for cell in code_cells(notebook) for o in cell.outputs
-            if "text/html" in o.get("data", {})]
+    html = [
+        o["data"]["text/html"]
+        for cell in code_cells(notebook)
+        for o in cell.outputs
+        if "text/html" in o.get("data", {})
+    ]
     tables = [text for text in html if "<table>" in text]
     table = tables[0]  # the full table; the closing cell shows only the rows that moved
     lines = table.split("<tbody>")[1].split("<tr")[1:]
     assert len(lines) == len(state["rows"])
     failing = [r for r in state["rows"] if not r["passed"]]
     assert sum("<b>✗</b>" in line for line in lines) == len(failing) > 0
-    for line, row in zip(lines, state["rows"]):
+    for line, row in zip(lines, state["rows"], strict=False):
         assert ("; ".join(row["reasons"]) + "</td>") in line
     # One figure, a PNG with a description in the notebook's language (its alt text).
-    images = re.findall(r'<img alt="([^"]+)" src="data:image/png;base64,', "".join(html))
+    images = re.findall(
+        r'<img alt="([^"]+)" src="data:image/png;base64,', "".join(html)
+    )
     assert len(images) == 1
-    assert ("Gráfica log-log del error" if language == "es" else "Log-log plot of the error") \
-        in images[0]
-    errors = [o for cell in code_cells(notebook) for o in cell.outputs
-              if o.output_type == "error" or o.get("name") == "stderr"]
+    assert (
+        "Gráfica log-log del error" if language == "es" else "Log-log plot of the error"
+    ) in images[0]
+    errors = [
+        o
+        for cell in code_cells(notebook)
+        for o in cell.outputs
+        if o.output_type == "error" or o.get("name") == "stderr"
+    ]
     assert errors == []
 
 
@@ -291,24 +374,35 @@ def test_the_closing_cell_moves_rows_between_pass_and_fail(executed, language):
     notebook, state = executed[language]
     before, after = state["rows"], state["after"]
     assert len(before) == len(after)
-    moved = [(a, b) for a, b in zip(before, after) if a["passed"] != b["passed"]]
+    moved = [
+        (a, b)
+        for a, b in zip(before, after, strict=False)
+        if a["passed"] != b["passed"]
+    ]
     assert moved
-    # As shipped it tightens float64 to 1e-12: autograd still passes in the domain, and only
-    # float64 finite differences move.
+    # As shipped it tightens float64 to 1e-12: autograd still passes in the domain, and
+    # only float64 finite differences move.
     assert state["my_tolerances"]["float64"] == [1e-12, 1e-12]
-    assert all(b["dtype"] == "float64" and b["reasons"][0].startswith("FD step") for _, b in moved)
-    assert not any("precision" in r["reasons"] for r in after if r["dtype"] == "float64")
+    assert all(
+        b["dtype"] == "float64" and b["reasons"][0].startswith("FD step")
+        for _, b in moved
+    )
+    assert not any(
+        "precision" in r["reasons"] for r in after if r["dtype"] == "float64"
+    )
     printed = "".join(o.get("text", "") for o in code_cells(notebook)[-1].outputs)
-    assert {"en": f"moved:  {len(moved)} to fail, 0 to pass",
-            "es": f"movidas: {len(moved)} a fallar, 0 a pasar"}[language] in printed
+    assert {
+        "en": f"moved:  {len(moved)} to fail, 0 to pass",
+        "es": f"movidas: {len(moved)} a fallar, 0 a pasar",
+    }[language] in printed
 
 
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|nan|inf")
 
 
 def shown(notebook):
-    """Per cell, the text each stream printed, whole (how the kernel split it into output
-    chunks depends on timing and load), then the rich outputs in order."""
+    """Per cell, the text each stream printed, whole (how the kernel split it into
+    output chunks depends on timing and load), then the rich outputs in order."""
     cells = []
     for cell in code_cells(notebook):
         streams = {}
@@ -318,46 +412,74 @@ def shown(notebook):
                 streams[output.name] = streams.get(output.name, "") + output.text
             else:
                 data = output.get("data", {})
-                rich.append(data.get("text/markdown") or data.get("text/html") or data.get("text/plain"))
+                rich.append(
+                    data.get("text/markdown")
+                    or data.get("text/html")
+                    or data.get("text/plain")
+                )
         cells.append((streams, rich))
     return cells
 
 
 def numbers(cells):
     """The numbers of each line of each output (a picture's alt text and data aside)."""
+
     def lines(text):
         text = re.sub(r'alt="[^"]*"|base64,[^"]*', "", text)
         return [NUMBER.findall(line) for line in text.split("\n")]
-    return [({name: lines(text) for name, text in streams.items()}, [lines(text) for text in rich])
-            for streams, rich in cells]
+
+    return [
+        (
+            {name: lines(text) for name, text in streams.items()},
+            [lines(text) for text in rich],
+        )
+        for streams, rich in cells
+    ]
 
 
 def test_both_languages_print_the_same_results_in_their_own_words(executed):
-    """Each language prints its own words (the catalog translates the code's strings), and the
-    same results: the same numbers, in the same lines of the same outputs, and the same figure."""
+    """Each language prints its own words (the catalog translates the code's
+    strings), and the same results: the same numbers, in the same lines of the same
+    outputs, and the same figure."""
     english, spanish = (shown(executed[language][0]) for language in ("en", "es"))
     assert numbers(english) == numbers(spanish)
-    # Every output with words of the project's (two in a row, tags and data aside) is Spanish.
+
+    # Every output with words of the project's (two in a row, tags and data aside) is
+    # Spanish.
     def words(output):
-        return re.search(r"\b[a-z]{2,} [a-z]{2,}\b", re.sub(r"<[^>]*>|base64,[^\"]*", " ", str(output)))
-    same = [a for a, b in zip(english, spanish) if a == b and words(a)]
+        return re.search(
+            r"\b[a-z]{2,} [a-z]{2,}\b",
+            re.sub(r"<[^>]*>|base64,[^\"]*", " ", str(output)),
+        )
+
+    same = [a for a, b in zip(english, spanish, strict=False) if a == b and words(a)]
     assert not same, same
-    assert sum(a != b for a, b in zip(english, spanish)) >= 7
-    pngs = [re.findall(r"base64,([^\"]+)", "".join(text for _, rich in cells for text in rich))
-            for cells in (english, spanish)]
+    assert sum(a != b for a, b in zip(english, spanish, strict=False)) >= 7
+    pngs = [
+        re.findall(
+            r"base64,([^\"]+)", "".join(text for _, rich in cells for text in rich)
+        )
+        for cells in (english, spanish)
+    ]
     assert pngs[0] == pngs[1] and len(pngs[0]) == 1
 
 
 def test_output_chunking_is_not_a_difference():
-    """The same printed text, split into chunks differently under load, is the same output; a
-    different number is a different result."""
+    """The same printed text, split into chunks differently under load, is the same
+    output; a different number is a different result."""
     from nbformat.v4 import new_code_cell, new_notebook, new_output
 
     def notebook(*chunks):
         cell = new_code_cell("print('a 1'); print('b 2')")
-        cell.outputs = [new_output("stream", name="stdout", text=chunk) for chunk in chunks]
+        cell.outputs = [
+            new_output("stream", name="stdout", text=chunk) for chunk in chunks
+        ]
         return new_notebook(cells=[cell])
 
     assert shown(notebook("a 1\nb 2\n")) == shown(notebook("a 1\n", "b 2\n"))
-    assert numbers(shown(notebook("a 1\nb 2\n"))) == numbers(shown(notebook("x 1\n", "y 2\n")))
-    assert numbers(shown(notebook("a 1\nb 2\n"))) != numbers(shown(notebook("a 1\n", "b 3\n")))
+    assert numbers(shown(notebook("a 1\nb 2\n"))) == numbers(
+        shown(notebook("x 1\n", "y 2\n"))
+    )
+    assert numbers(shown(notebook("a 1\nb 2\n"))) != numbers(
+        shown(notebook("a 1\n", "b 3\n"))
+    )

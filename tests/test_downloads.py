@@ -28,16 +28,27 @@ import pytest
 from nbclient import NotebookClient
 
 from ptdocs import catalog
-from ptdocs.downloads import (CHECK_TEXTS, SETUP_NAMES, DownloadError, Site, cell_code,
-                              guide_pages, make_downloads)
+from ptdocs.downloads import (
+    CHECK_TEXTS,
+    SETUP_NAMES,
+    DownloadError,
+    Site,
+    cell_code,
+    guide_pages,
+    make_downloads,
+)
 from ptdocs.output_check import shown
 from ptdocs.pages import PYTHON, _expected_outputs, torch_version
-from ptdocs.pages import shown_output as page_output  # the # > lines that hold for the torch running here
+from ptdocs.pages import (
+    shown_output as page_output,
+)  # the # > lines that hold for the torch running here
 from ptdocs.snippets import ROOT, expand, include_target
 
 PAGES = guide_pages(ROOT)
 RUN_LANGUAGE = "en"  # its downloads run; the other languages' must hold the same code
-TIMEOUT = 600  # seconds for one download; the measuring page's benchmarks take the longest
+TIMEOUT = (
+    600  # seconds for one download; the measuring page's benchmarks take the longest
+)
 
 
 def english_twin(page):
@@ -51,7 +62,11 @@ def _id(page) -> str:
 
 
 # A page without an English twin has nothing to be compared with: its downloads run.
-RUN = [page for page in PAGES if english_twin(page) == page or english_twin(page) not in PAGES]
+RUN = [
+    page
+    for page in PAGES
+    if english_twin(page) == page or english_twin(page) not in PAGES
+]
 TWINS = [page for page in PAGES if page not in RUN]
 _made = {}
 
@@ -70,7 +85,9 @@ def downloads_of(page, site):
 # ---------------------------------------------------------------- what the page holds
 
 
-FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})[ \t]*\{?[ \t]*\.?(?P<language>[\w+-]*)")
+FENCE = re.compile(
+    r"^[ \t]*(?P<fence>`{3,}|~{3,})[ \t]*\{?[ \t]*\.?(?P<language>[\w+-]*)"
+)
 
 
 def page_include_targets(page) -> list[str]:
@@ -81,8 +98,12 @@ def page_include_targets(page) -> list[str]:
         match = FENCE.match(line)
         if fence is None and match:
             fence, python = match["fence"], match["language"].lower() in PYTHON
-        elif fence is not None and line.strip() and set(line.strip()) == {fence[0]} \
-                and len(line.strip()) >= len(fence):
+        elif (
+            fence is not None
+            and line.strip()
+            and set(line.strip()) == {fence[0]}
+            and len(line.strip()) >= len(fence)
+        ):
             fence = None
         elif fence is not None and python and include_target(line):
             targets.append(include_target(line))
@@ -90,8 +111,10 @@ def page_include_targets(page) -> list[str]:
 
 
 def missing_examples(targets, code_cells, language="en") -> list[str]:
-    """The targets whose code, with its comments in ``language``, is not in the cells, in order
-    (indentation aside: a skipped example is indented under its ``else``)."""
+    """The targets whose code, with its comments in ``language``, is not in the
+    cells, in order (indentation aside: a skipped example is indented under its
+    ``else``)."""
+
     def lines(text):
         return [line.strip() for line in text.splitlines() if line.strip()]
 
@@ -99,8 +122,14 @@ def missing_examples(targets, code_cells, language="en") -> list[str]:
     missing, position = [], 0
     for target in targets:
         want = lines("\n".join(expand(target, ROOT, language).shown))
-        found = next((start for start in range(position, len(have) - len(want) + 1)
-                      if have[start:start + len(want)] == want), None)
+        found = next(
+            (
+                start
+                for start in range(position, len(have) - len(want) + 1)
+                if have[start : start + len(want)] == want
+            ),
+            None,
+        )
         if found is None:
             missing.append(target)
         else:
@@ -118,10 +147,15 @@ def setup_namespace():
 
 
 def check_line(downloads, ran: int) -> re.Pattern:
-    """The last line of a download whose ``ran`` outputs all matched, in its language."""
+    """The last line of a download whose ``ran`` outputs all matched, in its
+    language."""
     pattern = re.escape(CHECK_TEXTS[downloads.language]["match"])
-    for name, value in (("ok", str(ran)), ("total", str(ran)), ("torch", "[^,()]+"),
-                        ("device", "[^,()]+")):
+    for name, value in (
+        ("ok", str(ran)),
+        ("total", str(ran)),
+        ("torch", "[^,()]+"),
+        ("device", "[^,()]+"),
+    ):
         pattern = pattern.replace(re.escape("{" + name + "}"), value)
     return re.compile(pattern + r"(; .*)?")
 
@@ -129,15 +163,25 @@ def check_line(downloads, ran: int) -> re.Pattern:
 def statements_that_print(example) -> int:
     """How many statements of an example print something here: what the check counts."""
     tree = ast.parse(example.code)
-    return sum(1 for lines in _expected_outputs(example.code, tree.body)
-               if shown(lines, torch_version()))
+    return sum(
+        1
+        for lines in _expected_outputs(example.code, tree.body)
+        if shown(lines, torch_version())
+    )
 
 
 def outputs_checked(downloads, printed) -> int:
-    """The outputs a download's check compares here: those of the examples it does not skip."""
-    return sum(statements_that_print(example) for example, lines in zip(downloads.examples, printed)
-               if not (example.skip and lines == expected_output(example, lines)
-                       and lines == [f"Skipped: {example.skip.reason}"]))
+    """The outputs a download's check compares here: those of the examples it does
+    not skip."""
+    return sum(
+        statements_that_print(example)
+        for example, lines in zip(downloads.examples, printed, strict=False)
+        if not (
+            example.skip
+            and lines == expected_output(example, lines)
+            and lines == [f"Skipped: {example.skip.reason}"]
+        )
+    )
 
 
 def expected_output(example, printed: list[str]) -> list[str]:
@@ -147,7 +191,9 @@ def expected_output(example, printed: list[str]) -> list[str]:
         try:
             if eval(example.skip.condition, setup_namespace()):
                 return skipped
-        except NameError:  # the condition uses a name of the page's code: either may be right
+        except (
+            NameError
+        ):  # the condition uses a name of the page's code: either may be right
             if printed[:1] == skipped:
                 return skipped
     return page_output(example.code)
@@ -167,49 +213,79 @@ def test_the_downloads_hold_every_example_of_the_page(page, site):
     downloads = downloads_of(page, site)
     targets = page_include_targets(page)
     assert targets, f"{page}: no include in its Python blocks"
-    cells = [cell.source for cell in downloads.notebook.cells if cell.cell_type == "code"]
-    assert missing_examples(targets, cells, downloads.language) == [], "the notebook misses examples of the page"
-    assert missing_examples(targets, [downloads.script], downloads.language) == [], \
+    cells = [
+        cell.source for cell in downloads.notebook.cells if cell.cell_type == "code"
+    ]
+    assert missing_examples(targets, cells, downloads.language) == [], (
+        "the notebook misses examples of the page"
+    )
+    assert missing_examples(targets, [downloads.script], downloads.language) == [], (
         "the script misses examples of the page"
-    assert [include.target for example in downloads.examples
-            for include in example.includes] == targets
+    )
+    assert [
+        include.target for example in downloads.examples for include in example.includes
+    ] == targets
 
 
 def test_a_download_that_misses_an_example_is_noticed(site):
     downloads = downloads_of(PAGES[0], site)
     targets = page_include_targets(PAGES[0])
-    cells = [cell.source for cell in downloads.notebook.cells if cell.cell_type == "code"]
-    without_last = cells[:-2] + cells[-1:]  # the last example's cell, before the check's
-    assert missing_examples(targets, without_last) == targets[-len(downloads.examples[-1].includes):]
-    assert missing_examples(["snippets/home/first_gradient.py:gradient"], ["import torch"]) \
-        == ["snippets/home/first_gradient.py:gradient"]
+    cells = [
+        cell.source for cell in downloads.notebook.cells if cell.cell_type == "code"
+    ]
+    without_last = (
+        cells[:-2] + cells[-1:]
+    )  # the last example's cell, before the check's
+    assert (
+        missing_examples(targets, without_last)
+        == targets[-len(downloads.examples[-1].includes) :]
+    )
+    assert missing_examples(
+        ["snippets/home/first_gradient.py:gradient"], ["import torch"]
+    ) == ["snippets/home/first_gradient.py:gradient"]
 
 
 @pytest.mark.parametrize("page", RUN, ids=_id)
 def test_the_notebook_runs_alone_and_prints_what_the_page_shows(page, site, tmp_path):
     downloads = downloads_of(page, site)
-    notebook = nbformat.reads(downloads.notebook_text, as_version=4)  # as a reader gets it
+    notebook = nbformat.reads(
+        downloads.notebook_text, as_version=4
+    )  # as a reader gets it
     # "immediate" kills the kernel (and its process group) once every cell has replied:
     # the outputs are all in by then, and a graceful stop only waits ~2 s for the
     # interpreter (torch loaded) to exit. The script's run checks a clean exit.
-    NotebookClient(notebook, timeout=TIMEOUT, startup_timeout=TIMEOUT, kernel_name="python3",
-                   shutdown_kernel="immediate",
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    NotebookClient(
+        notebook,
+        timeout=TIMEOUT,
+        startup_timeout=TIMEOUT,
+        kernel_name="python3",
+        shutdown_kernel="immediate",
+        resources={"metadata": {"path": str(tmp_path)}},
+    ).execute()
     code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
-    *example_cells, check = code_cells[len(code_cells) - len(downloads.examples) - 1:]
+    *example_cells, check = code_cells[len(code_cells) - len(downloads.examples) - 1 :]
     printed_by = []
     for example, cell in zip(downloads.examples, example_cells, strict=True):
-        printed = "".join(output.text for output in cell.outputs
-                          if output.output_type == "stream" and output.name == "stdout")
+        printed = "".join(
+            output.text
+            for output in cell.outputs
+            if output.output_type == "stream" and output.name == "stdout"
+        )
         printed_by.append(printed.splitlines())
-        assert printed.splitlines() == expected_output(example, printed.splitlines()), \
+        assert printed.splitlines() == expected_output(example, printed.splitlines()), (
             f"{page}: the notebook cell of line {example.line} prints something else"
-    said = "".join(output.text for output in check.outputs if output.output_type == "stream")
-    assert check_line(downloads, outputs_checked(downloads, printed_by)).fullmatch(said.strip()), said
+        )
+    said = "".join(
+        output.text for output in check.outputs if output.output_type == "stream"
+    )
+    assert check_line(downloads, outputs_checked(downloads, printed_by)).fullmatch(
+        said.strip()
+    ), said
 
 
 def installed_by(downloads) -> list[str]:
-    """What the download's first cell tells the reader to install (``pip install ...``)."""
+    """What the download's first cell tells the reader to install (``pip install
+    ...``)."""
     found = re.search(r"`pip install ([^`]+)`", downloads.notebook.cells[0].source)
     assert found, "the download says what to install"
     return found[1].split()
@@ -217,30 +293,36 @@ def installed_by(downloads) -> list[str]:
 
 def test_a_fresh_environment_holds_only_what_is_installed_in_it(fresh_python, tmp_path):
     probe = tmp_path / "probe.py"
-    probe.write_text("import importlib.util, sys\n"
-                     "print(sys.prefix != sys.base_prefix, [name for name in "
-                     "('torch', 'yaml', 'packaging', 'nbformat', 'pytest', 'ptdocs', 'numpy') "
-                     "if importlib.util.find_spec(name)])\n")
+    probe.write_text(
+        "import importlib.util, sys\n"
+        "print(sys.prefix != sys.base_prefix, [name for name in "
+        "('torch', 'yaml', 'packaging', 'nbformat', 'pytest', 'ptdocs', 'numpy') "
+        "if importlib.util.find_spec(name)])\n"
+    )
     run = fresh_python(["torch==2.13.0"])(probe, tmp_path, 120)
     assert run.stdout == "True ['torch']\n", run.stderr
 
 
 @pytest.mark.parametrize("page", RUN, ids=_id)
-def test_the_script_runs_alone_and_prints_what_the_page_shows(page, site, tmp_path, fresh_python):
+def test_the_script_runs_alone_and_prints_what_the_page_shows(
+    page, site, tmp_path, fresh_python
+):
     downloads = downloads_of(page, site)
     script = tmp_path / downloads.script_name
     script.write_text(downloads.script, encoding="utf-8")
-    # As `python <script>` in that folder, in a fresh virtual environment that holds only what
-    # the download says to install (tests/conftest.py).
+    # As `python <script>` in that folder, in a fresh virtual environment that holds
+    # only what the download says to install (tests/conftest.py).
     run = fresh_python(installed_by(downloads))(script.name, tmp_path, TIMEOUT)
     assert run.returncode == 0, f"{downloads.script_name} failed:\n{run.stderr[-3000:]}"
     printed, expected, printed_by = run.stdout.splitlines(), [], []
     for example in downloads.examples:
-        printed_by.append(expected_output(example, printed[len(expected):]))
+        printed_by.append(expected_output(example, printed[len(expected) :]))
         expected += printed_by[-1]
     *printed, said = printed
     assert printed == expected
-    assert check_line(downloads, outputs_checked(downloads, printed_by)).fullmatch(said), said
+    assert check_line(downloads, outputs_checked(downloads, printed_by)).fullmatch(
+        said
+    ), said
 
 
 # ---------------------------------------------------------------- the other languages
@@ -256,7 +338,10 @@ def code_of(source: str) -> str:
     lines inside a string included. Lines end at ``\\r`` too, as Python reads them.
     """
     lines = io.StringIO(source, newline=None).readlines()
-    comments, in_string = {}, set()  # row -> column of its comment; rows inside a string
+    comments, in_string = (
+        {},
+        set(),
+    )  # row -> column of its comment; rows inside a string
     for token in tokenize.generate_tokens(iter(lines).__next__):
         if token.type == tokenize.COMMENT and not token.string.startswith("# >"):
             comments[token.start[0]] = token.start[1]
@@ -265,14 +350,16 @@ def code_of(source: str) -> str:
     kept = []
     for row, line in enumerate(lines, start=1):
         if row in comments:
-            line = line[:comments[row]].rstrip() + "\n"
+            line = line[: comments[row]].rstrip() + "\n"
         if line.strip() or row in in_string:
             kept.append(line)
     return "".join(kept)
 
 
 def notebook_code(downloads) -> list[str]:
-    notebook = nbformat.reads(downloads.notebook_text, as_version=4)  # as a reader gets it
+    notebook = nbformat.reads(
+        downloads.notebook_text, as_version=4
+    )  # as a reader gets it
     return [code_of(cell.source) for cell in notebook.cells if cell.cell_type == "code"]
 
 
@@ -282,41 +369,63 @@ def script_code(downloads) -> str:
 
 
 def shown_output(downloads) -> list:
-    """What the page says each example prints: its skip (reason aside) and ``# >`` lines."""
-    return [(example.skip and (example.skip.condition, example.skip.names),
-             page_output(example.code)) for example in downloads.examples]
+    """What the page says each example prints: its skip (reason aside) and ``# >``
+    lines."""
+    return [
+        (
+            example.skip and (example.skip.condition, example.skip.names),
+            page_output(example.code),
+        )
+        for example in downloads.examples
+    ]
 
 
 def in_language_of(other, english):
     """English code -> the same with the other page's skip reasons, which are its prose
     and are printed by the code (``print('Skipped: <reason>')``)."""
-    reasons = [(repr("Skipped: " + ours.skip.reason), repr("Skipped: " + theirs.skip.reason))
-               for ours, theirs in zip(english.examples, other.examples)
-               if ours.skip and theirs.skip]
+    reasons = [
+        (repr("Skipped: " + ours.skip.reason), repr("Skipped: " + theirs.skip.reason))
+        for ours, theirs in zip(english.examples, other.examples, strict=False)
+        if ours.skip and theirs.skip
+    ]
 
     # The check's call: its texts and the report's page and language are the page's own.
-    reasons.append((english.check[english.check.rindex("finish("):],
-                    other.check[other.check.rindex("finish("):]))
+    reasons.append(
+        (
+            english.check[english.check.rindex("finish(") :],
+            other.check[other.check.rindex("finish(") :],
+        )
+    )
 
     def translate(code: str) -> str:
         for ours, theirs in reasons:
             code = code.replace(ours, theirs)
         return code
+
     return translate
 
 
 @pytest.mark.parametrize("page", TWINS, ids=_id)
 def test_the_downloads_show_the_output_of_the_english_ones(page, site):
-    """The same output, line for line, but for the lines the catalog translates (the project's
-    own text that the code prints, checked in that language by the page's tests)."""
+    """The same output, line for line, but for the lines the catalog translates (the
+    project's own text that the code prints, checked in that language by the page's
+    tests)."""
     english, other = downloads_of(english_twin(page), site), downloads_of(page, site)
     translated = catalog.line_translations(other.language, "output")
     theirs, ours = shown_output(english), shown_output(other)
     assert [skip for skip, _ in ours] == [skip for skip, _ in theirs]
-    for (_, lines_en), (_, lines_other), example in zip(theirs, ours, other.examples, strict=True):
+    for (_, lines_en), (_, lines_other), example in zip(
+        theirs, ours, other.examples, strict=True
+    ):
         assert len(lines_other) == len(lines_en), f"{page}, line {example.line}"
-        stray = [(a, b) for a, b in zip(lines_en, lines_other) if a != b and (a, b) not in translated]
-        assert not stray, f"{page}, line {example.line}: output the catalog does not translate so"
+        stray = [
+            (a, b)
+            for a, b in zip(lines_en, lines_other, strict=False)
+            if a != b and (a, b) not in translated
+        ]
+        assert not stray, (
+            f"{page}, line {example.line}: output the catalog does not translate so"
+        )
 
 
 @pytest.mark.parametrize("page", TWINS, ids=_id)
@@ -325,32 +434,51 @@ def test_the_downloads_hold_the_code_of_the_english_ones(page, site):
     translate = in_language_of(other, english)
     cells = [translate(code) for code in notebook_code(english)]
     assert len(notebook_code(other)) == len(cells)
-    for theirs, ours in [*zip(cells, notebook_code(other)), (translate(script_code(english)), script_code(other))]:
+    for theirs, ours in [
+        *zip(cells, notebook_code(other), strict=False),
+        (translate(script_code(english)), script_code(other)),
+    ]:
         # The code the English run runs, but for the strings the catalog translates.
-        assert catalog.code_tokens(ours) == catalog.code_tokens(theirs), \
-            f"{page}: the downloads' code is not the English downloads', which are the ones run"
+        assert catalog.code_tokens(ours) == catalog.code_tokens(theirs), (
+            f"{page}: the downloads' code is not the English downloads', which are "
+            "the ones run"
+        )
         strings = catalog.line_translations(other.language, "string")
         assert all(pair in strings for pair in catalog.string_differences(theirs, ours))
 
 
 def test_code_of_drops_comments_and_nothing_else():
-    code = 'x = "a  # b"  # why\n\n# one\ns = """\n\n  # kept\n"""\nprint(x)\n# > a  # b\n'
-    assert code_of(code) == 'x = "a  # b"\ns = """\n\n  # kept\n"""\nprint(x)\n# > a  # b\n'
+    code = (
+        'x = "a  # b"  # why\n\n# one\ns = """\n\n  # kept\n"""\nprint(x)\n# > a  # b\n'
+    )
+    assert (
+        code_of(code)
+        == 'x = "a  # b"\ns = """\n\n  # kept\n"""\nprint(x)\n# > a  # b\n'
+    )
     translated = code.replace("# why", "# por qué").replace("# one", "# uno\n# dos")
     assert code_of(translated) == code_of(code)
-    for old, new in [('x = "a', 'x  = "a'), ('"a  # b"', '"a # b"'), ("print(x)", "print(x) "),
-                     ("# > a", "# > á"), ("\n\n  # kept", "\n  # kept"),
-                     ("# one\n", "# one\rx = 1\n")]:  # Python ends a line at a lone \r too
+    for old, new in [
+        ('x = "a', 'x  = "a'),
+        ('"a  # b"', '"a # b"'),
+        ("print(x)", "print(x) "),
+        ("# > a", "# > á"),
+        ("\n\n  # kept", "\n  # kept"),
+        ("# one\n", "# one\rx = 1\n"),
+    ]:  # Python ends a line at a lone \r too
         assert code_of(code.replace(old, new)) != code_of(code), (old, new)
 
 
-# ---------------------------------------------------------------- how pages become downloads
+# ---------------------------------------------------------------- how pages become
+# downloads
 
 
 @pytest.fixture
 def repository(tmp_path):
-    """A repository of one page in each language, built from the given Markdown and snippet."""
-    (tmp_path / "mkdocs.yml").write_text((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    """A repository of one page in each language, built from the given Markdown and
+    snippet."""
+    (tmp_path / "mkdocs.yml").write_text(
+        (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    )
     (tmp_path / "requirements.txt").write_text("torch==2.13.0\nnumpy==2.4.6\n")
 
     def make(page_text, snippet, language="en"):
@@ -365,7 +493,11 @@ def repository(tmp_path):
     return make
 
 
-SITE = Site("https://example.org/docs/", "en", {"en": "PyTorch explained", "es": "PyTorch explicado"})
+SITE = Site(
+    "https://example.org/docs/",
+    "en",
+    {"en": "PyTorch explained", "es": "PyTorch explicado"},
+)
 BLOCK = '```python\n--8<-- "snippets/example.py:{}"\n```\n'
 
 
@@ -376,14 +508,22 @@ def run_script(downloads, folder, script_runner):
     return script_runner.run(script.name, timeout=120, cwd=script.parent)
 
 
-def test_a_skipped_example_shows_its_reason_and_runs_elsewhere(repository, script_runner):
-    snippet = ('# --8<-- [start:always]\nprint("ran")\n# > ran\n# --8<-- [end:always]\n'
-               '# --8<-- [start:gpu]\ntext = """a\nb"""\nassert text == "a\\nb"\n'
-               'raise SystemExit("only where the condition does not hold")\n# --8<-- [end:gpu]\n')
+def test_a_skipped_example_shows_its_reason_and_runs_elsewhere(
+    repository, script_runner
+):
+    snippet = (
+        '# --8<-- [start:always]\nprint("ran")\n# > ran\n# --8<-- [end:always]\n'
+        '# --8<-- [start:gpu]\ntext = """a\nb"""\nassert text == "a\\nb"\n'
+        'raise SystemExit("only where the condition does not hold")\n# --8<-- '
+        "[end:gpu]\n"
+    )
     page = repository(
-        "# Title\n\n" + BLOCK.format("always")
-        + '\n<!-- skip: next if(True or not HAS_ACCELERATOR, reason="needs a GPU") -->\n\n'
-        + BLOCK.format("gpu"), snippet)
+        "# Title\n\n"
+        + BLOCK.format("always")
+        + '\n<!-- skip: next if(True or not HAS_ACCELERATOR, reason="needs a GPU") '
+        "-->\n\n" + BLOCK.format("gpu"),
+        snippet,
+    )
     downloads = make_downloads(page, SITE, repository.root)
     code = cell_code(downloads.examples[1])
     assert "HAS_ACCELERATOR = torch.accelerator.is_available()" in code
@@ -397,31 +537,58 @@ def test_a_skipped_example_shows_its_reason_and_runs_elsewhere(repository, scrip
     assert said.endswith("; 1 example skipped here: needs a GPU")
 
 
-def test_a_skipped_range_an_unconditional_skip_and_a_name_from_the_page(repository, script_runner):
-    snippet = "".join(f"# --8<-- [start:{n}]\nprint('{n}')\n# > {n}\n# --8<-- [end:{n}]\n"
-                      for n in ("a", "b", "c", "d", "e"))
+def test_a_skipped_range_an_unconditional_skip_and_a_name_from_the_page(
+    repository, script_runner
+):
+    snippet = "".join(
+        f"# --8<-- [start:{n}]\nprint('{n}')\n# > {n}\n# --8<-- [end:{n}]\n"
+        for n in ("a", "b", "c", "d", "e")
+    )
     page = repository(
-        "# T\n\n<!-- skip: start if(True, reason=\"r1\") -->\n\n" + BLOCK.format("a")
-        + "\n" + BLOCK.format("b") + "\n<!-- skip: end -->\n\n" + BLOCK.format("c")
-        + '\n<!-- skip: next "r2" -->\n' + BLOCK.format("d")
-        # `c` is defined by an earlier example: the download evaluates it in the same order.
-        + '\n<!-- skip: next if(c is None, reason="r3") -->\n' + BLOCK.format("e"),
-        snippet.replace("print('c')", "c = None\nprint('c')"))
+        '# T\n\n<!-- skip: start if(True, reason="r1") -->\n\n'
+        + BLOCK.format("a")
+        + "\n"
+        + BLOCK.format("b")
+        + "\n<!-- skip: end -->\n\n"
+        + BLOCK.format("c")
+        + '\n<!-- skip: next "r2" -->\n'
+        + BLOCK.format("d")
+        # `c` is defined by an earlier example: the download evaluates it in the same
+        # order.
+        + '\n<!-- skip: next if(c is None, reason="r3") -->\n'
+        + BLOCK.format("e"),
+        snippet.replace("print('c')", "c = None\nprint('c')"),
+    )
     downloads = make_downloads(page, SITE, repository.root)
-    assert [example.skip and example.skip.reason for example in downloads.examples] \
-        == ["r1", "r1", None, "r2", "r3"]
-    *printed, said = run_script(downloads, repository.root, script_runner).stdout.splitlines()
+    assert [example.skip and example.skip.reason for example in downloads.examples] == [
+        "r1",
+        "r1",
+        None,
+        "r2",
+        "r3",
+    ]
+    *printed, said = run_script(
+        downloads, repository.root, script_runner
+    ).stdout.splitlines()
     assert printed == ["Skipped: r1", "Skipped: r1", "c", "Skipped: r2", "Skipped: r3"]
     assert said.endswith("; 4 examples skipped here: r1; r2; r3"), said
 
 
-@pytest.mark.parametrize("directive, message", [
-    ("<!-- skip: next -->", "a skip without a reason"),
-    ('<!-- skip: next if(True, reason=WHY) -->', "a skip reason must be a plain string"),
-])
+@pytest.mark.parametrize(
+    "directive, message",
+    [
+        ("<!-- skip: next -->", "a skip without a reason"),
+        (
+            "<!-- skip: next if(True, reason=WHY) -->",
+            "a skip reason must be a plain string",
+        ),
+    ],
+)
 def test_a_skip_a_download_cannot_reproduce_is_an_error(repository, directive, message):
-    page = repository(f"# T\n\n{directive}\n" + BLOCK.format("s"),
-                      "# --8<-- [start:s]\nx = 1\n# --8<-- [end:s]\n")
+    page = repository(
+        f"# T\n\n{directive}\n" + BLOCK.format("s"),
+        "# --8<-- [start:s]\nx = 1\n# --8<-- [end:s]\n",
+    )
     with pytest.raises(DownloadError, match=message):
         make_downloads(page, SITE, repository.root)
 
@@ -435,19 +602,25 @@ def test_setup_names_match_what_the_page_tests_use(site_conftest):
 def test_prose_sections_and_files_the_examples_read(repository, script_runner):
     (repository.root / "snippets" / "data").mkdir(parents=True)
     (repository.root / "snippets" / "data" / "numbers.txt").write_text("1 2 3\n")
-    snippet = ("# --8<-- [start:read]\nfrom pathlib import Path\n"
-               "numbers = Path('snippets/data/numbers.txt').read_text().split()\n"
-               "assert numbers == ['1', '2', '3']\nprint(len(numbers))\n# > 3\n"
-               "# --8<-- [end:read]\n")
+    snippet = (
+        "# --8<-- [start:read]\nfrom pathlib import Path\n"
+        "numbers = Path('snippets/data/numbers.txt').read_text().split()\n"
+        "assert numbers == ['1', '2', '3']\nprint(len(numbers))\n# > 3\n"
+        "# --8<-- [end:read]\n"
+    )
     page = repository(
         "---\ndescription: Leer un archivo\n---\n# Leer\n\n"
         "Ver [autograd](autograd.md#hojas), [aquí](#leer) y [el índice][i].\n\n"
         "[i]: index.md\n\n"
-        '!!! note "Nota"\n    Una nota.\n\n## Sección { #s }\n\n' + BLOCK.format("read"),
-        snippet, language="es")
+        '!!! note "Nota"\n    Una nota.\n\n## Sección { #s }\n\n'
+        + BLOCK.format("read"),
+        snippet,
+        language="es",
+    )
     downloads = make_downloads(page, SITE, repository.root)
-    markdown = "\n\n".join(cell.source for cell in downloads.notebook.cells
-                           if cell.cell_type == "markdown")
+    markdown = "\n\n".join(
+        cell.source for cell in downloads.notebook.cells if cell.cell_type == "markdown"
+    )
     assert "[autograd](https://example.org/docs/es/autograd/#hojas)" in markdown
     assert "[aquí](https://example.org/docs/es/example/#leer)" in markdown
     assert "[i]: https://example.org/docs/es/\n" in markdown
@@ -457,15 +630,23 @@ def test_prose_sections_and_files_the_examples_read(repository, script_runner):
     assert "python -m pytest docs/es/example.md" in markdown
     assert "# %% [markdown]\n# # Leer\n" in downloads.script
     assert "# ## Sección\n" in downloads.script
-    run = run_script(downloads, repository.root, script_runner)  # in a folder without snippets/data/
+    run = run_script(
+        downloads, repository.root, script_runner
+    )  # in a folder without snippets/data/
     assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("3\n✓ 1 de 1 salidas coinciden con la página (torch "), run.stdout
+    assert run.stdout.startswith(
+        "3\n✓ 1 de 1 salidas coinciden con la página (torch "
+    ), run.stdout
 
 
 def test_prose_values_comments_are_the_sites_checks_not_the_readers_text(repository):
     snippet = "# --8<-- [start:s]\nx = 3\n# --8<-- [end:s]\n"
-    page = repository("# T\n\n" + BLOCK.format("s")
-                      + "\n<!-- prose-values: x -> 3 -->\nHere x is 3.\n", snippet)
+    page = repository(
+        "# T\n\n"
+        + BLOCK.format("s")
+        + "\n<!-- prose-values: x -> 3 -->\nHere x is 3.\n",
+        snippet,
+    )
     downloads = make_downloads(page, SITE, repository.root)
     text = "".join(cell.source for cell in downloads.notebook.cells) + downloads.script
     assert "Here x is 3." in text
@@ -473,16 +654,25 @@ def test_prose_values_comments_are_the_sites_checks_not_the_readers_text(reposit
 
 
 def test_a_comment_that_looks_like_a_magic_stays_as_written_in_the_script(repository):
-    snippet = "# --8<-- [start:s]\n# cat joins tensors; ls and cd are shell words too\nx = 3\n# --8<-- [end:s]\n"
-    downloads = make_downloads(repository("# T\n\n" + BLOCK.format("s"), snippet), SITE, repository.root)
+    snippet = (
+        "# --8<-- [start:s]\n# cat joins tensors; ls and cd are shell words too\n"
+        "x = 3\n# --8<-- [end:s]\n"
+    )
+    downloads = make_downloads(
+        repository("# T\n\n" + BLOCK.format("s"), snippet), SITE, repository.root
+    )
     assert "\n# cat joins tensors; ls and cd are shell words too\n" in downloads.script
     assert "# # cat" not in downloads.script
 
 
 def test_an_import_that_requirements_do_not_pin_is_an_error(repository):
-    page = repository("# T\n\n" + BLOCK.format("s"),
-                      "# --8<-- [start:s]\nimport matplotlib\n# --8<-- [end:s]\n")
-    with pytest.raises(DownloadError, match="'matplotlib', which requirements.txt does not pin"):
+    page = repository(
+        "# T\n\n" + BLOCK.format("s"),
+        "# --8<-- [start:s]\nimport matplotlib\n# --8<-- [end:s]\n",
+    )
+    with pytest.raises(
+        DownloadError, match="'matplotlib', which requirements.txt does not pin"
+    ):
         make_downloads(page, SITE, repository.root)
 
 
@@ -491,12 +681,24 @@ def test_the_hook_links_the_downloads_and_writes_them_next_to_the_page(tmp_path)
 
     config = mkdocs.config.load_config(str(ROOT / "mkdocs.yml"))
     config["site_dir"] = str(tmp_path)
-    page = SimpleNamespace(url="es/", file=SimpleNamespace(
-        abs_src_path=str(ROOT / "docs" / "es" / "index.md"), src_uri="es/index.md",
-        dest_uri="es/index.html"))
-    markdown = hook.on_page_markdown("# PyTorch explicado\n\nTexto.\n", page, config, None)
-    assert '<a class="md-button" href="index.ipynb" download>Descargar notebook</a>' in markdown
-    assert '<a class="md-button" href="index.py" download>Descargar script</a>' in markdown
+    page = SimpleNamespace(
+        url="es/",
+        file=SimpleNamespace(
+            abs_src_path=str(ROOT / "docs" / "es" / "index.md"),
+            src_uri="es/index.md",
+            dest_uri="es/index.html",
+        ),
+    )
+    markdown = hook.on_page_markdown(
+        "# PyTorch explicado\n\nTexto.\n", page, config, None
+    )
+    assert (
+        '<a class="md-button" href="index.ipynb" download>Descargar notebook</a>'
+        in markdown
+    )
+    assert (
+        '<a class="md-button" href="index.py" download>Descargar script</a>' in markdown
+    )
     assert "`python -m pytest docs/es/index.md`" in markdown
     assert markdown.startswith("# PyTorch explicado\n")
     hook.on_post_build(config)
@@ -508,9 +710,15 @@ def test_the_hook_links_the_downloads_and_writes_them_next_to_the_page(tmp_path)
 
 
 def test_torchs_numpy_bridge_is_installed_with_the_download(repository):
-    # Tensor.numpy() needs NumPy without any `import numpy`: a reader with torch alone gets
-    # "RuntimeError: Numpy is not available" (found by the scripts' fresh environments).
-    page = repository("# T\n\n" + BLOCK.format("s"),
-                      "# --8<-- [start:s]\nimport torch\nn = torch.ones(1).numpy()\n# --8<-- [end:s]\n")
+    # Tensor.numpy() needs NumPy without any `import numpy`: a reader with torch alone
+    # gets "RuntimeError: Numpy is not available" (found by the scripts' fresh
+    # environments).
+    page = repository(
+        "# T\n\n" + BLOCK.format("s"),
+        "# --8<-- [start:s]\nimport torch\nn = torch.ones(1).numpy()\n# --8<-- "
+        "[end:s]\n",
+    )
     downloads = make_downloads(page, SITE, repository.root)
-    assert "`pip install torch==2.13.0 numpy==2.4.6`" in downloads.notebook.cells[0].source
+    assert (
+        "`pip install torch==2.13.0 numpy==2.4.6`" in downloads.notebook.cells[0].source
+    )

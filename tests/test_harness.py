@@ -1,12 +1,11 @@
 """The page runner itself: it must run what the page shows, and fail where it should."""
 
 import pytest
+from helpers import page_failure, run_page, tiny_site, write_page
 from sybil import Sybil
 
 from ptdocs.pages import PageBlockParser, format_value, prose_value_pairs
 from ptdocs.snippets import ROOT, IncludeError, expand, pymdownx_expansion
-
-from helpers import page_failure, run_page, tiny_site, write_page
 
 SNIPPET = """\
 # A demo snippet.
@@ -35,13 +34,17 @@ page, run = write_page, run_page
 
 
 def test_a_page_that_includes_a_section_runs_it(site):
-    path = page(site, "en/circle.md", '''
+    path = page(
+        site,
+        "en/circle.md",
+        """
         # Circle
 
         ```python
         --8<-- "snippets/demo/circle.py:area"
         ```
-    ''')
+    """,
+    )
     examples, failure = run(site, path)
     assert len(examples) == 1
     assert failure is None
@@ -49,7 +52,10 @@ def test_a_page_that_includes_a_section_runs_it(site):
 
 
 def test_a_wrong_expectation_fails_naming_the_snippet_file_and_line(site):
-    path = page(site, "en/circle.md", '''
+    path = page(
+        site,
+        "en/circle.md",
+        """
         ```python
         --8<-- "snippets/demo/circle.py:area"
         ```
@@ -57,7 +63,8 @@ def test_a_wrong_expectation_fails_naming_the_snippet_file_and_line(site):
         ```python
         --8<-- "snippets/demo/circle.py:wrong"
         ```
-    ''')
+    """,
+    )
     _, failure = run(site, path)
     assert failure is not None
     # Line 12 of the snippet file holds the assert, not a line of the page.
@@ -68,11 +75,15 @@ def test_a_wrong_expectation_fails_naming_the_snippet_file_and_line(site):
 def test_shown_output_must_match_what_runs(site):
     snippet = site / "snippets" / "demo" / "circle.py"
     snippet.write_text(SNIPPET.replace("# > 12.566", "# > 12.57"))
-    path = page(site, "en/circle.md", '''
+    path = page(
+        site,
+        "en/circle.md",
+        """
         ```python
         --8<-- "snippets/demo/circle.py:area"
         ```
-    ''')
+    """,
+    )
     _, failure = run(site, path)
     assert failure is not None
     assert "snippets/demo/circle.py, line 7" in str(failure)
@@ -82,13 +93,18 @@ def test_shown_output_must_match_what_runs(site):
 def test_printing_without_showing_it_fails(site):
     snippet = site / "snippets" / "demo" / "circle.py"
     snippet.write_text(SNIPPET.replace("# > 12.566\n", ""))
-    path = page(site, "en/circle.md", '```python\n--8<-- "snippets/demo/circle.py:area"\n```\n')
+    path = page(
+        site, "en/circle.md", '```python\n--8<-- "snippets/demo/circle.py:area"\n```\n'
+    )
     _, failure = run(site, path)
     assert failure is not None and "(nothing)" in str(failure)
 
 
 def test_fences_with_attributes_are_collected(site):
-    path = page(site, "en/circle.md", '''
+    path = page(
+        site,
+        "en/circle.md",
+        """
         ```python title="circle.py" linenums="1"
         --8<-- "snippets/demo/circle.py:wrong"
         ```
@@ -96,14 +112,20 @@ def test_fences_with_attributes_are_collected(site):
         ``` { .python .annotate }
         --8<-- "snippets/demo/circle.py:wrong"
         ```
-    ''')
+    """,
+    )
     document = Sybil(parsers=[PageBlockParser(site)]).parse(path)
     assert len(list(document.examples())) == 2
 
 
 def test_blocks_of_a_page_share_one_namespace_in_order(site):
-    (site / "snippets" / "demo" / "later.py").write_text("print(round(area * 2, 3))\n# > 25.133\n")
-    path = page(site, "es/circulo.md", '''
+    (site / "snippets" / "demo" / "later.py").write_text(
+        "print(round(area * 2, 3))\n# > 25.133\n"
+    )
+    path = page(
+        site,
+        "es/circulo.md",
+        """
         ```python
         --8<-- "snippets/demo/circle.py:area"
         ```
@@ -113,18 +135,23 @@ def test_blocks_of_a_page_share_one_namespace_in_order(site):
         ```python
         --8<-- "snippets/demo/later.py"
         ```
-    ''')
+    """,
+    )
     _, failure = run(site, path)
     assert failure is None
 
 
 def test_code_written_on_the_page_is_refused(site):
-    path = page(site, "en/circle.md", '''
+    path = page(
+        site,
+        "en/circle.md",
+        """
         ```python
         --8<-- "snippets/demo/circle.py:area"
         print("typed on the page, so it could differ between languages")
         ```
-    ''')
+    """,
+    )
     _, failure = run(site, path)
     assert failure is not None and "holds only" in str(failure)
 
@@ -139,7 +166,9 @@ def test_a_missing_snippet_or_section_is_a_clear_error(site):
 def test_expansion_equals_what_pymdownx_puts_on_the_page(site):
     for target in ("snippets/demo/circle.py:area", "snippets/demo/circle.py"):
         shown = [line for line in expand(target, site).shown if line.strip()]
-        assert shown == [line for line in pymdownx_expansion(target, site) if line.strip()]
+        assert shown == [
+            line for line in pymdownx_expansion(target, site) if line.strip()
+        ]
     # Section markers never reach the reader, and line numbers still match the file.
     whole = expand("snippets/demo/circle.py", site)
     assert not any("8<" in line for line in whole.shown)
@@ -148,14 +177,16 @@ def test_expansion_equals_what_pymdownx_puts_on_the_page(site):
 
 def test_output_inside_a_statement_is_refused(site):
     (site / "snippets" / "demo" / "loop.py").write_text(
-        "for i in range(2):\n    print(i)\n    # > 0\n")
+        "for i in range(2):\n    print(i)\n    # > 0\n"
+    )
     path = page(site, "en/loop.md", '```python\n--8<-- "snippets/demo/loop.py"\n```\n')
     _, failure = run(site, path)
     assert failure is not None and "after the whole statement" in str(failure)
 
 
 def test_pages_in_nested_folders_are_collected(site_conftest):
-    """The real configuration collects docs/<lang>/<folder>/<page>.md, not only top-level pages."""
+    """The real configuration collects docs/<lang>/<folder>/<page>.md, not only
+    top-level pages."""
     pages = site_conftest.pages  # the Sybil configured for the site
 
     assert pages.should_parse(ROOT / "docs" / "en" / "exercises" / "deeper" / "page.md")
@@ -165,14 +196,14 @@ def test_pages_in_nested_folders_are_collected(site_conftest):
 
 # ---------------------------------------------------------------- prose values
 
-PROSE_PAGE = '''
+PROSE_PAGE = """
     ```python
     --8<-- "snippets/demo/circle.py:area"
     ```
 
     <!-- prose-values: r -> {r}; area :.2f -> {area} -->
     With radius {r} the area is {area}, to two decimals.
-'''
+"""
 
 
 def test_prose_that_restates_the_code_passes(site):
@@ -191,9 +222,13 @@ def test_a_number_that_drifted_from_the_code_fails(site):
 def test_the_code_changing_under_the_prose_fails(site):
     path = page(site, "en/circle.md", PROSE_PAGE.format(r="2", area="12.57"))
     snippet = site / "snippets" / "demo" / "circle.py"
-    snippet.write_text(snippet.read_text().replace("r = 2.0", "r = 2.5").replace("12.566", "19.635"))
+    snippet.write_text(
+        snippet.read_text().replace("r = 2.0", "r = 2.5").replace("12.566", "19.635")
+    )
     failure = page_failure(site, path)
-    assert "the code gives 2.5" in str(failure) and "the code gives 19.63" in str(failure)
+    assert "the code gives 2.5" in str(failure) and "the code gives 19.63" in str(
+        failure
+    )
 
 
 def test_the_value_must_appear_in_the_paragraph_below_as_a_whole_number(site):
@@ -205,18 +240,27 @@ def test_the_value_must_appear_in_the_paragraph_below_as_a_whole_number(site):
 
 
 def test_a_malformed_directive_is_reported_with_its_line(site):
-    path = page(site, "en/circle.md", '''
+    path = page(
+        site,
+        "en/circle.md",
+        """
         <!-- prose-values: r = 2 -->
         Radius 2.
-    ''')
+    """,
+    )
     failure = page_failure(site, path)
-    assert "en/circle.md, line 2: prose-values: write each pair as 'EXPRESSION -> TEXT'" in str(failure)
+    assert (
+        "en/circle.md, line 2: prose-values: write each pair as 'EXPRESSION -> TEXT'"
+        in str(failure)
+    )
 
 
 def test_pairs_and_formats():
     pairs = prose_value_pairs(" x.grad.item() -> 6; y[0:2].sum() :.1f -> 3.0 ")
     assert [(p.expression, p.spec, p.text) for p in pairs] == [
-        ("x.grad.item()", None, "6"), ("y[0:2].sum()", ".1f", "3.0")]
+        ("x.grad.item()", None, "6"),
+        ("y[0:2].sum()", ".1f", "3.0"),
+    ]
     assert format_value(6.0, None) == "6"
     assert format_value(1.4000000000000001, None) == "1.4"
     assert format_value(16777216.0, ".1f") == "16777216.0"

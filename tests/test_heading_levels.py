@@ -1,5 +1,5 @@
-"""Every built page's headings go down one level at a time: a reader (or a screen reader's
-outline) never meets an h3 right under an h1."""
+"""Every built page's headings go down one level at a time: a reader (or a screen
+reader's outline) never meets an h3 right under an h1."""
 
 from html.parser import HTMLParser
 
@@ -15,7 +15,8 @@ class _Headings(HTMLParser):
 
 
 def skipped_levels(html: str) -> list[str]:
-    """Each heading that is more than one level below the one before it (the first: below h0)."""
+    """Each heading that is more than one level below the one before it (the first:
+    below h0)."""
     parser = _Headings()
     parser.feed(html)
     problems, previous = [], 0
@@ -33,8 +34,13 @@ def test_a_skipped_level_is_found():
 
 
 def test_no_built_page_skips_a_heading_level(built_site):
-    pages = sorted(path for path in built_site.rglob("*.html") if "assets" not in path.parts)
+    pages = sorted(
+        path for path in built_site.rglob("*.html") if "assets" not in path.parts
+    )
     assert len(pages) > 10
-    problems = [f"/{page.relative_to(built_site).as_posix()}: {problem}"
-                for page in pages for problem in skipped_levels(page.read_text(encoding="utf-8"))]
+    problems = [
+        f"/{page.relative_to(built_site).as_posix()}: {problem}"
+        for page in pages
+        for problem in skipped_levels(page.read_text(encoding="utf-8"))
+    ]
     assert not problems, "\n".join(problems)

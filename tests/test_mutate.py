@@ -1,10 +1,11 @@
-"""The mutation tool (tools/mutate.py): it changes the code under test, never the checks.
+"""The mutation tool (tools/mutate.py): it changes the code under test, never the
+checks.
 
-A tiny repository in a temporary folder: one snippet file, one page. Each kind of mutant
-has a section whose check catches it; a check that cannot fail lets its mutants survive;
-a mutant that breaks the code without any check failing is *crashed*, never caught; a
-survivor fails the run unless tools/mutants-known.txt lists it, with why; and nothing on
-disk changes.
+A tiny repository in a temporary folder: one snippet file, one page. Each kind of
+mutant has a section whose check catches it; a check that cannot fail lets its
+mutants survive; a mutant that breaks the code without any check failing is
+*crashed*, never caught; a survivor fails the run unless tools/mutants-known.txt
+lists it, with why; and nothing on disk changes.
 """
 
 import hashlib
@@ -90,15 +91,30 @@ v = torch.ones(2) * 4
 # --8<-- [end:accelerator]
 """
 
-SECTIONS = ["analytic", "weak", "shown", "reset", "context", "order", "identity", "tolerance",
-            "crash"]
-PAGE = "# Demo\n\n" + "".join(f'```python\n--8<-- "snippets/demo/checks.py:{name}"\n```\n\n'
-                              for name in SECTIONS) + """\
+SECTIONS = [
+    "analytic",
+    "weak",
+    "shown",
+    "reset",
+    "context",
+    "order",
+    "identity",
+    "tolerance",
+    "crash",
+]
+PAGE = (
+    "# Demo\n\n"
+    + "".join(
+        f'```python\n--8<-- "snippets/demo/checks.py:{name}"\n```\n\n'
+        for name in SECTIONS
+    )
+    + """\
 <!-- skip: next if(True, reason="needs a second device") -->
 ```python
 --8<-- "snippets/demo/checks.py:accelerator"
 ```
 """
+)
 
 
 def make_site(folder):
@@ -119,7 +135,8 @@ def site(tmp_path):
 
 @pytest.fixture(scope="session")
 def pages(site_conftest):
-    """The Sybil the tests collect pages with (`import conftest` finds tests/conftest.py here)."""
+    """The Sybil the tests collect pages with (`import conftest` finds
+    tests/conftest.py here)."""
     return site_conftest.pages
 
 
@@ -142,7 +159,10 @@ def test_the_unmutated_page_passes(result):
 
 def test_an_analytical_check_catches_a_changed_operator(result):
     power = outcomes(result, "analytic")["y = x*3"]
-    assert (power.status, power.how) == ("caught", "assertion")  # assert_close, not a crash
+    assert (power.status, power.how) == (
+        "caught",
+        "assertion",
+    )  # assert_close, not a crash
     assert "snippets/demo/checks.py, line 8" in power.where
 
 
@@ -153,13 +173,18 @@ def test_a_check_that_cannot_fail_lets_every_mutant_survive(result):
 
 
 def test_printed_output_catches_the_code_that_computes_it(result):
-    assert {(o.status, o.how) for o in outcomes(result, "shown").values()} == {("caught", "output")}
+    assert {(o.status, o.how) for o in outcomes(result, "shown").values()} == {
+        ("caught", "output")
+    }
 
 
 def test_a_deleted_statement_is_caught_when_a_check_sees_its_effect(result):
     [found] = [s for s in result.sections if s.target.endswith(":reset")]
-    [deleted] = [o for o in found.outcomes if o.mutant.before.startswith("g.grad = None")
-                 and o.mutant.after == "pass"]
+    [deleted] = [
+        o
+        for o in found.outcomes
+        if o.mutant.before.startswith("g.grad = None") and o.mutant.after == "pass"
+    ]
     assert deleted.mutant.kind == "statement"
     assert deleted.status == "caught"  # g.grad would be 2 + 3
 
@@ -167,12 +192,16 @@ def test_a_deleted_statement_is_caught_when_a_check_sees_its_effect(result):
 def test_a_context_manager_is_swapped_and_dropped(result):
     context = outcomes(result, "context")
     assert context["with torch.no_grad():"].mutant.kind == "context"
-    assert context["with torch.no_grad():"].status == "caught"  # not an inference tensor
+    assert (
+        context["with torch.no_grad():"].status == "caught"
+    )  # not an inference tensor
     assert context["if True:"].status == "caught"
 
 
 def test_two_statements_that_share_a_name_are_swapped(result):
-    swapped = outcomes(result, "order")['calls.append("timed") / calls.append("warm-up")']
+    swapped = outcomes(result, "order")[
+        'calls.append("timed") / calls.append("warm-up")'
+    ]
     assert (swapped.mutant.kind, swapped.status) == ("order", "caught")
 
 
@@ -183,10 +212,13 @@ def test_a_function_that_returns_its_argument_unchanged_is_caught(result):
 
 def test_a_looser_tolerance_survives_unless_something_pins_it(result):
     looser = outcomes(result, "tolerance")[
-        "assert_close(torch.tensor(1.0004), torch.tensor(1.0), atol=0.01, rtol=0)"]
+        "assert_close(torch.tensor(1.0004), torch.tensor(1.0), atol=0.01, rtol=0)"
+    ]
     assert (looser.mutant.kind, looser.status) == ("tolerance", "survived")
     # The one change made inside a check; nothing else in it is touched.
-    assert {o.mutant.kind for o in outcomes(result, "tolerance").values()} == {"tolerance"}
+    assert {o.mutant.kind for o in outcomes(result, "tolerance").values()} == {
+        "tolerance"
+    }
 
 
 def test_a_crash_is_reported_apart_never_as_caught(result):
@@ -198,8 +230,11 @@ def test_a_crash_is_reported_apart_never_as_caught(result):
 
 def test_a_mutant_that_never_ends_is_stopped_and_counted_as_crashed(site, pages):
     (site / "docs" / "en" / "loop.md").write_text(
-        '```python\n--8<-- "snippets/demo/checks.py:loop"\n```\n')
-    result = mutate.mutate_page(site / "docs" / "en" / "loop.md", site, timeout=0.5, pages=pages)
+        '```python\n--8<-- "snippets/demo/checks.py:loop"\n```\n'
+    )
+    result = mutate.mutate_page(
+        site / "docs" / "en" / "loop.md", site, timeout=0.5, pages=pages
+    )
     loop = outcomes(result, "loop")
     assert loop["while n >= 3:"].status == "caught"
     assert (loop["n -= 1"].how, loop["n -= 1"].status) == ("timeout", "crashed")
@@ -207,9 +242,14 @@ def test_a_mutant_that_never_ends_is_stopped_and_counted_as_crashed(site, pages)
 
 
 def test_forked_children_and_whole_runs_agree(site, pages, result):
-    """Each mutant forked from the page run so far, or the whole page run again: one result."""
-    whole = mutate.mutate_page(site / "docs" / "en" / "demo.md", site, pages=pages, fork=False)
-    assert [(o.mutant, o.how) for o in whole.outcomes] == [(o.mutant, o.how) for o in result.outcomes]
+    """Each mutant forked from the page run so far, or the whole page run again: one
+    result."""
+    whole = mutate.mutate_page(
+        site / "docs" / "en" / "demo.md", site, pages=pages, fork=False
+    )
+    assert [(o.mutant, o.how) for o in whole.outcomes] == [
+        (o.mutant, o.how) for o in result.outcomes
+    ]
 
 
 def test_a_skipped_example_is_reported_not_mutated_with_its_reason(result):
@@ -235,35 +275,56 @@ def test_checks_prints_and_output_lines_are_never_mutated():
         y = x - 1
     """)
     mutants = mutate.candidates(source, "demo.py")
-    assert {m.line for m in mutants if m.kind != "tolerance"} == {3, 12, 14}  # never 4-11 or 13
+    assert {m.line for m in mutants if m.kind != "tolerance"} == {
+        3,
+        12,
+        14,
+    }  # never 4-11 or 13
     assert {m.after.strip() for m in mutants if m.kind == "tolerance"} == {
-        "torch.tensor(7.0), atol=1e-05, rtol=0)"}  # 10 times looser (rtol=0 stays 0)
+        "torch.tensor(7.0), atol=1e-05, rtol=0)"
+    }  # 10 times looser (rtol=0 stays 0)
     for mutant in mutants:
         assert "# >" not in mutant.before + mutant.after
     assert not any("manual_seed" in m.before for m in mutants)
 
 
 def test_mutants_are_chosen_deterministically_kinds_in_turn():
-    source = "import torch\nx = torch.ones(3, requires_grad=True)\ny = (x * 2).sum()\ny.backward()\n"
+    source = (
+        "import torch\nx = torch.ones(3, requires_grad=True)\n"
+        "y = (x * 2).sum()\ny.backward()\n"
+    )
     chosen = mutate.choose(mutate.candidates(source, "demo.py"), 3)
     assert chosen == mutate.choose(mutate.candidates(source, "demo.py"), 3)
     assert [(m.kind, m.after) for m in chosen] == [
-        ("statement", "pass"),  # y.backward(): the first binding of a name is never deleted
+        (
+            "statement",
+            "pass",
+        ),  # y.backward(): the first binding of a name is never deleted
         # not the swap of lines 3 and 4: y.backward() before y is bound can only crash
         ("operator", "y = (x / 2).sum()"),
-        ("attribute", "x = torch.zeros(3, requires_grad=True)"),  # a new line each, while there is one
+        (
+            "attribute",
+            "x = torch.zeros(3, requires_grad=True)",
+        ),  # a new line each, while there is one
     ]
 
 
 def digest(folder):
-    return {path.relative_to(folder).as_posix(): (hashlib.sha256(path.read_bytes()).hexdigest(),
-                                                 path.stat().st_mtime_ns)
-            for path in sorted(folder.rglob("*")) if path.is_file()}
+    return {
+        path.relative_to(folder).as_posix(): (
+            hashlib.sha256(path.read_bytes()).hexdigest(),
+            path.stat().st_mtime_ns,
+        )
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
 
 
 def run(site, pages, *arguments):
-    return mutate.main(["--root", str(site), "--known", str(site / "known.txt"), *arguments],
-                       pages=pages)
+    return mutate.main(
+        ["--root", str(site), "--known", str(site / "known.txt"), *arguments],
+        pages=pages,
+    )
 
 
 def test_a_survivor_fails_the_run_and_nothing_on_disk_changes(site, pages, capsys):
@@ -272,21 +333,42 @@ def test_a_survivor_fails_the_run_and_nothing_on_disk_changes(site, pages, capsy
     assert digest(site) == before
     out = capsys.readouterr().out
     assert "SURVIVED" in out
-    assert out.strip().splitlines()[-1].startswith("5 tried, 0 caught, 5 survived, 0 crashed: "
-                                                   "5 survivor(s) not in mutants-known.txt")
+    assert (
+        out.strip()
+        .splitlines()[-1]
+        .startswith(
+            "5 tried, 0 caught, 5 survived, 0 crashed: "
+            "5 survivor(s) not in mutants-known.txt"
+        )
+    )
 
 
-def test_a_survivor_listed_with_why_passes_and_a_listed_one_caught_fails(site, pages, capsys):
-    weak = [f"snippets/demo/checks.py: {change}  # a demo of a weak check" for change in (
-        "t = torch.tensor(3.0)  ->  t = torch.tensor(4.0)", "z = t * 2 + 1  ->  z = t / 2 + 1",
-        "z = t * 2 + 1  ->  z = t * 2 - 1", "z = t * 2 + 1  ->  z = t * 3 + 1",
-        "z = t * 2 + 1  ->  z = t * 2 + 2")]
+def test_a_survivor_listed_with_why_passes_and_a_listed_one_caught_fails(
+    site, pages, capsys
+):
+    weak = [
+        f"snippets/demo/checks.py: {change}  # a demo of a weak check"
+        for change in (
+            "t = torch.tensor(3.0)  ->  t = torch.tensor(4.0)",
+            "z = t * 2 + 1  ->  z = t / 2 + 1",
+            "z = t * 2 + 1  ->  z = t * 2 - 1",
+            "z = t * 2 + 1  ->  z = t * 3 + 1",
+            "z = t * 2 + 1  ->  z = t * 2 + 2",
+        )
+    ]
     (site / "known.txt").write_text("\n".join(weak) + "\n")
     assert run(site, pages, "docs/en/demo.md", "--section", "weak") == 0
     assert "survived, known: a demo of a weak check" in capsys.readouterr().out
-    caught = "snippets/demo/checks.py: y = x**3  ->  y = x*3  # not true: a check catches it"
+    caught = (
+        "snippets/demo/checks.py: y = x**3  ->  y = x*3  # not true: a check catches it"
+    )
     (site / "known.txt").write_text("\n".join([*weak, caught]) + "\n")
-    assert run(site, pages, "docs/en/demo.md", "--section", "weak", "--section", "analytic") == 1
+    assert (
+        run(
+            site, pages, "docs/en/demo.md", "--section", "weak", "--section", "analytic"
+        )
+        == 1
+    )
     assert "LISTED as surviving: take it out" in capsys.readouterr().out
     (site / "known.txt").write_text(weak[0].partition("  # ")[0] + "\n")  # no reason
     with pytest.raises(SystemExit, match="known.txt, line 1"):
@@ -310,12 +392,18 @@ def test_global_state_a_page_changes_is_restored_after_each_run(site, pages):
 
     (site / "snippets" / "demo" / "state.py").write_text(
         "# --8<-- [start:state]\nimport torch\ntorch.set_default_dtype(torch.float64)\n"
-        "torch.set_grad_enabled(False)\n# --8<-- [end:state]\n")
+        "torch.set_grad_enabled(False)\n# --8<-- [end:state]\n"
+    )
     (site / "docs" / "en" / "state.md").write_text(
-        '```python\n--8<-- "snippets/demo/state.py:state"\n```\n')
+        '```python\n--8<-- "snippets/demo/state.py:state"\n```\n'
+    )
     before = torch.get_default_dtype(), torch.is_grad_enabled(), torch.get_num_threads()
     mutate.mutate_page(site / "docs" / "en" / "state.md", site, pages=pages)
-    assert (torch.get_default_dtype(), torch.is_grad_enabled(), torch.get_num_threads()) == before
+    assert (
+        torch.get_default_dtype(),
+        torch.is_grad_enabled(),
+        torch.get_num_threads(),
+    ) == before
 
 
 def test_the_known_list_is_well_formed():

@@ -11,66 +11,103 @@ from mkdocs_jupyter.plugin import NotebookFile
 
 from ptdocs.hooks import notebook_css
 
-HEAD = ('<style type="text/css">\n.jupyter-wrapper .jp-Cell{margin:0}</style>'
-        "<script>x()</script><style>.jp-Mermaid{display:none}</style>")
+HEAD = (
+    '<style type="text/css">\n.jupyter-wrapper .jp-Cell{margin:0}</style>'
+    "<script>x()</script><style>.jp-Mermaid{display:none}</style>"
+)
 OUTPUT_STYLE = "<style scoped>.dataframe td{color:red}</style>"
-NOTEBOOK = ('<div class="jupyter-wrapper"><div class="jp-Cell jp-CodeCell">'
-            + OUTPUT_STYLE + "<p>cell</p></div></div> <!-- jupyter-wrapper -->\n")
-# mkdocs-jupyter's convert.py appends the Pygments CSS once more, as a Python list's repr.
-JUNK = "<style>\n['pre { line-height: 125%; }\\ntd.linenos { color: red; }']\n</style>\n"
+NOTEBOOK = (
+    '<div class="jupyter-wrapper"><div class="jp-Cell jp-CodeCell">'
+    + OUTPUT_STYLE
+    + "<p>cell</p></div></div> <!-- jupyter-wrapper -->\n"
+)
+# mkdocs-jupyter's convert.py appends the Pygments CSS once more, as a Python list's
+# repr.
+JUNK = (
+    "<style>\n['pre { line-height: 125%; }\\ntd.linenos { color: red; }']\n</style>\n"
+)
 CONTENT = HEAD + NOTEBOOK + JUNK
 
 
 def rules(css: str) -> list[str]:
-    return [rule + "}" for rule in css.removeprefix('@charset "UTF-8";\n').strip().split("}") if rule]
+    return [
+        rule + "}"
+        for rule in css.removeprefix('@charset "UTF-8";\n').strip().split("}")
+        if rule
+    ]
 
 
-# --- taking the styles out ----------------------------------------------------------------
+# --- taking the styles out
+# ----------------------------------------------------------------
 
-def test_the_styles_around_the_notebook_are_taken_out_in_order_and_an_outputs_own_stay():
+
+def test_styles_around_the_notebook_go_in_order_and_an_outputs_own_stay():
     content, css = notebook_css.split_styles(CONTENT)
     assert content == "<script>x()</script>" + NOTEBOOK
     assert OUTPUT_STYLE in content
-    assert css.index(".jp-Cell{margin:0}") < css.index(".jp-Mermaid") < css.index("line-height")
+    assert (
+        css.index(".jp-Cell{margin:0}")
+        < css.index(".jp-Mermaid")
+        < css.index("line-height")
+    )
 
 
 def test_a_page_without_mkdocs_jupyters_wrapper_is_a_one_line_error():
-    with pytest.raises(notebook_css.NotebookCssError, match="no mkdocs-jupyter wrapper"):
+    with pytest.raises(
+        notebook_css.NotebookCssError, match="no mkdocs-jupyter wrapper"
+    ):
         notebook_css.split_styles("<style>p{}</style><p>no notebook</p>")
 
 
 def test_classes_come_from_class_attributes_and_from_the_pages_scripts():
-    html = ("""<p class="a  b"><span class='c'></span><i class=d></i><b data-class="x"></b>"""
-            """<script>el.classList.add("jp-RenderedMermaid")</script>""")
+    html = (
+        """<p class="a  b"><span class='c'></span><i class=d></i>"""
+        """<b data-class="x"></b>"""
+        """<script>el.classList.add("jp-RenderedMermaid")</script>"""
+    )
     found = notebook_css.classes_of(html)
     assert {"a", "b", "c", "d", "jp-RenderedMermaid"} <= found
     assert "x" not in found
 
 
-# --- trimming -----------------------------------------------------------------------------
+# --- trimming
+# -----------------------------------------------------------------------------
 
-def test_selectors_needing_a_class_no_page_has_are_dropped_and_the_rest_kept_as_written():
-    css = (".used{color:red}.unused{color:blue}"
-           ".used .unused,.used>p{margin:0}"  # one of two selectors stays
-           "p:not(.unused){padding:0}"  # a class in :not() is not required
-           ".jupyter-wrapper .md-typeset__scrollwrap{margin:0}"  # the theme's, added by its script
-           "table{width:max-content}[data-md-color-scheme=slate] .used{color:#fff}")
+
+def test_selectors_needing_a_class_no_page_has_are_dropped_the_rest_kept():
+    css = (
+        ".used{color:red}.unused{color:blue}"
+        ".used .unused,.used>p{margin:0}"  # one of two selectors stays
+        "p:not(.unused){padding:0}"  # a class in :not() is not required
+        # the theme's, added by its script
+        ".jupyter-wrapper .md-typeset__scrollwrap{margin:0}"
+        "table{width:max-content}[data-md-color-scheme=slate] .used{color:#fff}"
+    )
     assert rules(notebook_css.trim(css, frozenset({"used", "jupyter-wrapper"}))) == [
-        ".used{color:red}", ".used>p{margin:0}", "p:not(.unused){padding:0}",
+        ".used{color:red}",
+        ".used>p{margin:0}",
+        "p:not(.unused){padding:0}",
         ".jupyter-wrapper .md-typeset__scrollwrap{margin:0}",
-        "table{width:max-content}", "[data-md-color-scheme=slate] .used{color:#fff}"]
+        "table{width:max-content}",
+        "[data-md-color-scheme=slate] .used{color:#fff}",
+    ]
 
 
 def test_root_after_a_combinator_matches_nothing_and_is_dropped():
-    css = (".jupyter-wrapper :root{--a:1}.w>:root,:root{--b:2}"
-           "html:root{--c:3}:root .used{--d:4}")
-    assert rules(notebook_css.trim(css, frozenset({"used", "jupyter-wrapper", "w"}))) == [
-        ":root{--b:2}", "html:root{--c:3}", ":root .used{--d:4}"]
+    css = (
+        ".jupyter-wrapper :root{--a:1}.w>:root,:root{--b:2}"
+        "html:root{--c:3}:root .used{--d:4}"
+    )
+    assert rules(
+        notebook_css.trim(css, frozenset({"used", "jupyter-wrapper", "w"}))
+    ) == [":root{--b:2}", "html:root{--c:3}", ":root .used{--d:4}"]
 
 
 def test_media_blocks_are_trimmed_inside_and_dropped_when_empty_other_at_rules_kept():
-    css = ('@charset "UTF-8";@media (max-width:760px){.used{top:0}.unused{top:1px}}'
-           "@media print{.unused{top:0}}@keyframes spin{to{transform:rotate(1turn)}}")
+    css = (
+        '@charset "UTF-8";@media (max-width:760px){.used{top:0}.unused{top:1px}}'
+        "@media print{.unused{top:0}}@keyframes spin{to{transform:rotate(1turn)}}"
+    )
     trimmed = notebook_css.trim(css, frozenset({"used"}))
     assert trimmed.count("@charset") == 1 and trimmed.startswith('@charset "UTF-8";')
     assert "@media (max-width:760px){.used{top:0}}" in trimmed
@@ -79,8 +116,10 @@ def test_media_blocks_are_trimmed_inside_and_dropped_when_empty_other_at_rules_k
 
 
 def test_what_browsers_drop_as_invalid_is_left_out_and_comments_too():
-    trimmed = notebook_css.trim("/* c */ p{margin:0}" + JUNK.removeprefix("<style>").removesuffix("</style>\n"),
-                                frozenset())
+    trimmed = notebook_css.trim(
+        "/* c */ p{margin:0}" + JUNK.removeprefix("<style>").removesuffix("</style>\n"),
+        frozenset(),
+    )
     assert rules(trimmed) == ["p{margin:0}"]
     assert notebook_css.trim("['a { }']", frozenset()) == ""
 
@@ -90,42 +129,76 @@ def test_named_classes_are_those_a_selector_requires():
     assert notebook_css.named_classes(css) == {"a", "b", "d"}
 
 
-# --- the hook in a build ------------------------------------------------------------------
+# --- the hook in a build
+# ------------------------------------------------------------------
+
 
 def _page(tmp_path, src_uri: str, url: str):
     (tmp_path / "docs" / src_uri).parent.mkdir(parents=True, exist_ok=True)
     (tmp_path / "docs" / src_uri).write_text("{}", encoding="utf-8")
-    file = File(src_uri, str(tmp_path / "docs"), str(tmp_path / "site"), use_directory_urls=True)
-    return SimpleNamespace(file=NotebookFile(file, use_directory_urls=True, site_dir=str(tmp_path / "site")),
-                           url=url)
+    file = File(
+        src_uri, str(tmp_path / "docs"), str(tmp_path / "site"), use_directory_urls=True
+    )
+    return SimpleNamespace(
+        file=NotebookFile(
+            file, use_directory_urls=True, site_dir=str(tmp_path / "site")
+        ),
+        url=url,
+    )
 
 
 def _written(config):
-    return sorted(path.name for path in (config.site_dir / notebook_css.FOLDER).iterdir())
+    return sorted(
+        path.name for path in (config.site_dir / notebook_css.FOLDER).iterdir()
+    )
 
 
 def test_every_notebook_page_links_the_same_trimmed_stylesheet_written_once(tmp_path):
     config = SimpleNamespace(site_dir=tmp_path / "site")
     english = _page(tmp_path, "en/exercises/x.ipynb", "exercises/x/")
     spanish = _page(tmp_path, "es/exercises/x.ipynb", "es/exercises/x/")
-    guide = SimpleNamespace(file=File("en/guide.md", str(tmp_path), str(tmp_path / "site"), True), url="guide/")
+    guide = SimpleNamespace(
+        file=File("en/guide.md", str(tmp_path), str(tmp_path / "site"), True),
+        url="guide/",
+    )
     notebook_css.on_pre_build(config)
     # Every page's content first, as MkDocs renders them, then every page is written.
-    contents = [notebook_css.on_page_content(CONTENT, page, config, None) for page in (english, spanish)]
-    assert all("<style type" not in content and "line-height" not in content for content in contents)
-    assert notebook_css.on_page_content("<style>p{}</style>", guide, config, None) == "<style>p{}</style>"
+    contents = [
+        notebook_css.on_page_content(CONTENT, page, config, None)
+        for page in (english, spanish)
+    ]
+    assert all(
+        "<style type" not in content and "line-height" not in content
+        for content in contents
+    )
+    assert (
+        notebook_css.on_page_content("<style>p{}</style>", guide, config, None)
+        == "<style>p{}</style>"
+    )
     shell = "<html><head><title>t</title></head><body>{}</body></html>"
-    pages = [notebook_css.on_post_page(shell.format(content), page, config)
-             for content, page in zip(contents, (english, spanish))]
-    assert notebook_css.on_post_page(shell.format("guide"), guide, config) == shell.format("guide")
+    pages = [
+        notebook_css.on_post_page(shell.format(content), page, config)
+        for content, page in zip(contents, (english, spanish), strict=False)
+    ]
+    assert notebook_css.on_post_page(
+        shell.format("guide"), guide, config
+    ) == shell.format("guide")
 
     [name] = _written(config)  # one file, no temporary left behind
     assert re.fullmatch(r"notebook\.[0-9a-f]{8}\.css", name)
     css = (config.site_dir / notebook_css.FOLDER / name).read_text(encoding="utf-8")
     assert name == notebook_css.file_name(css)
-    assert rules(css) == [".jupyter-wrapper .jp-Cell{margin:0}"]  # no Mermaid diagram, no junk
-    assert f'<link rel="stylesheet" href="../../assets/stylesheets/{name}"></head>' in pages[0]
-    assert f'<link rel="stylesheet" href="../../../assets/stylesheets/{name}"></head>' in pages[1]
+    assert rules(css) == [
+        ".jupyter-wrapper .jp-Cell{margin:0}"
+    ]  # no Mermaid diagram, no junk
+    assert (
+        f'<link rel="stylesheet" href="../../assets/stylesheets/{name}"></head>'
+        in pages[0]
+    )
+    assert (
+        f'<link rel="stylesheet" href="../../../assets/stylesheets/{name}"></head>'
+        in pages[1]
+    )
 
 
 def test_a_class_given_to_a_page_after_its_content_was_read_is_an_error(tmp_path):
@@ -133,25 +206,47 @@ def test_a_class_given_to_a_page_after_its_content_was_read_is_an_error(tmp_path
     page = _page(tmp_path, "en/exercises/x.ipynb", "exercises/x/")
     notebook_css.on_pre_build(config)
     content = notebook_css.on_page_content(CONTENT, page, config, None)
-    late = "<html><head></head><body><div class='jp-Mermaid'></div>{}</body></html>".format(content)
-    with pytest.raises(notebook_css.NotebookCssError, match="got the classes jp-Mermaid after"):
+    late = (
+        "<html><head></head><body><div class='jp-Mermaid'></div>"
+        f"{content}</body></html>"
+    )
+    with pytest.raises(
+        notebook_css.NotebookCssError, match="got the classes jp-Mermaid after"
+    ):
         notebook_css.on_post_page(late, page, config)
 
 
-# --- the built site -----------------------------------------------------------------------
+# --- the built site
+# -----------------------------------------------------------------------
 
-def test_the_built_notebook_pages_carry_no_inline_notebook_css_and_link_one_stylesheet(built_site):
-    pages = [path for path in built_site.rglob("index.html") if 'class="jupyter-wrapper"' in
-             path.read_text(encoding="utf-8")]
-    assert {path.relative_to(built_site).parts[0] for path in pages} >= {"exercises", "es"}
+
+def test_the_built_notebook_pages_carry_no_inline_notebook_css_and_link_one_stylesheet(
+    built_site,
+):
+    pages = [
+        path
+        for path in built_site.rglob("index.html")
+        if 'class="jupyter-wrapper"' in path.read_text(encoding="utf-8")
+    ]
+    assert {path.relative_to(built_site).parts[0] for path in pages} >= {
+        "exercises",
+        "es",
+    }
     linked = set()
     for path in pages:
         html = path.read_text(encoding="utf-8")
-        assert not re.search(r"<style[^>]*>[^<]*--jp-", html), f"{path}: JupyterLab's CSS is still inline"
-        links = re.findall(r'<link rel="stylesheet" href="((?:\.\./)+assets/stylesheets/notebook\.\w+\.css)">', html)
+        assert not re.search(r"<style[^>]*>[^<]*--jp-", html), (
+            f"{path}: JupyterLab's CSS is still inline"
+        )
+        links = re.findall(
+            r'<link rel="stylesheet" '
+            r'href="((?:\.\./)+assets/stylesheets/notebook\.\w+\.css)">',
+            html,
+        )
         assert len(links) == 1, f"{path}: {links}"
         target = (path.parent / links[0]).resolve()
         assert target.is_file(), f"{path}: links {links[0]}, not built"
         linked.add(target)
-    # One file for every page in every language, much smaller than what each page carried.
+    # One file for every page in every language, much smaller than what each page
+    # carried.
     assert len(linked) == 1 and linked.pop().stat().st_size < 100_000

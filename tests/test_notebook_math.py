@@ -1,4 +1,5 @@
-"""The notebook math hook: TeX in Markdown cells becomes MathML, nothing else is touched."""
+"""The notebook math hook: TeX in Markdown cells becomes MathML, nothing else is
+touched."""
 
 from ptdocs.hooks.notebook_math import render_math
 
@@ -6,12 +7,19 @@ CELL = '<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput"
 
 
 def test_inline_and_display_math_in_a_markdown_cell_become_mathml():
-    page = render_math(CELL.format("<p>The derivative of $x^2$ is $2x$:</p><p>$$a &lt; b$$</p>"))
+    page = render_math(
+        CELL.format("<p>The derivative of $x^2$ is $2x$:</p><p>$$a &lt; b$$</p>")
+    )
     assert "$" not in page
-    assert page.count('<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">') == 2
+    assert (
+        page.count('<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">')
+        == 2
+    )
     assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in page
     assert "<msup><mi>x</mi><mn>2</mn></msup>" in page
-    assert "<mo>&#x0003C;</mo>" in page  # the escaped < became the operator, still escaped
+    assert (
+        "<mo>&#x0003C;</mo>" in page
+    )  # the escaped < became the operator, still escaped
 
 
 def test_code_attributes_other_cells_and_prices_are_left_alone():
@@ -19,7 +27,8 @@ def test_code_attributes_other_cells_and_prices_are_left_alone():
         CELL.format("<p><code>print('$x$')</code></p>"),
         CELL.format('<p><a title="$x$" href="#">link</a></p>'),
         CELL.format("<pre>$x$</pre>"),
-        '<div class="jp-OutputArea-output"><pre>$x$</pre>$y$</div>',  # an output, not Markdown
+        # an output, not Markdown
+        '<div class="jp-OutputArea-output"><pre>$x$</pre>$y$</div>',
         CELL.format("<p>costs $5 and $ 6</p>"),
         "<p>$x$</p>",  # outside any notebook cell
     ]

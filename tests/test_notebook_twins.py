@@ -1,15 +1,14 @@
-"""One jupytext source, one notebook per language (ptdocs.notebook_twins), and the download
-button of every notebook page (ptdocs/hooks/notebooks.py)."""
+"""One jupytext source, one notebook per language (ptdocs.notebook_twins), and the
+download button of every notebook page (ptdocs/hooks/notebooks.py)."""
 
 from pathlib import Path
 
 import nbformat
 import pytest
+from helpers import load_hook
 from mkdocs.exceptions import PluginError
 
-from helpers import load_hook
 from ptdocs import notebook_twins
-from ptdocs.snippets import ROOT
 
 SOURCE = """\
 # %% [markdown] lang="en"
@@ -37,43 +36,70 @@ def write(tmp_path, text):
 
 def test_each_language_gets_the_code_and_its_own_prose(tmp_path):
     texts = notebook_twins.twins(write(tmp_path, SOURCE))
-    cells = {language: nbformat.reads(text, as_version=4).cells for language, text in texts.items()}
+    cells = {
+        language: nbformat.reads(text, as_version=4).cells
+        for language, text in texts.items()
+    }
     assert [c["source"] for c in cells["en"]] == ["# Title", "x = 1", "Closing words."]
-    assert [c["source"] for c in cells["es"]] == ["# Título", "x = 1", "Palabras finales."]
+    assert [c["source"] for c in cells["es"]] == [
+        "# Título",
+        "x = 1",
+        "Palabras finales.",
+    ]
     assert all(c.get("outputs", []) == [] for c in cells["en"] + cells["es"])
     # Regenerating gives the same bytes: cell ids are stable, not random.
     assert notebook_twins.twins(write(tmp_path, SOURCE)) == texts
 
 
 def test_a_markdown_cell_without_a_language_is_refused(tmp_path):
-    source = write(tmp_path, SOURCE.replace('# %% [markdown] lang="es"\n# # Título',
-                                            "# %% [markdown]\n# # Título"))
-    with pytest.raises(notebook_twins.SourceError, match=r"Markdown cell 2 needs lang="):
+    source = write(
+        tmp_path,
+        SOURCE.replace(
+            '# %% [markdown] lang="es"\n# # Título', "# %% [markdown]\n# # Título"
+        ),
+    )
+    with pytest.raises(
+        notebook_twins.SourceError, match=r"Markdown cell 2 needs lang="
+    ):
         notebook_twins.twins(source)
 
 
 def test_prose_missing_in_one_language_is_refused(tmp_path):
-    source = write(tmp_path, SOURCE.replace('# %% [markdown] lang="es"\n# Palabras finales.\n', ""))
+    source = write(
+        tmp_path, SOURCE.replace('# %% [markdown] lang="es"\n# Palabras finales.\n', "")
+    )
     with pytest.raises(notebook_twins.SourceError, match="different Markdown cells"):
         notebook_twins.twins(source)
 
 
 def test_a_code_cell_with_a_syntax_error_is_refused_with_file_and_line(tmp_path):
     source = write(tmp_path, SOURCE.replace("x = 1\n", "x = 1\ny = (2\n"))
-    with pytest.raises(notebook_twins.SourceError, match=r"exercise\.py, line 9: '\(' was never closed"):
+    with pytest.raises(
+        notebook_twins.SourceError, match=r"exercise\.py, line 9: '\(' was never closed"
+    ):
         notebook_twins.twins(source)
 
 
 def test_ipython_magics_in_a_code_cell_are_fine(tmp_path):
-    texts = notebook_twins.twins(write(tmp_path, SOURCE.replace("x = 1\n", "%matplotlib inline\nx = 1\n")))
+    texts = notebook_twins.twins(
+        write(tmp_path, SOURCE.replace("x = 1\n", "%matplotlib inline\nx = 1\n"))
+    )
     assert "%matplotlib inline" in texts["en"]
 
 
-def test_the_command_writes_nothing_for_a_broken_source_and_check_fails(tmp_path, monkeypatch, capsys):
+def test_the_command_writes_nothing_for_a_broken_source_and_check_fails(
+    tmp_path, monkeypatch, capsys
+):
     (tmp_path / "notebooks").mkdir()
-    (tmp_path / "notebooks" / "exercise.py").write_text(SOURCE.replace("x = 1", "x = = 1"))
+    (tmp_path / "notebooks" / "exercise.py").write_text(
+        SOURCE.replace("x = 1", "x = = 1")
+    )
     monkeypatch.setattr(notebook_twins, "ROOT", tmp_path)
-    monkeypatch.setattr(notebook_twins, "sources", lambda root=tmp_path: [tmp_path / "notebooks" / "exercise.py"])
+    monkeypatch.setattr(
+        notebook_twins,
+        "sources",
+        lambda root=tmp_path: [tmp_path / "notebooks" / "exercise.py"],
+    )
     for argv in ([], ["--check"]):
         assert notebook_twins.main(argv) == 2
         assert "exercise.py, line 8: invalid syntax" in capsys.readouterr().err
@@ -84,25 +110,34 @@ def test_the_committed_notebooks_are_current():
     assert notebook_twins.main(["--check"]) == 0
 
 
-@pytest.mark.parametrize("language, label", [("en", "Download notebook"),
-                                             ("es", "Descargar notebook")])
+@pytest.mark.parametrize(
+    "language, label", [("en", "Download notebook"), ("es", "Descargar notebook")]
+)
 def test_the_download_button_closes_the_page_in_the_page_language(language, label):
     html = '<div class="jp-Cell"><h1 id="t">Title</h1><p>Text</p></div>'
-    result = load_hook("notebooks").with_download_link(html, f"{language}/exercises/derivatives.ipynb")
+    result = load_hook("notebooks").with_download_link(
+        html, f"{language}/exercises/derivatives.ipynb"
+    )
     # After the lesson, in the guides' end box; relative to the page's folder, where
     # mkdocs-jupyter copies the notebook.
-    assert result == (f'{html}\n<div class="ptdocs-end ptdocs-downloads" data-search-exclude><p>'
-                      f'<a class="md-button" href="derivatives.ipynb" download>{label}</a></p></div>\n')
+    assert result == (
+        f'{html}\n<div class="ptdocs-end ptdocs-downloads" data-search-exclude><p>'
+        '<a class="md-button" href="derivatives.ipynb" '
+        f"download>{label}</a></p></div>\n"
+    )
 
 
 def test_a_language_without_a_label_fails_the_build():
     with pytest.raises(PluginError, match="no download label for the language 'fr'"):
-        load_hook("notebooks").with_download_link("<h1>x</h1>", "fr/exercises/derivatives.ipynb")
+        load_hook("notebooks").with_download_link(
+            "<h1>x</h1>", "fr/exercises/derivatives.ipynb"
+        )
 
 
 def test_a_language_build_keeps_the_other_languages_notebook_renders(tmp_path):
-    """i18n builds one language after the other; mkdocs-jupyter evicts what the language just
-    built did not use. The hook marks every language's current renders as used first."""
+    """i18n builds one language after the other; mkdocs-jupyter evicts what the
+    language just built did not use. The hook marks every language's current renders
+    as used first."""
     from types import SimpleNamespace
 
     from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
@@ -111,49 +146,98 @@ def test_a_language_build_keeps_the_other_languages_notebook_renders(tmp_path):
     docs = tmp_path / "docs"
     for language in ("en", "es"):
         (docs / language / "exercises").mkdir(parents=True)
-        (docs / language / "exercises" / "n.ipynb").write_text(f'{{"lang": "{language}"}}')
+        (docs / language / "exercises" / "n.ipynb").write_text(
+            f'{{"lang": "{language}"}}'
+        )
     (docs / "es" / "exercises" / ".ipynb_checkpoints").mkdir()
-    (docs / "es" / "exercises" / ".ipynb_checkpoints" / "n-checkpoint.ipynb").write_text("{}")
-    settings = {"execute": True, "execute_ignore": [], "cache": True, "cache_dir": str(tmp_path / "cache"),
-                "kernel_name": "", "theme": "", "allow_errors": False, "show_input": True, "no_input": False,
-                "no_prompt": False, "remove_tag_config": {}, "highlight_extra_classes": "",
-                "include_requirejs": False, "custom_mathjax_url": "", "toc_depth": 6}
-    english = _get_cache_path(settings["cache_dir"], _compute_cache_key(str(docs / "en/exercises/n.ipynb"), settings, True))
-    spanish = _get_cache_path(settings["cache_dir"], _compute_cache_key(str(docs / "es/exercises/n.ipynb"), settings, True))
-    jupyter = SimpleNamespace(config=settings, _used_cache_paths={english})  # the English build's
-    hook.on_post_build(SimpleNamespace(docs_dir=str(docs), plugins={"mkdocs-jupyter": jupyter}))
+    (
+        docs / "es" / "exercises" / ".ipynb_checkpoints" / "n-checkpoint.ipynb"
+    ).write_text("{}")
+    settings = {
+        "execute": True,
+        "execute_ignore": [],
+        "cache": True,
+        "cache_dir": str(tmp_path / "cache"),
+        "kernel_name": "",
+        "theme": "",
+        "allow_errors": False,
+        "show_input": True,
+        "no_input": False,
+        "no_prompt": False,
+        "remove_tag_config": {},
+        "highlight_extra_classes": "",
+        "include_requirejs": False,
+        "custom_mathjax_url": "",
+        "toc_depth": 6,
+    }
+    english = _get_cache_path(
+        settings["cache_dir"],
+        _compute_cache_key(str(docs / "en/exercises/n.ipynb"), settings, True),
+    )
+    spanish = _get_cache_path(
+        settings["cache_dir"],
+        _compute_cache_key(str(docs / "es/exercises/n.ipynb"), settings, True),
+    )
+    jupyter = SimpleNamespace(
+        config=settings, _used_cache_paths={english}
+    )  # the English build's
+    hook.on_post_build(
+        SimpleNamespace(docs_dir=str(docs), plugins={"mkdocs-jupyter": jupyter})
+    )
     assert jupyter._used_cache_paths == {english, spanish}
 
 
 def test_notebook_renders_are_kept_per_python_environment(tmp_path, monkeypatch):
-    """mkdocs-jupyter's key is the notebook and its settings: another torch must not reuse a render."""
+    """mkdocs-jupyter's key is the notebook and its settings: another torch must not
+    reuse a render."""
     from types import SimpleNamespace
 
     hook = load_hook("notebooks")
-    installed = [SimpleNamespace(name="torch", version="2.13.0+cpu"), SimpleNamespace(name="numpy", version="2.3.0")]
-    monkeypatch.setattr(hook.importlib.metadata, "distributions", lambda: list(installed))
+    installed = [
+        SimpleNamespace(name="torch", version="2.13.0+cpu"),
+        SimpleNamespace(name="numpy", version="2.3.0"),
+    ]
+    monkeypatch.setattr(
+        hook.importlib.metadata, "distributions", lambda: list(installed)
+    )
     settings = {"cache": True, "cache_dir": ".cache/mkdocs-jupyter"}
-    config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"),
-                             plugins={"mkdocs-jupyter": SimpleNamespace(config=settings)})
+    config = SimpleNamespace(
+        config_file_path=str(tmp_path / "mkdocs.yml"),
+        plugins={"mkdocs-jupyter": SimpleNamespace(config=settings)},
+    )
     hook.on_config(config)
     folder = Path(settings["cache_dir"])
-    assert folder.parent == tmp_path / ".cache" / "mkdocs-jupyter" and folder.name.startswith("torch-2.13.0+cpu-")
+    assert (
+        folder.parent == tmp_path / ".cache" / "mkdocs-jupyter"
+        and folder.name.startswith("torch-2.13.0+cpu-")
+    )
     hook.on_config(config)  # MkDocs runs on_config again in each language's build
     assert Path(settings["cache_dir"]) == folder
-    for changed in ([installed[0], SimpleNamespace(name="numpy", version="2.3.1")],
-                    [SimpleNamespace(name="torch", version="2.14.0+cpu"), installed[1]]):
+    for changed in (
+        [installed[0], SimpleNamespace(name="numpy", version="2.3.1")],
+        [SimpleNamespace(name="torch", version="2.14.0+cpu"), installed[1]],
+    ):
         hook.environment.cache_clear()
         installed[:] = changed
         assert hook.environment() != folder.name
 
 
-def test_a_broken_notebook_source_stops_the_preview_with_its_error(tmp_path, monkeypatch, capsys):
-    """mkdocs serve writes the notebooks from their sources before each rebuild (ptdocs/hooks/preview.py)."""
+def test_a_broken_notebook_source_stops_the_preview_with_its_error(
+    tmp_path, monkeypatch, capsys
+):
+    """mkdocs serve writes the notebooks from their sources before each rebuild
+    (ptdocs/hooks/preview.py)."""
     preview = load_hook("preview")
     (tmp_path / "notebooks").mkdir()
-    (tmp_path / "notebooks" / "exercise.py").write_text(SOURCE.replace("x = 1", "x = = 1"))
+    (tmp_path / "notebooks" / "exercise.py").write_text(
+        SOURCE.replace("x = 1", "x = = 1")
+    )
     monkeypatch.setattr(notebook_twins, "ROOT", tmp_path)
-    monkeypatch.setattr(notebook_twins, "sources", lambda root=tmp_path: [tmp_path / "notebooks" / "exercise.py"])
+    monkeypatch.setattr(
+        notebook_twins,
+        "sources",
+        lambda root=tmp_path: [tmp_path / "notebooks" / "exercise.py"],
+    )
     with pytest.raises(PluginError, match="notebook source"):
         preview.write_notebook_twins()
     assert "exercise.py, line 8: invalid syntax" in capsys.readouterr().err

@@ -1,8 +1,10 @@
-"""Output that differs between torch releases: ``# >[torch>=2.14] TEXT`` (ptdocs/pages.py).
+"""Output that differs between torch releases: ``# >[torch>=2.14] TEXT``
+(ptdocs/pages.py).
 
-On a given release exactly the ``# >`` lines whose condition holds are expected; a line without
-a condition is expected everywhere. These tests need no other torch: the running release is
-replaced where a test needs another one (``ptdocs.pages.torch_version``).
+On a given release exactly the ``# >`` lines whose condition holds are expected; a
+line without a condition is expected everywhere. These tests need no other torch: the
+running release is replaced where a test needs another one
+(``ptdocs.pages.torch_version``).
 """
 
 from __future__ import annotations
@@ -12,17 +14,16 @@ import sys
 from types import SimpleNamespace
 
 import pytest
+from helpers import page_failure, tiny_site, write_page
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from ptdocs import catalog, pages
 from ptdocs.downloads import TEXTS, Site, make_downloads, requirements
 from ptdocs.pages import OutputLine, output_line, prose_value_pairs, shown_output
-from ptdocs.snippets import ROOT
 from ptdocs.report import ExampleReport, failure_record
+from ptdocs.snippets import ROOT
 from ptdocs.versions import SUPPORTED
-
-from helpers import page_failure, tiny_site, write_page
 
 # Prints "old" or "new" as a release would; the test decides which release is running.
 VARIANTS = """\
@@ -59,28 +60,41 @@ def demo_page(site, snippet="snippets/demo/variants.py:variants"):
 
 def test_a_line_without_a_condition_holds_on_every_release():
     assert output_line("# > tensor(6.)") == OutputLine("tensor(6.)")
-    assert output_line("# > [1, 2]") == OutputLine("[1, 2]")  # output that starts with "["
+    assert output_line("# > [1, 2]") == OutputLine(
+        "[1, 2]"
+    )  # output that starts with "["
     assert output_line("# >") == OutputLine("")
-    assert output_line("# >  indented") == OutputLine(" indented")  # one space is the separator
+    assert output_line("# >  indented") == OutputLine(
+        " indented"
+    )  # one space is the separator
 
 
 def test_a_condition_is_a_version_specifier_on_torch():
-    assert output_line("# >[torch>=2.14] 0.0") == OutputLine("0.0", SpecifierSet(">=2.14"))
-    assert output_line("# >[torch >=2.11, <2.14] x") == OutputLine("x", SpecifierSet(">=2.11,<2.14"))
+    assert output_line("# >[torch>=2.14] 0.0") == OutputLine(
+        "0.0", SpecifierSet(">=2.14")
+    )
+    assert output_line("# >[torch >=2.11, <2.14] x") == OutputLine(
+        "x", SpecifierSet(">=2.11,<2.14")
+    )
     assert output_line("# >[torch<2.14]") == OutputLine("", SpecifierSet("<2.14"))
-    assert output_line("# >[torch<2.14]   aligned") == OutputLine("  aligned", SpecifierSet("<2.14"))
+    assert output_line("# >[torch<2.14]   aligned") == OutputLine(
+        "  aligned", SpecifierSet("<2.14")
+    )
 
 
-@pytest.mark.parametrize("comment, says", [
-    ("# >[1, 2]", "cannot read the condition [1, 2]"),
-    ("# >[numpy>=2.0] x", "may only name torch releases"),
-    ("# >[torch] x", "names no releases"),
-    ("# >[torch>=2.14]x", "put a space between the condition and the output"),
-    ("# >[torch>=2.14 x", "closed by ']'"),
-    ("# >[torch>=9] x", "holds for none of the supported torch releases"),
-    ("# >[torch>=2.14; python_version>'3'] x", "may only name torch releases"),
-    ("# >[torch=>2.14] x", "cannot read the condition [torch=>2.14]"),
-])
+@pytest.mark.parametrize(
+    "comment, says",
+    [
+        ("# >[1, 2]", "cannot read the condition [1, 2]"),
+        ("# >[numpy>=2.0] x", "may only name torch releases"),
+        ("# >[torch] x", "names no releases"),
+        ("# >[torch>=2.14]x", "put a space between the condition and the output"),
+        ("# >[torch>=2.14 x", "closed by ']'"),
+        ("# >[torch>=9] x", "holds for none of the supported torch releases"),
+        ("# >[torch>=2.14; python_version>'3'] x", "may only name torch releases"),
+        ("# >[torch=>2.14] x", "cannot read the condition [torch=>2.14]"),
+    ],
+)
 def test_a_malformed_condition_is_refused_in_one_line(comment, says):
     with pytest.raises(ValueError) as error:
         output_line(comment)
@@ -89,52 +103,90 @@ def test_a_malformed_condition_is_refused_in_one_line(comment, says):
 
 
 def test_a_malformed_condition_names_the_snippet_file_and_line(site):
-    (site / "snippets" / "demo" / "bad.py").write_text('print("x")\n# >[torch=>2.14] x\n')
+    (site / "snippets" / "demo" / "bad.py").write_text(
+        'print("x")\n# >[torch=>2.14] x\n'
+    )
     failure = page_failure(site, demo_page(site, "snippets/demo/bad.py"))
     assert failure is not None
     message = str(failure).splitlines()
     line = next(line for line in message if "snippets/demo/bad.py" in line)
-    assert line.startswith("snippets/demo/bad.py, line 2 (shown on docs/en/demo.md, line 3): ")
+    assert line.startswith(
+        "snippets/demo/bad.py, line 2 (shown on docs/en/demo.md, line 3): "
+    )
     assert "cannot read the condition [torch=>2.14]" in line
 
 
 def test_condition_lines_are_program_output_never_translated():
-    source = '# Shown on each release.\nprint(1)\n# >[torch<2.14] 1\n# > 1\n'
-    assert [comment.msgid for comment in catalog.comments(source)] == ["Shown on each release."]
+    source = "# Shown on each release.\nprint(1)\n# >[torch<2.14] 1\n# > 1\n"
+    assert [comment.msgid for comment in catalog.comments(source)] == [
+        "Shown on each release."
+    ]
 
 
 # ---------------------------------------------------------------- selection by release
 
 
-@pytest.mark.parametrize("release, printed", [("2.13.0", "old"), ("2.13.0+cpu", "old"),
-                                              ("2.14.1", "new"), ("2.15.0+cu132", "new"),
-                                              ("2.16.0.dev20261201", "new")])
-def test_each_release_expects_the_lines_whose_condition_holds(site, monkeypatch, release, printed):
+@pytest.mark.parametrize(
+    "release, printed",
+    [
+        ("2.13.0", "old"),
+        ("2.13.0+cpu", "old"),
+        ("2.14.1", "new"),
+        ("2.15.0+cu132", "new"),
+        ("2.16.0.dev20261201", "new"),
+    ],
+)
+def test_each_release_expects_the_lines_whose_condition_holds(
+    site, monkeypatch, release, printed
+):
     running(monkeypatch, release)
     assert page_failure(site, demo_page(site)) is None
     assert shown_output(VARIANTS, release) == ["always", printed]
 
 
 def test_a_line_of_another_release_is_not_accepted(site, monkeypatch):
-    """The snippet prints "old" whatever the release here; on 2.14.1 "new" is expected."""
+    """The snippet prints "old" whatever the release here; on 2.14.1 "new" is
+    expected."""
     (site / "snippets" / "demo" / "variants.py").write_text(
-        VARIANTS.replace('"new" if pages.torch_version() >= pages.Version("2.14") else "old"', '"old"'))
+        VARIANTS.replace(
+            '"new" if pages.torch_version() >= pages.Version("2.14") else "old"',
+            '"old"',
+        )
+    )
     running(monkeypatch, "2.13.0")
     assert page_failure(site, demo_page(site)) is None
     running(monkeypatch, "2.14.1")
     failure = str(page_failure(site, demo_page(site)))
-    assert "line 5 (shown on docs/en/demo.md, line 3): what this prints differs from the # > lines " \
-           "below it (those for torch 2.14.1)" in failure
+    assert (
+        "line 5 (shown on docs/en/demo.md, line 3): what this prints differs from the "
+        "# > lines "
+        "below it (those for torch 2.14.1)" in failure
+    )
     assert "--- shown on the page\n    new\n+++ printed when run\n    old\n" in failure
 
 
-@pytest.mark.parametrize("broken", [
-    ("# > always", "# > Always"),  # an unconditioned line stays exact
-    ("# >[torch<2.14] old", "# >[torch<2.14] olde"),  # the pinned release's variant stays exact
-    ("# >[torch<2.14] old", "# >[torch<2.13] old"),  # a variant for no release here: one line too many
-    ("# >[torch<2.14] old\n", ""),  # a printed line with no variant for this release
-    ('print("new" if pages.torch_version() >= pages.Version("2.14") else "old")', "None"),  # not printed
-])
+@pytest.mark.parametrize(
+    "broken",
+    [
+        ("# > always", "# > Always"),  # an unconditioned line stays exact
+        (
+            "# >[torch<2.14] old",
+            "# >[torch<2.14] olde",
+        ),  # the pinned release's variant stays exact
+        (
+            "# >[torch<2.14] old",
+            "# >[torch<2.13] old",
+        ),  # a variant for no release here: one line too many
+        (
+            "# >[torch<2.14] old\n",
+            "",
+        ),  # a printed line with no variant for this release
+        (
+            'print("new" if pages.torch_version() >= pages.Version("2.14") else "old")',
+            "None",
+        ),  # not printed
+    ],
+)
 def test_the_pinned_release_is_checked_as_strictly_as_before(site, monkeypatch, broken):
     running(monkeypatch, requirements(ROOT)["torch"])
     assert page_failure(site, demo_page(site)) is None
@@ -142,18 +194,30 @@ def test_the_pinned_release_is_checked_as_strictly_as_before(site, monkeypatch, 
     assert page_failure(site, demo_page(site)) is not None
 
 
-def test_the_real_examples_run_on_the_pinned_release_and_fail_when_its_line_is_wrong(site):
-    """With the torch installed here (the pin), a wrong variant for this release fails, and the
-    other release's variant is not what is checked."""
+def test_the_real_examples_run_on_the_pinned_release_and_fail_when_its_line_is_wrong(
+    site,
+):
+    """With the torch installed here (the pin), a wrong variant for this release
+    fails, and the other release's variant is not what is checked."""
     assert pages.torch_version().public == requirements(ROOT)["torch"]
     kinks = (ROOT / "snippets" / "autograd" / "kinks.py").read_text()
     assert "# >[torch<2.14] clamp(x, min=0): 1.0" in kinks
     target = site / "snippets" / "demo" / "kinks.py"
     # The statement whose output is checked: the failure names its line.
     line = kinks.split("\n").index("for name, fn in ways.items():") + 1
-    for old, new, fails in [("", "", False),
-                            ("# >[torch<2.14] clamp(x, min=0): 1.0", "# >[torch<2.14] clamp(x, min=0): 0.0", True),
-                            ("# >[torch>=2.14] clamp(x, min=0): 0.0", "# >[torch>=2.14] clamp(x, min=0): 9.0", False)]:
+    for old, new, fails in [
+        ("", "", False),
+        (
+            "# >[torch<2.14] clamp(x, min=0): 1.0",
+            "# >[torch<2.14] clamp(x, min=0): 0.0",
+            True,
+        ),
+        (
+            "# >[torch>=2.14] clamp(x, min=0): 0.0",
+            "# >[torch>=2.14] clamp(x, min=0): 9.0",
+            False,
+        ),
+    ]:
         target.write_text(kinks.replace(old, new) if old else kinks)
         failure = page_failure(site, demo_page(site, "snippets/demo/kinks.py:kinks"))
         assert (failure is not None) == fails, (old, new, failure)
@@ -163,9 +227,13 @@ def test_the_real_examples_run_on_the_pinned_release_and_fail_when_its_line_is_w
 
 def test_every_condition_in_the_snippets_holds_on_a_supported_release():
     for snippet in sorted((ROOT / "snippets").rglob("*.py")):
-        for (line, _), output in pages.output_comments(snippet.read_text(encoding="utf-8")):
+        for (line, _), output in pages.output_comments(
+            snippet.read_text(encoding="utf-8")
+        ):
             if output.condition is not None:
-                assert any(output.holds(Version(release)) for release in SUPPORTED), f"{snippet}:{line}"
+                assert any(output.holds(Version(release)) for release in SUPPORTED), (
+                    f"{snippet}:{line}"
+                )
 
 
 # ---------------------------------------------------------------- prose values
@@ -185,7 +253,11 @@ Up to torch 2.13 it is 1; from 2.14 on, 2.
 
 def test_a_prose_value_with_a_condition_is_evaluated_only_on_those_releases():
     first, second = prose_value_pairs('[torch<2.14] len("x") -> 1; len("y") -> 1')
-    assert (first.condition, first.expression, first.text) == (SpecifierSet("<2.14"), 'len("x")', "1")
+    assert (first.condition, first.expression, first.text) == (
+        SpecifierSet("<2.14"),
+        'len("x")',
+        "1",
+    )
     assert second.condition is None
     # A list is still an expression: only "[torch" and an operator make a condition.
     assert prose_value_pairs("[1, 2][0] -> 1")[0].expression == "[1, 2][0]"
@@ -199,14 +271,32 @@ def test_prose_values_hold_on_each_release(site, monkeypatch, release):
     assert page_failure(site, page(site, "en/prose.md", PROSE)) is None
 
 
-@pytest.mark.parametrize("release, broken, says", [
-    # the release's own pair is evaluated: a wrong value fails
-    ("2.13.0", ('len("x") -> 1', 'len("x") -> 3'), "the prose says 3 for len(\"x\"), the code gives 1"),
-    ("2.14.1", ('len("xx") -> 2', 'len("xx") -> 3'), "the prose says 3 for len(\"xx\"), the code gives 2"),
-    # the other release's pair is not evaluated, but the prose must still state its value
-    ("2.13.0", ("from 2.14 on, 2.", "from 2.14 on, two."), "'2' (len(\"xx\"), on torch >=2.14) does not appear"),
-])
-def test_a_wrong_prose_value_fails_on_its_release(site, monkeypatch, release, broken, says):
+@pytest.mark.parametrize(
+    "release, broken, says",
+    [
+        # the release's own pair is evaluated: a wrong value fails
+        (
+            "2.13.0",
+            ('len("x") -> 1', 'len("x") -> 3'),
+            'the prose says 3 for len("x"), the code gives 1',
+        ),
+        (
+            "2.14.1",
+            ('len("xx") -> 2', 'len("xx") -> 3'),
+            'the prose says 3 for len("xx"), the code gives 2',
+        ),
+        # the other release's pair is not evaluated, but the prose must still state its
+        # value
+        (
+            "2.13.0",
+            ("from 2.14 on, 2.", "from 2.14 on, two."),
+            "'2' (len(\"xx\"), on torch >=2.14) does not appear",
+        ),
+    ],
+)
+def test_a_wrong_prose_value_fails_on_its_release(
+    site, monkeypatch, release, broken, says
+):
     running(monkeypatch, release)
     failure = page_failure(site, page(site, "en/prose.md", PROSE.replace(*broken)))
     assert failure is not None and says in str(failure)
@@ -221,7 +311,8 @@ from importlib.metadata import version
 
 print("always")
 # > always
-print("new" if tuple(map(int, version("torch").split("+")[0].split(".")[:2])) >= (2, 14) else "old")
+release = tuple(map(int, version("torch").split("+")[0].split(".")[:2]))
+print("new" if release >= (2, 14) else "old")
 # >[torch<2.14] old
 # >[torch>=2.14] new
 """
@@ -239,42 +330,82 @@ def test_the_downloads_print_what_the_page_expects_here(site, tmp_path_factory):
     assert "# >[torch<2.14] old\n# >[torch>=2.14] new" in downloads.script
     folder = tmp_path_factory.mktemp("reader")
     (folder / "demo.py").write_text(downloads.script, encoding="utf-8")
-    printed = subprocess.run([sys.executable, "demo.py"], cwd=folder, capture_output=True, text=True,
-                             check=True).stdout
+    printed = subprocess.run(
+        [sys.executable, "demo.py"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     (example,) = downloads.examples
     expected = shown_output(example.code)
     *printed, said = printed.splitlines()
     assert printed == expected
-    assert said.startswith("✓ 2 of 2 outputs match the page")  # and the download's check says so
-    assert expected == ["always", "old" if pages.torch_version() < Version("2.14") else "new"]
+    assert said.startswith(
+        "✓ 2 of 2 outputs match the page"
+    )  # and the download's check says so
+    assert expected == [
+        "always",
+        "old" if pages.torch_version() < Version("2.14") else "new",
+    ]
 
 
 def test_a_page_without_conditions_does_not_explain_them(site):
     (site / "snippets" / "demo" / "plain.py").write_text('print("x")\n# > x\n')
-    downloads = make_downloads(demo_page(site, "snippets/demo/plain.py"),
-                               Site("", "en", {"en": "Demo"}), site)
+    downloads = make_downloads(
+        demo_page(site, "snippets/demo/plain.py"), Site("", "en", {"en": "Demo"}), site
+    )
     assert TEXTS["en"]["output_versions"] not in downloads.script
 
 
-# ---------------------------------------------------------------- the report records these failures
+# ---------------------------------------------------------------- the report records
+# these failures
 
-@pytest.mark.parametrize("code, prose, kind, fields", [
-    ('print("a")\n# > b\n# > c\n', "", "output", {"file": "snippets/demo/fails.py", "line": 1, "shown": "b",
-                                                 "printed": "a"}),
-    ("x = 1\n# > b\n", "", "output", {"shown": "b", "printed": None}),
-    ('raise ValueError("no")\n', "", "exception", {"file": "snippets/demo/fails.py", "error": "ValueError: no"}),
-    ("n = 3\n", "<!-- prose-values: n -> 4 -->\nThe answer is 4.\n", "value",
-     {"file": "docs/en/fails.md", "said": "4", "expression": "n", "got": "3"}),
-])
-def test_the_report_records_each_kind_of_failure_as_the_pages_made_it(site, code, prose, kind, fields):
-    """ptdocs.pages makes each failure as data, and the report's own pytest hook carries it with
-    the test's report to the file the stamps read; nothing reads it back out of the words. Real
-    failures, not copies."""
+
+@pytest.mark.parametrize(
+    "code, prose, kind, fields",
+    [
+        (
+            'print("a")\n# > b\n# > c\n',
+            "",
+            "output",
+            {"file": "snippets/demo/fails.py", "line": 1, "shown": "b", "printed": "a"},
+        ),
+        ("x = 1\n# > b\n", "", "output", {"shown": "b", "printed": None}),
+        (
+            'raise ValueError("no")\n',
+            "",
+            "exception",
+            {"file": "snippets/demo/fails.py", "error": "ValueError: no"},
+        ),
+        (
+            "n = 3\n",
+            "<!-- prose-values: n -> 4 -->\nThe answer is 4.\n",
+            "value",
+            {"file": "docs/en/fails.md", "said": "4", "expression": "n", "got": "3"},
+        ),
+    ],
+)
+def test_the_report_records_each_kind_of_failure_as_the_pages_made_it(
+    site, code, prose, kind, fields
+):
+    """ptdocs.pages makes each failure as data, and the report's own pytest hook
+    carries it with the test's report to the file the stamps read; nothing reads it
+    back out of the words. Real failures, not copies."""
     (site / "snippets" / "demo" / "fails.py").write_text(code)
-    failure = page_failure(site, page(site, "en/fails.md", f'# Fails\n\n```python\n--8<-- "snippets/demo/fails.py"\n```\n\n{prose}'))
+    failure = page_failure(
+        site,
+        page(
+            site,
+            "en/fails.md",
+            f'# Fails\n\n```python\n--8<-- "snippets/demo/fails.py"\n```\n\n{prose}',
+        ),
+    )
     assert failure is not None
     report = SimpleNamespace(user_properties=[])
-    hook = ExampleReport(site).pytest_runtest_makereport(None, SimpleNamespace(excinfo=SimpleNamespace(value=failure)))
+    hook = ExampleReport(site).pytest_runtest_makereport(
+        None, SimpleNamespace(excinfo=SimpleNamespace(value=failure))
+    )
     next(hook)
     with pytest.raises(StopIteration):
         hook.send(SimpleNamespace(get_result=lambda: report))

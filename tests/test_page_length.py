@@ -1,20 +1,22 @@
-"""A guide page's main path stays short enough to finish (issue 25, "Pages a reader can finish").
+"""A guide page's main path stays short enough to finish (issue 25, "Pages a reader
+can finish").
 
-The main path is what a reader meets without a click: the page's prose outside the blocks that
-pymdownx.details shows collapsed (``??? note "..."``; ``???+`` opens one, so it counts), code
-excluded. Depth goes into those blocks or onto pages of its own. Words are counted as ``wc -w``
-counts them (whitespace-separated), outside the front matter, HTML comments (``prose-values``,
-skip directives) and fenced code; the page's height at 1280 px, where its code counts, is held
-by the browser tour (tests/browser/test_pages.py).
+The main path is what a reader meets without a click: the page's prose outside the
+blocks that pymdownx.details shows collapsed (``??? note "..."``; ``???+`` opens one,
+so it counts), code excluded. Depth goes into those blocks or onto pages of its own.
+Words are counted as ``wc -w`` counts them (whitespace-separated), outside the front
+matter, HTML comments (``prose-values``, skip directives) and fenced code; the page's
+height at 1280 px, where its code counts, is held by the browser tour
+(tests/browser/test_pages.py).
 
-Collapsed blocks must not hide code from the tests: a block inside ``??? note`` is still
-collected and run, its skip directive still applies, and pymdownx still renders its include.
+Collapsed blocks must not hide code from the tests: a block inside ``??? note`` is
+still collected and run, its skip directive still applies, and pymdownx still renders
+its include.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import markdown
 import pytest
@@ -37,7 +39,11 @@ def main_path(text: str) -> str:
     kept, inside = [], None  # inside: the indent of the collapsed block being skipped
     for line, prose in lines_with_prose_flag(text):
         if inside is not None:
-            if not line.strip() or line.startswith(inside + "    ") or line.startswith(inside + "\t"):
+            if (
+                not line.strip()
+                or line.startswith(inside + "    ")
+                or line.startswith(inside + "\t")
+            ):
                 continue
             inside = None
         match = COLLAPSED.match(line)
@@ -52,8 +58,11 @@ def words(text: str) -> int:
     return len(main_path(text).split())
 
 
-GUIDES = [page for page in guide_pages(ROOT) if page.parent.name in ("en", "es")
-          and page.name != "index.md"]
+GUIDES = [
+    page
+    for page in guide_pages(ROOT)
+    if page.parent.name in ("en", "es") and page.name != "index.md"
+]
 
 
 def test_there_are_guide_pages_in_both_languages():
@@ -61,15 +70,20 @@ def test_there_are_guide_pages_in_both_languages():
     assert len(GUIDES) >= 8, GUIDES
 
 
-@pytest.mark.parametrize("page", GUIDES, ids=lambda page: page.relative_to(ROOT).as_posix())
+@pytest.mark.parametrize(
+    "page", GUIDES, ids=lambda page: page.relative_to(ROOT).as_posix()
+)
 def test_the_main_path_of_a_guide_is_at_most_3000_words(page):
     count = words(page.read_text(encoding="utf-8"))
     assert count <= MAX_WORDS, (
-        f"{page.relative_to(ROOT)}: {count} words on the main path, over {MAX_WORDS}: put depth "
-        "that only some readers need into a collapsed block (??? note \"...\") or a page of its own")
+        f"{page.relative_to(ROOT)}: {count} words on the main path, over {MAX_WORDS}: "
+        "put depth "
+        'that only some readers need into a collapsed block (??? note "...") or a '
+        "page of its own"
+    )
 
 
-PAGE = '''# A page
+PAGE = """# A page
 
 Seen.
 
@@ -91,12 +105,23 @@ Seen.
     Open words.
 
 Seen again.
-'''
+"""
 
 
 def test_the_main_path_leaves_out_collapsed_blocks_and_code():
-    assert main_path(PAGE).split() == ["#", "A", "page", "Seen.", '???+', "note", '"Open"',
-                                       "Open", "words.", "Seen", "again."]
+    assert main_path(PAGE).split() == [
+        "#",
+        "A",
+        "page",
+        "Seen.",
+        "???+",
+        "note",
+        '"Open"',
+        "Open",
+        "words.",
+        "Seen",
+        "again.",
+    ]
 
 
 def test_a_block_inside_a_collapsed_block_is_collected_skipped_and_rendered():
@@ -104,20 +129,31 @@ def test_a_block_inside_a_collapsed_block_is_collected_skipped_and_rendered():
     skips = list(SkipParser()(document))
     blocks = list(PageBlockParser(ROOT)(document))
     assert len(skips) == 1 and len(blocks) == 2
-    assert all(isinstance(block.parsed, Block) for block in blocks), [b.parsed for b in blocks]
+    assert all(isinstance(block.parsed, Block) for block in blocks), [
+        b.parsed for b in blocks
+    ]
     assert skips[0].end <= blocks[0].start  # the skip is read before the block it skips
     assert blocks[0].parsed.includes[0].shown == blocks[1].parsed.includes[0].shown
     assert "x.grad" in "\n".join(blocks[0].parsed.includes[0].shown)
-    html = markdown.markdown(PAGE, extensions=[
-        "admonition", "pymdownx.details", "pymdownx.superfences", "pymdownx.highlight",
-        "pymdownx.snippets"], extension_configs={"pymdownx.snippets": {
-            "base_path": [str(ROOT)], "check_paths": True}})
+    html = markdown.markdown(
+        PAGE,
+        extensions=[
+            "admonition",
+            "pymdownx.details",
+            "pymdownx.superfences",
+            "pymdownx.highlight",
+            "pymdownx.snippets",
+        ],
+        extension_configs={
+            "pymdownx.snippets": {"base_path": [str(ROOT)], "check_paths": True}
+        },
+    )
     hidden = html.split("<details")[1].split("</details>")[0]
     assert "assert_close" in hidden and hidden.count('class="highlight"') == 2
     assert "--8&lt;--" not in html
 
 
-def test_a_downloaded_notebook_shows_prose_after_an_example_in_a_collapsed_block_as_prose():
+def test_a_downloaded_notebook_shows_prose_after_a_collapsed_example_as_prose():
     from ptdocs.downloads import _admonitions, _continued_block
 
     after_example = "\n    Hidden words, continued.\n\n    More.\n\nSeen again.\n"

@@ -1,9 +1,10 @@
-"""What the other platforms' CI jobs exercise, kept tested here: the accelerator skips as an
-Apple (MPS) or CUDA machine sees them, line endings as a Windows clone has them, and the CPU hog
-used to hunt flaky tests under load.
+"""What the other platforms' CI jobs exercise, kept tested here: the accelerator
+skips as an Apple (MPS) or CUDA machine sees them, line endings as a Windows clone
+has them, and the CPU hog used to hunt flaky tests under load.
 
-A clone with core.autocrlf=true (Git for Windows' default) is tested end to end for the
-translation records in tests/test_translations.py (test_a_clone_with_autocrlf_sees_the_pages_as_up_to_date).
+A clone with core.autocrlf=true (Git for Windows' default) is tested end to end for
+the translation records in tests/test_translations.py
+(test_a_clone_with_autocrlf_sees_the_pages_as_up_to_date).
 """
 
 import re
@@ -45,21 +46,32 @@ def machine(monkeypatch):
 
     def reports(kind):
         monkeypatch.setattr(torch.accelerator, "is_available", lambda: kind is not None)
-        monkeypatch.setattr(torch.accelerator, "current_accelerator",
-                            lambda *args, **kwargs: torch.device(kind) if kind else None)
+        monkeypatch.setattr(
+            torch.accelerator,
+            "current_accelerator",
+            lambda *args, **kwargs: torch.device(kind) if kind else None,
+        )
+
     return reports
 
 
 def run_on_page(setup, language: str, target: str):
-    """Run the skip directive before `target`'s block on its page, then the block, as the page
-    test does: the SkipTest it raises, else None once the block ran (and failed, on this CPU)."""
+    """Run the skip directive before `target`'s block on its page, then the block, as
+    the page test does: the SkipTest it raises, else None once the block ran (and
+    failed, on this CPU)."""
     namespace_setup, pages = setup
     document = pages.parse(ROOT / "docs" / language / PAGES[target])
     examples = list(document.examples())
-    index = next(i for i, example in enumerate(examples) if isinstance(example.parsed, Block)
-                 and any(include.target == target for include in example.parsed.includes))
+    index = next(
+        i
+        for i, example in enumerate(examples)
+        if isinstance(example.parsed, Block)
+        and any(include.target == target for include in example.parsed.includes)
+    )
     directive = examples[index - 1]
-    assert isinstance(directive.region.evaluator, Skipper), f"no skip directive before {target}"
+    assert isinstance(directive.region.evaluator, Skipper), (
+        f"no skip directive before {target}"
+    )
     namespace_setup(document.namespace)
     document.namespace["torch"] = torch  # imported by the page's earlier blocks
     directive.evaluate()
@@ -75,7 +87,9 @@ def run_on_page(setup, language: str, target: str):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_on_mps_the_event_timing_example_is_skipped_and_says_why(setup, machine, language):
+def test_on_mps_the_event_timing_example_is_skipped_and_says_why(
+    setup, machine, language
+):
     machine("mps")
     skipped = run_on_page(setup, language, EVENTS)
     assert skipped is not None, "the events example ran on MPS"
@@ -84,8 +98,9 @@ def test_on_mps_the_event_timing_example_is_skipped_and_says_why(setup, machine,
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_on_mps_the_device_mismatch_example_runs(setup, machine, language):
-    # TensorIterator takes one 0-dim CPU operand beside any non-CPU device and refuses others with
-    # "Expected all tensors to be on the same device", which add on MPS checks as on CUDA.
+    # TensorIterator takes one 0-dim CPU operand beside any non-CPU device and refuses
+    # others with "Expected all tensors to be on the same device", which add on MPS
+    # checks as on CUDA.
     machine("mps")
     assert run_on_page(setup, language, MISMATCH) is None
 
@@ -106,8 +121,11 @@ def test_with_only_a_cpu_both_are_skipped(setup, machine, language, target):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_runner_that_hides_its_accelerator_skips_as_a_cpu_only_machine(setup, machine, monkeypatch, language):
-    # GitHub's macOS runners report an MPS device that they do not support; the workflow hides it.
+def test_a_runner_that_hides_its_accelerator_skips_as_a_cpu_only_machine(
+    setup, machine, monkeypatch, language
+):
+    # GitHub's macOS runners report an MPS device that they do not support; the workflow
+    # hides it.
     machine("mps")
     monkeypatch.setenv("PTDOCS_NO_ACCELERATOR", "1")
     namespace = {}
@@ -120,30 +138,54 @@ def test_a_runner_that_hides_its_accelerator_skips_as_a_cpu_only_machine(setup, 
 
 
 def test_snippets_and_pages_check_out_with_lf_on_every_system():
-    files = subprocess.run(["git", "ls-files", "snippets", "docs", "notebooks", "locale", "mkdocs.yml"], cwd=ROOT,
-                           capture_output=True, text=True, check=True).stdout.split()
-    text = [name for name in files if Path(name).suffix in {".py", ".md", ".yaml", ".yml", ".ipynb", ".po"}]
-    assert all(any(name.startswith(f"{folder}/") for name in text) for folder in ("snippets", "docs", "notebooks",
-                                                                                  "locale"))
-    attributes = subprocess.run(["git", "check-attr", "text", "eol", "--", *text], cwd=ROOT,
-                                capture_output=True, text=True, check=True).stdout.splitlines()
+    files = subprocess.run(
+        ["git", "ls-files", "snippets", "docs", "notebooks", "locale", "mkdocs.yml"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    text = [
+        name
+        for name in files
+        if Path(name).suffix in {".py", ".md", ".yaml", ".yml", ".ipynb", ".po"}
+    ]
+    assert all(
+        any(name.startswith(f"{folder}/") for name in text)
+        for folder in ("snippets", "docs", "notebooks", "locale")
+    )
+    attributes = subprocess.run(
+        ["git", "check-attr", "text", "eol", "--", *text],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
     values = {}
     for line in attributes:
         name, attribute, value = line.rsplit(": ", 2)
         values.setdefault(name, {})[attribute] = value
-    wrong = {name: found for name, found in values.items() if found != {"text": "auto", "eol": "lf"}}
+    wrong = {
+        name: found
+        for name, found in values.items()
+        if found != {"text": "auto", "eol": "lf"}
+    }
     assert not wrong and len(values) == len(text), wrong
 
 
 def test_a_snippet_with_crlf_line_endings_runs_and_shows_as_with_lf(tmp_path):
-    # Without .gitattributes a Windows clone would have CRLF files: the harness reads them as LF.
+    # Without .gitattributes a Windows clone would have CRLF files: the harness reads
+    # them as LF.
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
     source = ROOT / "snippets" / "tensors" / "basics.py"
     copy = tmp_path / "snippets" / "tensors" / "basics.py"
     copy.parent.mkdir(parents=True)
     copy.write_bytes(source.read_bytes().replace(b"\n", b"\r\n"))
     assert b"\r\n# > torch.int64\r\n" in copy.read_bytes()
-    lf, crlf = expand("snippets/tensors/basics.py:attributes"), expand("snippets/tensors/basics.py:attributes", tmp_path)
+    lf, crlf = (
+        expand("snippets/tensors/basics.py:attributes"),
+        expand("snippets/tensors/basics.py:attributes", tmp_path),
+    )
     assert crlf.shown == lf.shown and crlf.first_line == lf.first_line
     assert run_include(crlf, {}) is None
 
@@ -159,50 +201,95 @@ def test_text_is_written_as_given_whatever_the_platform(tmp_path):
 
 
 def _hunt(folder, test_file: str, *hunt_options: str, pytest_options=()):
-    """Run the flake hunt over a small pytest project in ``folder`` holding one test file."""
+    """Run the flake hunt over a small pytest project in ``folder`` holding one test
+    file."""
     (folder / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
     (folder / "test_sample.py").write_text(test_file, encoding="utf-8")
-    return subprocess.run([sys.executable, str(HUNT), *hunt_options, "--", sys.executable, "-m",
-                           "pytest", "-q", *pytest_options, "-p", "no:cacheprovider",
-                           "test_sample.py"], cwd=folder, capture_output=True, text=True,
-                          timeout=600)
+    return subprocess.run(
+        [
+            sys.executable,
+            str(HUNT),
+            *hunt_options,
+            "--",
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            *pytest_options,
+            "-p",
+            "no:cacheprovider",
+            "test_sample.py",
+        ],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def test_the_flake_hunt_counts_failing_runs_and_tests(tmp_path):
-    done = _hunt(tmp_path,
-                 "from pathlib import Path\n"
-                 "def test_passes(): pass\n"
-                 "def test_always_fails(): assert False\n"
-                 "def test_fails_on_the_first_run():\n"
-                 "    marker = Path(__file__).with_name('ran-once')\n"
-                 "    first = not marker.exists()\n"
-                 "    marker.touch()\n"
-                 "    assert not first\n",
-                 "--runs", "2", "--hog-workers", "0")
+    done = _hunt(
+        tmp_path,
+        "from pathlib import Path\n"
+        "def test_passes(): pass\n"
+        "def test_always_fails(): assert False\n"
+        "def test_fails_on_the_first_run():\n"
+        "    marker = Path(__file__).with_name('ran-once')\n"
+        "    first = not marker.exists()\n"
+        "    marker.touch()\n"
+        "    assert not first\n",
+        "--runs",
+        "2",
+        "--hog-workers",
+        "0",
+    )
     assert done.returncode == 1, done.stdout + done.stderr
-    lines = [line for line in done.stdout.splitlines()
-             if re.match(r"flake hunt: |  \d+ of \d+ runs: ", line)]  # its own, not pytest's
-    assert re.fullmatch(r"flake hunt: run 1 of 2: exit status 1, 2 failed, 1 passed, [\d.]+ s", lines[0])
-    assert re.fullmatch(r"flake hunt: run 2 of 2: exit status 1, 1 failed, 2 passed, [\d.]+ s", lines[-4])
-    assert lines[-3:] == ["flake hunt: 2 of 2 runs failed, without a CPU hog",
-                          "  2 of 2 runs: test_sample::test_always_fails",
-                          "  1 of 2 runs: test_sample::test_fails_on_the_first_run"]
+    lines = [
+        line
+        for line in done.stdout.splitlines()
+        if re.match(r"flake hunt: |  \d+ of \d+ runs: ", line)
+    ]  # its own, not pytest's
+    assert re.fullmatch(
+        r"flake hunt: run 1 of 2: exit status 1, 2 failed, 1 passed, [\d.]+ s", lines[0]
+    )
+    assert re.fullmatch(
+        r"flake hunt: run 2 of 2: exit status 1, 1 failed, 2 passed, [\d.]+ s",
+        lines[-4],
+    )
+    assert lines[-3:] == [
+        "flake hunt: 2 of 2 runs failed, without a CPU hog",
+        "  2 of 2 runs: test_sample::test_always_fails",
+        "  1 of 2 runs: test_sample::test_fails_on_the_first_run",
+    ]
 
 
-@pytest.mark.skipif(shutil.which("stress-ng") is None,
-                    reason="stress-ng (the flake hunt's CPU hog) is not installed; .ci/run installs it")
+@pytest.mark.skipif(
+    shutil.which("stress-ng") is None,
+    reason="stress-ng (the flake hunt's CPU hog) is not installed; .ci/run installs it",
+)
 def test_the_flake_hunt_runs_the_command_under_stress_ng_and_stops_it(tmp_path):
-    """The tests run while stress-ng's workers are busy; none is left when the hunt ends."""
-    done = _hunt(tmp_path,
-                 "import psutil\n"
-                 "def test_the_hog_is_busy():\n"
-                 "    hunt = psutil.Process().parent()\n"
-                 "    [hog] = [p for p in hunt.children() if p.name() == 'stress-ng']\n"
-                 "    workers = hog.children()\n"
-                 "    assert len(workers) == 2 and all(sum(w.cpu_times()[:2]) > 0 for w in workers)\n"
-                 "    print('hog pid', hog.pid)\n",
-                 "--runs", "1", "--hog-workers", "2", pytest_options=("-s",))
+    """The tests run while stress-ng's workers are busy; none is left when the hunt
+    ends."""
+    done = _hunt(
+        tmp_path,
+        "import psutil\n"
+        "def test_the_hog_is_busy():\n"
+        "    hunt = psutil.Process().parent()\n"
+        "    [hog] = [p for p in hunt.children() if p.name() == 'stress-ng']\n"
+        "    workers = hog.children()\n"
+        "    assert len(workers) == 2 and all(sum(w.cpu_times()[:2]) > 0 for w in "
+        "workers)\n"
+        "    print('hog pid', hog.pid)\n",
+        "--runs",
+        "1",
+        "--hog-workers",
+        "2",
+        pytest_options=("-s",),
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "flake hunt: 0 of 1 runs failed, under a CPU hog of 2 workers" in done.stdout
     hog = int(re.search(r"hog pid (\d+)", done.stdout)[1])
-    assert not psutil.pid_exists(hog) or psutil.Process(hog).status() == psutil.STATUS_ZOMBIE
+    assert (
+        not psutil.pid_exists(hog)
+        or psutil.Process(hog).status() == psutil.STATUS_ZOMBIE
+    )

@@ -1,9 +1,9 @@
-""""Report a problem with this page": the issue form it opens, and the link on each page.
+"""The "Report a problem with this page" issue form, and the link to it on each page.
 
-The form is checked against GitHub's issue-forms schema as check-jsonschema vendors it
-(``vendor.github-issue-forms``, from SchemaStore), as the workflows are against theirs; the
-link must fill fields that the form has. tests/browser/test_report_link.py reads the link on
-built pages, in both languages.
+The form is checked against GitHub's issue-forms schema as check-jsonschema vendors
+it (``vendor.github-issue-forms``, from SchemaStore), as the workflows are against
+theirs; the link must fill fields that the form has.
+tests/browser/test_report_link.py reads the link on built pages, in both languages.
 """
 
 from __future__ import annotations
@@ -25,15 +25,27 @@ TEMPLATE = ROOT / ".github" / "ISSUE_TEMPLATE" / output_check.TEMPLATE
 
 
 def validate(*paths) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema",
-                           "vendor.github-issue-forms", *map(str, paths)], capture_output=True, text=True)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "check_jsonschema",
+            "--builtin-schema",
+            "vendor.github-issue-forms",
+            *map(str, paths),
+        ],
+        capture_output=True,
+        text=True,
+    )
 
 
 def test_the_form_matches_githubs_schema_and_a_broken_one_does_not(tmp_path):
     result = validate(TEMPLATE)
     assert result.returncode == 0, result.stdout + result.stderr
     broken = tmp_path / "broken.yml"
-    broken.write_text(TEMPLATE.read_text(encoding="utf-8").replace("type: textarea", "type: essay", 1))
+    broken.write_text(
+        TEMPLATE.read_text(encoding="utf-8").replace("type: textarea", "type: essay", 1)
+    )
     assert validate(broken).returncode != 0
 
 
@@ -41,7 +53,9 @@ def test_every_field_a_link_fills_is_a_field_of_the_form():
     form = yaml.safe_load(TEMPLATE.read_text(encoding="utf-8"))
     ids = {item["id"] for item in form["body"] if "id" in item}
     assert set(problem_report.PAGE_FIELDS) | set(problem_report.READER_FIELDS) == ids
-    filled = problem_report.fields("https://example.org/es/autograd/", "es", "abc", "2.13.0")
+    filled = problem_report.fields(
+        "https://example.org/es/autograd/", "es", "abc", "2.13.0"
+    )
     assert set(filled) - {"title"} == set(problem_report.PAGE_FIELDS)
 
 
@@ -59,24 +73,41 @@ def config():
 
 
 def page_of(source: str, url: str):
-    return SimpleNamespace(url=url, file=SimpleNamespace(abs_src_path=str(ROOT / "docs" / source)))
+    return SimpleNamespace(
+        url=url, file=SimpleNamespace(abs_src_path=str(ROOT / "docs" / source))
+    )
 
 
-@pytest.mark.parametrize("source, url, text", [
-    ("en/autograd.md", "autograd/", "Report a problem with this page"),
-    ("es/exercises/derivatives.ipynb", "es/exercises/derivatives/", "Informar de un problema en esta página"),
-])
-def test_the_link_names_the_page_its_language_commit_and_torch(config, source, url, text):
+@pytest.mark.parametrize(
+    "source, url, text",
+    [
+        ("en/autograd.md", "autograd/", "Report a problem with this page"),
+        (
+            "es/exercises/derivatives.ipynb",
+            "es/exercises/derivatives/",
+            "Informar de un problema en esta página",
+        ),
+    ],
+)
+def test_the_link_names_the_page_its_language_commit_and_torch(
+    config, source, url, text
+):
     from ptdocs.hooks import report_link
 
-    html = report_link.on_page_content("<p>Lesson.</p>", page_of(source, url), config, None)
-    assert html.startswith("<p>Lesson.</p>\n<p class=\"ptdocs-report\" data-search-exclude>")
+    html = report_link.on_page_content(
+        "<p>Lesson.</p>", page_of(source, url), config, None
+    )
+    assert html.startswith(
+        '<p>Lesson.</p>\n<p class="ptdocs-report" data-search-exclude>'
+    )
     assert f">{text}</a></p>" in html
     href = html.split('href="')[1].split('"')[0].replace("&amp;", "&")
     address, _, query = href.partition("?")
     assert address == config["repo_url"].rstrip("/") + "/issues/new"
     fields = dict(urllib.parse.parse_qsl(query))
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout
     assert fields["commit"].removesuffix("-dirty") == head.strip()
     assert fields["torch"] == "2.13.0"
     assert fields["language"] == source.split("/")[0]

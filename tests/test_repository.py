@@ -1,6 +1,7 @@
-"""Repository rules: the promises the README makes, kept true (its two commands are the ones CI
-runs), how the suite hands out its files, the live preview's watch list, and code style (ruff,
-88 columns for every line a page shows). Line endings are checked in tests/test_platforms.py."""
+"""Repository rules: the promises the README makes, kept true (its two commands are
+the ones CI runs), how the suite hands out its files, the live preview's watch list,
+and code style (ruff, 88 columns for every line a page shows). Line endings are
+checked in tests/test_platforms.py."""
 
 import re
 import subprocess
@@ -16,51 +17,68 @@ TEST = "python -m pip install -r requirements.txt && python -m pytest"
 
 def _setup_commands(text):
     """Lines of the README that install and then run something."""
-    return [line.strip() for line in text.splitlines()
-            if line.strip().startswith("python -m pip install -r requirements.txt &&")]
+    return [
+        line.strip()
+        for line in text.splitlines()
+        if line.strip().startswith("python -m pip install -r requirements.txt &&")
+    ]
 
 
 def test_readme_holds_exactly_the_two_set_up_included_commands():
     assert _setup_commands((ROOT / "README.md").read_text()) == [SERVE, TEST]
 
 
-def test_the_readme_offers_the_cpu_only_torch_build_ci_installs_before_its_first_command():
-    """On Linux the first install would pull PyPI's CUDA build (several GB): the README's choice
-    of build stands before its first set-up command, and it is the index CI's test job uses."""
+def test_the_readme_offers_ci_s_cpu_only_torch_before_its_first_command():
+    """On Linux the first install would pull PyPI's CUDA build (several GB): the
+    README's choice of build stands before its first set-up command, and it is the
+    index CI's test job uses."""
     import yaml
 
-    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "site.yml").read_text(encoding="utf-8"))
-    choice = f"export PIP_EXTRA_INDEX_URL={workflow['jobs']['test']['env']['PIP_EXTRA_INDEX_URL']}"
+    workflow = yaml.safe_load(
+        (ROOT / ".github" / "workflows" / "site.yml").read_text(encoding="utf-8")
+    )
+    index = workflow["jobs"]["test"]["env"]["PIP_EXTRA_INDEX_URL"]
+    choice = f"export PIP_EXTRA_INDEX_URL={index}"
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert choice in readme, f"README lacks `{choice}`"
-    assert readme.index(choice) < readme.index(SERVE), "README: the torch build is chosen after the first install"
+    assert readme.index(choice) < readme.index(SERVE), (
+        "README: the torch build is chosen after the first install"
+    )
 
 
 def test_contributing_names_the_supported_torch_releases_as_versions_py_does():
     from ptdocs.versions import SUPPORTED
 
     guide = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
-    assert f"today {SUPPORTED[0]} to {SUPPORTED[-1]})" in guide, "CONTRIBUTING: 'Torch builds and releases' names another range"
+    assert f"today {SUPPORTED[0]} to {SUPPORTED[-1]})" in guide, (
+        "CONTRIBUTING: 'Torch builds and releases' names another range"
+    )
 
 
 def test_contributing_says_where_each_test_file_goes():
-    """"Where a test goes" in CONTRIBUTING.md names every test file, and only files that exist."""
+    """ "Where a test goes" in CONTRIBUTING.md names every test file, and only files
+    that exist."""
     guide = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    section = guide[guide.index("## Where a test goes"):]
-    section = section[:section.index("\n## ")]
+    section = guide[guide.index("## Where a test goes") :]
+    section = section[: section.index("\n## ")]
     named = set(re.findall(r"tests/browser/|\btest_\w+\.py\b", section))
     files = {path.name for path in (ROOT / "tests").glob("test_*.py")}
     browser = {path.name for path in (ROOT / "tests" / "browser").glob("test_*.py")}
     assert "tests/browser/" in named, "the browser tests have no row"
     assert not files - named, f"no row for {sorted(files - named)}"
-    assert not named - files - browser - {"tests/browser/"}, f"rows for missing files: {sorted(named - files - browser)}"
+    assert not named - files - browser - {"tests/browser/"}, (
+        f"rows for missing files: {sorted(named - files - browser)}"
+    )
 
 
 def _anchors(text: str) -> set[str]:
-    """GitHub's anchors for a Markdown file's headings: lower case, punctuation dropped, spaces
-    as hyphens."""
+    """GitHub's anchors for a Markdown file's headings: lower case, punctuation
+    dropped, spaces as hyphens."""
     headings = re.findall(r"^#+ (.+?)\s*$", re.sub(r"(?ms)^```.*?^```", "", text), re.M)
-    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+    return {
+        re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        for heading in headings
+    }
 
 
 @pytest.mark.parametrize("name", ["README.md", "CONTRIBUTING.md", "CONTRIBUTING.es.md"])
@@ -93,7 +111,9 @@ def test_torch_is_pinned_so_a_bare_install_cannot_pull_another_build():
     assert re.search(r"^mkdocs==1\.", lock, re.M), "mkdocs<2: MkDocs 2 drops plugins"
 
 
-def test_a_write_interrupted_midway_leaves_only_a_file_git_ignores(tmp_path, monkeypatch):
+def test_a_write_interrupted_midway_leaves_only_a_file_git_ignores(
+    tmp_path, monkeypatch
+):
     import os
 
     from ptdocs import atomic
@@ -123,32 +143,60 @@ def test_the_live_preview_reloads_on_every_source_a_page_is_built_from():
 
     config = load_config(str(ROOT / "mkdocs.yml"))
     watched = {Path(path).resolve() for path in config.watch}
-    for source in ("snippets", "notebooks", "ptdocs", "overrides", "CONTRIBUTING.md", "CONTRIBUTING.es.md"):
-        assert (ROOT / source).resolve() in watched, f"mkdocs serve does not watch {source}"
+    for source in (
+        "snippets",
+        "notebooks",
+        "ptdocs",
+        "overrides",
+        "CONTRIBUTING.md",
+        "CONTRIBUTING.es.md",
+    ):
+        assert (ROOT / source).resolve() in watched, (
+            f"mkdocs serve does not watch {source}"
+        )
 
 
 def test_the_browser_marker_is_on_the_browser_tests_and_nowhere_else(site_conftest):
-    """`python -m pytest -m "not browser"` (README) leaves out exactly tests/browser/."""
+    """`python -m pytest -m "not browser"` (README) leaves out exactly
+    tests/browser/."""
     conftest = site_conftest
 
     class Item:
         def __init__(self, path):
-            self.path, self.nodeid, self.marks = path, path.relative_to(ROOT).as_posix() + "::t", []
+            self.path, self.nodeid, self.marks = (
+                path,
+                path.relative_to(ROOT).as_posix() + "::t",
+                [],
+            )
 
         def add_marker(self, mark):
             self.marks.append(mark.name)
 
-    items = [Item(ROOT / path) for path in ("tests/browser/test_pages.py", "tests/browser/sub/test_x.py",
-                                            "tests/test_downloads.py", "docs/en/index.md")]
+    items = [
+        Item(ROOT / path)
+        for path in (
+            "tests/browser/test_pages.py",
+            "tests/browser/sub/test_x.py",
+            "tests/test_downloads.py",
+            "docs/en/index.md",
+        )
+    ]
     conftest.pytest_collection_modifyitems(items)
     assert {item.path.relative_to(ROOT).as_posix(): item.marks for item in items} == {
-        "tests/browser/test_pages.py": ["browser"], "tests/browser/sub/test_x.py": ["browser"],
-        "tests/test_downloads.py": [], "docs/en/index.md": []}
+        "tests/browser/test_pages.py": ["browser"],
+        "tests/browser/sub/test_x.py": ["browser"],
+        "tests/test_downloads.py": [],
+        "docs/en/index.md": [],
+    }
 
 
-def test_the_longest_files_are_handed_out_first_and_the_rest_keep_their_order(site_conftest, pytestconfig):
+def test_the_longest_files_are_handed_out_first_and_the_rest_keep_their_order(
+    site_conftest, pytestconfig
+):
     conftest = site_conftest
-    assert "--no-loadscope-reorder" in pytestconfig.getini("addopts"), "pytest-xdist would reorder the files"
+    assert "--no-loadscope-reorder" in pytestconfig.getini("addopts"), (
+        "pytest-xdist would reorder the files"
+    )
     missing = [name for name in conftest.LONGEST_FIRST if not (ROOT / name).is_file()]
     assert not missing, f"LONGEST_FIRST names files that are gone: {missing}"
 
@@ -159,42 +207,59 @@ def test_the_longest_files_are_handed_out_first_and_the_rest_keep_their_order(si
         def add_marker(self, mark):
             pass
 
-    items = [Item("tests/test_a.py", "a1"), Item("tests/test_downloads.py", "d1"), Item("tests/test_a.py", "a2"),
-             Item("docs/en/index.md", "i"), Item("tests/browser/test_pages.py", "p"),
-             Item("tests/test_downloads.py", "d2")]
+    items = [
+        Item("tests/test_a.py", "a1"),
+        Item("tests/test_downloads.py", "d1"),
+        Item("tests/test_a.py", "a2"),
+        Item("docs/en/index.md", "i"),
+        Item("tests/browser/test_pages.py", "p"),
+        Item("tests/test_downloads.py", "d2"),
+    ]
     conftest.pytest_collection_modifyitems(items)
     assert [item.name for item in items] == ["p", "d1", "d2", "a1", "a2", "i"]
 
 
-# --- code style: ruff, and 88 columns for every line a page shows ------------------------------
+# --- code style: ruff, and 88 columns for every line a page shows
+# ------------------------------
+
 
 def _ruff_settings() -> dict:
     import tomllib
 
-    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ruff"]
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "ruff"
+    ]
 
 
 def _ruff(*arguments: str) -> subprocess.CompletedProcess:
     import sys
 
-    return subprocess.run([sys.executable, "-m", "ruff", *arguments], cwd=ROOT, capture_output=True,
-                          text=True, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "ruff", *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+    )
 
 
 def test_ruff_finds_the_code_formatted_and_clean():
-    """`ruff format --check` and `ruff check` over the repository, as pyproject.toml [tool.ruff]
-    configures them (its excludes included): what a contributor runs before a commit."""
+    """`ruff format --check` and `ruff check` over the repository, as pyproject.toml
+    [tool.ruff] configures them (its excludes included): what a contributor runs
+    before a commit."""
     for arguments in (("format", "--check"), ("check", "--output-format", "concise")):
         result = _ruff(*arguments, ".")
-        assert result.returncode == 0, (f"ruff {' '.join(arguments)}: run `python -m ruff format . && "
-                                        f"python -m ruff check .`\n{result.stdout}{result.stderr}")
+        assert result.returncode == 0, (
+            f"ruff {' '.join(arguments)}: run `python -m ruff format . && "
+            f"python -m ruff check .`\n{result.stdout}{result.stderr}"
+        )
 
 
 def test_every_line_a_page_shows_fits_the_line_length_in_every_language():
-    """Each code include of every page, expanded as the English and each translated page show it
-    (comments from the catalog), has no line longer than ruff's line-length: the code a reader
-    sees does not scroll sideways. Files that pyproject.toml's extend-exclude leaves out of ruff
-    are left out here too."""
+    """Each code include of every page, expanded as the English and each translated
+    page show it (comments from the catalog), has no line longer than ruff's
+    line-length: the code a reader sees does not scroll sideways. Files that
+    pyproject.toml's extend-exclude leaves out of ruff are left out here too."""
     from ptdocs import catalog
     from ptdocs.snippets import expand, include_target
 
@@ -209,15 +274,24 @@ def test_every_line_a_page_shows_fits_the_line_length_in_every_language():
                 continue
             for language in (catalog.SOURCE, *catalog.LANGUAGES):
                 include = expand(target, language=language, check=False)
-                if not include.path.endswith(catalog.SUFFIXES):  # code, not an included text
+                if not include.path.endswith(
+                    catalog.SUFFIXES
+                ):  # code, not an included text
                     continue
-                if any(include.path == pattern or include.path.startswith(pattern + "/")
-                       for pattern in excluded):
+                if any(
+                    include.path == pattern or include.path.startswith(pattern + "/")
+                    for pattern in excluded
+                ):
                     continue
                 checked += 1
-                too_long += [f"{include.path}:{include.first_line + number} ({language}, "
-                             f"{len(text)} columns): {text}"
-                             for number, text in enumerate(include.shown) if len(text) > width]
+                too_long += [
+                    f"{include.path}:{include.first_line + number} ({language}, "
+                    f"{len(text)} columns): {text}"
+                    for number, text in enumerate(include.shown)
+                    if len(text) > width
+                ]
     assert checked > 0
-    assert not too_long, (f"{len(too_long)} shown lines over {width} columns (wrap the English "
-                          "comment so its translation fits too):\n" + "\n".join(sorted(set(too_long))))
+    assert not too_long, (
+        f"{len(too_long)} shown lines over {width} columns (wrap the English "
+        "comment so its translation fits too):\n" + "\n".join(sorted(set(too_long)))
+    )

@@ -1,4 +1,5 @@
-"""The results page shows the CSV the pipeline produced (or the committed sample, saying so), never one it invents."""
+"""The results page shows the CSV the pipeline produced (or the committed sample,
+saying so), never one it invents."""
 
 import csv
 import dataclasses
@@ -13,7 +14,9 @@ from helpers import mkdocs_build
 from ptdocs import results
 from ptdocs.snippets import ROOT
 
-FIXTURE = ROOT / "tests" / "fixtures" / "benchmark-tiny.csv"  # a real `--preset tiny` run
+FIXTURE = (
+    ROOT / "tests" / "fixtures" / "benchmark-tiny.csv"
+)  # a real `--preset tiny` run
 
 
 def _place(root: Path, csv_path: Path, *, metadata=True, rows=None, meta_changes=None):
@@ -26,7 +29,9 @@ def _place(root: Path, csv_path: Path, *, metadata=True, rows=None, meta_changes
         meta = json.loads(FIXTURE.with_suffix(".json").read_text())
         if rows is not None:
             meta["cells"] = len(rows)
-        meta["csv_sha256"] = hashlib.sha256((root / csv_path).read_bytes()).hexdigest()  # as the benchmark does
+        meta["csv_sha256"] = hashlib.sha256(
+            (root / csv_path).read_bytes()
+        ).hexdigest()  # as the benchmark does
         for key, value in (meta_changes or {}).items():
             if value is None:
                 meta.pop(key, None)
@@ -48,39 +53,66 @@ def _csv(rows):
 
 
 def test_fresh_results_are_shown_as_fresh_without_claiming_who_made_them(tmp_path):
-    """Any results/benchmark.csv is shown, one a reader made by hand included: the note says where, not who."""
+    """Any results/benchmark.csv is shown, one a reader made by hand included: the
+    note says where, not who."""
     _place(tmp_path, results.FRESH)
     _place(tmp_path, results.SAMPLE)  # present too: the fresh run wins
     shown = results.load(tmp_path)
     assert shown.fresh and shown.csv_path == results.FRESH
-    english, spanish = results.source_note(shown, "en"), results.source_note(shown, "es")
+    english, spanish = (
+        results.source_note(shown, "en"),
+        results.source_note(shown, "es"),
+    )
     assert english.startswith('!!! info "Fresh results (results/benchmark.csv)"')
     assert spanish.startswith('!!! info "Resultados recientes (results/benchmark.csv)"')
-    assert "`results/benchmark.csv`" in english and "`samples/benchmark-cpu.csv`" in english
-    assert "pipeline" not in english + spanish and "measurement" not in english and "medición" not in spanish
+    assert (
+        "`results/benchmark.csv`" in english
+        and "`samples/benchmark-cpu.csv`" in english
+    )
+    assert (
+        "pipeline" not in english + spanish
+        and "measurement" not in english
+        and "medición" not in spanish
+    )
 
 
 def test_without_fresh_results_the_committed_sample_is_shown_and_labelled(tmp_path):
     _place(tmp_path, results.SAMPLE)
     shown = results.load(tmp_path)
     assert not shown.fresh and shown.csv_path == results.SAMPLE
-    english, spanish = results.source_note(shown, "en"), results.source_note(shown, "es")
+    english, spanish = (
+        results.source_note(shown, "en"),
+        results.source_note(shown, "es"),
+    )
     assert "Committed sample, not a measurement of this site build" in english
-    assert "`samples/benchmark-cpu.csv`" in english and "`results/benchmark.csv`" in english
-    assert "Muestra del repositorio, no una medición de esta generación del sitio" in spanish
-    assert "A `results/benchmark.csv` present when the site is built (the pipeline writes one) replaces it" \
-        in english
+    assert (
+        "`samples/benchmark-cpu.csv`" in english
+        and "`results/benchmark.csv`" in english
+    )
+    assert (
+        "Muestra del repositorio, no una medición de esta generación del sitio"
+        in spanish
+    )
+    assert (
+        "A `results/benchmark.csv` present when the site is built (the pipeline "
+        "writes one) replaces it" in english
+    )
 
 
 def test_no_results_at_all_is_an_error_not_an_empty_or_invented_page(tmp_path):
-    with pytest.raises(results.ResultsError, match="neither results/benchmark.csv .* nor the committed sample"):
+    with pytest.raises(
+        results.ResultsError,
+        match="neither results/benchmark.csv .* nor the committed sample",
+    ):
         results.load(tmp_path)
 
 
 @pytest.mark.parametrize("where", [results.FRESH, results.SAMPLE])
 def test_a_csv_without_its_metadata_is_a_clear_error(tmp_path, where):
     _place(tmp_path, where, metadata=False)
-    with pytest.raises(results.ResultsError, match=r"has no metadata beside it \(.*\.json\)") as error:
+    with pytest.raises(
+        results.ResultsError, match=r"has no metadata beside it \(.*\.json\)"
+    ) as error:
         results.load(tmp_path)
     assert "\n" not in str(error.value)
 
@@ -93,20 +125,30 @@ def test_metadata_without_hardware_torch_or_date_is_a_clear_error(tmp_path):
 
 def test_metadata_whose_csv_sha256_is_another_csvs_is_refused(tmp_path):
     _place(tmp_path, results.FRESH, meta_changes={"csv_sha256": "0" * 64})
-    with pytest.raises(results.ResultsError, match="csv_sha256 does not match results/benchmark.csv"):
+    with pytest.raises(
+        results.ResultsError, match="csv_sha256 does not match results/benchmark.csv"
+    ):
         results.load(tmp_path)
 
 
 def test_metadata_of_another_run_is_refused(tmp_path):
-    _place(tmp_path, results.FRESH, meta_changes={"torch_build": "2.12.0+cpu git 0 cuda none hip none"})
+    _place(
+        tmp_path,
+        results.FRESH,
+        meta_changes={"torch_build": "2.12.0+cpu git 0 cuda none hip none"},
+    )
     with pytest.raises(results.ResultsError, match="not the same run"):
         results.load(tmp_path)
 
 
 def test_a_csv_off_the_template_is_refused(tmp_path):
-    rows = [{key: value for key, value in row.items() if key != "memory"} for row in _rows()]
+    rows = [
+        {key: value for key, value in row.items() if key != "memory"} for row in _rows()
+    ]
     _place(tmp_path, results.FRESH, rows=rows)
-    with pytest.raises(results.ResultsError, match=r"not a benchmark CSV \(no memory column"):
+    with pytest.raises(
+        results.ResultsError, match=r"not a benchmark CSV \(no memory column"
+    ):
         results.load(tmp_path)
 
 
@@ -119,21 +161,33 @@ def test_the_machine_torch_build_and_date_come_from_the_metadata(tmp_path):
     assert meta["date"][:10] in line and f"{meta['threads']} threads" in line
 
 
-@pytest.mark.parametrize("threads, english, spanish", [(1, "1 thread ·", "1 hilo ·"),
-                                                       (4, "4 threads ·", "4 hilos ·")])
-def test_the_machine_line_says_thread_or_threads_as_the_count_needs(tmp_path, threads, english, spanish):
+@pytest.mark.parametrize(
+    "threads, english, spanish",
+    [(1, "1 thread ·", "1 hilo ·"), (4, "4 threads ·", "4 hilos ·")],
+)
+def test_the_machine_line_says_thread_or_threads_as_the_count_needs(
+    tmp_path, threads, english, spanish
+):
     _place(tmp_path, results.FRESH, meta_changes={"threads": threads})
     shown = results.load(tmp_path)
-    assert english in results.machine(shown, "en") and spanish in results.machine(shown, "es")
-    assert "1 threads" not in results.machine(shown, "en") and "1 hilos" not in results.machine(shown, "es")
+    assert english in results.machine(shown, "en") and spanish in results.machine(
+        shown, "es"
+    )
+    assert "1 threads" not in results.machine(
+        shown, "en"
+    ) and "1 hilos" not in results.machine(shown, "es")
 
 
 def _table_rows(markdown):
-    return [line for line in markdown.splitlines() if line.startswith("| ") and "`" in line]
+    return [
+        line for line in markdown.splitlines() if line.startswith("| ") and "`" in line
+    ]
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
-def test_cells_that_failed_the_quality_check_are_marked_and_their_latency_struck(tmp_path, language):
+def test_cells_that_failed_the_quality_check_are_marked_and_their_latency_struck(
+    tmp_path, language
+):
     _place(tmp_path, results.FRESH)
     shown = results.load(tmp_path)
     table = _table_rows(results.table(shown, language))
@@ -145,20 +199,42 @@ def test_cells_that_failed_the_quality_check_are_marked_and_their_latency_struck
     assert all("✗" in line for line in struck)
     for line in struck:  # both speeds struck: the latency and the samples per second
         cells = [cell.strip() for cell in line.strip("|").split("|")]
-        assert cells[3].startswith("✗ <s>") and cells[7].startswith("<s>") and cells[7].endswith("</s>")
-    assert all("✗" not in line and "<s>" not in line for line in table if line not in struck)
-    assert f"{expected_failed} {'of' if language == 'en' else 'de'} 12" in results.table(shown, language)
+        assert (
+            cells[3].startswith("✗ <s>")
+            and cells[7].startswith("<s>")
+            and cells[7].endswith("</s>")
+        )
+    assert all(
+        "✗" not in line and "<s>" not in line for line in table if line not in struck
+    )
+    assert (
+        f"{expected_failed} {'of' if language == 'en' else 'de'} 12"
+        in results.table(shown, language)
+    )
 
 
 def test_a_cell_that_did_not_run_keeps_its_row_with_the_error(tmp_path):
     rows = _rows()
-    rows[0].update(latency="", memory="", latency_iqr="", quality_pass="false", samples_per_s="",
-                   rel_error="", error="RuntimeError: out of memory")
+    rows[0].update(
+        latency="",
+        memory="",
+        latency_iqr="",
+        quality_pass="false",
+        samples_per_s="",
+        rel_error="",
+        error="RuntimeError: out of memory",
+    )
     _place(tmp_path, results.FRESH, rows=rows)
     shown = results.load(tmp_path)
-    line = next(line for line in _table_rows(results.table(shown, "en")) if "out of memory" in line)
+    line = next(
+        line
+        for line in _table_rows(results.table(shown, "en"))
+        if "out of memory" in line
+    )
     assert "✗ did not run: RuntimeError: out of memory" in line and "<s>" not in line
-    assert results.plot_svg(shown, "en")  # a row without latency is not plotted, and does not break it
+    assert results.plot_svg(
+        shown, "en"
+    )  # a row without latency is not plotted, and does not break it
 
 
 def test_the_plot_draws_latency_against_batch_in_the_pages_language(tmp_path):
@@ -167,7 +243,9 @@ def test_the_plot_draws_latency_against_batch_in_the_pages_language(tmp_path):
     english, spanish = results.plot_svg(shown, "en"), results.plot_svg(shown, "es")
     assert english.lstrip().startswith("<?xml") and "<svg" in english
     assert "batch size" in english and "quality check failed" in english
-    assert "tamaño de lote" in spanish and "comprobación de calidad no superada" in spanish
+    assert (
+        "tamaño de lote" in spanish and "comprobación de calidad no superada" in spanish
+    )
     for dtype in ("float32", "bfloat16"):
         assert f">{dtype}</text>" in english
 
@@ -178,7 +256,10 @@ def test_the_dark_plot_is_transparent_with_light_ink_and_the_same_data(tmp_path)
     light, dark = results.plot_svg(shown, "en"), results.plot_svg(shown, "en", "dark")
     ink = results.SCHEMES["dark"]["ink"]
     assert ink in dark and ink not in light
-    for svg in (light, dark):  # no white figure behind the axes: the page's background shows
+    for svg in (
+        light,
+        dark,
+    ):  # no white figure behind the axes: the page's background shows
         assert "fill: #ffffff" not in svg.split('id="axes_1"')[0]
     data = [color for color in ("#1f77b4", "#ff7f0e", results.FAILED_COLOR)]
     assert all(color in light and color in dark for color in data)
@@ -194,9 +275,11 @@ def _site(root: Path, page_text: str, page: str = "results.md"):
     (root / "docs").mkdir()
     (root / "docs" / page).write_text(page_text)
     (root / "mkdocs.yml").write_text(
-        "site_name: t\ndocs_dir: docs\ntheme: mkdocs\nmarkdown_extensions:\n  - admonition\n  - tables\n"
+        "site_name: t\ndocs_dir: docs\ntheme: mkdocs\nmarkdown_extensions:\n  - "
+        "admonition\n  - tables\n"
         "  - md_in_html\n"
-        "plugins:\n  - ptdocs:\n      steps: [results]\n")
+        "plugins:\n  - ptdocs:\n      steps: [results]\n"
+    )
     return mkdocs_build(root / "mkdocs.yml", root / "out")
 
 
@@ -206,27 +289,44 @@ def test_a_built_results_page_has_the_table_the_plot_and_the_files(tmp_path):
     assert build.returncode == 0, build.stderr
     out = tmp_path / "out" / "results"
     html = (out / "index.html").read_text()
-    # Each colour scheme's drawing, shown in its scheme by Material's #only-light / #only-dark.
-    assert '<img alt="Latency per call against batch size, one line per dtype" src="latency.svg#only-light"' in html
-    assert 'src="latency-dark.svg#only-dark"' in html and (out / "latency-dark.svg").is_file()
+    # Each colour scheme's drawing, shown in its scheme by Material's #only-light /
+    # #only-dark.
+    assert (
+        '<img alt="Latency per call against batch size, one line per dtype" '
+        'src="latency.svg#only-light"' in html
+    )
+    assert (
+        'src="latency-dark.svg#only-dark"' in html
+        and (out / "latency-dark.svg").is_file()
+    )
     failed = sum(row["quality_pass"] == "false" for row in _rows())
-    assert "<table>" in html and html.count("<s>") == 2 * failed == 12 and "±" not in html  # latency, samples/s
+    assert (
+        "<table>" in html and html.count("<s>") == 2 * failed == 12 and "±" not in html
+    )  # latency, samples/s
     assert "Committed sample, not a measurement of this site build" in html
     assert (out / "latency.svg").read_text().lstrip().startswith("<?xml")
-    assert (out / "benchmark.csv").read_bytes() == (tmp_path / results.SAMPLE).read_bytes()
+    assert (out / "benchmark.csv").read_bytes() == (
+        tmp_path / results.SAMPLE
+    ).read_bytes()
     assert (out / "benchmark.json").is_file()
 
 
 def test_a_build_without_results_fails_with_one_clear_line(tmp_path):
     build = _site(tmp_path, "# Results\n\n<!-- results -->\n")
     assert build.returncode != 0
-    assert "results page: no benchmark results: neither results/benchmark.csv" in build.stderr
+    assert (
+        "results page: no benchmark results: neither results/benchmark.csv"
+        in build.stderr
+    )
 
 
 def test_a_results_page_without_the_marker_fails_the_build(tmp_path):
     _place(tmp_path, results.SAMPLE)
     build = _site(tmp_path, "# Results\n")
-    assert build.returncode != 0 and "put exactly one '<!-- results -->' line" in build.stderr
+    assert (
+        build.returncode != 0
+        and "put exactly one '<!-- results -->' line" in build.stderr
+    )
 
 
 def test_the_committed_sample_is_a_valid_results_pair():
@@ -239,29 +339,47 @@ def test_an_accelerator_run_names_its_gpu_and_device(tmp_path):
     rows = _rows()
     for row in rows:
         row["device"] = "cuda:0"
-    _place(tmp_path, results.FRESH, rows=rows,
-           meta_changes={"device": "cuda:0", "device_name": "NVIDIA H200", "gpu_name": "NVIDIA H200"})
+    _place(
+        tmp_path,
+        results.FRESH,
+        rows=rows,
+        meta_changes={
+            "device": "cuda:0",
+            "device_name": "NVIDIA H200",
+            "gpu_name": "NVIDIA H200",
+        },
+    )
     shown = results.load(tmp_path)
     assert "**Hardware:** NVIDIA H200 (`cuda:0`)" in results.machine(shown, "en")
     assert "device `cuda:0`" in results.table(shown, "en")
 
 
-# ---- labels, the noise flag, the comparison ---------------------------------------------------
+# ---- labels, the noise flag, the comparison
+# ---------------------------------------------------
+
 
 def _noisy_rows(flags):
     """The fixture's rows with the columns a newer benchmark adds (blocks, noisy)."""
     rows = _rows()
-    for row, flag in zip(rows, flags):
+    for row, flag in zip(rows, flags, strict=False):
         row.update(blocks="10", noisy=flag)
     return rows
 
 
-@pytest.mark.parametrize("language, median, iqr", [
-    ("en", "Latency (median of block means)", "IQR of block means"),
-    ("es", "Latencia (mediana de las medias por bloque)", "IQR de las medias por bloque"),
-])
-def test_latency_is_labelled_a_median_of_block_means_and_its_iqr_is_no_plus_minus(tmp_path, language,
-                                                                                   median, iqr):
+@pytest.mark.parametrize(
+    "language, median, iqr",
+    [
+        ("en", "Latency (median of block means)", "IQR of block means"),
+        (
+            "es",
+            "Latencia (mediana de las medias por bloque)",
+            "IQR de las medias por bloque",
+        ),
+    ],
+)
+def test_latency_is_labelled_a_median_of_block_means_and_its_iqr_is_no_plus_minus(
+    tmp_path, language, median, iqr
+):
     _place(tmp_path, results.FRESH)
     table = results.table(results.load(tmp_path), language)
     header = next(line for line in table.splitlines() if line.startswith("| "))
@@ -269,37 +387,76 @@ def test_latency_is_labelled_a_median_of_block_means_and_its_iqr_is_no_plus_minu
     assert "±" not in table
     row = next(line for line in _table_rows(table) if "`float32` | 2 |" in line)
     cells = [cell.strip() for cell in row.strip("|").split("|")]
-    assert cells[3:5] == ["29.3 µs", "0"]  # latency 2.92895e-05 and latency_iqr 0, each in its own column
+    assert cells[3:5] == [
+        "29.3 µs",
+        "0",
+    ]  # latency 2.92895e-05 and latency_iqr 0, each in its own column
 
 
-def test_noisy_cells_are_flagged_in_the_table_with_the_criterion_from_the_metadata(tmp_path):
+def test_noisy_cells_are_flagged_in_the_table_with_the_criterion_from_the_metadata(
+    tmp_path,
+):
     flags = ["true", "false"] * 6
-    _place(tmp_path, results.FRESH, rows=_noisy_rows(flags),
-           meta_changes={"noise": {"threshold": 0.15, "min_blocks": 5,
-                                   "criterion": "noisy = true when the IQR is >= 0.15 of the median"},
-                         "run": {"preset": "tiny", "reruns": 2}})
+    _place(
+        tmp_path,
+        results.FRESH,
+        rows=_noisy_rows(flags),
+        meta_changes={
+            "noise": {
+                "threshold": 0.15,
+                "min_blocks": 5,
+                "criterion": "noisy = true when the IQR is >= 0.15 of the median",
+            },
+            "run": {"preset": "tiny", "reruns": 2},
+        },
+    )
     shown = results.load(tmp_path)
     assert [row["noisy"] for row in shown.rows] == [flag == "true" for flag in flags]
     english, spanish = results.table(shown, "en"), results.table(shown, "es")
     assert sum("⚠ noisy" in line for line in _table_rows(english)) == 6
     assert sum("not flagged" in line for line in _table_rows(english)) == 6
     assert sum("⚠ ruidosa" in line for line in _table_rows(spanish)) == 6
-    assert "6 of 12 cells are flagged noisy" in english and "6 de 12 celdas están marcadas como ruidosas" in spanish
-    # The criterion is built from the metadata's numbers in each language, never pasted in English.
-    assert ("A cell is flagged noisy when the IQR of its block means is at least 15% of their median, or when "
-            "fewer than 5 blocks were timed. A noisy cell was timed again, up to 2 more times") in english
-    assert ("Una celda se marca como ruidosa cuando el IQR de sus medias por bloque es al menos el 15% de su "
-            "mediana, o cuando se midieron menos de 5 bloques. Una celda ruidosa se volvió a medir hasta 2 veces "
-            "más") in spanish
-    assert "noisy = true" not in english + spanish and "spread widely, were too few, or their threads" in english
+    assert (
+        "6 of 12 cells are flagged noisy" in english
+        and "6 de 12 celdas están marcadas como ruidosas" in spanish
+    )
+    # The criterion is built from the metadata's numbers in each language, never pasted
+    # in English.
+    assert (
+        "A cell is flagged noisy when the IQR of its block means is at least 15% of "
+        "their median, or when "
+        "fewer than 5 blocks were timed. A noisy cell was timed again, up to 2 more "
+        "times"
+    ) in english
+    assert (
+        "Una celda se marca como ruidosa cuando el IQR de sus medias por bloque es al "
+        "menos el 15% de su "
+        "mediana, o cuando se midieron menos de 5 bloques. Una celda ruidosa se "
+        "volvió a medir hasta 2 veces "
+        "más"
+    ) in spanish
+    assert (
+        "noisy = true" not in english + spanish
+        and "spread widely, were too few, or their threads" in english
+    )
 
 
 def test_metadata_that_gives_the_noise_criterion_only_in_words_is_quoted(tmp_path):
-    _place(tmp_path, results.FRESH, rows=_noisy_rows(["false"] * 12),
-           meta_changes={"noise": {"criterion": "IQR above 10% of the median, or fewer than 5 blocks"}})
+    _place(
+        tmp_path,
+        results.FRESH,
+        rows=_noisy_rows(["false"] * 12),
+        meta_changes={
+            "noise": {
+                "criterion": "IQR above 10% of the median, or fewer than 5 blocks"
+            }
+        },
+    )
     shown = results.load(tmp_path)
-    assert "as the metadata states it: IQR above 10% of the median, or fewer than 5 blocks." in \
-        results.table(shown, "en")
+    assert (
+        "as the metadata states it: IQR above 10% of the median, or fewer than 5 "
+        "blocks." in results.table(shown, "en")
+    )
     assert "tal como lo dan los metadatos (en inglés)" in results.table(shown, "es")
 
 
@@ -311,12 +468,17 @@ def test_a_csv_from_before_the_noise_flag_shows_noise_as_unknown(tmp_path):
     assert all("| unknown |" in line for line in _table_rows(table))
     assert "so whether a cell was noisy is unknown" in table
     assert "desconocido" in results.table(shown, "es")
-    assert "noisy (hollow marker)" not in results.plot_svg(shown, "en")  # unknown is not drawn as noisy
+    assert "noisy (hollow marker)" not in results.plot_svg(
+        shown, "en"
+    )  # unknown is not drawn as noisy
 
 
 def test_a_bad_noisy_value_is_refused(tmp_path):
     _place(tmp_path, results.FRESH, rows=_noisy_rows(["maybe"] * 12))
-    with pytest.raises(results.ResultsError, match="line 2: noisy must be true, false or empty, not 'maybe'"):
+    with pytest.raises(
+        results.ResultsError,
+        match="line 2: noisy must be true, false or empty, not 'maybe'",
+    ):
         results.load(tmp_path)
 
 
@@ -326,10 +488,18 @@ def test_the_plot_draws_noisy_medians_hollow_with_a_legend(tmp_path):
     assert "noisy (hollow marker)" in results.plot_svg(shown, "en")
     assert "ruidosa (marcador hueco)" in results.plot_svg(shown, "es")
     figure = results.draw(shown, "en")
-    hollow = [line for axis in figure.axes for line in axis.lines
-              if line.get_markerfacecolor() == "white" and line.get_linestyle() == "None"]
-    assert len(hollow) == 1 and list(hollow[0].get_xdata()) == [2]  # the one noisy cell: inference float32 b2
-    steady = dataclasses.replace(shown, rows=tuple(dict(row, noisy=False) for row in shown.rows))
+    hollow = [
+        line
+        for axis in figure.axes
+        for line in axis.lines
+        if line.get_markerfacecolor() == "white" and line.get_linestyle() == "None"
+    ]
+    assert len(hollow) == 1 and list(hollow[0].get_xdata()) == [
+        2
+    ]  # the one noisy cell: inference float32 b2
+    steady = dataclasses.replace(
+        shown, rows=tuple(dict(row, noisy=False) for row in shown.rows)
+    )
     assert "noisy (hollow marker)" not in results.plot_svg(steady, "en")
 
 
@@ -338,7 +508,7 @@ def _cells(line):
 
 
 def _pair(root: Path, first_rows, second_rows):
-    for path, rows in zip(results.COMPARISON, (first_rows, second_rows)):
+    for path, rows in zip(results.COMPARISON, (first_rows, second_rows), strict=False):
         _place(root, path, rows=rows)
 
 
@@ -354,40 +524,65 @@ def test_the_comparison_is_the_compare_commands_verdicts_as_a_table(tmp_path):
     english = results.comparison_table(comparison, tmp_path, "en")
     lines = _table_rows(english)
     assert len(lines) == 12
-    # latency halved: faster where both rows passed and are steady (their IQRs are far below 50%) ...
+    # latency halved: faster where both rows passed and are steady (their IQRs are far
+    # below 50%) ...
     steady_passed = [r for r in first[1:] if r["quality_pass"] == "true"]
     assert sum("**faster** (beyond" in line for line in lines) == len(steady_passed)
     # ... never for a noisy row or a failed one, each saying why
-    noisy = next(line for line in lines if line.startswith("| inference | `float32` | 2 |"))
+    noisy = next(
+        line for line in lines if line.startswith("| inference | `float32` | 2 |")
+    )
     assert "not compared ([2] flagged noisy)" in noisy
     ratio = comparison.verdicts[comparison.keys[0], 1].ratio
-    assert ratio == pytest.approx(0.5, rel=1e-4)  # halved (written with %g), on paper ...
-    assert _cells(noisy)[5] == "—" and "0.50" not in noisy  # ... but no ratio is shown for it
+    assert ratio == pytest.approx(
+        0.5, rel=1e-4
+    )  # halved (written with %g), on paper ...
+    assert (
+        _cells(noisy)[5] == "—" and "0.50" not in noisy
+    )  # ... but no ratio is shown for it
     failed = [line for line in lines if "failed the quality check" in line]
     assert len(failed) == sum(r["quality_pass"] == "false" for r in first)
     assert all("✗ <s>" in line for line in failed)
     for line in failed:  # the medians stay, struck; the ratio column says nothing
-        assert _cells(line)[3].startswith("✗ <s>") and _cells(line)[4].startswith("✗ <s>")
+        assert _cells(line)[3].startswith("✗ <s>") and _cells(line)[4].startswith(
+            "✗ <s>"
+        )
         assert _cells(line)[5] == "—"
     judged = [line for line in lines if "not compared" not in line]
     assert judged and all(_cells(line)[5] == "0.50" for line in judged)
-    assert "**[1]** `samples/benchmark-cpu-threads1.csv`" in english and "**faster** (beyond ×1.050)" in english
+    assert (
+        "**[1]** `samples/benchmark-cpu-threads1.csv`" in english
+        and "**faster** (beyond ×1.050)" in english
+    )
     meta = json.loads(FIXTURE.with_suffix(".json").read_text())
-    assert f"`cpu` ({meta['device_name']}), 2 threads, preset `tiny`, finished {meta['date'][:10]}" in english
+    assert (
+        f"`cpu` ({meta['device_name']}), 2 threads, preset `tiny`, finished "
+        f"{meta['date'][:10]}" in english
+    )
     spanish = results.comparison_table(comparison, tmp_path, "es")
-    assert "**más rápida** (fuera del límite ×1.050)" in spanish and "por encima del límite" not in spanish
+    assert (
+        "**más rápida** (fuera del límite ×1.050)" in spanish
+        and "por encima del límite" not in spanish
+    )
     assert "no comparada ([2] marcada como ruidosa)" in spanish
     assert "[1] y [2] no superaron la comprobación de calidad" in spanish
     svg = results.comparison_svg(comparison, "en")
-    assert "time / [1] (log scale; left of 1: faster)" in svg and ">faster</text>" in svg
+    assert (
+        "time / [1] (log scale; left of 1: faster)" in svg and ">faster</text>" in svg
+    )
     assert "tiempo / [1]" in results.comparison_svg(comparison, "es")
 
 
 def test_the_comparison_plot_draws_no_bar_for_a_cell_not_compared(tmp_path):
-    """A ratio without a verdict is a label at 1, never a bar that reads like a speedup."""
+    """A ratio without a verdict is a label at 1, never a bar that reads like a
+    speedup."""
     from matplotlib.patches import Rectangle
 
-    _pair(tmp_path, _noisy_rows(["false"] * 12), _halved(_noisy_rows(["true"] + ["false"] * 11)))
+    _pair(
+        tmp_path,
+        _noisy_rows(["false"] * 12),
+        _halved(_noisy_rows(["true"] + ["false"] * 11)),
+    )
     comparison = results.load_comparison(tmp_path)
     verdicts = [comparison.verdicts[key, 1] for key in comparison.keys]
     judged = [v for v in verdicts if v.kind in results.VERDICT_COLORS]
@@ -395,10 +590,22 @@ def test_the_comparison_plot_draws_no_bar_for_a_cell_not_compared(tmp_path):
     assert judged and skipped and len(judged) + len(skipped) == 12
     figure = results.draw_comparison(comparison, "en")
     (axis,) = figure.axes
-    bars = [p for p in axis.patches if isinstance(p, Rectangle) and p.get_facecolor()[:3] != (0.9, 0.9, 0.9)]
-    bands = [p for p in axis.patches if isinstance(p, Rectangle) and p.get_facecolor()[:3] == (0.9, 0.9, 0.9)]
-    assert len(bars) == len(bands) == len(judged)  # one verdict bar and one noise band per judged cell
-    for band, verdict in zip(bands, judged):  # the band spans 1 / (1 + t) to 1 + t: symmetric on the log axis
+    bars = [
+        p
+        for p in axis.patches
+        if isinstance(p, Rectangle) and p.get_facecolor()[:3] != (0.9, 0.9, 0.9)
+    ]
+    bands = [
+        p
+        for p in axis.patches
+        if isinstance(p, Rectangle) and p.get_facecolor()[:3] == (0.9, 0.9, 0.9)
+    ]
+    assert (
+        len(bars) == len(bands) == len(judged)
+    )  # one verdict bar and one noise band per judged cell
+    for band, verdict in zip(
+        bands, judged, strict=False
+    ):  # the band spans 1 / (1 + t) to 1 + t: symmetric on the log axis
         assert band.get_x() == pytest.approx(1 / verdict.factor)
         assert band.get_x() + band.get_width() == pytest.approx(verdict.factor)
     labels = [text.get_text() for text in axis.texts]
@@ -424,49 +631,98 @@ def test_the_committed_pair_is_two_real_runs_that_differ_in_threads_only():
     first, second = comparison.runs
     assert (first.threads, second.threads) == ("1", "2")
     assert first.preset == second.preset == "quick" and comparison.warnings == ()
-    assert results.compare_module().differences(first, second) == {"threads": ("1", "2")}
+    assert results.compare_module().differences(first, second) == {
+        "threads": ("1", "2")
+    }
     english = " ".join(results.setting_notes(comparison, "en"))
-    assert "From their metadata, [2] differs from [1] in thread count (`1` → `2`); they agree in torch build, "\
-        "device, CPU model, preset." \
-        == english
-    assert results.benchmark_command(comparison) == "python snippets/measuring/benchmark.py --preset quick"
+    assert (
+        "From their metadata, [2] differs from [1] in thread count (`1` → `2`); they "
+        "agree in torch build, "
+        "device, CPU model, preset." == english
+    )
+    assert (
+        results.benchmark_command(comparison)
+        == "python snippets/measuring/benchmark.py --preset quick"
+    )
     assert first.torch_build == second.torch_build and first.device == second.device
-    metas = [json.loads((ROOT / path).with_suffix(".json").read_text()) for path in results.COMPARISON]
+    metas = [
+        json.loads((ROOT / path).with_suffix(".json").read_text())
+        for path in results.COMPARISON
+    ]
     assert [m["threads"] for m in metas] == [1, 2]
-    assert metas[0]["run"] == metas[1]["run"]  # same preset, shapes, dtypes, batches, seed
-    assert len(comparison.keys) == metas[0]["cells"] and comparison.counts(1)["missing"] == 0
+    assert (
+        metas[0]["run"] == metas[1]["run"]
+    )  # same preset, shapes, dtypes, batches, seed
+    assert (
+        len(comparison.keys) == metas[0]["cells"]
+        and comparison.counts(1)["missing"] == 0
+    )
 
 
-def test_the_comparison_note_is_built_from_the_metadata_and_warns_in_each_language(tmp_path):
-    """Presets, builds and start times differ here: the note says so, in English and in Spanish."""
+def test_the_comparison_note_is_built_from_the_metadata_and_warns_in_each_language(
+    tmp_path,
+):
+    """Presets, builds and start times differ here: the note says so, in English and
+    in Spanish."""
     first = [dict(row, threads="1") for row in _noisy_rows(["false"] * 12)]
-    _place(tmp_path, results.COMPARISON[0], rows=first,
-           meta_changes={"threads": 1, "started": "2026-01-01T10:00:00+00:00", "wall_seconds": 90})
+    _place(
+        tmp_path,
+        results.COMPARISON[0],
+        rows=first,
+        meta_changes={
+            "threads": 1,
+            "started": "2026-01-01T10:00:00+00:00",
+            "wall_seconds": 90,
+        },
+    )
     second = [dict(row, threads="2") for row in _halved(_noisy_rows(["false"] * 12))]
-    _place(tmp_path, results.COMPARISON[1], rows=second,
-           meta_changes={"run": {"preset": "quick"}, "threads": 2,
-                         "started": "2026-01-01T10:01:00+00:00", "wall_seconds": 90})
+    _place(
+        tmp_path,
+        results.COMPARISON[1],
+        rows=second,
+        meta_changes={
+            "run": {"preset": "quick"},
+            "threads": 2,
+            "started": "2026-01-01T10:01:00+00:00",
+            "wall_seconds": 90,
+        },
+    )
     comparison = results.load_comparison(tmp_path)
     english = results.comparison_section(comparison, tmp_path, "en", "c.svg")
     spanish = results.comparison_section(comparison, tmp_path, "es", "c.svg")
-    assert "Runs of `python snippets/measuring/benchmark.py` committed" in english  # no common preset
+    assert (
+        "Runs of `python snippets/measuring/benchmark.py` committed" in english
+    )  # no common preset
     assert "thread count (`1` → `2`), preset (`tiny` → `quick`)" in english
-    assert "More than one setting differs, so each ratio mixes their effects." in english
-    assert "[1] and [2] ran at the same time" in english and "started 2026-01-01 10:00 UTC, took 90 s" in english
+    assert (
+        "More than one setting differs, so each ratio mixes their effects." in english
+    )
+    assert (
+        "[1] and [2] ran at the same time" in english
+        and "started 2026-01-01 10:00 UTC, took 90 s" in english
+    )
     assert "número de hilos (`1` → `2`), preajuste (`tiny` → `quick`)" in spanish
-    assert "Difiere más de un ajuste" in spanish and "[1] y [2] se ejecutaron a la vez" in spanish
+    assert (
+        "Difiere más de un ajuste" in spanish
+        and "[1] y [2] se ejecutaron a la vez" in spanish
+    )
     assert "empezó 2026-01-01 10:00 UTC, duró 90 s" in spanish
 
 
 def test_a_built_results_page_shows_the_comparison_where_its_marker_is(tmp_path):
     _place(tmp_path, results.SAMPLE)
     _pair(tmp_path, _noisy_rows(["false"] * 12), _halved(_noisy_rows(["false"] * 12)))
-    build = _site(tmp_path, "# Results\n\n<!-- results -->\n\n## Compare\n\n<!-- comparison -->\n")
+    build = _site(
+        tmp_path, "# Results\n\n<!-- results -->\n\n## Compare\n\n<!-- comparison -->\n"
+    )
     assert build.returncode == 0, build.stderr
     out = tmp_path / "out" / "results"
     html = (out / "index.html").read_text()
     assert 'src="comparison.svg#only-light"' in html and "Committed sample pair" in html
-    assert 'src="comparison-dark.svg#only-dark"' in html and (out / "comparison-dark.svg").is_file()
+    assert (
+        'src="comparison-dark.svg#only-dark"' in html
+        and (out / "comparison-dark.svg").is_file()
+    )
     assert html.count("<table>") == 2
     assert (out / "comparison.svg").read_text().lstrip().startswith("<?xml")
 
@@ -480,76 +736,144 @@ def test_a_comparison_marker_without_the_pair_fails_the_build(tmp_path):
 def test_a_failed_cell_says_which_criterion_failed_when_the_csv_records_it(tmp_path):
     rows = _noisy_rows(["false"] * 12)
     for row in rows:
-        row["quality_failure"] = "agreement 0.5 < 0.99" if row["quality_pass"] == "false" else ""
+        row["quality_failure"] = (
+            "agreement 0.5 < 0.99" if row["quality_pass"] == "false" else ""
+        )
     _place(tmp_path, results.FRESH, rows=rows)
     table = _table_rows(results.table(results.load(tmp_path), "en"))
     failed = [line for line in table if "<s>" in line]
     assert failed and all("| ✗ agreement 0.5 < 0.99 |" in line for line in failed)
 
 
-@pytest.mark.parametrize("language, within, drift", [
-    ("en", "not a significance test", "t is the spread within each run: it cannot see how far the machine drifts"),
-    ("es", "no una prueba de significación",
-     "t es la dispersión dentro de cada ejecución: no ve cuánto se desvía"),
-])
-def test_the_criterion_claims_only_the_spread_within_each_run(tmp_path, language, within, drift):
-    """Not 'conservative': the committed A/A pair shows a verdict the within-run spread cannot explain."""
+@pytest.mark.parametrize(
+    "language, within, drift",
+    [
+        (
+            "en",
+            "not a significance test",
+            "t is the spread within each run: it cannot see how far the machine drifts",
+        ),
+        (
+            "es",
+            "no una prueba de significación",
+            "t es la dispersión dentro de cada ejecución: no ve cuánto se desvía",
+        ),
+    ],
+)
+def test_the_criterion_claims_only_the_spread_within_each_run(
+    tmp_path, language, within, drift
+):
+    """Not 'conservative': the committed A/A pair shows a verdict the within-run
+    spread cannot explain."""
     _pair(tmp_path, _noisy_rows(["false"] * 12), _halved(_noisy_rows(["false"] * 12)))
-    text = results.comparison_table(results.load_comparison(tmp_path), tmp_path, language)
+    text = results.comparison_table(
+        results.load_comparison(tmp_path), tmp_path, language
+    )
     assert within in text and drift in text
     assert "conservative" not in text and "conservadora" not in text
 
 
 def test_the_committed_aa_pair_is_two_runs_of_the_same_settings_at_different_times():
     comparison = results.load_comparison(ROOT, results.AA_PAIR)
-    assert comparison is not None and results.is_aa(comparison) and comparison.warnings == ()
+    assert (
+        comparison is not None
+        and results.is_aa(comparison)
+        and comparison.warnings == ()
+    )
     first, second = comparison.runs
     assert results.compare_module().differences(first, second) == {}
     assert first.threads == second.threads and first.preset == second.preset
-    assert results.AA_PAIR[1] == results.COMPARISON[1]  # the page says the two pairs share their [2]
-    assert not results.is_aa(results.load_comparison(ROOT))  # the threads pair is not one
-    metas = [json.loads((ROOT / path).with_suffix(".json").read_text()) for path in results.AA_PAIR]
-    assert metas[0]["run"] == metas[1]["run"] and metas[0]["started"] != metas[1]["started"]
+    assert (
+        results.AA_PAIR[1] == results.COMPARISON[1]
+    )  # the page says the two pairs share their [2]
+    assert not results.is_aa(
+        results.load_comparison(ROOT)
+    )  # the threads pair is not one
+    metas = [
+        json.loads((ROOT / path).with_suffix(".json").read_text())
+        for path in results.AA_PAIR
+    ]
+    assert (
+        metas[0]["run"] == metas[1]["run"]
+        and metas[0]["started"] != metas[1]["started"]
+    )
     (_, end), (start, _) = first.span, second.span
     gap = f"{(start - end).total_seconds():.0f}"
     english = results.comparison_section(comparison, ROOT, "en", "c.svg")
     spanish = results.comparison_section(comparison, ROOT, "es", "c.svg")
-    assert "differs from [1] in none of torch build, device, CPU model, thread count, preset: an A/A pair" in english
-    assert f"[2] started {gap} s after [1] finished: the same settings at another moment." in english
-    assert f"[2] empezó {gap} s después de que terminara [1]" in spanish and "es un par A/A" in spanish
-    assert "compare.py samples/benchmark-cpu.csv samples/benchmark-cpu-threads2.csv`" in english
+    assert (
+        "differs from [1] in none of torch build, device, CPU model, thread count, "
+        "preset: an A/A pair" in english
+    )
+    assert (
+        f"[2] started {gap} s after [1] finished: the same settings at another moment."
+        in english
+    )
+    assert (
+        f"[2] empezó {gap} s después de que terminara [1]" in spanish
+        and "es un par A/A" in spanish
+    )
+    assert (
+        "compare.py samples/benchmark-cpu.csv samples/benchmark-cpu-threads2.csv`"
+        in english
+    )
     counts = comparison.counts(1)
-    called, compared = counts["faster"] + counts["slower"], counts["faster"] + counts["slower"] + counts["within noise"]
-    assert results.aa_summary(comparison, "en") in english and results.aa_summary(comparison, "es") in spanish
+    called, compared = (
+        counts["faster"] + counts["slower"],
+        counts["faster"] + counts["slower"] + counts["within noise"],
+    )
+    assert (
+        results.aa_summary(comparison, "en") in english
+        and results.aa_summary(comparison, "es") in spanish
+    )
     if called:  # what the committed files say, whatever it is: counted, never typed
         assert f"In this A/A pair, {called} of {compared} compared cells" in english
         assert f"En este par A/A, {called} de {compared} celdas comparadas" in spanish
     elif compared:
         assert f"none of the {compared} compared cells" in english
-    else:  # every cell flagged in a run (a busy machine): the page says the pair tells nothing
+    # every cell flagged in a run (a busy machine): the page says the pair tells nothing
+    else:
         assert "In this A/A pair no cell could be compared" in english
         assert "En este par A/A no se pudo comparar ninguna celda" in spanish
 
 
-def test_an_aa_summary_counts_the_cells_called_faster_or_slower_in_each_language(tmp_path):
+def test_an_aa_summary_counts_the_cells_called_faster_or_slower_in_each_language(
+    tmp_path,
+):
     rows = _noisy_rows(["false"] * 12)
     later = [dict(row) for row in rows]
-    later[1]["latency"] = f"{float(rows[1]['latency']) * 2:g}"  # one cell moved, nothing else
-    _place(tmp_path, results.COMPARISON[0], rows=rows,
-           meta_changes={"started": "2026-01-01T10:00:00+00:00", "wall_seconds": 30})
-    _place(tmp_path, results.COMPARISON[1], rows=later,
-           meta_changes={"started": "2026-01-01T10:02:00+00:00", "wall_seconds": 30})
+    later[1]["latency"] = (
+        f"{float(rows[1]['latency']) * 2:g}"  # one cell moved, nothing else
+    )
+    _place(
+        tmp_path,
+        results.COMPARISON[0],
+        rows=rows,
+        meta_changes={"started": "2026-01-01T10:00:00+00:00", "wall_seconds": 30},
+    )
+    _place(
+        tmp_path,
+        results.COMPARISON[1],
+        rows=later,
+        meta_changes={"started": "2026-01-01T10:02:00+00:00", "wall_seconds": 30},
+    )
     comparison = results.load_comparison(tmp_path)
     assert results.is_aa(comparison) and comparison.counts(1)["slower"] == 1
-    compared = sum(comparison.counts(1)[kind] for kind in ("faster", "slower", "within noise"))
+    compared = sum(
+        comparison.counts(1)[kind] for kind in ("faster", "slower", "within noise")
+    )
     english = results.comparison_section(comparison, tmp_path, "en", "c.svg")
     spanish = results.comparison_section(comparison, tmp_path, "es", "c.svg")
     assert "[2] started 90 s after [1] finished" in english
     assert "[2] empezó 90 s después de que terminara [1]" in spanish
     assert f"1 of {compared} compared cells is called faster or slower" in english
     assert f"1 de {compared} celdas comparadas sale más rápida o más lenta" in spanish
-    steady = results.load_comparison(tmp_path, (results.COMPARISON[0], results.COMPARISON[0]))
-    assert f"none of the {compared} compared cells is called" in results.aa_summary(steady, "en")
+    steady = results.load_comparison(
+        tmp_path, (results.COMPARISON[0], results.COMPARISON[0])
+    )
+    assert f"none of the {compared} compared cells is called" in results.aa_summary(
+        steady, "en"
+    )
     assert "ninguna de las" in results.aa_summary(steady, "es")
     # A pair that differs in a setting gets no A/A summary.
     other = [dict(row, threads="1") for row in rows]
@@ -562,14 +886,22 @@ def test_an_aa_summary_counts_the_cells_called_faster_or_slower_in_each_language
 def test_a_built_results_page_shows_the_aa_pair_where_its_marker_is(tmp_path):
     _place(tmp_path, results.SAMPLE)
     _pair(tmp_path, _noisy_rows(["false"] * 12), _noisy_rows(["false"] * 12))
-    build = _site(tmp_path, "# Results\n\n<!-- results -->\n\n## A/A\n\n<!-- comparison-aa -->\n\n"
-                            "## Threads\n\n<!-- comparison -->\n")
+    build = _site(
+        tmp_path,
+        "# Results\n\n<!-- results -->\n\n## A/A\n\n<!-- comparison-aa -->\n\n"
+        "## Threads\n\n<!-- comparison -->\n",
+    )
     assert build.returncode == 0, build.stderr
     out = tmp_path / "out" / "results"
     html = (out / "index.html").read_text()
-    assert 'src="comparison-aa.svg#only-light"' in html and 'src="comparison.svg#only-light"' in html
+    assert (
+        'src="comparison-aa.svg#only-light"' in html
+        and 'src="comparison.svg#only-light"' in html
+    )
     assert html.count("<table>") == 3
-    assert html.index("compare.py samples/benchmark-cpu.csv") < html.index("compare.py samples/benchmark-cpu-threads1")
+    assert html.index("compare.py samples/benchmark-cpu.csv") < html.index(
+        "compare.py samples/benchmark-cpu-threads1"
+    )
     assert (out / "comparison-aa.svg").read_text().lstrip().startswith("<?xml")
 
 
@@ -578,13 +910,20 @@ def test_an_aa_marker_without_its_pair_fails_the_build(tmp_path):
     _place(tmp_path, results.COMPARISON[0])  # no samples/benchmark-cpu-threads2.csv
     build = _site(tmp_path, "# Results\n\n<!-- results -->\n\n<!-- comparison-aa -->\n")
     assert build.returncode != 0
-    assert "'<!-- comparison-aa -->' needs the committed pair samples/benchmark-cpu.csv and" in build.stderr
+    assert (
+        "'<!-- comparison-aa -->' needs the committed pair samples/benchmark-cpu.csv "
+        "and" in build.stderr
+    )
 
 
 def test_the_real_results_pages_hold_both_comparison_markers_aa_first():
     for language in ("en", "es"):
         text = (ROOT / "docs" / language / "results.md").read_text()
-        assert text.count("<!-- comparison-aa -->") == text.count("<!-- comparison -->") == 1
+        assert (
+            text.count("<!-- comparison-aa -->")
+            == text.count("<!-- comparison -->")
+            == 1
+        )
         assert text.index("<!-- comparison-aa -->") < text.index("<!-- comparison -->")
         assert "conservative" not in text and "conservadora" not in text
 
@@ -594,21 +933,30 @@ def test_a_latency_that_is_not_a_positive_time_is_refused(tmp_path, latency):
     rows = _rows()
     rows[0]["latency"] = latency
     _place(tmp_path, results.FRESH, rows=rows)
-    with pytest.raises(results.ResultsError, match=f"line 2: latency '{latency}' is not a time in seconds"):
+    with pytest.raises(
+        results.ResultsError,
+        match=f"line 2: latency '{latency}' is not a time in seconds",
+    ):
         results.load(tmp_path)
 
 
-# --- the measuring page's sample, as a table -----------------------------------------------
+# --- the measuring page's sample, as a table
+# -----------------------------------------------
+
 
 def test_the_sample_table_shows_the_files_values_as_written():
     table = results.sample_table(ROOT / results.SAMPLE)
     lines = table.splitlines()
-    assert lines[0].replace("<wbr>", "") == "| " + " | ".join(
-        f"<code>{column}</code>" for column in results.SAMPLE_COLUMNS) + " |"
+    assert (
+        lines[0].replace("<wbr>", "")
+        == "| "
+        + " | ".join(f"<code>{column}</code>" for column in results.SAMPLE_COLUMNS)
+        + " |"
+    )
     with (ROOT / results.SAMPLE).open(newline="", encoding="utf-8") as file:
         rows = list(csv.DictReader(file))
     assert len(lines) == 2 + len(rows)
-    for line, row in zip(lines[2:], rows):
+    for line, row in zip(lines[2:], rows, strict=False):
         cells = [cell.strip().strip("`") for cell in line.strip("|").split(" | ")]
         assert cells == [row[column] for column in results.SAMPLE_COLUMNS], row["trial"]
 
@@ -616,20 +964,34 @@ def test_the_sample_table_shows_the_files_values_as_written():
 def test_a_sample_without_a_shown_column_is_a_clear_error(tmp_path):
     sample = tmp_path / "sample.csv"
     sample.write_text("task,dtype\ninference,float32\n")
-    with pytest.raises(results.ResultsError, match=r"sample.csv: no column batch, latency, .*; the table of the"):
+    with pytest.raises(
+        results.ResultsError,
+        match=r"sample.csv: no column batch, latency, .*; the table of the",
+    ):
         results.sample_table(sample)
 
 
-def test_a_built_measuring_page_shows_the_sample_as_a_table_and_links_the_file(tmp_path):
+def test_a_built_measuring_page_shows_the_sample_as_a_table_and_links_the_file(
+    tmp_path,
+):
     (tmp_path / "samples").mkdir()
     (tmp_path / results.SAMPLE).write_bytes((ROOT / results.SAMPLE).read_bytes())
-    build = _site(tmp_path, "# Measuring\n\n[the file](benchmark-cpu.csv)\n\n<!-- sample-table -->\n",
-                  "measuring.md")
+    build = _site(
+        tmp_path,
+        "# Measuring\n\n[the file](benchmark-cpu.csv)\n\n<!-- sample-table -->\n",
+        "measuring.md",
+    )
     assert build.returncode == 0, build.stderr
     out = tmp_path / "out" / "measuring"
     html = (out / "index.html").read_text()
-    assert "<table>" in html and "<code>quality_<wbr>failure</code>" in html and "sample-table" not in html
-    assert (out / "benchmark-cpu.csv").read_bytes() == (tmp_path / results.SAMPLE).read_bytes()
+    assert (
+        "<table>" in html
+        and "<code>quality_<wbr>failure</code>" in html
+        and "sample-table" not in html
+    )
+    assert (out / "benchmark-cpu.csv").read_bytes() == (
+        tmp_path / results.SAMPLE
+    ).read_bytes()
 
 
 def test_a_measuring_page_without_the_sample_marker_fails_the_build(tmp_path):
@@ -637,49 +999,103 @@ def test_a_measuring_page_without_the_sample_marker_fails_the_build(tmp_path):
     (tmp_path / results.SAMPLE).write_bytes((ROOT / results.SAMPLE).read_bytes())
     build = _site(tmp_path, "# Measuring\n", "measuring.md")
     assert build.returncode != 0
-    assert "measuring.md: put exactly one '<!-- sample-table -->' line where the sample goes" in build.stderr
+    assert (
+        "measuring.md: put exactly one '<!-- sample-table -->' line where the sample "
+        "goes" in build.stderr
+    )
 
 
 def _with_blocks(root: Path, rows, factor):
     """The pair's metadata given block times: 10 blocks per cell around its latency."""
-    blocks = {row["trial"]: {"number_per_run": 1, "raw_times": [
-        float(row["latency"]) * factor * (1 + 0.01 * (i - 5)) for i in range(10)]}
-        for row in rows if row["latency"]}
+    blocks = {
+        row["trial"]: {
+            "number_per_run": 1,
+            "raw_times": [
+                float(row["latency"]) * factor * (1 + 0.01 * (i - 5)) for i in range(10)
+            ],
+        }
+        for row in rows
+        if row["latency"]
+    }
     return blocks
 
 
-@pytest.mark.parametrize("language, rule, interval", [
-    ("en", "The verdict rests on each cell's block times", "(95% 1.9"),
-    ("es", "El veredicto se basa en los tiempos de los bloques", "(95% 1.9"),
-])
-def test_with_block_times_the_verdict_is_an_interval_and_the_page_says_so(tmp_path, language, rule,
-                                                                          interval):
+@pytest.mark.parametrize(
+    "language, rule, interval",
+    [
+        ("en", "The verdict rests on each cell's block times", "(95% 1.9"),
+        ("es", "El veredicto se basa en los tiempos de los bloques", "(95% 1.9"),
+    ],
+)
+def test_with_block_times_the_verdict_is_an_interval_and_the_page_says_so(
+    tmp_path, language, rule, interval
+):
     first, second = _noisy_rows(["false"] * 12), _noisy_rows(["false"] * 12)
-    for path, rows, factor in zip(results.COMPARISON, (first, second), (1.0, 2.0)):
-        _place(tmp_path, path, rows=rows, meta_changes={"blocks": _with_blocks(tmp_path, rows, factor)})
-    text = results.comparison_table(results.load_comparison(tmp_path), tmp_path, language)
+    for path, rows, factor in zip(
+        results.COMPARISON, (first, second), (1.0, 2.0), strict=False
+    ):
+        _place(
+            tmp_path,
+            path,
+            rows=rows,
+            meta_changes={"blocks": _with_blocks(tmp_path, rows, factor)},
+        )
+    text = results.comparison_table(
+        results.load_comparison(tmp_path), tmp_path, language
+    )
     assert rule in text and "rule of thumb" not in text and "regla práctica" not in text
     judged = [line for line in _table_rows(text) if "**" in line]
-    assert judged and all(interval in line for line in judged)  # twice as slow, its interval shown
+    assert judged and all(
+        interval in line for line in judged
+    )  # twice as slow, its interval shown
 
 
-@pytest.mark.parametrize("language, words", [
-    ("en", "It is also flagged when it was contended: its threads waited for a core more than 10% "
-           "of the wall time (the `wait_share` column, from Linux; elsewhere, `cpu_share` under 0.9"),
-    ("es", "También se marca cuando estuvo en disputa: sus hilos esperaron a un núcleo más del 10% "
-           "del tiempo transcurrido (la columna `wait_share`, según Linux; en otros sistemas, "
-           "`cpu_share` por debajo de 0.9"),
-])
-def test_the_noise_rule_states_the_contention_threshold_from_the_metadata(tmp_path, language, words):
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        (
+            "en",
+            "It is also flagged when it was contended: its threads waited for a core "
+            "more than 10% "
+            "of the wall time (the `wait_share` column, from Linux; elsewhere, "
+            "`cpu_share` under 0.9",
+        ),
+        (
+            "es",
+            "También se marca cuando estuvo en disputa: sus hilos esperaron a un "
+            "núcleo más del 10% "
+            "del tiempo transcurrido (la columna `wait_share`, según Linux; en otros "
+            "sistemas, "
+            "`cpu_share` por debajo de 0.9",
+        ),
+    ],
+)
+def test_the_noise_rule_states_the_contention_threshold_from_the_metadata(
+    tmp_path, language, words
+):
     noise = {"threshold": 0.1, "min_blocks": 4, "contention_threshold": 0.9}
-    _place(tmp_path, results.FRESH, rows=_noisy_rows(["true"] + ["false"] * 11),
-           meta_changes={"noise": noise})
+    _place(
+        tmp_path,
+        results.FRESH,
+        rows=_noisy_rows(["true"] + ["false"] * 11),
+        meta_changes={"noise": noise},
+    )
     assert words in results.noise_note(results.load(tmp_path), language)
 
 
-def test_with_block_times_the_rule_is_the_intervals_even_when_no_cell_is_compared(tmp_path):
+def test_with_block_times_the_rule_is_the_intervals_even_when_no_cell_is_compared(
+    tmp_path,
+):
     first, second = _noisy_rows(["true"] * 12), _noisy_rows(["true"] * 12)
-    for path, rows in zip(results.COMPARISON, (first, second)):
-        _place(tmp_path, path, rows=rows, meta_changes={"blocks": _with_blocks(tmp_path, rows, 1.0)})
+    for path, rows in zip(results.COMPARISON, (first, second), strict=False):
+        _place(
+            tmp_path,
+            path,
+            rows=rows,
+            meta_changes={"blocks": _with_blocks(tmp_path, rows, 1.0)},
+        )
     text = results.comparison_table(results.load_comparison(tmp_path), tmp_path, "en")
-    assert "The verdict rests on each cell's block times" in text and "rule of thumb" not in text
+    assert (
+        "The verdict rests on each cell's block times" in text
+        and "rule of thumb" not in text
+    )

@@ -1,4 +1,5 @@
-"""One search index per language (ptdocs/hooks/search.py): the split, the page's base, the build."""
+"""One search index per language (ptdocs/hooks/search.py): the split, the page's
+base, the build."""
 
 import json
 import re
@@ -11,34 +12,66 @@ from jinja2.utils import htmlsafe_json_dumps
 
 from ptdocs.hooks import search
 
-CONFIG = {"lang": ["en", "es"], "separator": "[\\s\\-]+", "pipeline": ["stopWordFilter"],
-          "fields": {"title": {"boost": 1000.0}}}
-# A combined index as mkdocs-static-i18n leaves it: both languages, locations from the site root.
-COMBINED = {"config": CONFIG, "docs": [
-    {"location": "", "title": "Home", "text": "gradient"},
-    {"location": "autograd/", "title": "Autograd", "text": "gradient"},
-    {"location": "autograd/#leaves", "title": "Leaves", "text": "leaf tensors"},
-    {"location": "estimates/", "title": "Estimates", "text": "an English page whose name starts with es"},
-    {"location": "es/", "title": "Inicio", "text": "gradiente"},
-    {"location": "es/autograd/", "title": "Autograd", "text": "gradiente"},
-    {"location": "es/autograd/#hojas", "title": "Hojas", "text": "tensores hoja", "boost": 2},
-]}
+CONFIG = {
+    "lang": ["en", "es"],
+    "separator": "[\\s\\-]+",
+    "pipeline": ["stopWordFilter"],
+    "fields": {"title": {"boost": 1000.0}},
+}
+# A combined index as mkdocs-static-i18n leaves it: both languages, locations from the
+# site root.
+COMBINED = {
+    "config": CONFIG,
+    "docs": [
+        {"location": "", "title": "Home", "text": "gradient"},
+        {"location": "autograd/", "title": "Autograd", "text": "gradient"},
+        {"location": "autograd/#leaves", "title": "Leaves", "text": "leaf tensors"},
+        {
+            "location": "estimates/",
+            "title": "Estimates",
+            "text": "an English page whose name starts with es",
+        },
+        {"location": "es/", "title": "Inicio", "text": "gradiente"},
+        {"location": "es/autograd/", "title": "Autograd", "text": "gradiente"},
+        {
+            "location": "es/autograd/#hojas",
+            "title": "Hojas",
+            "text": "tensores hoja",
+            "boost": 2,
+        },
+    ],
+}
 
 
 def test_each_language_gets_its_own_pages_with_its_own_lunr_language():
     split = search.split_index(COMBINED, "en", ["es"])
     assert set(split) == {"en", "es"}
-    assert [doc["location"] for doc in split["en"]["docs"]] == ["", "autograd/", "autograd/#leaves", "estimates/"]
+    assert [doc["location"] for doc in split["en"]["docs"]] == [
+        "",
+        "autograd/",
+        "autograd/#leaves",
+        "estimates/",
+    ]
     # Relative to es/, where Spanish pages resolve them (their config.base).
-    assert [doc["location"] for doc in split["es"]["docs"]] == ["", "autograd/", "autograd/#hojas"]
+    assert [doc["location"] for doc in split["es"]["docs"]] == [
+        "",
+        "autograd/",
+        "autograd/#hojas",
+    ]
     assert split["en"]["config"]["lang"] == ["en"]
     assert split["es"]["config"]["lang"] == ["es"]
-    # Everything else of an entry and of the config is kept as the search plugin wrote it.
-    assert split["es"]["docs"][2] == {"location": "autograd/#hojas", "title": "Hojas",
-                                      "text": "tensores hoja", "boost": 2}
+    # Everything else of an entry and of the config is kept as the search plugin wrote
+    # it.
+    assert split["es"]["docs"][2] == {
+        "location": "autograd/#hojas",
+        "title": "Hojas",
+        "text": "tensores hoja",
+        "boost": 2,
+    }
     for index in split.values():
-        assert {key: value for key, value in index["config"].items() if key != "lang"} == \
-            {key: value for key, value in CONFIG.items() if key != "lang"}
+        assert {
+            key: value for key, value in index["config"].items() if key != "lang"
+        } == {key: value for key, value in CONFIG.items() if key != "lang"}
 
 
 def test_the_split_leaves_the_combined_index_as_it_was():
@@ -48,33 +81,60 @@ def test_the_split_leaves_the_combined_index_as_it_was():
 
 
 def _page(base, translations="Escriba para buscar"):
-    """A page as Material writes it: its config through Jinja's tojson (HTML-safe JSON)."""
-    config = {"base": base, "features": ["search.highlight"], "search": "../../assets/w.js",
-              "translations": {"search.result.none": translations}}
-    return ('<html><head></head><body><script id="__config" type="application/json">'
-            + str(htmlsafe_json_dumps(config)) + "</script><script src=\"../../assets/b.js\"></script></body></html>")
+    """A page as Material writes it: its config through Jinja's tojson (HTML-safe
+    JSON)."""
+    config = {
+        "base": base,
+        "features": ["search.highlight"],
+        "search": "../../assets/w.js",
+        "translations": {"search.result.none": translations},
+    }
+    return (
+        '<html><head></head><body><script id="__config" type="application/json">'
+        + str(htmlsafe_json_dumps(config))
+        + '</script><script src="../../assets/b.js"></script></body></html>'
+    )
 
 
 def _config(html):
-    return json.loads(re.search(r'<script id="__config" type="application/json">(.*?)</script>', html).group(1))
+    return json.loads(
+        re.search(
+            r'<script id="__config" type="application/json">(.*?)</script>', html
+        ).group(1)
+    )
 
 
-@pytest.mark.parametrize("page, base", [("es/", ".."), ("es/autograd/", "../.."),
-                                        ("es/exercises/derivatives/", "../../..")])
+@pytest.mark.parametrize(
+    "page, base",
+    [
+        ("es/", ".."),
+        ("es/autograd/", "../.."),
+        ("es/exercises/derivatives/", "../../.."),
+    ],
+)
 def test_a_spanish_page_resolves_its_base_to_the_spanish_root(page, base):
     config = _config(search.with_language_base(_page(base), "es"))
-    # As Material's bundle does: new URL(config.base, location), then search/search_index.json.
+    # As Material's bundle does: new URL(config.base, location), then
+    # search/search_index.json.
     root = urljoin(f"http://site/{page}", config["base"])
     assert root == "http://site/es/"
-    assert urljoin(root, "search/search_index.json") == "http://site/es/search/search_index.json"
+    assert (
+        urljoin(root, "search/search_index.json")
+        == "http://site/es/search/search_index.json"
+    )
     assert urljoin(root, "autograd/#hojas") == "http://site/es/autograd/#hojas"
-    assert {k: v for k, v in config.items() if k != "base"} == \
-        {k: v for k, v in _config(_page(base)).items() if k != "base"}
+    assert {k: v for k, v in config.items() if k != "base"} == {
+        k: v for k, v in _config(_page(base)).items() if k != "base"
+    }
 
 
 def test_the_rewritten_config_stays_safe_inside_its_script_element():
-    html = search.with_language_base(_page("..", translations="</script><b>x</b>"), "es")
-    assert html.count("</script>") == 2, "a string of the config closed the script element"
+    html = search.with_language_base(
+        _page("..", translations="</script><b>x</b>"), "es"
+    )
+    assert html.count("</script>") == 2, (
+        "a string of the config closed the script element"
+    )
     assert _config(html)["translations"]["search.result.none"] == "</script><b>x</b>"
 
 
@@ -83,7 +143,9 @@ def test_a_page_without_materials_config_is_a_clear_error():
         search.with_language_base("<html><body></body></html>", "es")
 
 
-# --- what Material indexes ----------------------------------------------------------------
+# --- what Material indexes
+# ----------------------------------------------------------------
+
 
 def _material_index(html: str, title="Page") -> list[dict]:
     """``html`` as Material's search plugin indexes a page's content: its entries."""
@@ -95,9 +157,9 @@ def _material_index(html: str, title="Page") -> list[dict]:
     return index.entries
 
 
-# A guide's code block as pymdownx.highlight writes it, then notebook cells as nbconvert and
-# mkdocs-jupyter write them: heading permalink, prompt, copy button and the text it copies, code
-# and output.
+# A guide's code block as pymdownx.highlight writes it, then notebook cells as nbconvert
+# and mkdocs-jupyter write them: heading permalink, prompt, copy button and the text it
+# copies, code and output.
 PAGE = """<p>Call <code>unsqueeze</code> to add a dimension.</p>
 <div class="highlight"><pre><span></span><code><span class="n">x</span><span class="o">.</span><span class="n">unsqueeze</span>
 <span class="c1"># &gt; tensor([[1]])</span></code></pre></div>
@@ -115,26 +177,43 @@ PAGE = """<p>Call <code>unsqueeze</code> to add a dimension.</p>
 
 def test_code_outputs_and_notebook_chrome_stay_on_the_page_but_out_of_the_index():
     before = _material_index(PAGE)
-    assert any(entry["title"].endswith("¶") for entry in before), "the case this guards against"
+    assert any(entry["title"].endswith("¶") for entry in before), (
+        "the case this guards against"
+    )
     assert "y = 2" in " ".join(entry["text"] for entry in before)
     marked = search.kept_out_of_search(PAGE)
-    # The reader's page keeps every element; only Material's exclusion attribute is added.
+    # The reader's page keeps every element; only Material's exclusion attribute is
+    # added.
     assert marked.replace(" data-search-exclude", "") == PAGE
     assert marked.count("data-search-exclude") == 9
     assert search.kept_out_of_search(marked) == marked, "marked twice"
     entries = _material_index(marked)
     assert [entry["title"] for entry in entries] == ["Page", "Paso y tolerancias"]
     text = " ".join(entry["text"] for entry in entries)
-    for left_out in ("¶", "In\xa0[1]", "Out[1]", "Copied!", "y = 2", "tensor([[1]])", "x.unsqueeze", "<pre>"):
+    for left_out in (
+        "¶",
+        "In\xa0[1]",
+        "Out[1]",
+        "Copied!",
+        "y = 2",
+        "tensor([[1]])",
+        "x.unsqueeze",
+        "<pre>",
+    ):
         assert left_out not in text, left_out
     # The prose, inline code included, is what search finds.
-    assert "Call <code>unsqueeze</code> to add a dimension." in text and "La tabla usa el paso." in text
+    assert (
+        "Call <code>unsqueeze</code> to add a dimension." in text
+        and "La tabla usa el paso." in text
+    )
 
 
 def test_only_code_outputs_and_notebook_chrome_are_marked():
-    others = ('<a class="headerlink" href="#a">¶</a><a class="anchor-links">x</a>'
-              '<div class="jp-InputPrompts">y</div><span class="anchor-link">z</span>'
-              '<code class="highlight">inline</code><div class="highlighted">w</div>')
+    others = (
+        '<a class="headerlink" href="#a">¶</a><a class="anchor-links">x</a>'
+        '<div class="jp-InputPrompts">y</div><span class="anchor-link">z</span>'
+        '<code class="highlight">inline</code><div class="highlighted">w</div>'
+    )
     assert search.kept_out_of_search(others) == others
 
 
@@ -144,7 +223,10 @@ def _nav_page(label, heading, meta=None):
 
 
 def test_a_menu_label_the_title_does_not_say_becomes_a_search_tag():
-    page = _nav_page("Measuring performance", "Measuring PyTorch: setup, computation and useful throughput")
+    page = _nav_page(
+        "Measuring performance",
+        "Measuring PyTorch: setup, computation and useful throughput",
+    )
     search.with_menu_words(page)
     assert page.meta == {"tags": ["Measuring performance"]}
     entries = _material_index("<h1 id='m'>Measuring PyTorch</h1><p>Timer.</p>")
@@ -156,16 +238,25 @@ def test_a_menu_label_the_title_does_not_say_becomes_a_search_tag():
     assert page.meta == {"tags": ["Measuring performance"]}, "added twice"
 
 
-# --- the hook in a build ------------------------------------------------------------------
+# --- the hook in a build
+# ------------------------------------------------------------------
 
-def _build(tmp_path, index=COMBINED, languages=("en", "es"), building=False, features=()):
+
+def _build(
+    tmp_path, index=COMBINED, languages=("en", "es"), building=False, features=()
+):
     site = tmp_path / "site"
     (site / "search").mkdir(parents=True, exist_ok=True)
     (site / "search" / "search_index.json").write_text(json.dumps(index))
-    i18n = SimpleNamespace(default_language=languages[0], build_languages=list(languages),
-                           current_language=languages[0], building=building)
-    config = SimpleNamespace(site_dir=str(site), plugins={"i18n": i18n},
-                             theme={"features": list(features)})
+    i18n = SimpleNamespace(
+        default_language=languages[0],
+        build_languages=list(languages),
+        current_language=languages[0],
+        building=building,
+    )
+    config = SimpleNamespace(
+        site_dir=str(site), plugins={"i18n": i18n}, theme={"features": list(features)}
+    )
     return site, config
 
 
@@ -176,7 +267,10 @@ def _read(path: Path):
 def test_after_the_last_language_build_each_language_has_its_index(tmp_path):
     site, config = _build(tmp_path)
     search.on_post_build(config)
-    english, spanish = _read(site / "search" / "search_index.json"), _read(site / "es" / "search" / "search_index.json")
+    english, spanish = (
+        _read(site / "search" / "search_index.json"),
+        _read(site / "es" / "search" / "search_index.json"),
+    )
     assert english == search.split_index(COMBINED, "en", ["es"])["en"]
     assert spanish == search.split_index(COMBINED, "en", ["es"])["es"]
 
@@ -189,11 +283,18 @@ def test_a_language_build_inside_the_i18n_loop_leaves_the_index_alone(tmp_path):
 
 
 def test_a_language_without_pages_in_the_index_is_a_clear_error(tmp_path):
-    english_only = {**COMBINED, "docs": [doc for doc in COMBINED["docs"] if not doc["location"].startswith("es/")]}
+    english_only = {
+        **COMBINED,
+        "docs": [
+            doc for doc in COMBINED["docs"] if not doc["location"].startswith("es/")
+        ],
+    }
     site, config = _build(tmp_path, index=english_only)
     with pytest.raises(search.SearchIndexError, match="no page of 'es'"):
         search.on_post_build(config)
-    assert _read(site / "search" / "search_index.json") == english_only, "half the split was written"
+    assert _read(site / "search" / "search_index.json") == english_only, (
+        "half the split was written"
+    )
 
 
 def test_a_language_lunr_cannot_process_is_a_clear_error(tmp_path):
@@ -210,53 +311,90 @@ def test_only_pages_of_another_language_get_a_new_base():
     assert _config(search.on_post_page(_page(".."), None, config))["base"] == "../es/"
 
 
-@pytest.mark.parametrize("feature", ["navigation.instant", "navigation.instant.preview"])
+@pytest.mark.parametrize(
+    "feature", ["navigation.instant", "navigation.instant.preview"]
+)
 def test_features_that_need_the_sitemap_under_the_base_are_refused(tmp_path, feature):
     _, config = _build(tmp_path, features=["search.highlight", feature])
     with pytest.raises(search.SearchIndexError, match=feature):
         search.on_config(config)
 
 
-# --- the real build -----------------------------------------------------------------------
+# --- the real build
+# -----------------------------------------------------------------------
+
 
 def _download_words() -> set[str]:
     from ptdocs.downloads import TEXTS
 
-    return {texts[key] for texts in TEXTS.values() for key in ("notebook", "script", "run_page")}
+    return {
+        texts[key]
+        for texts in TEXTS.values()
+        for key in ("notebook", "script", "run_page")
+    }
 
 
 def _stamp_words() -> set[str]:
-    """The start of every stamp text, in every language (before its first placeholder)."""
+    """The start of every stamp text, in every language (before its first
+    placeholder)."""
     from ptdocs.hooks.stamp import STRINGS
 
-    texts = [text for strings in STRINGS.values() for key in ("verified", "unverified", "failed", "notebook_ran")
-             for text in ([strings[key]] if isinstance(strings[key], str) else strings[key].forms)]
-    return {text.split("{")[0].strip() for text in texts if len(text.split("{")[0].strip()) > 8}
+    texts = [
+        text
+        for strings in STRINGS.values()
+        for key in ("verified", "unverified", "failed", "notebook_ran")
+        for text in (
+            [strings[key]] if isinstance(strings[key], str) else strings[key].forms
+        )
+    ]
+    return {
+        text.split("{")[0].strip()
+        for text in texts
+        if len(text.split("{")[0].strip()) > 8
+    }
 
 
-@pytest.mark.parametrize("index", ["search/search_index.json", "es/search/search_index.json"])
-def test_the_built_index_holds_the_pages_words_not_their_code_stamp_or_downloads(built_site, index):
+@pytest.mark.parametrize(
+    "index", ["search/search_index.json", "es/search/search_index.json"]
+)
+def test_the_built_index_holds_the_pages_words_not_their_code_stamp_or_downloads(
+    built_site, index
+):
     docs = _read(built_site / index)["docs"]
     chrome = _stamp_words() | _download_words()
     assert chrome, "nothing to look for"
     for doc in docs:
         where = f"{index}: {doc['location']!r}"
-        assert "¶" not in doc["title"], f"{where}: a permalink in the title {doc['title']!r}"
-        assert not re.search(r"\b(In|Out)\xa0?\[\d*\]:", doc["text"]), f"{where}: a notebook prompt"
-        # Code blocks, their output lines, notebook code cells and outputs are left out (inline
-        # code in the prose stays).
-        assert "<pre>" not in doc["text"], f"{where}: a code block: {doc['text'][:80]!r}"
+        assert "¶" not in doc["title"], (
+            f"{where}: a permalink in the title {doc['title']!r}"
+        )
+        assert not re.search(r"\b(In|Out)\xa0?\[\d*\]:", doc["text"]), (
+            f"{where}: a notebook prompt"
+        )
+        # Code blocks, their output lines, notebook code cells and outputs are left out
+        # (inline code in the prose stays).
+        assert "<pre>" not in doc["text"], (
+            f"{where}: a code block: {doc['text'][:80]!r}"
+        )
         found = [words for words in chrome if words in doc["text"]]
-        assert not found, f"{where}: the stamp or the downloads in the index: {found[0]!r}"
-    # Every page with examples still shows its stamp to readers, at its end or, failing, under its
-    # title.
+        assert not found, (
+            f"{where}: the stamp or the downloads in the index: {found[0]!r}"
+        )
+    # Every page with examples still shows its stamp to readers, at its end or, failing,
+    # under its title.
     folder = (built_site / index).parent.parent
     stamped = 0
     for location in {doc["location"].partition("#")[0] for doc in docs}:
         html = (folder / location / "index.html").read_text(encoding="utf-8")
-        if "ptdocs-downloads" in html or 'class="jupyter-wrapper"' in html:  # it has examples
-            assert re.search(r'<aside class="md-source-file ptdocs-end ptdocs-stamp[^"]*" data-search-exclude>'
-                             r'|<div class="admonition failure" data-search-exclude>', html), f"{location}: no stamp"
+        if (
+            "ptdocs-downloads" in html or 'class="jupyter-wrapper"' in html
+        ):  # it has examples
+            assert re.search(
+                r'<aside class="md-source-file ptdocs-end ptdocs-stamp[^"]*" '
+                r"data-search-exclude>"
+                r'|<div class="admonition failure" data-search-exclude>',
+                html,
+            ), f"{location}: no stamp"
             stamped += 1
     assert stamped >= 5, "fewer pages with code than the guides and notebooks"
 
@@ -269,15 +407,21 @@ def test_the_built_site_has_one_index_per_language(built_site):
         pages = {doc["location"].partition("#")[0] for doc in index["docs"]}
         assert "autograd/" in pages and "" in pages
         for location in pages:
-            assert (folder / location / "index.html").is_file(), f"{folder}: no page at {location!r}"
-            assert not location.startswith("es/"), f"a Spanish page in the index of {folder}"
+            assert (folder / location / "index.html").is_file(), (
+                f"{folder}: no page at {location!r}"
+            )
+            assert not location.startswith("es/"), (
+                f"a Spanish page in the index of {folder}"
+            )
     # Every Spanish page loads the Spanish index; every English page the root one.
     for html in built_site.rglob("index.html"):
         page = html.parent.relative_to(built_site).as_posix()
         if page.split("/")[0] in ("assets", "search"):
             continue
         page = "" if page == "." else page + "/"
-        base = urljoin(f"http://site/{page}", _config(html.read_text(encoding="utf-8"))["base"])
-        assert base == ("http://site/es/" if page.startswith("es/") else "http://site/"), page
-
-
+        base = urljoin(
+            f"http://site/{page}", _config(html.read_text(encoding="utf-8"))["base"]
+        )
+        assert base == (
+            "http://site/es/" if page.startswith("es/") else "http://site/"
+        ), page

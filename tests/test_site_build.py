@@ -1,14 +1,14 @@
-"""The strict build produces both languages, rendered notebooks and twin language links."""
+"""The strict build produces both languages, rendered notebooks and twin language
+links."""
 
 import dataclasses
-import re
 import sys
 from types import SimpleNamespace
 from urllib.parse import urljoin
 
 import pytest
-
 from helpers import alternates, load_hook
+
 from ptdocs.snippets import ROOT
 
 
@@ -23,13 +23,18 @@ def test_both_languages_are_built(site):
     assert '<html lang="es"' in (site / "es" / "index.html").read_text()
 
 
-@pytest.mark.parametrize("prefix, printed", [("", "autograd agrees with 2x at x = 3.0"),
-                                             ("es/", "autograd coincide con 2x en x = 3.0")])
+@pytest.mark.parametrize(
+    "prefix, printed",
+    [
+        ("", "autograd agrees with 2x at x = 3.0"),
+        ("es/", "autograd coincide con 2x en x = 3.0"),
+    ],
+)
 def test_notebook_pages_are_rendered_with_executed_outputs(site, prefix, printed):
     html = (site / prefix / "exercises" / "first-gradient" / "index.html").read_text()
     assert '"cells":' not in html, "the notebook was shipped as raw JSON"
-    # The printed gradient comes from running the notebook during the build, in the page's
-    # language (the Spanish notebook's string comes from the catalog).
+    # The printed gradient comes from running the notebook during the build, in the
+    # page's language (the Spanish notebook's string comes from the catalog).
     assert "tensor(6.)" in html
     assert printed in html
 
@@ -44,9 +49,10 @@ def test_the_language_link_of_each_page_points_at_its_twin(site, page):
 
 
 def test_materials_spanish_strings_are_mended_where_they_read_as_a_calque(site):
-    """mkdocs.yml's extra.theme_strings of the Spanish build (overrides/partials/language.html)
-    replace Material's «Tabla de contenidos» and «Teclee para comenzar búsqueda»; the English
-    build, without such corrections, keeps Material's own strings."""
+    """mkdocs.yml's extra.theme_strings of the Spanish build
+    (overrides/partials/language.html) replace Material's «Tabla de contenidos» and
+    «Teclee para comenzar búsqueda»; the English build, without such corrections,
+    keeps Material's own strings."""
     spanish = (site / "es" / "tensors" / "index.html").read_text()
     english = (site / "tensors" / "index.html").read_text()
     assert "En esta página" in spanish and "Tabla de contenidos" not in spanish
@@ -54,18 +60,24 @@ def test_materials_spanish_strings_are_mended_where_they_read_as_a_calque(site):
     assert "Table of contents" in english and "En esta página" not in english
 
 
-# ---- what makes a rebuild cheap, and still right ---------------------------------------------
+# ---- what makes a rebuild cheap, and still right
+# ---------------------------------------------
+
 
 @dataclasses.dataclass(frozen=True)
 class Data:
     rows: tuple
 
 
-def test_a_plot_is_drawn_once_and_again_whenever_something_it_is_drawn_from_changes(tmp_path, monkeypatch):
+def test_a_plot_is_drawn_once_and_again_whenever_something_it_is_drawn_from_changes(
+    tmp_path, monkeypatch
+):
     import matplotlib
 
     hook = load_hook("results")
-    drawing = tmp_path / "ptdocs" / "results.py"  # the drawing code, and compare.py beside its package
+    drawing = (
+        tmp_path / "ptdocs" / "results.py"
+    )  # the drawing code, and compare.py beside its package
     compare = tmp_path / "snippets" / "measuring" / "compare.py"
     for file in (drawing, compare):
         file.parent.mkdir(parents=True)
@@ -91,13 +103,18 @@ def test_a_plot_is_drawn_once_and_again_whenever_something_it_is_drawn_from_chan
     plot()
     with matplotlib.rc_context({"font.size": 13}):
         plot()
-    assert len(drawn) == 7, "a change of data, language, scheme, code or matplotlib settings must draw again"
-    assert plot() == "<svg>(1, 2) en light 6</svg>" and len(drawn) == 7  # the sixth's inputs again: cached
+    assert len(drawn) == 7, (
+        "a change of data, language, scheme, code or matplotlib settings must draw "
+        "again"
+    )
+    assert (
+        plot() == "<svg>(1, 2) en light 6</svg>" and len(drawn) == 7
+    )  # the sixth's inputs again: cached
 
 
 def test_the_data_of_the_real_plots_can_be_cached():
-    """A repr with an object's address ('<... at 0x...>') would change in every process: the
-    plots would be drawn in every build, the cache never used."""
+    """A repr with an object's address ('<... at 0x...>') would change in every
+    process: the plots would be drawn in every build, the cache never used."""
     from ptdocs import results
 
     assert " at 0x" not in repr(results.load(ROOT))
@@ -105,7 +122,9 @@ def test_the_data_of_the_real_plots_can_be_cached():
         assert " at 0x" not in repr(results.load_comparison(ROOT, pair))
 
 
-def test_plots_no_language_of_the_build_used_are_removed_after_it(tmp_path, monkeypatch):
+def test_plots_no_language_of_the_build_used_are_removed_after_it(
+    tmp_path, monkeypatch
+):
     hook = load_hook("results")
     monkeypatch.setattr(hook, "_code", lambda: "code")
     config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"), plugins={})
@@ -114,10 +133,13 @@ def test_plots_no_language_of_the_build_used_are_removed_after_it(tmp_path, monk
     hook.svg(tmp_path, lambda data, language, scheme: "<svg/>", Data((1,)), "en")
     hook.on_post_build(config)
     assert [path.name for path in (tmp_path / hook.PLOTS).iterdir()] == [
-        next(iter(hook._used_plots)).name] and old == "<svg/>"
+        next(iter(hook._used_plots)).name
+    ] and old == "<svg/>"
 
 
-def test_compiled_templates_are_reused_only_for_the_same_template_source_and_environment(tmp_path):
+def test_compiled_templates_are_reused_only_for_the_same_source_and_environment(
+    tmp_path,
+):
     import jinja2
 
     hook = load_hook("template_cache")
@@ -126,7 +148,11 @@ def test_compiled_templates_are_reused_only_for_the_same_template_source_and_env
     config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"))
 
     def render():
-        env = hook.on_env(jinja2.Environment(loader=jinja2.FileSystemLoader(tmp_path / "templates")), config, None)
+        env = hook.on_env(
+            jinja2.Environment(loader=jinja2.FileSystemLoader(tmp_path / "templates")),
+            config,
+            None,
+        )
         return env.get_template("page.html").render(x=1)
 
     page.write_text("one {{ x }}")
@@ -134,17 +160,24 @@ def test_compiled_templates_are_reused_only_for_the_same_template_source_and_env
     folder = hook.cache_folder(jinja2.Environment(), tmp_path)
     assert len(list(folder.iterdir())) == 1  # compiled once, kept
     page.write_text("two {{ x }}")
-    assert render() == "two 1"  # a changed template is compiled again, not taken from the cache
+    assert (
+        render() == "two 1"
+    )  # a changed template is compiled again, not taken from the cache
     with_filter = jinja2.Environment()
     with_filter.filters["shout"] = str.upper
     assert hook.cache_folder(with_filter, tmp_path) != folder
     assert hook.cache_folder(jinja2.Environment(trim_blocks=True), tmp_path) != folder
-    assert hook.cache_folder(jinja2.Environment(finalize=lambda value: value), tmp_path) is None
+    assert (
+        hook.cache_folder(jinja2.Environment(finalize=lambda value: value), tmp_path)
+        is None
+    )
 
 
 @pytest.fixture
 def project_modules():
-    """Give back the project's modules this process had after a test that makes MkDocs load new ones."""
+    """Give back the project's modules this process had after a test that makes
+    MkDocs load new ones."""
+
     def ours(name):
         return name.partition(".")[0] in ("ptdocs", "snippets")
 
@@ -155,23 +188,39 @@ def project_modules():
     sys.modules.update(kept)
 
 
-def test_each_rebuild_of_serve_runs_the_steps_and_ptdocs_as_they_are_in_their_files(project_modules):
+def test_each_rebuild_of_serve_runs_the_steps_and_ptdocs_as_they_are_in_their_files(
+    project_modules,
+):
     from mkdocs.config import load_config
 
     def plugins():
         return load_config(str(ROOT / "mkdocs.yml")).plugins
 
     first = plugins()
-    downloads, stamp = sys.modules["ptdocs.downloads"], sys.modules["ptdocs.hooks.stamp"]
-    assert type(plugins()["ptdocs"]) is type(first["ptdocs"])  # Python imports a module once
+    downloads, stamp = (
+        sys.modules["ptdocs.downloads"],
+        sys.modules["ptdocs.hooks.stamp"],
+    )
+    assert type(plugins()["ptdocs"]) is type(
+        first["ptdocs"]
+    )  # Python imports a module once
     sys.modules["ptdocs.hooks.preview"].forget_project_code()
     again = plugins()
-    assert type(again["ptdocs"]) is not type(first["ptdocs"])  # the plugin, imported again
-    assert sys.modules["ptdocs.hooks.stamp"] is not stamp and sys.modules["ptdocs.downloads"] is not downloads
-    assert again["ptdocs-preview"] is first["ptdocs-preview"]  # MkDocs keeps a plugin with on_startup
+    assert type(again["ptdocs"]) is not type(
+        first["ptdocs"]
+    )  # the plugin, imported again
+    assert (
+        sys.modules["ptdocs.hooks.stamp"] is not stamp
+        and sys.modules["ptdocs.downloads"] is not downloads
+    )
+    assert (
+        again["ptdocs-preview"] is first["ptdocs-preview"]
+    )  # MkDocs keeps a plugin with on_startup
 
 
-def test_a_rebuild_of_serve_loads_changed_code_and_writes_the_notebooks_before_it_builds(monkeypatch):
+def test_a_serve_rebuild_loads_changed_code_and_writes_notebooks_before_building(
+    monkeypatch,
+):
     hook = load_hook("preview")
     calls, code = [], ["version 1"]
     monkeypatch.setattr(hook, "code_digest", lambda: code[0])
@@ -180,60 +229,103 @@ def test_a_rebuild_of_serve_loads_changed_code_and_writes_the_notebooks_before_i
     monkeypatch.setattr(hook.sys, "dont_write_bytecode", False)
     preview = hook.Preview()
     preview.on_startup(command="serve", dirty=False)
-    assert calls == ["notebooks"] and hook.sys.dont_write_bytecode  # a .pyc would start a rebuild
-    server = preview.on_serve(SimpleNamespace(builder=None), config=None,
-                              builder=lambda config=None: calls.append("build"))
+    assert (
+        calls == ["notebooks"] and hook.sys.dont_write_bytecode
+    )  # a .pyc would start a rebuild
+    server = preview.on_serve(
+        SimpleNamespace(builder=None),
+        config=None,
+        builder=lambda config=None: calls.append("build"),
+    )
     server.builder()  # a page was saved: the code is as it was loaded
     code[0] = "version 2"
     server.builder()  # a hook or a module of ptdocs was saved
     server.builder()
-    assert calls == ["notebooks", "notebooks", "build", "forget", "notebooks", "build", "notebooks", "build"]
+    assert calls == [
+        "notebooks",
+        "notebooks",
+        "build",
+        "forget",
+        "notebooks",
+        "build",
+        "notebooks",
+        "build",
+    ]
 
 
-def test_the_code_digest_changes_with_any_file_of_ptdocs_the_compare_module_or_mkdocs_yml(tmp_path, monkeypatch):
+def test_the_code_digest_changes_with_ptdocs_the_compare_module_or_mkdocs_yml(
+    tmp_path, monkeypatch
+):
     hook = load_hook("preview")
     assert {place.relative_to(ROOT).as_posix() for place in hook.PROJECT_CODE} == {
-        "ptdocs", "snippets/measuring/compare.py", "mkdocs.yml"}  # what ptdocs, snippets.measuring load
-    package, compare, config = tmp_path / "ptdocs", tmp_path / "compare.py", tmp_path / "mkdocs.yml"
+        "ptdocs",
+        "snippets/measuring/compare.py",
+        "mkdocs.yml",
+    }  # what ptdocs, snippets.measuring load
+    package, compare, config = (
+        tmp_path / "ptdocs",
+        tmp_path / "compare.py",
+        tmp_path / "mkdocs.yml",
+    )
     (package / "hooks").mkdir(parents=True)
     for file in (package / "a.py", package / "hooks" / "h.py", compare, config):
         file.write_text("x = 1\n")
     monkeypatch.setattr(hook, "PROJECT_CODE", (package, compare, config))
     seen = {hook.code_digest()}
-    for change in (lambda: (package / "hooks" / "h.py").write_text("x = 2\n"),
-                   lambda: compare.write_text("x = 2\n"),
-                   lambda: config.write_text("x: 2\n"),
-                   lambda: (package / "b.py").write_text(""),
-                   lambda: (package / "a.py").unlink()):
+    for change in (
+        lambda: (package / "hooks" / "h.py").write_text("x = 2\n"),
+        lambda: compare.write_text("x = 2\n"),
+        lambda: config.write_text("x: 2\n"),
+        lambda: (package / "b.py").write_text(""),
+        lambda: (package / "a.py").unlink(),
+    ):
         change()
         seen.add(hook.code_digest())
     assert len(seen) == 6
 
 
-# --- the benchmark module beside the pages that link it (ptdocs/hooks/measuring_module.py) ---
+# --- the benchmark module beside the pages that link it
+# (ptdocs/hooks/measuring_module.py) ---
 
-SPANISH_STRING = "perfilador: bytes de tensores vivos desde la construcción"  # benchmark.py's CPU_MEMORY
+# benchmark.py's CPU_MEMORY
+SPANISH_STRING = "perfilador: bytes de tensores vivos desde la construcción"
 
 
 @pytest.mark.parametrize("language", ["", "es/"])
-def test_the_benchmark_module_is_in_the_site_in_each_language_for_the_pages_that_link_it(site, language):
-    """One file per language, beside the module's page; the measuring page links that one."""
+def test_the_benchmark_module_is_in_the_site_in_each_language_for_the_pages_linking_it(
+    site, language
+):
+    """One file per language, beside the module's page; the measuring page links that
+    one."""
     hook = load_hook("measuring_module")
     english = (ROOT / hook.MODULE).read_text(encoding="utf-8")
-    module = (site / language / "benchmark-module" / "benchmark.py").read_text(encoding="utf-8")
+    module = (site / language / "benchmark-module" / "benchmark.py").read_text(
+        encoding="utf-8"
+    )
     assert module == (english if not language else hook.module_text("es"))
-    assert (SPANISH_STRING in module) == bool(language) and SPANISH_STRING not in english
-    for page, link in (("benchmark-module", "benchmark.py"), ("measuring", "../benchmark-module/benchmark.py")):
-        assert f'href="{link}"' in (site / language / page / "index.html").read_text(encoding="utf-8")
+    assert (SPANISH_STRING in module) == bool(
+        language
+    ) and SPANISH_STRING not in english
+    for page, link in (
+        ("benchmark-module", "benchmark.py"),
+        ("measuring", "../benchmark-module/benchmark.py"),
+    ):
+        assert f'href="{link}"' in (site / language / page / "index.html").read_text(
+            encoding="utf-8"
+        )
 
 
 def test_the_spanish_benchmark_module_is_the_same_code_and_runs(tmp_path):
-    """Beside a Spanish page, the module differs from the English file only in the comments and
-    strings that the Spanish pages show translated (every one of them), and it still runs."""
+    """Beside a Spanish page, the module differs from the English file only in the
+    comments and strings that the Spanish pages show translated (every one of them),
+    and it still runs."""
     from ptdocs import catalog
 
     hook = load_hook("measuring_module")
-    english, spanish = (ROOT / hook.MODULE).read_text(encoding="utf-8"), hook.module_text("es")
+    english, spanish = (
+        (ROOT / hook.MODULE).read_text(encoding="utf-8"),
+        hook.module_text("es"),
+    )
     assert spanish != english and catalog.same_code(english, spanish)
     shown = catalog.shown_lines()[hook.MODULE.as_posix()]
     _, left = catalog.translate_file(ROOT / hook.MODULE, "es")
@@ -242,6 +334,12 @@ def test_the_spanish_benchmark_module_is_the_same_code_and_runs(tmp_path):
     module.write_text(spanish, encoding="utf-8")
     import subprocess
 
-    done = subprocess.run([sys.executable, str(module), "--preset", "huge"], capture_output=True,
-                          text=True, timeout=60)
-    assert done.returncode == 2 and "huge" in done.stderr, done.stderr  # its usage error, before torch
+    done = subprocess.run(
+        [sys.executable, str(module), "--preset", "huge"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "huge" in done.stderr, (
+        done.stderr
+    )  # its usage error, before torch

@@ -1,4 +1,5 @@
-"""The translators' checks on small fixture sites: each problem is caught and said clearly."""
+"""The translators' checks on small fixture sites: each problem is caught and said
+clearly."""
 
 import logging
 import os
@@ -16,7 +17,14 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from ptdocs import translations
 from ptdocs.hooks import translations as hook
 from ptdocs.snippets import ROOT
-from ptdocs.translations import compare, content_hash, freshness, main, mark, parity_problems
+from ptdocs.translations import (
+    compare,
+    content_hash,
+    freshness,
+    main,
+    mark,
+    parity_problems,
+)
 
 ENGLISH = """\
 # Gradients
@@ -69,20 +77,32 @@ def write(root: Path, files: dict[str, str]) -> Path:
     for relative, text in files.items():
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text) if not relative.endswith(".ipynb") else text)
+        path.write_text(
+            textwrap.dedent(text) if not relative.endswith(".ipynb") else text
+        )
     return root / "docs"
 
 
 def notebook(*cells) -> str:
-    made = [new_code_cell(source) if kind == "code" else new_markdown_cell(source) for kind, source in cells]
+    made = [
+        new_code_cell(source) if kind == "code" else new_markdown_cell(source)
+        for kind, source in cells
+    ]
     return nbformat.writes(new_notebook(cells=made)) + "\n"
 
 
 @pytest.fixture
 def docs(tmp_path):
     """A correct pair of twins, plus the pages they link to."""
-    return write(tmp_path, {"docs/en/autograd.md": ENGLISH, "docs/es/autograd.md": SPANISH,
-                            "docs/en/tensors.md": "# Tensors\n", "docs/es/tensors.md": "# Tensores\n"})
+    return write(
+        tmp_path,
+        {
+            "docs/en/autograd.md": ENGLISH,
+            "docs/es/autograd.md": SPANISH,
+            "docs/en/tensors.md": "# Tensors\n",
+            "docs/es/tensors.md": "# Tensores\n",
+        },
+    )
 
 
 def status(docs, capsys) -> tuple[int, str]:
@@ -100,120 +120,190 @@ def test_a_correct_pair_passes(docs):
 def test_a_missing_spanish_twin_is_named(docs):
     (docs / "es" / "tensors.md").unlink()
     assert parity_problems(docs) == [
-        "docs/en/tensors.md has no Spanish twin: create docs/es/tensors.md (same file name) and translate it"]
+        "docs/en/tensors.md has no Spanish twin: create docs/es/tensors.md (same file "
+        "name) and translate it"
+    ]
 
 
 def test_a_spanish_page_without_english_page_is_named(docs):
     write(docs.parent, {"docs/es/extra.md": "# Extra\n"})
     assert parity_problems(docs) == [
-        "docs/es/extra.md has no English page docs/en/extra.md: rename it to match its English "
-        "page, or remove it"]
+        "docs/es/extra.md has no English page docs/en/extra.md: rename it to match "
+        "its English "
+        "page, or remove it"
+    ]
 
 
 def test_a_different_snippet_is_named_with_both_lines(docs):
     spanish = docs / "es" / "autograd.md"
     spanish.write_text(SPANISH.replace("basics.py:twice", "basics.py:thrice"))
     assert compare(docs, "autograd.md") == [
-        "docs/es/autograd.md, line 15, includes snippets/autograd/basics.py:thrice where "
-        "docs/en/autograd.md, line 15, includes snippets/autograd/basics.py:twice"]
+        "docs/es/autograd.md, line 15, includes snippets/autograd/basics.py:thrice "
+        "where "
+        "docs/en/autograd.md, line 15, includes snippets/autograd/basics.py:twice"
+    ]
 
 
 def test_snippets_in_another_order_are_caught(docs):
-    swapped = SPANISH.replace("basics.py:once", "basics.py:TMP").replace(
-        "basics.py:twice", "basics.py:once").replace("basics.py:TMP", "basics.py:twice")
+    swapped = (
+        SPANISH.replace("basics.py:once", "basics.py:TMP")
+        .replace("basics.py:twice", "basics.py:once")
+        .replace("basics.py:TMP", "basics.py:twice")
+    )
     (docs / "es" / "autograd.md").write_text(swapped)
     problems = compare(docs, "autograd.md")
     assert problems and all("includes" in problem for problem in problems)
 
 
 def test_a_missing_snippet_is_named(docs):
-    (docs / "es" / "autograd.md").write_text(SPANISH.replace(
-        '    ```python\n    --8<-- "snippets/autograd/basics.py:twice"\n    ```\n', ""))
+    (docs / "es" / "autograd.md").write_text(
+        SPANISH.replace(
+            '    ```python\n    --8<-- "snippets/autograd/basics.py:twice"\n    ```\n',
+            "",
+        )
+    )
     assert compare(docs, "autograd.md") == [
         "docs/es/autograd.md does not include snippets/autograd/basics.py:twice, which "
         "docs/en/autograd.md includes at line 15",
-        "docs/es/autograd.md has 2 code blocks where docs/en/autograd.md has 3; not translated: "
+        "docs/es/autograd.md has 2 code blocks where docs/en/autograd.md has 3; not "
+        "translated: "
         "the ```python block at line 14 of docs/en/autograd.md, first include "
-        "snippets/autograd/basics.py:twice"]
+        "snippets/autograd/basics.py:twice",
+    ]
 
 
 def test_an_extra_code_block_is_named(docs):
     (docs / "es" / "autograd.md").write_text(SPANISH + "\n```text\notra nota\n```\n")
     assert compare(docs, "autograd.md") == [
-        "docs/es/autograd.md has 4 code blocks where docs/en/autograd.md has 3; the extra: "
-        "the ```text block at line 22 of docs/es/autograd.md"]
+        "docs/es/autograd.md has 4 code blocks where docs/en/autograd.md has 3; the "
+        "extra: "
+        "the ```text block at line 22 of docs/es/autograd.md"
+    ]
 
 
 def test_a_fence_shown_inside_a_longer_fence_is_one_block():
-    text = '````markdown\n```python\n--8<-- "snippets/a.py:x"\n```\n````\n\n~~~\nplain\n~~~\n'
+    text = (
+        '````markdown\n```python\n--8<-- "snippets/a.py:x"\n```\n````\n'
+        "\n~~~\nplain\n~~~\n"
+    )
     blocks = translations.code_blocks(text)
     assert [(b.line, b.end, b.language, b.includes) for b in blocks] == [
-        (1, 5, "markdown", (("snippets/a.py:x", 3),)), (7, 9, "", ())]
+        (1, 5, "markdown", (("snippets/a.py:x", 3),)),
+        (7, 9, "", ()),
+    ]
 
 
 def test_a_missing_heading_is_named_with_both_lists(docs):
-    (docs / "es" / "autograd.md").write_text(SPANISH.replace("## Acumulación\n", "Acumulación\n"))
+    (docs / "es" / "autograd.md").write_text(
+        SPANISH.replace("## Acumulación\n", "Acumulación\n")
+    )
     assert compare(docs, "autograd.md") == [
-        "docs/es/autograd.md has 0 level-2 headings (##) where docs/en/autograd.md has 1: "
-        "Spanish (none); English «Accumulation»"]
+        "docs/es/autograd.md has 0 level-2 headings (##) where docs/en/autograd.md "
+        "has 1: "
+        "Spanish (none); English «Accumulation»"
+    ]
 
 
 def test_links_must_lead_to_the_same_pages_but_anchors_may_differ(docs):
-    assert compare(docs, "autograd.md") == []  # #shapes vs #formas: anchors are translated
-    (docs / "es" / "autograd.md").write_text(SPANISH.replace("tensors.md#formas", "index.md"))
+    assert (
+        compare(docs, "autograd.md") == []
+    )  # #shapes vs #formas: anchors are translated
+    (docs / "es" / "autograd.md").write_text(
+        SPANISH.replace("tensors.md#formas", "index.md")
+    )
     assert compare(docs, "autograd.md") == [
-        "docs/es/autograd.md does not link to tensors.md, which docs/en/autograd.md links to",
-        "docs/es/autograd.md links to index.md, which docs/en/autograd.md does not link to"]
+        "docs/es/autograd.md does not link to tensors.md, which docs/en/autograd.md "
+        "links to",
+        "docs/es/autograd.md links to index.md, which docs/en/autograd.md does not "
+        "link to",
+    ]
 
 
 def test_prose_values_must_be_the_same_checks_in_both_languages(docs):
     directive = "<!-- prose-values: x.grad.item() -> 6 -->\n"
     english, spanish = docs / "en" / "autograd.md", docs / "es" / "autograd.md"
-    english.write_text(ENGLISH.replace("## Accumulation\n", "## Accumulation\n\n" + directive))
-    spanish.write_text(SPANISH.replace("## Acumulación\n", "## Acumulación\n\n" + directive))
+    english.write_text(
+        ENGLISH.replace("## Accumulation\n", "## Accumulation\n\n" + directive)
+    )
+    spanish.write_text(
+        SPANISH.replace("## Acumulación\n", "## Acumulación\n\n" + directive)
+    )
     assert compare(docs, "autograd.md") == []
-    spanish.write_text(SPANISH.replace("## Acumulación\n", "## Acumulación\n\n"
-                                       + directive.replace("6", "7")))
+    spanish.write_text(
+        SPANISH.replace(
+            "## Acumulación\n", "## Acumulación\n\n" + directive.replace("6", "7")
+        )
+    )
     assert compare(docs, "autograd.md") == [
-        "docs/es/autograd.md, line 11, has <!-- prose-values: x.grad.item() -> 7 --> where "
-        "docs/en/autograd.md, line 11, has <!-- prose-values: x.grad.item() -> 6 -->"]
+        "docs/es/autograd.md, line 11, has <!-- prose-values: x.grad.item() -> 7 --> "
+        "where "
+        "docs/en/autograd.md, line 11, has <!-- prose-values: x.grad.item() -> 6 -->"
+    ]
     spanish.write_text(SPANISH)
     assert compare(docs, "autograd.md") == [
         "docs/es/autograd.md lacks <!-- prose-values: x.grad.item() -> 6 -->, which "
-        "docs/en/autograd.md has at line 11"]
+        "docs/en/autograd.md has at line 11"
+    ]
 
 
 def test_notebook_twins_need_identical_code_cells(tmp_path):
     english = notebook(("markdown", "# Exercise"), ("code", "x = 1\nprint(x)"))
-    docs = write(tmp_path, {
-        "docs/en/exercises/n.ipynb": english,
-        "docs/es/exercises/n.ipynb": notebook(("markdown", "# Ejercicio"), ("code", "x = 1\nprint(x)")),
-    })
+    docs = write(
+        tmp_path,
+        {
+            "docs/en/exercises/n.ipynb": english,
+            "docs/es/exercises/n.ipynb": notebook(
+                ("markdown", "# Ejercicio"), ("code", "x = 1\nprint(x)")
+            ),
+        },
+    )
     assert compare(docs, "exercises/n.ipynb") == []
     # Its comments are translated (by the catalog), the code is not.
-    (docs / "es/exercises/n.ipynb").write_text(notebook(("markdown", "# Ejercicio"),
-                                                        ("code", "x = 1  # uno\nprint(x)")))
+    (docs / "es/exercises/n.ipynb").write_text(
+        notebook(("markdown", "# Ejercicio"), ("code", "x = 1  # uno\nprint(x)"))
+    )
     assert compare(docs, "exercises/n.ipynb") == []
-    (docs / "es/exercises/n.ipynb").write_text(notebook(("markdown", "# Ejercicio"), ("code", "x = 2\nprint(x)")))
+    (docs / "es/exercises/n.ipynb").write_text(
+        notebook(("markdown", "# Ejercicio"), ("code", "x = 2\nprint(x)"))
+    )
     assert compare(docs, "exercises/n.ipynb") == [
-        "docs/es/exercises/n.ipynb, cell 2: its code differs from cell 2 of docs/en/exercises/n.ipynb "
-        "(line 1 is `x = 2` where English has `x = 1`); code cells are never translated (their comments "
-        "are, in locale/es/LC_MESSAGES/snippets.po), copy the English cell"]
-    (docs / "es/exercises/n.ipynb").write_text(notebook(("markdown", "# Ejercicio"), ("markdown", "Más."),
-                                                        ("code", "x = 1\nprint(x)")))
+        "docs/es/exercises/n.ipynb, cell 2: its code differs from cell 2 of "
+        "docs/en/exercises/n.ipynb "
+        "(line 1 is `x = 2` where English has `x = 1`); code cells are never "
+        "translated (their comments "
+        "are, in locale/es/LC_MESSAGES/snippets.po), copy the English cell"
+    ]
+    (docs / "es/exercises/n.ipynb").write_text(
+        notebook(
+            ("markdown", "# Ejercicio"),
+            ("markdown", "Más."),
+            ("code", "x = 1\nprint(x)"),
+        )
+    )
     assert compare(docs, "exercises/n.ipynb") == [
         "docs/es/exercises/n.ipynb has 3 cells (markdown, markdown, code) where "
-        "docs/en/exercises/n.ipynb has 2 (markdown, code): keep one Spanish cell per English cell"]
+        "docs/en/exercises/n.ipynb has 2 (markdown, code): keep one Spanish cell per "
+        "English cell"
+    ]
 
 
-# ---------------------------------------------------------------- freshness and the command
+# ---------------------------------------------------------------- freshness and the
+# command
 
 
 def git(root, *args):
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid",
-               GIT_AUTHOR_DATE="2026-01-02T00:00:00", GIT_COMMITTER_DATE="2026-01-02T00:00:00")
-    return subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True, text=True).stdout
+    env = dict(
+        os.environ,
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@example.invalid",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@example.invalid",
+        GIT_AUTHOR_DATE="2026-01-02T00:00:00",
+        GIT_COMMITTER_DATE="2026-01-02T00:00:00",
+    )
+    return subprocess.run(
+        ["git", *args], cwd=root, env=env, check=True, capture_output=True, text=True
+    ).stdout
 
 
 @pytest.fixture
@@ -221,7 +311,18 @@ def repository(docs):
     """The fixture site in a git repository, both Spanish pages marked and committed."""
     root = docs.parent
     git(root, "init", "-q", "-b", "main")
-    assert main(["--docs", str(docs), "mark", str(docs / "es/autograd.md"), str(docs / "es/tensors.md")]) == 0
+    assert (
+        main(
+            [
+                "--docs",
+                str(docs),
+                "mark",
+                str(docs / "es/autograd.md"),
+                str(docs / "es/tensors.md"),
+            ]
+        )
+        == 0
+    )
     git(root, "add", ".")
     git(root, "commit", "-q", "-m", "first")
     return docs
@@ -229,16 +330,25 @@ def repository(docs):
 
 def test_mark_records_the_english_hash_in_the_front_matter(repository):
     spanish = (repository / "es" / "autograd.md").read_text()
-    assert spanish == f'---\ntranslation_of: "{content_hash(repository / "en/autograd.md")}"\n---\n\n' + SPANISH
+    assert (
+        spanish == "---\ntranslation_of: "
+        f'"{content_hash(repository / "en/autograd.md")}"\n---\n\n' + SPANISH
+    )
     assert freshness(repository, "autograd.md").state == translations.CURRENT
 
 
 def test_mark_keeps_other_front_matter_and_replaces_only_its_field(docs):
     page = docs / "es" / "autograd.md"
-    page.write_text('---\ntitle: Gradientes\ntranslation_of: "000000000000"\nhide: [toc]\n---\n' + SPANISH)
+    page.write_text(
+        '---\ntitle: Gradientes\ntranslation_of: "000000000000"\nhide: [toc]\n---\n'
+        + SPANISH
+    )
     mark(docs, page)
-    assert page.read_text() == (f'---\ntitle: Gradientes\ntranslation_of: "{content_hash(docs / "en/autograd.md")}"'
-                                f'\nhide: [toc]\n---\n' + SPANISH)
+    assert page.read_text() == (
+        "---\ntitle: Gradientes\ntranslation_of: "
+        f'"{content_hash(docs / "en/autograd.md")}"'
+        f"\nhide: [toc]\n---\n" + SPANISH
+    )
     before = page.read_text()
     mark(docs, page)
     assert page.read_text() == before  # marking twice changes nothing
@@ -247,40 +357,74 @@ def test_mark_keeps_other_front_matter_and_replaces_only_its_field(docs):
 def test_all_up_to_date_exits_zero(repository, capsys):
     code, out = status(repository, capsys)
     assert code == 0
-    assert out == ("up to date       docs/es/autograd.md\n"
-                   "up to date       docs/es/tensors.md\n"
-                   "\n1 up to date (2 pages)\n".replace("1 up", "2 up"))
+    assert out == (
+        "up to date       docs/es/autograd.md\n"
+        "up to date       docs/es/tensors.md\n"
+        "\n1 up to date (2 pages)\n".replace("1 up", "2 up")
+    )
 
 
-def test_a_stale_hash_shows_the_english_diff_since_the_translated_version(repository, capsys):
+def test_a_stale_hash_shows_the_english_diff_since_the_translated_version(
+    repository, capsys
+):
     english = repository / "en" / "autograd.md"
-    english.write_text(ENGLISH.replace("A gradient is a derivative.", "A gradient is a vector of derivatives."))
+    english.write_text(
+        ENGLISH.replace(
+            "A gradient is a derivative.", "A gradient is a vector of derivatives."
+        )
+    )
     commit = git(repository.parent, "log", "-1", "--format=%h").strip()
     recorded = translations.recorded_hash(repository, repository / "es/autograd.md")
     code, out = status(repository, capsys)
     assert code == 1
-    assert (f"outdated         docs/es/autograd.md: docs/en/autograd.md has changed since the version "
-            f"translated here (translation_of: {recorded}, commit {commit}, 2026-01-02); update the "
-            "translation, then run: python -m ptdocs.translations mark docs/es/autograd.md. "
-            "What changed in English:\n") in out
-    assert f"    --- docs/en/autograd.md (commit {commit}, 2026-01-02)\n    +++ docs/en/autograd.md (now)\n" in out
-    assert "    -A gradient is a derivative. See [tensors](tensors.md#shapes) first.\n" in out
-    assert "    +A gradient is a vector of derivatives. See [tensors](tensors.md#shapes) first.\n" in out
+    assert (
+        "outdated         docs/es/autograd.md: docs/en/autograd.md has changed since "
+        "the version "
+        f"translated here (translation_of: {recorded}, commit {commit}, 2026-01-02); "
+        "update the "
+        "translation, then run: python -m ptdocs.translations mark "
+        "docs/es/autograd.md. "
+        "What changed in English:\n"
+    ) in out
+    assert (
+        f"    --- docs/en/autograd.md (commit {commit}, 2026-01-02)\n    +++ "
+        "docs/en/autograd.md (now)\n" in out
+    )
+    assert (
+        "    -A gradient is a derivative. See [tensors](tensors.md#shapes) first.\n"
+        in out
+    )
+    assert (
+        "    +A gradient is a vector of derivatives. See [tensors](tensors.md#shapes) "
+        "first.\n" in out
+    )
     assert out.endswith("\n1 up to date, 1 outdated (2 pages)\n")
     # The translator updates the page and marks it: current again.
-    assert main(["--docs", str(repository), "mark", str(repository / "es/autograd.md")]) == 0
+    assert (
+        main(["--docs", str(repository), "mark", str(repository / "es/autograd.md")])
+        == 0
+    )
     assert status(repository, capsys)[0] == 0
 
 
 def test_a_hash_found_nowhere_in_history_is_said(repository, capsys):
     page = repository / "es" / "autograd.md"
-    page.write_text(page.read_text().replace(content_hash(repository / "en/autograd.md"), "0123456789ab"))
+    page.write_text(
+        page.read_text().replace(
+            content_hash(repository / "en/autograd.md"), "0123456789ab"
+        )
+    )
     code, out = status(repository, capsys)
     assert code == 1
-    assert ("outdated         docs/es/autograd.md: docs/en/autograd.md has changed since the version "
-            "translated here (translation_of: 0123456789ab); no diff: no version of docs/en/autograd.md "
-            "in the git history has that hash (was it marked against uncommitted text?), so compare "
-            "the pages by hand\n") in out
+    assert (
+        "outdated         docs/es/autograd.md: docs/en/autograd.md has changed since "
+        "the version "
+        "translated here (translation_of: 0123456789ab); no diff: no version of "
+        "docs/en/autograd.md "
+        "in the git history has that hash (was it marked against uncommitted text?), "
+        "so compare "
+        "the pages by hand\n"
+    ) in out
 
 
 def test_outside_git_the_status_says_why_there_is_no_diff(docs, capsys):
@@ -291,49 +435,76 @@ def test_outside_git_the_status_says_why_there_is_no_diff(docs, capsys):
 
 
 def test_status_of_unmarked_missing_and_orphan_pages(docs, capsys):
-    write(docs.parent, {"docs/en/measuring.md": "# Measuring\n", "docs/es/old.md": "# Viejo\n"})
+    write(
+        docs.parent,
+        {"docs/en/measuring.md": "# Measuring\n", "docs/es/old.md": "# Viejo\n"},
+    )
     code, out = status(docs, capsys)
     assert code == 1
     assert out.splitlines()[:4] == [
-        "outdated         docs/es/autograd.md: records no version of docs/en/autograd.md (no "
+        "outdated         docs/es/autograd.md: records no version of "
+        "docs/en/autograd.md (no "
         "translation_of); compare the two pages, update the translation, then run: "
         "python -m ptdocs.translations mark docs/es/autograd.md",
-        "missing          docs/es/measuring.md: create it: translate docs/en/measuring.md, then run: "
+        "missing          docs/es/measuring.md: create it: translate "
+        "docs/en/measuring.md, then run: "
         "python -m ptdocs.translations mark docs/es/measuring.md",
-        "no English page  docs/es/old.md: docs/en/old.md does not exist; rename this page to match "
+        "no English page  docs/es/old.md: docs/en/old.md does not exist; rename this "
+        "page to match "
         "its English page, or remove it",
-        "outdated         docs/es/tensors.md: records no version of docs/en/tensors.md (no "
+        "outdated         docs/es/tensors.md: records no version of "
+        "docs/en/tensors.md (no "
         "translation_of); compare the two pages, update the translation, then run: "
         "python -m ptdocs.translations mark docs/es/tensors.md",
     ]
-    assert out.endswith("\n0 up to date, 2 outdated, 1 missing, 1 no English page (4 pages)\n")
+    assert out.endswith(
+        "\n0 up to date, 2 outdated, 1 missing, 1 no English page (4 pages)\n"
+    )
 
 
 def test_status_lists_structure_differences_too(docs, capsys):
-    (docs / "es" / "autograd.md").write_text(SPANISH.replace("basics.py:twice", "basics.py:thrice"))
+    (docs / "es" / "autograd.md").write_text(
+        SPANISH.replace("basics.py:twice", "basics.py:thrice")
+    )
     code, out = status(docs, capsys)
-    assert ("\nWhere the Spanish page's structure differs from the English page (the tests report "
-            "these too):\n  docs/es/autograd.md, line 15, includes snippets/autograd/basics.py:thrice") in out
+    assert (
+        "\nWhere the Spanish page's structure differs from the English page (the "
+        "tests report "
+        "these too):\n  docs/es/autograd.md, line 15, includes "
+        "snippets/autograd/basics.py:thrice"
+    ) in out
 
 
-def test_mark_refuses_a_page_whose_structure_differs_and_leaves_it_untouched(docs, capsys):
+def test_mark_refuses_a_page_whose_structure_differs_and_leaves_it_untouched(
+    docs, capsys
+):
     page = docs / "es" / "autograd.md"
     page.write_text(SPANISH + "\n```text\notra nota\n```\n")
     before = page.read_bytes()
     assert main(["--docs", str(docs), "mark", str(page)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("error: not marked: docs/es/autograd.md differs from docs/en/autograd.md:\n"
-                          "  docs/es/autograd.md has 4 code blocks where docs/en/autograd.md has 3")
+    assert err.startswith(
+        "error: not marked: docs/es/autograd.md differs from docs/en/autograd.md:\n"
+        "  docs/es/autograd.md has 4 code blocks where docs/en/autograd.md has 3"
+    )
     assert page.read_bytes() == before
 
 
-@pytest.mark.parametrize("given, message", [
-    ("docs/en/autograd.md", "docs/en/autograd.md: give a Spanish page, inside docs/es/ (for example "
-                            "docs/es/autograd.md)"),
-    ("docs/es/nothing.md", "docs/es/nothing.md does not exist"),
-    ("docs/es/notes.txt", "docs/es/notes.txt: a page is a .md or .ipynb file"),
-])
-def test_mark_says_what_is_wrong_with_bad_input_in_one_line(docs, capsys, monkeypatch, given, message):
+@pytest.mark.parametrize(
+    "given, message",
+    [
+        (
+            "docs/en/autograd.md",
+            "docs/en/autograd.md: give a Spanish page, inside docs/es/ (for example "
+            "docs/es/autograd.md)",
+        ),
+        ("docs/es/nothing.md", "docs/es/nothing.md does not exist"),
+        ("docs/es/notes.txt", "docs/es/notes.txt: a page is a .md or .ipynb file"),
+    ],
+)
+def test_mark_says_what_is_wrong_with_bad_input_in_one_line(
+    docs, capsys, monkeypatch, given, message
+):
     monkeypatch.chdir(docs.parent)
     assert main(["--docs", "docs", "mark", given]) == 1
     assert capsys.readouterr().err == f"error: {message}\n"
@@ -341,11 +512,18 @@ def test_mark_says_what_is_wrong_with_bad_input_in_one_line(docs, capsys, monkey
 
 def test_mark_records_a_hand_written_notebook_in_its_metadata(tmp_path):
     cells = (("markdown", "# Exercise"), ("code", "x = 1"))
-    docs = write(tmp_path, {"docs/en/exercises/n.ipynb": notebook(*cells),
-                            "docs/es/exercises/n.ipynb": notebook(*cells)})
+    docs = write(
+        tmp_path,
+        {
+            "docs/en/exercises/n.ipynb": notebook(*cells),
+            "docs/es/exercises/n.ipynb": notebook(*cells),
+        },
+    )
     mark(docs, docs / "es/exercises/n.ipynb")
     saved = nbformat.read(docs / "es/exercises/n.ipynb", as_version=4)
-    assert saved.metadata["translation_of"] == content_hash(docs / "en/exercises/n.ipynb")
+    assert saved.metadata["translation_of"] == content_hash(
+        docs / "en/exercises/n.ipynb"
+    )
     assert freshness(docs, "exercises/n.ipynb").state == translations.CURRENT
 
 
@@ -367,7 +545,9 @@ x = 1
 """
 
 
-def test_a_generated_notebook_is_recorded_in_its_script_which_the_generator_rewrites_it_from(tmp_path):
+def test_a_generated_notebook_is_recorded_in_the_script_it_is_rewritten_from(
+    tmp_path,
+):
     from ptdocs import notebook_twins
 
     source = tmp_path / "notebooks" / "n.py"
@@ -377,15 +557,23 @@ def test_a_generated_notebook_is_recorded_in_its_script_which_the_generator_rewr
     docs = tmp_path / "docs"
     spanish = (docs / "es/exercises/n.ipynb").read_bytes()
     assert "recorded in notebooks/n.py" in mark(docs, docs / "es/exercises/n.ipynb")
-    assert (docs / "es/exercises/n.ipynb").read_bytes() == spanish  # still what the generator writes
+    assert (
+        docs / "es/exercises/n.ipynb"
+    ).read_bytes() == spanish  # still what the generator writes
     assert source.read_text().startswith(
-        f'# ---\n# jupyter:\n#   translation_of: "{content_hash(docs / "en/exercises/n.ipynb")}"\n#   jupytext:\n')
+        "# ---\n# jupyter:\n#   translation_of: "
+        f'"{content_hash(docs / "en/exercises/n.ipynb")}"\n#   jupytext:\n'
+    )
     assert freshness(docs, "exercises/n.ipynb").state == translations.CURRENT
 
 
 def test_the_command_runs_as_a_module_on_the_real_site():
-    done = subprocess.run([sys.executable, "-m", "ptdocs.translations", "status"], cwd=ROOT,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "ptdocs.translations", "status"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode in (0, 1), done.stderr
     assert "(" in done.stdout.splitlines()[-1] and "pages)" in done.stdout
 
@@ -395,38 +583,66 @@ def test_the_command_runs_as_a_module_on_the_real_site():
 
 def fake_page(src_uri, url):
     english_url = url.removeprefix("es/")
-    return SimpleNamespace(file=SimpleNamespace(src_uri=src_uri, alternates={"en": SimpleNamespace(url=english_url)}),
-                           url=url)
+    return SimpleNamespace(
+        file=SimpleNamespace(
+            src_uri=src_uri, alternates={"en": SimpleNamespace(url=english_url)}
+        ),
+        url=url,
+    )
 
 
 def test_an_outdated_page_gets_a_notice_in_spanish_after_its_title(docs):
     config = SimpleNamespace(docs_dir=str(docs), plugins={})
-    out = hook.on_page_markdown("# Gradientes\n\nTexto.", fake_page("es/autograd.md", "es/autograd/"), config, None)
+    out = hook.on_page_markdown(
+        "# Gradientes\n\nTexto.",
+        fake_page("es/autograd.md", "es/autograd/"),
+        config,
+        None,
+    )
     words = translations.MESSAGES["es"]
-    assert out.startswith(f'# Gradientes\n\n!!! warning "{words["outdated_title"]}"\n\n    La '
-                          f'<a href="../../autograd/">{words["original_page"]}</a> ha cambiado')
+    assert out.startswith(
+        f'# Gradientes\n\n!!! warning "{words["outdated_title"]}"\n\n    La '
+        f'<a href="../../autograd/">{words["original_page"]}</a> ha cambiado'
+    )
     assert out.endswith("\nTexto.")
 
 
 def test_current_and_english_pages_are_left_alone(docs):
     config = SimpleNamespace(docs_dir=str(docs), plugins={})
     mark(docs, docs / "es/autograd.md")
-    assert hook.on_page_markdown("# G", fake_page("es/autograd.md", "es/autograd/"), config, None) == "# G"
-    assert hook.on_page_markdown("# G", fake_page("en/autograd.md", "autograd/"), config, None) == "# G"
+    assert (
+        hook.on_page_markdown(
+            "# G", fake_page("es/autograd.md", "es/autograd/"), config, None
+        )
+        == "# G"
+    )
+    assert (
+        hook.on_page_markdown(
+            "# G", fake_page("en/autograd.md", "autograd/"), config, None
+        )
+        == "# G"
+    )
 
 
 def test_every_interface_string_exists_in_both_languages():
     assert set(translations.MESSAGES) == {translations.SOURCE, translations.TARGET}
     assert len({frozenset(words) for words in translations.MESSAGES.values()}) == 1
-    assert all("{link}" in words["outdated_body"] for words in translations.MESSAGES.values())
+    assert all(
+        "{link}" in words["outdated_body"] for words in translations.MESSAGES.values()
+    )
 
 
 def test_a_missing_twin_is_a_warning_in_the_language_being_built(docs, caplog):
     write(docs.parent, {"docs/en/new.md": "# New\n", "docs/es/old.md": "# Viejo\n"})
-    for language, expected in [("en", "docs/en/new.md has no Spanish twin docs/es/new.md"),
-                               ("es", "docs/es/old.md has no English page docs/en/old.md")]:
+    for language, expected in [
+        ("en", "docs/en/new.md has no Spanish twin docs/es/new.md"),
+        ("es", "docs/es/old.md has no English page docs/en/old.md"),
+    ]:
         caplog.clear()
-        config = SimpleNamespace(docs_dir=str(docs), plugins={"i18n": SimpleNamespace(current_language=language)})
+        config = SimpleNamespace(
+            docs_dir=str(docs),
+            plugins={"i18n": SimpleNamespace(current_language=language)},
+        )
         with caplog.at_level(logging.WARNING, logger="mkdocs"):
             hook.on_files([], config)
         messages = [record.getMessage() for record in caplog.records]
@@ -460,13 +676,18 @@ def build(docs):
 
 
 def test_the_strict_build_shows_the_notice_and_fails_on_a_missing_twin(docs):
-    write(docs.parent, {"docs/en/index.md": "# Home\n", "docs/es/index.md": "# Inicio\n"})
+    write(
+        docs.parent, {"docs/en/index.md": "# Home\n", "docs/es/index.md": "# Inicio\n"}
+    )
     for page in ("tensors.md", "index.md"):  # autograd.md stays unmarked: outdated
         mark(docs, docs / "es" / page)
     done = build(docs)
     assert done.returncode == 0, done.stderr
     site = docs.parent / "site"
-    assert "Esta traducción está desactualizada" in (site / "es/autograd/index.html").read_text()
+    assert (
+        "Esta traducción está desactualizada"
+        in (site / "es/autograd/index.html").read_text()
+    )
     assert "desactualizada" not in (site / "es/tensors/index.html").read_text()
     assert "out of date" not in (site / "autograd/index.html").read_text()
 
@@ -489,16 +710,30 @@ GUIDE = """\
 
 
 def test_the_glossary_is_read_from_the_guide_table(tmp_path):
-    write(tmp_path, {"guide.md": "# Guide\n\n| What | Where |\n|---|---|\n| a | b |\n\n" + GUIDE + "\nAfter.\n"})
+    write(
+        tmp_path,
+        {
+            "guide.md": "# Guide\n\n| What | Where |\n|---|---|\n| a | b |\n\n"
+            + GUIDE
+            + "\nAfter.\n"
+        },
+    )
     terms = translations.glossary(tmp_path / "guide.md")
     assert [(t.english, t.spanish, t.avoid) for t in terms] == [
         ("batch size", "tamaño de lote", ("batch size",)),
         ("broadcasting", "difusión (broadcasting)", ("broadcasting",)),
-        ("tensor", "tensor", ())]
+        ("tensor", "tensor", ()),
+    ]
 
 
-def test_spanish_prose_with_a_ruled_out_word_is_caught_code_and_asides_are_not(tmp_path):
-    write(tmp_path, {"guide.md": GUIDE, "docs/es/m.md": """\
+def test_spanish_prose_with_a_ruled_out_word_is_caught_code_and_asides_are_not(
+    tmp_path,
+):
+    write(
+        tmp_path,
+        {
+            "guide.md": GUIDE,
+            "docs/es/m.md": """\
         ---
         translation_of: "broadcasting"
         ---
@@ -511,34 +746,50 @@ def test_spanish_prose_with_a_ruled_out_word_is_caught_code_and_asides_are_not(t
         --8<-- "snippets/broadcasting.py"
         ```
         <!-- broadcasting -->
-        """})
+        """,
+        },
+    )
     terms = translations.glossary(tmp_path / "guide.md")
     assert translations.glossary_problems(tmp_path / "docs", terms) == [
-        "docs/es/m.md, line 6: «batch size» in Spanish prose; the glossary says «tamaño de lote» for «batch size»"]
+        "docs/es/m.md, line 6: «batch size» in Spanish prose; the glossary says "
+        "«tamaño de lote» for «batch size»"
+    ]
 
 
-# A page that records the English version it translates: the glossary checks translated pages.
+# A page that records the English version it translates: the glossary checks translated
+# pages.
 RECORD = '---\ntranslation_of: "0123456789ab"\n---\n'
 
 
 def test_a_ruled_out_word_inside_the_approved_term_is_fine(tmp_path):
-    write(tmp_path, {"guide.md": "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
-                                 "| pilot | prueba piloto | pilot, piloto | |\n",
-                     "docs/es/m.md": RECORD + "# P\n\nUna prueba piloto, dos pruebas piloto.\nEl piloto decide.\n"})
+    write(
+        tmp_path,
+        {
+            "guide.md": "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
+            "| pilot | prueba piloto | pilot, piloto | |\n",
+            "docs/es/m.md": RECORD
+            + "# P\n\nUna prueba piloto, dos pruebas piloto.\nEl piloto decide.\n",
+        },
+    )
     terms = translations.glossary(tmp_path / "guide.md")
     assert translations.glossary_problems(tmp_path / "docs", terms) == [
-        "docs/es/m.md, line 7: «piloto» in Spanish prose; the glossary says «prueba piloto» for «pilot»"]
+        "docs/es/m.md, line 7: «piloto» in Spanish prose; the glossary says «prueba "
+        "piloto» for «pilot»"
+    ]
 
 
 def test_the_catalog_translations_follow_the_glossary_too(tmp_path):
-    """A page's code comments, strings and output come from the PO catalog: a ruled-out form
-    there is caught like one in the prose; names of code and a line kept as torch prints it
-    are not, and neither is an outdated (fuzzy) entry, still to be translated."""
-    guide = ("| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
-             "| wall time | tiempo transcurrido | tiempo de pared, tiempo real | |\n"
-             "| scratch buffer | búfer temporal | búfer auxiliar | |\n"
-             "| profiler | perfilador | profiler | |\n"
-             "| percent | 5% | /\\d %/ | |\n")
+    """A page's code comments, strings and output come from the PO catalog: a
+    ruled-out form there is caught like one in the prose; names of code and a line
+    kept as torch prints it are not, and neither is an outdated (fuzzy) entry, still
+    to be translated."""
+    guide = (
+        "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
+        "| wall time | tiempo transcurrido | tiempo de pared, tiempo real | |\n"
+        "| scratch buffer | búfer temporal | búfer auxiliar | |\n"
+        "| profiler | perfilador | profiler | |\n"
+        "| percent | 5% | /\\d %/ | |\n"
+    )
     po = """\
         msgid ""
         msgstr "Content-Type: text/plain; charset=utf-8\\n"
@@ -560,15 +811,26 @@ def test_the_catalog_translations_follow_the_glossary_too(tmp_path):
         msgid "the real time"
         msgstr "el tiempo real"
         """
-    docs = write(tmp_path, {"guide.md": guide, "locale/es/LC_MESSAGES/snippets.po": po,
-                            "docs/es/m.md": RECORD + "# M\n\nEl tiempo transcurrido, no el tiempo real.\n"})
+    docs = write(
+        tmp_path,
+        {
+            "guide.md": guide,
+            "locale/es/LC_MESSAGES/snippets.po": po,
+            "docs/es/m.md": RECORD
+            + "# M\n\nEl tiempo transcurrido, no el tiempo real.\n",
+        },
+    )
     terms = translations.glossary(tmp_path / "guide.md")
     where = "locale/es/LC_MESSAGES/snippets.po, entry at line"
     assert translations.glossary_problems(docs, terms) == [
-        "docs/es/m.md, line 6: «tiempo real» in Spanish prose; the glossary says «tiempo transcurrido» for «wall time»",
-        f"{where} 10: «búfer auxiliar» in Spanish prose; the glossary says «búfer temporal» for «scratch buffer»",
-        f"{where} 4: «tiempo de pared» in Spanish prose; the glossary says «tiempo transcurrido» for «wall time»",
-        f"{where} 7: «5 %» in Spanish prose; the glossary says «5%» for «percent»"]
+        "docs/es/m.md, line 6: «tiempo real» in Spanish prose; the glossary says "
+        "«tiempo transcurrido» for «wall time»",
+        f"{where} 10: «búfer auxiliar» in Spanish prose; the glossary says «búfer "
+        "temporal» for «scratch buffer»",
+        f"{where} 4: «tiempo de pared» in Spanish prose; the glossary says «tiempo "
+        "transcurrido» for «wall time»",
+        f"{where} 7: «5 %» in Spanish prose; the glossary says «5%» for «percent»",
+    ]
 
 
 # ---------------------------------------------------------------- line endings
@@ -581,11 +843,16 @@ def test_crlf_and_lf_copies_of_a_page_have_one_hash(docs):
     assert content_hash(english) == lf
 
 
-@pytest.mark.parametrize("attributes", [True, False], ids=["with .gitattributes", "without"])
-def test_a_clone_with_autocrlf_sees_the_pages_as_up_to_date(repository, tmp_path, attributes):
-    """Git for Windows' default (core.autocrlf=true) checks text out with CRLF. With the
-    project's .gitattributes the files stay LF; without it they are CRLF, and the hashes still
-    agree, so neither kind of clone reports (or records) a page as outdated."""
+@pytest.mark.parametrize(
+    "attributes", [True, False], ids=["with .gitattributes", "without"]
+)
+def test_a_clone_with_autocrlf_sees_the_pages_as_up_to_date(
+    repository, tmp_path, attributes
+):
+    """Git for Windows' default (core.autocrlf=true) checks text out with CRLF. With
+    the project's .gitattributes the files stay LF; without it they are CRLF, and the
+    hashes still agree, so neither kind of clone reports (or records) a page as
+    outdated."""
     root = repository.parent
     if attributes:
         (root / ".gitattributes").write_text((ROOT / ".gitattributes").read_text())
@@ -596,7 +863,9 @@ def test_a_clone_with_autocrlf_sees_the_pages_as_up_to_date(repository, tmp_path
     english = (clone / "docs" / "en" / "autograd.md").read_bytes()
     assert (b"\r\n" in english) is not attributes
     docs = clone / "docs"
-    assert {freshness(docs, page).state for page in ("autograd.md", "tensors.md")} == {translations.CURRENT}
+    assert {freshness(docs, page).state for page in ("autograd.md", "tensors.md")} == {
+        translations.CURRENT
+    }
     assert main(["--docs", str(docs), "mark", str(docs / "es/autograd.md")]) == 0
     assert git(clone, "status", "--porcelain") == ""  # marking again changed nothing
 
@@ -605,18 +874,35 @@ def test_a_clone_with_autocrlf_sees_the_pages_as_up_to_date(repository, tmp_path
 
 
 def test_menu_titles_are_listed_with_their_sections():
-    nav = [{"Home": "index.md"}, {"Guides": [{"Tensors": "tensors.md"}, "autograd.md"]}, "x.md"]
+    nav = [
+        {"Home": "index.md"},
+        {"Guides": [{"Tensors": "tensors.md"}, "autograd.md"]},
+        "x.md",
+    ]
     assert translations.nav_titles(nav) == ["Home", "Guides", "Tensors"]
-    assert translations.untranslated_nav(nav, {"Home": "Inicio", "Guides": "Guías", "Tensors": "Tensores"}) == []
+    assert (
+        translations.untranslated_nav(
+            nav, {"Home": "Inicio", "Guides": "Guías", "Tensors": "Tensores"}
+        )
+        == []
+    )
 
 
 def test_a_menu_title_without_a_spanish_label_fails_the_strict_build(docs):
-    write(docs.parent, {"docs/en/index.md": "# Home\n", "docs/es/index.md": "# Inicio\n"})
+    write(
+        docs.parent, {"docs/en/index.md": "# Home\n", "docs/es/index.md": "# Inicio\n"}
+    )
     for page in ("tensors.md", "index.md", "autograd.md"):
         mark(docs, docs / "es" / page)
-    site = SITE.replace("        - {{locale: es, name: Español, build: true}}",
-                        "        - {{locale: es, name: Español, build: true, nav_translations: {{Home: Inicio}}}}")
-    site = site.replace("  - index.md\n  - autograd.md\n", "  - Home: index.md\n  - Gradients: autograd.md\n")
+    site = SITE.replace(
+        "        - {{locale: es, name: Español, build: true}}",
+        "        - {{locale: es, name: Español, build: true, nav_translations: "
+        "{{Home: Inicio}}}}",
+    )
+    site = site.replace(
+        "  - index.md\n  - autograd.md\n",
+        "  - Home: index.md\n  - Gradients: autograd.md\n",
+    )
     (docs.parent / "mkdocs.yml").write_text(site.format())
     done = mkdocs_build(docs.parent / "mkdocs.yml", docs.parent / "site")
     assert done.returncode != 0
@@ -625,29 +911,55 @@ def test_a_menu_title_without_a_spanish_label_fails_the_strict_build(docs):
 
 
 def test_a_page_never_translated_is_outdated_and_not_yet_checked_as_spanish(tmp_path):
-    """An English-only contributor's new page: the English text copied into docs/es, with the
-    same structure (CONTRIBUTING.md, "Behind the English"). It warns; it does not fail."""
+    """An English-only contributor's new page: the English text copied into docs/es,
+    with the same structure (CONTRIBUTING.md, "Behind the English"). It warns; it
+    does not fail."""
     english = "# Medir\n\nThe steady state comes after the warm-up.\n"
-    docs = write(tmp_path, {"guide.md": "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
-                                        "| steady state | régimen estable | steady state | |\n",
-                            "docs/en/m.md": english, "docs/es/m.md": english})
+    docs = write(
+        tmp_path,
+        {
+            "guide.md": "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
+            "| steady state | régimen estable | steady state | |\n",
+            "docs/en/m.md": english,
+            "docs/es/m.md": english,
+        },
+    )
     terms = translations.glossary(tmp_path / "guide.md")
-    assert translations.glossary_problems(docs, terms) == [] and parity_problems(docs) == []
+    assert (
+        translations.glossary_problems(docs, terms) == []
+        and parity_problems(docs) == []
+    )
     assert freshness(docs, "m.md").state == translations.OUTDATED
-    mark(docs, docs / "es" / "m.md")  # marked as translated while still English: now it is checked
+    mark(
+        docs, docs / "es" / "m.md"
+    )  # marked as translated while still English: now it is checked
     assert len(translations.glossary_problems(docs, terms)) == 1
 
 
-def test_plurals_hyphens_line_breaks_and_parentheses_do_not_hide_a_ruled_out_word(tmp_path):
-    write(tmp_path, {"guide.md": "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
-                                 "| throughput | tasa de procesamiento | throughput | |\n"
-                                 "| steady state | régimen estable | steady state | |\n",
-                     "docs/es/m.md": (RECORD + "# M\n\nDos throughputs.\nUn steady-state.\nUn steady\n"
-                                      "state partido.\nLa tasa de procesamiento (throughput) está bien.\n"
-                                      "Pero (el throughput de la GPU) no.\n")})
+def test_plurals_hyphens_line_breaks_and_parentheses_do_not_hide_a_ruled_out_word(
+    tmp_path,
+):
+    write(
+        tmp_path,
+        {
+            "guide.md": "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
+            "| throughput | tasa de procesamiento | throughput | |\n"
+            "| steady state | régimen estable | steady state | |\n",
+            "docs/es/m.md": (
+                RECORD + "# M\n\nDos throughputs.\nUn steady-state.\nUn steady\n"
+                "state partido.\nLa tasa de procesamiento (throughput) está bien.\n"
+                "Pero (el throughput de la GPU) no.\n"
+            ),
+        },
+    )
     terms = translations.glossary(tmp_path / "guide.md")
     assert translations.glossary_problems(tmp_path / "docs", terms) == [
-        "docs/es/m.md, line 6: «throughput» in Spanish prose; the glossary says «tasa de procesamiento» for «throughput»",
-        "docs/es/m.md, line 7: «steady state» in Spanish prose; the glossary says «régimen estable» for «steady state»",
-        "docs/es/m.md, line 8: «steady state» in Spanish prose; the glossary says «régimen estable» for «steady state»",
-        "docs/es/m.md, line 11: «throughput» in Spanish prose; the glossary says «tasa de procesamiento» for «throughput»"]
+        "docs/es/m.md, line 6: «throughput» in Spanish prose; the glossary says «tasa "
+        "de procesamiento» for «throughput»",
+        "docs/es/m.md, line 7: «steady state» in Spanish prose; the glossary says "
+        "«régimen estable» for «steady state»",
+        "docs/es/m.md, line 8: «steady state» in Spanish prose; the glossary says "
+        "«régimen estable» for «steady state»",
+        "docs/es/m.md, line 11: «throughput» in Spanish prose; the glossary says "
+        "«tasa de procesamiento» for «throughput»",
+    ]

@@ -1,7 +1,8 @@
-"""The page examples on other torch releases: results, their merge, and what the site says of them.
+"""The page examples on other torch releases: results, their merge, and what the site
+says of them.
 
-No other torch is needed: every result here is a fixture in the form ``python -m ptdocs.versions
-run`` writes.
+No other torch is needed: every result here is a fixture in the form ``python -m
+ptdocs.versions run`` writes.
 """
 
 import json
@@ -13,39 +14,66 @@ import pytest
 from helpers import mkdocs_build
 
 from ptdocs import versions
-from ptdocs.hooks import compatibility, stamp
 from ptdocs.downloads import requirements
+from ptdocs.hooks import compatibility, stamp
 from ptdocs.provenance import page_sources
-from ptdocs.report import FAILURE as CARRIED, ExampleReport, failure_record
+from ptdocs.report import FAILURE as CARRIED
+from ptdocs.report import ExampleReport, failure_record
 from ptdocs.snippets import ROOT
 from ptdocs.versions import Status, VersionsError
 
-# A failure as a run records it (ptdocs.report.failure_record), and as each language's stamp says it.
+# A failure as a run records it (ptdocs.report.failure_record), and as each language's
+# stamp says it.
 ERROR = "AttributeError: module 'torch' has no attribute 'accelerator'"
 FAILURE = {"file": "snippets/demo.py", "line": 2, "kind": "exception", "error": ERROR}
-SAID = {"en": f"`` snippets/demo.py ``, line 2: raises `` {ERROR} ``",
-        "es": f"`` snippets/demo.py ``, línea 2: lanza `` {ERROR} ``"}
+SAID = {
+    "en": f"`` snippets/demo.py ``, line 2: raises `` {ERROR} ``",
+    "es": f"`` snippets/demo.py ``, línea 2: lanza `` {ERROR} ``",
+}
 
 
 @pytest.fixture
 def project(tmp_path):
-    """A root with one page in each language including one snippet, and requirements.txt."""
+    """A root with one page in each language including one snippet, and
+    requirements.txt."""
     (tmp_path / "snippets").mkdir()
-    (tmp_path / "snippets" / "demo.py").write_text("# --8<-- [start:one]\nx = 1\n# --8<-- [end:one]\n")
+    (tmp_path / "snippets" / "demo.py").write_text(
+        "# --8<-- [start:one]\nx = 1\n# --8<-- [end:one]\n"
+    )
     for language in ("en", "es"):
         (tmp_path / "docs" / language).mkdir(parents=True)
         (tmp_path / "docs" / language / "demo.md").write_text(
-            '# Demo\n\n```python\n--8<-- "snippets/demo.py:one"\n```\n')
-    (tmp_path / "requirements.txt").write_text("sympy==1.14.0\n    # via torch\ntorch==2.13.0\n    # via -r x\n")
+            '# Demo\n\n```python\n--8<-- "snippets/demo.py:one"\n```\n'
+        )
+    (tmp_path / "requirements.txt").write_text(
+        "sympy==1.14.0\n    # via torch\ntorch==2.13.0\n    # via -r x\n"
+    )
     return tmp_path
 
 
 def _result(root, release, torch=None, **counts):
-    entry = {"passed": 0, "failed": 0, "skipped": 0, "skip_reasons": [], "failures": [], **counts}
-    pages = {f"{language}/demo.md": {**entry, "sources": page_sources(root / "docs" / language / "demo.md", root)}
-             for language in ("en", "es")}
-    return {"release": release, "torch": torch or release, "device": "CPU (x86_64)", "date": "2026-12-01",
-            "pages": pages}
+    entry = {
+        "passed": 0,
+        "failed": 0,
+        "skipped": 0,
+        "skip_reasons": [],
+        "failures": [],
+        **counts,
+    }
+    pages = {
+        f"{language}/demo.md": {
+            **entry,
+            "sources": page_sources(root / "docs" / language / "demo.md", root),
+        }
+        for language in ("en", "es")
+    }
+    return {
+        "release": release,
+        "torch": torch or release,
+        "device": "CPU (x86_64)",
+        "date": "2026-12-01",
+        "pages": pages,
+    }
 
 
 def _write(root, data, name=None):
@@ -55,15 +83,22 @@ def _write(root, data, name=None):
     return path
 
 
-# ---- releases and requirements ----------------------------------------------------------------
+# ---- releases and requirements
+# ----------------------------------------------------------------
 
 
 def test_release_numbers_are_checked_and_ordered_numerically():
     assert versions.parse_release(" 2.14.1 ") == "2.14.1"
     for bad in ("2.14", "latest", "2.14.1; rm -rf /", "torch==2.14.1", ""):
-        with pytest.raises(VersionsError, match="is not a torch release number such as 2.14.1"):
+        with pytest.raises(
+            VersionsError, match="is not a torch release number such as 2.14.1"
+        ):
             versions.parse_release(bad)
-    assert sorted(["2.10.0", "2.9.1", "2.13.0+cpu"], key=versions.release_key) == ["2.9.1", "2.10.0", "2.13.0+cpu"]
+    assert sorted(["2.10.0", "2.9.1", "2.13.0+cpu"], key=versions.release_key) == [
+        "2.9.1",
+        "2.10.0",
+        "2.13.0+cpu",
+    ]
 
 
 def test_the_supported_range_is_six_minor_releases_in_order_and_holds_the_pinned_one():
@@ -81,25 +116,48 @@ def test_an_environment_gets_requirements_txt_with_only_the_torch_pin_replaced(p
         versions.requirements_for("2.15.0", project)
 
 
-@pytest.mark.parametrize("output, says", [
-    ("ERROR: Could not find a version that satisfies the requirement torch==2.99.0 (from versions: 2.13.0)\n"
-     "ERROR: No matching distribution found for torch==2.99.0", "no such release on the package index"),
-    ("WARNING: Retrying ... NewConnectionError('<pip._vendor...>: Failed to establish a new connection: "
-     "[Errno -3] Temporary failure in name resolution')\nERROR: No matching distribution found for torch==2.15.0",
-     "cannot be reached (no network?)"),
-    ("ERROR: Cannot install torch==2.15.0 because these package versions have conflicting dependencies.\n"
-     "The conflict is caused by:\n    The user requested torch==2.15.0\n"
-     "    The user requested (constraint) torch<=2.14.1", "a pip constraint forbids it (The user requested "
-     "(constraint) torch<=2.14.1)"),
-    ("ERROR: something else\nERROR: Disk quota exceeded", "pip could not install the requirements: "
-     "ERROR: Disk quota exceeded"),
-])
+@pytest.mark.parametrize(
+    "output, says",
+    [
+        (
+            "ERROR: Could not find a version that satisfies the requirement "
+            "torch==2.99.0 (from versions: 2.13.0)\n"
+            "ERROR: No matching distribution found for torch==2.99.0",
+            "no such release on the package index",
+        ),
+        (
+            "WARNING: Retrying ... NewConnectionError('<pip._vendor...>: Failed to "
+            "establish a new connection: "
+            "[Errno -3] Temporary failure in name resolution')\nERROR: No matching "
+            "distribution found for torch==2.15.0",
+            "cannot be reached (no network?)",
+        ),
+        (
+            "ERROR: Cannot install torch==2.15.0 because these package versions have "
+            "conflicting dependencies.\n"
+            "The conflict is caused by:\n    The user requested torch==2.15.0\n"
+            "    The user requested (constraint) torch<=2.14.1",
+            "a pip constraint forbids it (The user requested "
+            "(constraint) torch<=2.14.1)",
+        ),
+        (
+            "ERROR: something else\nERROR: Disk quota exceeded",
+            "pip could not install the requirements: ERROR: Disk quota exceeded",
+        ),
+    ],
+)
 def test_pips_failures_become_one_line_that_says_what_to_do(output, says):
     error = versions.pip_error("2.15.0", output)
-    assert says in str(error) and "\n" not in str(error) and str(error).startswith("torch 2.15.0: ")
+    assert (
+        says in str(error)
+        and "\n" not in str(error)
+        and str(error).startswith("torch 2.15.0: ")
+    )
 
 
-def test_a_failed_install_is_reported_and_the_environment_not_recorded_as_ready(project, monkeypatch):
+def test_a_failed_install_is_reported_and_the_environment_not_recorded_as_ready(
+    project, monkeypatch
+):
     calls = []
 
     def fake_run(command, **kwargs):
@@ -109,38 +167,57 @@ def test_a_failed_install_is_reported_and_the_environment_not_recorded_as_ready(
             python.parent.mkdir(parents=True)
             python.write_text("")
             return SimpleNamespace(returncode=0)
-        return SimpleNamespace(returncode=1, stdout="", stderr="ERROR: No matching distribution found for torch==2.99.0")
+        return SimpleNamespace(
+            returncode=1,
+            stdout="",
+            stderr="ERROR: No matching distribution found for torch==2.99.0",
+        )
 
     monkeypatch.setattr(versions.subprocess, "run", fake_run)
     monkeypatch.setattr(versions.os, "name", "posix")
     with pytest.raises(VersionsError, match="torch 2.99.0: no such release"):
         versions.environment("2.99.0", project, log=lambda line: None)
-    assert calls[1][-2:] == ["-r", str(project / ".cache" / "versions" / "2.99.0" / "requested-requirements.txt")]
-    assert not (project / ".cache" / "versions" / "2.99.0" / "ptdocs-requirements.txt").exists()
+    assert calls[1][-2:] == [
+        "-r",
+        str(project / ".cache" / "versions" / "2.99.0" / "requested-requirements.txt"),
+    ]
+    assert not (
+        project / ".cache" / "versions" / "2.99.0" / "ptdocs-requirements.txt"
+    ).exists()
 
 
 def test_the_command_refuses_bad_input_in_one_line():
-    for argv, says in [(["run", "2.14"], "'2.14' is not a torch release number"),
-                       (["merge", "no/such/folder"], "no/such/folder: no such file or folder")]:
-        result = subprocess.run([sys.executable, "-m", "ptdocs.versions", *argv], cwd=ROOT,
-                                capture_output=True, text=True)
+    for argv, says in [
+        (["run", "2.14"], "'2.14' is not a torch release number"),
+        (["merge", "no/such/folder"], "no/such/folder: no such file or folder"),
+    ]:
+        result = subprocess.run(
+            [sys.executable, "-m", "ptdocs.versions", *argv],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
         assert result.returncode == 2
         assert result.stderr.startswith("error: ") and says in result.stderr
         assert result.stderr.count("\n") == 1, result.stderr
 
 
-# ---- results --------------------------------------------------------------------------------------
+# ---- results
+# --------------------------------------------------------------------------------------
 
 
 def test_a_result_file_is_checked_when_loaded(project):
     good = _write(project, _result(project, "2.14.1", passed=1))
     assert versions.load_result(good).release == "2.14.1"
     path = project / "reports" / "versions" / "2.15.0.json"
-    for content, says in [("{", "not readable JSON"), ("[]", "a JSON object is expected"),
-                          ('{"torch": "2.15.0"}', "no pages"),
-                          ('{"torch": "2.15.0", "pages": {"en/a.md": {"passed": "3"}}}', "has no counts"),
-                          ('{"release": "2.15.0", "torch": "2.14.1", "pages": {}}', "ran torch 2.14.1"),
-                          ('{"torch": "2.14.1+cpu", "pages": {}}', "name it 2.14.1.json")]:
+    for content, says in [
+        ("{", "not readable JSON"),
+        ("[]", "a JSON object is expected"),
+        ('{"torch": "2.15.0"}', "no pages"),
+        ('{"torch": "2.15.0", "pages": {"en/a.md": {"passed": "3"}}}', "has no counts"),
+        ('{"release": "2.15.0", "torch": "2.14.1", "pages": {}}', "ran torch 2.14.1"),
+        ('{"torch": "2.14.1+cpu", "pages": {}}', "name it 2.14.1.json"),
+    ]:
         path.write_text(content)
         with pytest.raises(VersionsError, match=says):
             versions.load_result(path)
@@ -154,28 +231,48 @@ def test_results_load_oldest_first_and_a_cpu_build_counts_as_its_release(project
 
 
 def test_a_result_speaks_for_a_page_only_as_the_page_was_when_it_ran(project):
-    result = versions.result_from(_result(project, "2.14.1", passed=2, failed=1, failures=[FAILURE]), "x")
+    result = versions.result_from(
+        _result(project, "2.14.1", passed=2, failed=1, failures=[FAILURE]), "x"
+    )
     current = page_sources(project / "docs" / "en" / "demo.md", project)
     status = versions.page_status(result, "en/demo.md", current)
-    assert (status.state, status.passed, status.failed, status.total, status.failures) == ("failed", 2, 1, 3, (FAILURE,))
+    assert (
+        status.state,
+        status.passed,
+        status.failed,
+        status.total,
+        status.failures,
+    ) == ("failed", 2, 1, 3, (FAILURE,))
     assert versions.page_status(result, "en/other.md", current).state == "not_run"
-    (project / "snippets" / "demo.py").write_text("# --8<-- [start:one]\nx = 2\n# --8<-- [end:one]\n")
-    changed = versions.page_status(result, "en/demo.md", page_sources(project / "docs" / "en" / "demo.md", project))
+    (project / "snippets" / "demo.py").write_text(
+        "# --8<-- [start:one]\nx = 2\n# --8<-- [end:one]\n"
+    )
+    changed = versions.page_status(
+        result, "en/demo.md", page_sources(project / "docs" / "en" / "demo.md", project)
+    )
     assert (changed.state, changed.changed) == ("outdated", ("snippets/demo.py",))
 
 
 def test_merge_brings_downloaded_results_in_checked_and_says_what_is_missing(project):
     downloaded = project / "downloaded"
     for release in ("2.14.1", "2.15.0"):
-        folder = downloaded / f"versions-{release}"  # as download-artifact lays them out
+        folder = (
+            downloaded / f"versions-{release}"
+        )  # as download-artifact lays them out
         folder.mkdir(parents=True)
-        (folder / f"{release}.json").write_text(json.dumps(_result(project, release, passed=1)))
+        (folder / f"{release}.json").write_text(
+            json.dumps(_result(project, release, passed=1))
+        )
     written = versions.merge([downloaded], project, expect=("2.14.1", "2.15.0"))
     assert [path.name for path in written] == ["2.14.1.json", "2.15.0.json"]
     assert list(versions.load_results(project)) == ["2.14.1", "2.15.0"]
-    with pytest.raises(VersionsError, match=r"no result for torch 2\.10\.0 in reports/versions"):
+    with pytest.raises(
+        VersionsError, match=r"no result for torch 2\.10\.0 in reports/versions"
+    ):
         versions.merge([downloaded], project, expect=("2.10.0", "2.14.1"))
-    (downloaded / "again.json").write_text(json.dumps(_result(project, "2.15.0", passed=1)))
+    (downloaded / "again.json").write_text(
+        json.dumps(_result(project, "2.15.0", passed=1))
+    )
     with pytest.raises(VersionsError, match="name it 2.15.0.json"):
         versions.merge([downloaded], project)
 
@@ -191,10 +288,15 @@ def test_a_merge_that_misses_a_release_writes_nothing(project):
 
 def test_a_failed_venv_is_one_line_not_a_traceback(project, monkeypatch):
     monkeypatch.setattr(versions, "installed_torch", lambda python=None: None)
-    failed = SimpleNamespace(returncode=1, stdout="", stderr="Error: [Errno 28] No space left on device\n")
+    failed = SimpleNamespace(
+        returncode=1, stdout="", stderr="Error: [Errno 28] No space left on device\n"
+    )
     monkeypatch.setattr(versions.subprocess, "run", lambda *args, **kwargs: failed)
-    with pytest.raises(VersionsError, match=r"^torch 2\.14\.1: python -m venv could not make "
-                                            r"\.cache/versions/2\.14\.1: Error: \[Errno 28\] No space"):
+    with pytest.raises(
+        VersionsError,
+        match=r"^torch 2\.14\.1: python -m venv could not make "
+        r"\.cache/versions/2\.14\.1: Error: \[Errno 28\] No space",
+    ):
         versions.environment("2.14.1", project, log=lambda text: None)
 
 
@@ -202,81 +304,162 @@ def test_the_committed_results_load_and_cover_only_supported_releases():
     results = versions.load_results(ROOT)
     assert set(results) <= set(versions.SUPPORTED)
     for result in results.values():
-        assert result.pages and all(page.split("/")[0] in ("en", "es") for page in result.pages)
+        assert result.pages and all(
+            page.split("/")[0] in ("en", "es") for page in result.pages
+        )
 
 
-# ---- what a test run records -----------------------------------------------------------------------
+# ---- what a test run records
+# -----------------------------------------------------------------------
 
 
 def test_a_failure_is_recorded_as_the_data_it_travelled_with_clipped_to_a_line():
-    """ptdocs.pages makes each failure as data (tests/test_outputs.py runs real ones); the report
-    keeps it as it came, each value cut to a stamp's line. A failure that is no page example's
-    (a setup error) is kept as its first line."""
+    """ptdocs.pages makes each failure as data (tests/test_outputs.py runs real
+    ones); the report keeps it as it came, each value cut to a stamp's line. A
+    failure that is no page example's (a setup error) is kept as its first line."""
     long = "x" * 1000
     carried = SimpleNamespace(user_properties=[(CARRIED, {**FAILURE, "error": long})])
     assert failure_record(carried) == {**FAILURE, "error": "x" * 119 + "…"}
-    setup = SimpleNamespace(user_properties=[], longrepr=None, longreprtext="fixture 'x' not found\nmore")
-    assert failure_record(setup) == {"kind": "other", "message": "fixture 'x' not found"}
+    setup = SimpleNamespace(
+        user_properties=[], longrepr=None, longreprtext="fixture 'x' not found\nmore"
+    )
+    assert failure_record(setup) == {
+        "kind": "other",
+        "message": "fixture 'x' not found",
+    }
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
-def test_a_failure_is_said_in_the_pages_language_with_only_the_codes_own_text_as_code(language):
+def test_a_failure_is_said_in_the_pages_language_with_only_the_codes_own_text_as_code(
+    language,
+):
     from ptdocs.failures import describe
 
     def code(text):
         return f"`{text}`"
 
     said = {
-        "en": ["`snippets/demo.py`, line 4: prints `tensor([1, 2])` where the page shows `tensor([1., 2.])`",
-               "`snippets/demo.py`, line 4: prints nothing where the page shows `done`",
-               f"`snippets/demo.py`, line 2: raises `{ERROR}`",
-               "`docs/en/demo.md`, line 9: the prose says `1` for `f(0)`, the code gives `0`"],
-        "es": ["`snippets/demo.py`, línea 4: imprime `tensor([1, 2])` donde la página muestra `tensor([1., 2.])`",
-               "`snippets/demo.py`, línea 4: imprime nada donde la página muestra `done`",
-               f"`snippets/demo.py`, línea 2: lanza `{ERROR}`",
-               "`docs/en/demo.md`, línea 9: el texto dice `1` para `f(0)`, pero el código da `0`"],
+        "en": [
+            "`snippets/demo.py`, line 4: prints `tensor([1, 2])` where the page shows "
+            "`tensor([1., 2.])`",
+            "`snippets/demo.py`, line 4: prints nothing where the page shows `done`",
+            f"`snippets/demo.py`, line 2: raises `{ERROR}`",
+            "`docs/en/demo.md`, line 9: the prose says `1` for `f(0)`, the code gives "
+            "`0`",
+        ],
+        "es": [
+            "`snippets/demo.py`, línea 4: imprime `tensor([1, 2])` donde la página "
+            "muestra `tensor([1., 2.])`",
+            "`snippets/demo.py`, línea 4: imprime nada donde la página muestra `done`",
+            f"`snippets/demo.py`, línea 2: lanza `{ERROR}`",
+            "`docs/en/demo.md`, línea 9: el texto dice `1` para `f(0)`, pero el "
+            "código da `0`",
+        ],
     }[language]
-    output = {"file": "snippets/demo.py", "line": 4, "kind": "output", "shown": "tensor([1., 2.])",
-              "printed": "tensor([1, 2])"}
-    failures = [output, {**output, "shown": "done", "printed": None}, FAILURE,
-                {"file": "docs/en/demo.md", "line": 9, "kind": "value", "said": "1", "expression": "f(0)", "got": "0"}]
+    output = {
+        "file": "snippets/demo.py",
+        "line": 4,
+        "kind": "output",
+        "shown": "tensor([1., 2.])",
+        "printed": "tensor([1, 2])",
+    }
+    failures = [
+        output,
+        {**output, "shown": "done", "printed": None},
+        FAILURE,
+        {
+            "file": "docs/en/demo.md",
+            "line": 9,
+            "kind": "value",
+            "said": "1",
+            "expression": "f(0)",
+            "got": "0",
+        },
+    ]
     assert [describe(language, failure, code) for failure in failures] == said
     # A page its parser could not read: the parser's message, which says where, as code.
     unread = {"kind": "other", "message": "docs/en/x.md, line 3: an empty Python block"}
-    assert describe(language, unread, code) == "`docs/en/x.md, line 3: an empty Python block`"
-    # A result written before failures were data: its English line is shown as code, as it was.
-    assert describe(language, "snippets/demo.py, line 2: ValueError: no", code) == "`snippets/demo.py, line 2: ValueError: no`"
+    assert (
+        describe(language, unread, code)
+        == "`docs/en/x.md, line 3: an empty Python block`"
+    )
+    # A result written before failures were data: its English line is shown as code, as
+    # it was.
+    assert (
+        describe(language, "snippets/demo.py, line 2: ValueError: no", code)
+        == "`snippets/demo.py, line 2: ValueError: no`"
+    )
 
 
-def test_a_run_for_another_release_writes_where_it_is_told_with_its_failures(project, monkeypatch):
+def test_a_run_for_another_release_writes_where_it_is_told_with_its_failures(
+    project, monkeypatch
+):
     target = project / ".cache" / "versions" / "2.15.0.examples.json"
     monkeypatch.setenv(versions.REPORT_ENV, str(target))
     collector = ExampleReport(project)
     page = project / "docs" / "en" / "demo.md"
-    collector.pytest_runtest_logreport(SimpleNamespace(fspath=str(page), nodeid="a", when="call",
-                                                       outcome="passed", skipped=False))
-    collector.pytest_runtest_logreport(SimpleNamespace(
-        fspath=str(page), nodeid="b", when="call", outcome="failed", skipped=False,
-        user_properties=[(CARRIED, {"file": "snippets/demo.py", "line": 2, "kind": "exception",
-                                    "error": "ValueError: no"})]))
+    collector.pytest_runtest_logreport(
+        SimpleNamespace(
+            fspath=str(page), nodeid="a", when="call", outcome="passed", skipped=False
+        )
+    )
+    collector.pytest_runtest_logreport(
+        SimpleNamespace(
+            fspath=str(page),
+            nodeid="b",
+            when="call",
+            outcome="failed",
+            skipped=False,
+            user_properties=[
+                (
+                    CARRIED,
+                    {
+                        "file": "snippets/demo.py",
+                        "line": 2,
+                        "kind": "exception",
+                        "error": "ValueError: no",
+                    },
+                )
+            ],
+        )
+    )
     collector.pytest_sessionfinish(session=None)
     assert not (project / "reports" / "examples.json").exists()
     entry = json.loads(target.read_text())["pages"]["en/demo.md"]
-    assert (entry["passed"], entry["failed"], entry["failures"]) == (1, 1, [{"file": "snippets/demo.py", "line": 2,
-                                                                              "kind": "exception", "error": "ValueError: no"}])
+    assert (entry["passed"], entry["failed"], entry["failures"]) == (
+        1,
+        1,
+        [
+            {
+                "file": "snippets/demo.py",
+                "line": 2,
+                "kind": "exception",
+                "error": "ValueError: no",
+            }
+        ],
+    )
 
 
-# ---- the stamps -----------------------------------------------------------------------------------
+# ---- the stamps
+# -----------------------------------------------------------------------------------
 
 
 def _status(release, state, passed=0, failed=0, skipped=0, reasons=(), failures=()):
-    return Status(release, state, passed, failed, skipped, tuple(reasons), tuple(failures))
+    return Status(
+        release, state, passed, failed, skipped, tuple(reasons), tuple(failures)
+    )
 
 
 ACCELERATOR = "needs an accelerator"
 STATUSES = [
     _status("2.10.0", "failed", passed=4, failed=2, failures=[FAILURE, "second"]),
-    _status("2.11.0", "passed", passed=5, skipped=2, reasons=[ACCELERATOR, "needs torch 2.12 or later"]),
+    _status(
+        "2.11.0",
+        "passed",
+        passed=5,
+        skipped=2,
+        reasons=[ACCELERATOR, "needs torch 2.12 or later"],
+    ),
     _status("2.12.1", "outdated"),
     _status("2.13.0", "passed", passed=6, skipped=1, reasons=[ACCELERATOR]),
     _status("2.14.1", "passed", passed=6, skipped=1, reasons=[ACCELERATOR]),
@@ -285,83 +468,153 @@ STATUSES = [
 
 
 def _line(language, statuses, report=None):
-    """The stamp of a page without a test report of this build, from release runs (dated)."""
-    runs = [(status, f"2026-11-{20 + index}", "CPU (x86_64)") for index, status in enumerate(statuses)]
-    result = stamp.report_stamp(language, "en/demo.md", report, {}, "2.13.0", True, runs=runs)
+    """The stamp of a page without a test report of this build, from release runs
+    (dated)."""
+    runs = [
+        (status, f"2026-11-{20 + index}", "CPU (x86_64)")
+        for index, status in enumerate(statuses)
+    ]
+    result = stamp.report_stamp(
+        language, "en/demo.md", report, {}, "2.13.0", True, runs=runs
+    )
     return result.markdown("../compatibility/")
 
 
 def test_the_stamp_says_on_which_releases_the_examples_hold_and_where_they_fail():
-    # The passing releases, short (2.11 and 2.13–2.14); the date of the newest of their runs; the
-    # newest one's count and skips; the failing release with its first failure. Outdated and
-    # not-run releases are not claimed (the releases page lists them).
+    # The passing releases, short (2.11 and 2.13–2.14); the date of the newest of their
+    # runs; the newest one's count and skips; the failing release with its first
+    # failure. Outdated and not-run releases are not claimed (the releases page lists
+    # them).
     assert _line("en", STATUSES) == (
-        f"✓ 6 examples verified with [torch 2.11 and 2.13–2.14](../compatibility/) on CPU (x86_64), "
+        "✓ 6 examples verified with [torch 2.11 and 2.13–2.14](../compatibility/) on "
+        "CPU (x86_64), "
         "24 Nov 2026. "
-        f"Skipped: 1 example ({ACCELERATOR}). On torch 2.10.0, 2 of 6 fail: {SAID['en']}.")
+        f"Skipped: 1 example ({ACCELERATOR}). On torch 2.10.0, 2 of 6 fail: "
+        f"{SAID['en']}."
+    )
     assert _line("es", STATUSES) == (
-        f"✓ 6 ejemplos verificados con [torch 2.11 y 2.13–2.14](../compatibility/) en CPU (x86_64), "
+        "✓ 6 ejemplos verificados con [torch 2.11 y 2.13–2.14](../compatibility/) en "
+        "CPU (x86_64), "
         "24 nov 2026. "
-        f"Se omitió 1 ejemplo ({ACCELERATOR}). Con torch 2.10.0, fallan 2 de 6: {SAID['es']}.")
+        f"Se omitió 1 ejemplo ({ACCELERATOR}). Con torch 2.10.0, fallan 2 de 6: "
+        f"{SAID['es']}."
+    )
 
 
 def test_releases_that_fail_alike_share_one_sentence_and_none_passing_is_no_claim():
-    alike = [_status(release, "failed", passed=4, failed=1, failures=[FAILURE]) for release in ("2.14.1", "2.15.0")]
+    alike = [
+        _status(release, "failed", passed=4, failed=1, failures=[FAILURE])
+        for release in ("2.14.1", "2.15.0")
+    ]
     assert _line("es", [STATUSES[3], *alike]) == (
-        f"✓ 6 ejemplos verificados con [torch 2.13](../compatibility/) en CPU (x86_64), 20 nov 2026. "
+        "✓ 6 ejemplos verificados con [torch 2.13](../compatibility/) en CPU "
+        "(x86_64), 20 nov 2026. "
         "Se omitió 1 ejemplo "
-        f"({ACCELERATOR}). Con torch 2.14.1 y 2.15.0, falla 1 de 5: {SAID['es']}.")
+        f"({ACCELERATOR}). Con torch 2.14.1 y 2.15.0, falla 1 de 5: {SAID['es']}."
+    )
     # No release passed and no report: a neutral note, never a claim.
     note = _line("en", [_status("2.15.0", "not_run"), STATUSES[0]])
-    assert note.startswith("Not verified in this build. No test report was found") and "✓" not in note
+    assert (
+        note.startswith("Not verified in this build. No test report was found")
+        and "✓" not in note
+    )
     assert note.endswith(f"On torch 2.10.0, 2 of 6 fail: {SAID['en']}.")
 
 
 def test_a_built_page_says_on_which_releases_its_examples_hold(project):
     (project / "mkdocs.yml").write_text(
         "site_name: t\ndocs_dir: docs\ntheme: mkdocs\nnav:\n  - Demo: en/demo.md\n"
-        "markdown_extensions:\n  - admonition\n  - tables\n  - pymdownx.snippets:\n      base_path: ['.']\n"
-        "plugins:\n  - ptdocs:\n      steps: [stamp, compatibility]\n")
-    (project / "docs" / "en" / "compatibility.md").write_text("# Releases\n\n<!-- compatibility -->\n")
+        "markdown_extensions:\n  - admonition\n  - tables\n  - pymdownx.snippets:\n   "
+        "   base_path: ['.']\n"
+        "plugins:\n  - ptdocs:\n      steps: [stamp, compatibility]\n"
+    )
+    (project / "docs" / "en" / "compatibility.md").write_text(
+        "# Releases\n\n<!-- compatibility -->\n"
+    )
     _write(project, _result(project, "2.14.1", passed=1))
     _write(project, _result(project, "2.10.0", failed=1, failures=[FAILURE]))
     result = mkdocs_build(project / "mkdocs.yml", project / "out")
     assert result.returncode == 0, result.stderr
     page = (project / "out" / "en" / "demo" / "index.html").read_text()
-    # No test report here: the release runs speak for the page, linked to the releases page.
-    assert ('✓ 1 example verified with <a href="../compatibility/">torch 2.14</a> on CPU (x86_64), '
-            "1 Dec 2026. On torch 2.10.0, 1 of 1 fails: <code>snippets/demo.py</code>, line 2: raises "
-            "<code>AttributeError") in page
-    # The Spanish page says it in Spanish: only Python's own exception text stays as it is (this
-    # small site has no Spanish releases page to link to).
+    # No test report here: the release runs speak for the page, linked to the releases
+    # page.
+    assert (
+        '✓ 1 example verified with <a href="../compatibility/">torch 2.14</a> on CPU '
+        "(x86_64), "
+        "1 Dec 2026. On torch 2.10.0, 1 of 1 fails: <code>snippets/demo.py</code>, "
+        "line 2: raises "
+        "<code>AttributeError"
+    ) in page
+    # The Spanish page says it in Spanish: only Python's own exception text stays as it
+    # is (this small site has no Spanish releases page to link to).
     page = (project / "out" / "es" / "demo" / "index.html").read_text()
-    assert ("✓ 1 ejemplo verificado con torch 2.14 en CPU (x86_64), 1 dic 2026. Con torch 2.10.0, "
-            "falla 1 de 1: "
-            "<code>snippets/demo.py</code>, línea 2: lanza <code>AttributeError: module 'torch' has no "
-            "attribute 'accelerator'</code>.") in page
+    assert (
+        "✓ 1 ejemplo verificado con torch 2.14 en CPU (x86_64), 1 dic 2026. Con torch "
+        "2.10.0, "
+        "falla 1 de 1: "
+        "<code>snippets/demo.py</code>, línea 2: lanza <code>AttributeError: module "
+        "'torch' has no "
+        "attribute 'accelerator'</code>."
+    ) in page
     table = (project / "out" / "en" / "compatibility" / "index.html").read_text()
-    assert '<a href="../demo/">Demo</a></td>' in table and "1 of 1 fail" in table and "1 pass" in table
+    assert (
+        '<a href="../demo/">Demo</a></td>' in table
+        and "1 of 1 fail" in table
+        and "1 pass" in table
+    )
     _write(project, {"torch": "2.15.0", "pages": "none"}, name="2.15.0")
     broken = mkdocs_build(project / "mkdocs.yml", project / "out")
-    assert broken.returncode != 0 and "2.15.0.json: not a versions result" in broken.stderr
+    assert (
+        broken.returncode != 0 and "2.15.0.json: not a versions result" in broken.stderr
+    )
 
 
-# ---- the compatibility page ------------------------------------------------------------------------
+# ---- the compatibility page
+# ------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
-def test_the_compatibility_table_shows_every_page_by_release_in_the_pages_language(project, language):
-    results = {release: versions.result_from(data, release) for release, data in [
-        ("2.10.0", _result(project, "2.10.0", passed=4, failed=2, failures=[FAILURE])),
-        ("2.14.1", _result(project, "2.14.1", passed=6, skipped=1, skip_reasons=["needs torch 2.15"])),
-        ("2.15.0", _result(project, "2.15.0", passed=7)),
-    ]}
+def test_the_compatibility_table_shows_every_page_by_release_in_the_pages_language(
+    project, language
+):
+    results = {
+        release: versions.result_from(data, release)
+        for release, data in [
+            (
+                "2.10.0",
+                _result(project, "2.10.0", passed=4, failed=2, failures=[FAILURE]),
+            ),
+            (
+                "2.14.1",
+                _result(
+                    project,
+                    "2.14.1",
+                    passed=6,
+                    skipped=1,
+                    skip_reasons=["needs torch 2.15"],
+                ),
+            ),
+            ("2.15.0", _result(project, "2.15.0", passed=7)),
+        ]
+    }
     titles = {f"{language}/demo.md": {"en": "Demo", "es": "Demostración"}[language]}
-    text = compatibility.section(language, f"{language}/compatibility.md", results, titles, project)
+    text = compatibility.section(
+        language, f"{language}/compatibility.md", results, titles, project
+    )
     s = compatibility.STRINGS[language]
-    row = next(line for line in text.splitlines() if line.startswith(f"| [{titles[f'{language}/demo.md']}](demo.md)"))
+    row = next(
+        line
+        for line in text.splitlines()
+        if line.startswith(f"| [{titles[f'{language}/demo.md']}](demo.md)")
+    )
     cells = [cell.strip() for cell in row.strip("|").split("|")][1:]
-    by_release = dict(zip(sorted(set(versions.SUPPORTED) | set(results), key=versions.release_key), cells))
+    by_release = dict(
+        zip(
+            sorted(set(versions.SUPPORTED) | set(results), key=versions.release_key),
+            cells,
+            strict=False,
+        )
+    )
     assert by_release["2.10.0"] == s["cell_failed"].format(failed=2, total=6)
     assert by_release["2.14.1"] == s["cell_skips"](1, passed=6)
     assert by_release["2.15.0"] == s["cell_passed"].format(passed=7)
@@ -377,25 +630,40 @@ def test_the_compatibility_page_without_results_says_how_to_make_them(project):
 
 
 def test_a_run_older_than_the_page_shows_as_outdated_on_the_compatibility_page(project):
-    results = {"2.14.1": versions.result_from(_result(project, "2.14.1", passed=6), "2.14.1")}
-    (project / "docs" / "en" / "demo.md").write_text('# Demo, edited\n\n```python\n--8<-- "snippets/demo.py:one"\n```\n')
-    text = compatibility.section("en", "en/compatibility.md", results, {"en/demo.md": "Demo"}, project)
-    row = next(line for line in text.splitlines() if line.startswith("| [Demo](demo.md)"))
+    results = {
+        "2.14.1": versions.result_from(_result(project, "2.14.1", passed=6), "2.14.1")
+    }
+    (project / "docs" / "en" / "demo.md").write_text(
+        '# Demo, edited\n\n```python\n--8<-- "snippets/demo.py:one"\n```\n'
+    )
+    text = compatibility.section(
+        "en", "en/compatibility.md", results, {"en/demo.md": "Demo"}, project
+    )
+    row = next(
+        line for line in text.splitlines() if line.startswith("| [Demo](demo.md)")
+    )
     assert "outdated" in row and "6 pass" not in row
     assert compatibility.STRINGS["en"]["outdated_note"] in text
 
 
 def test_the_command_needs_only_the_standard_library():
-    """The workflow runs `python -m ptdocs.versions run` with a Python that has nothing installed
-    (.github/workflows/site.yml): neither the module nor what its `run` imports may need a package."""
-    refuse = ("import sys\n"
-              "class Refuse:\n"
-              "    def find_spec(self, name, path=None, target=None):\n"
-              "        if name.partition('.')[0] not in sys.stdlib_module_names | {'ptdocs'}:\n"
-              "            raise ImportError(f'not in the standard library: {name}')\n"
-              "sys.meta_path.insert(0, Refuse())\n"
-              "import inspect, ptdocs.versions as v\n"
-              "print(' '.join(line.strip() for line in inspect.getsource(v.run).splitlines() if 'import ' in line))\n")
-    done = subprocess.run([sys.executable, "-c", refuse], cwd=ROOT, capture_output=True, text=True)
+    """The workflow runs `python -m ptdocs.versions run` with a Python that has
+    nothing installed (.github/workflows/site.yml): neither the module nor what its
+    `run` imports may need a package."""
+    refuse = (
+        "import sys\n"
+        "class Refuse:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.partition('.')[0] not in sys.stdlib_module_names | "
+        "{'ptdocs'}:\n"
+        "            raise ImportError(f'not in the standard library: {name}')\n"
+        "sys.meta_path.insert(0, Refuse())\n"
+        "import inspect, ptdocs.versions as v\n"
+        "print(' '.join(line.strip() for line in "
+        "inspect.getsource(v.run).splitlines() if 'import ' in line))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", refuse], cwd=ROOT, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "", f"run() imports as it runs: {done.stdout}"

@@ -23,10 +23,26 @@ from mkdocs_jupyter.plugin import NotebookFile
 
 MARKDOWN_CELL = "jp-MarkdownOutput"
 LITERAL = {"code", "pre", "script", "style", "textarea", "math", "svg"}
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
-# $$display$$ first, then $inline$ (not empty, not starting or ending with a space, as in TeX
-# practice, so that "costs $5 and $6" is left alone).
-MATH = re.compile(r"\$\$(?P<display>.+?)\$\$|\$(?P<inline>[^\s$](?:[^$]*?[^\s$])?)\$", re.S)
+VOID = {
+    "area",
+    "base",
+    "br",
+    "col",
+    "embed",
+    "hr",
+    "img",
+    "input",
+    "link",
+    "meta",
+    "source",
+    "track",
+    "wbr",
+}
+# $$display$$ first, then $inline$ (not empty, not starting or ending with a space, as
+# in TeX practice, so that "costs $5 and $6" is left alone).
+MATH = re.compile(
+    r"\$\$(?P<display>.+?)\$\$|\$(?P<inline>[^\s$](?:[^$]*?[^\s$])?)\$", re.S
+)
 
 
 def on_page_content(content, page, config, files):
@@ -54,7 +70,8 @@ def _mathml(match: re.Match) -> str:
 
 
 class _TextRuns(HTMLParser):
-    """The (start, end) offsets of the text between tags inside Markdown cells, outside literals."""
+    """The (start, end) offsets of the text between tags inside Markdown cells,
+    outside literals."""
 
     def __init__(self, document: str) -> None:
         super().__init__(convert_charrefs=False)
@@ -73,9 +90,15 @@ class _TextRuns(HTMLParser):
         return self.lines[line - 1] + column
 
     def _markup(self, end: int) -> None:
-        """A tag, comment or declaration from here to ``end``: close the text run before it."""
+        """A tag, comment or declaration from here to ``end``: close the text run
+        before it."""
         start = self._offset()
-        if self.text_from is not None and self.cells and not self.literals and start > self.text_from:
+        if (
+            self.text_from is not None
+            and self.cells
+            and not self.literals
+            and start > self.text_from
+        ):
             self.spans.append((self.text_from, start))
         self.text_from = end
 
@@ -93,7 +116,9 @@ class _TextRuns(HTMLParser):
 
     def handle_endtag(self, tag):
         self._markup(self.document.index(">", self._offset()) + 1)
-        for index in range(len(self.stack) - 1, -1, -1):  # close up to the matching open tag
+        for index in range(
+            len(self.stack) - 1, -1, -1
+        ):  # close up to the matching open tag
             if self.stack[index][0] == tag:
                 for name, cell in self.stack[index:]:
                     self.cells -= cell

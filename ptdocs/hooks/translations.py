@@ -1,4 +1,5 @@
-"""Tell readers when a translation lags its English page; fail the strict build when one is missing.
+"""Tell readers when a translation lags its English page; fail the strict build when
+one is missing.
 
 * A menu title without a Spanish label in ``nav_translations`` is a warning too:
   the Spanish menu would show it in English.
@@ -29,19 +30,31 @@ log = get_plugin_logger("translations")
 
 
 def on_config(config):
-    """Every menu title has its Spanish label, or the strict build fails saying which; the
-    build's code comments are in its language."""
+    """Every menu title has its Spanish label, or the strict build fails saying
+    which; the build's code comments are in its language."""
     i18n = config.plugins.get("i18n")
     building = getattr(i18n, "current_language", None) or catalog.SOURCE
-    # Each language's build runs on_config again on the same config: replace, never pile up.
-    config.markdown_extensions[:] = [extension for extension in config.markdown_extensions
-                                     if not isinstance(extension, CommentLanguage)]
-    # Without pymdownx.snippets a page includes no snippet, so there is nothing to translate.
-    if building in catalog.LANGUAGES and "pymdownx.snippets" in config.markdown_extensions:
-        config.markdown_extensions.append(CommentLanguage(building, Path(config.config_file_path).parent))
+    # Each language's build runs on_config again on the same config: replace, never pile
+    # up.
+    config.markdown_extensions[:] = [
+        extension
+        for extension in config.markdown_extensions
+        if not isinstance(extension, CommentLanguage)
+    ]
+    # Without pymdownx.snippets a page includes no snippet, so there is nothing to
+    # translate.
+    if (
+        building in catalog.LANGUAGES
+        and "pymdownx.snippets" in config.markdown_extensions
+    ):
+        config.markdown_extensions.append(
+            CommentLanguage(building, Path(config.config_file_path).parent)
+        )
     for language in getattr(getattr(i18n, "config", None), "languages", None) or []:
         if language.locale == translations.TARGET:
-            for problem in translations.untranslated_nav(config.nav, language.nav_translations):
+            for problem in translations.untranslated_nav(
+                config.nav, language.nav_translations
+            ):
                 log.warning(problem)
     return config
 
@@ -55,12 +68,17 @@ def on_files(files, config):
     spanish = set(translations.pages(docs, translations.TARGET))
     if building in (None, translations.SOURCE):
         for page in sorted(english - spanish):
-            log.warning(f"docs/{translations.SOURCE}/{page} has no Spanish twin "
-                        f"docs/{translations.TARGET}/{page}; run `{translations.COMMAND} status`")
+            log.warning(
+                f"docs/{translations.SOURCE}/{page} has no Spanish twin "
+                f"docs/{translations.TARGET}/{page}; run `{translations.COMMAND} "
+                "status`"
+            )
     if building in (None, translations.TARGET):
         for page in sorted(spanish - english):
-            log.warning(f"docs/{translations.TARGET}/{page} has no English page "
-                        f"docs/{translations.SOURCE}/{page}; rename or remove it")
+            log.warning(
+                f"docs/{translations.TARGET}/{page} has no English page "
+                f"docs/{translations.SOURCE}/{page}; rename or remove it"
+            )
     return files
 
 
@@ -75,7 +93,10 @@ def _outdated(page, config) -> str | None:
     # Code comments left in English: the page lags its English twin just the same.
     left = translations.untranslated_comments(docs, relative)
     if left:
-        log.info(f"docs/{language}/{relative} shows code comments in English: {', '.join(map(str, left))}")
+        log.info(
+            f"docs/{language}/{relative} shows code comments in English: "
+            f"{', '.join(map(str, left))}"
+        )
         return relative
     return None
 
@@ -84,8 +105,13 @@ def _notice(page, relative: str) -> tuple[str, str, str]:
     """Title, body (with a raw link to the English page) and CSS type of the notice."""
     words = translations.MESSAGES[translations.TARGET]
     english = getattr(page.file, "alternates", {}).get(translations.SOURCE)
-    url = english.url if english is not None else page.url.removeprefix(f"{translations.TARGET}/")
-    # Raw HTML: the target is another language's page, which MkDocs' link check does not know.
+    url = (
+        english.url
+        if english is not None
+        else page.url.removeprefix(f"{translations.TARGET}/")
+    )
+    # Raw HTML: the target is another language's page, which MkDocs' link check does not
+    # know.
     link = f'<a href="{get_relative_url(url, page.url)}">{words["original_page"]}</a>'
     return words["outdated_title"], words["outdated_body"].format(link=link), "warning"
 
@@ -99,18 +125,22 @@ def on_page_markdown(markdown_text, page, config, files):
     title, body, kind = _notice(page, relative)
     admonition = f'!!! {kind} "{title}"\n\n    {body}\n\n'
     lines = markdown_text.split("\n")
-    # After the page's title, when it opens with one, so the title stays the first thing read.
+    # After the page's title, when it opens with one, so the title stays the first thing
+    # read.
     at = 1 if lines and lines[0].startswith("# ") else 0
     return "\n".join(lines[:at] + ["", admonition] + lines[at:])
 
 
 def on_page_content(html, page, config, files):
-    """Notebooks are rendered by mkdocs-jupyter, not from Markdown: add the notice as HTML."""
+    """Notebooks are rendered by mkdocs-jupyter, not from Markdown: add the notice as
+    HTML."""
     if not page.file.src_uri.endswith(".ipynb"):
         return html
     relative = _outdated(page, config)
     if relative is None:
         return html
     title, body, kind = _notice(page, relative)
-    notice = markdown.markdown(f'!!! {kind} "{title}"\n\n    {body}', extensions=["admonition"])
+    notice = markdown.markdown(
+        f'!!! {kind} "{title}"\n\n    {body}', extensions=["admonition"]
+    )
     return notice + html

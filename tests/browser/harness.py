@@ -1,9 +1,10 @@
-"""What the browser tests share: the served site, the offline guard, a recorded page load.
+"""What the browser tests share: the served site, the offline guard, a recorded page
+load.
 
 Every browser context routes all its requests: those to 127.0.0.1/localhost go
-through, any other is aborted and recorded, and a test whose pages asked for
-another host fails. The site must work offline. (Routing also disables the
-browser's cache, so every page load is a first load.)
+through, any other is aborted and recorded, and a test whose pages asked for another
+host fails. The site must work offline. (Routing also disables the browser's cache,
+so every page load is a first load.)
 """
 
 from __future__ import annotations
@@ -26,17 +27,27 @@ CHROMIUM = Path("/usr/bin/chromium")
 # Headless in a container, and quiet: without the background-networking flags
 # Chromium itself calls Google hosts (component updates, sync, field trials).
 LAUNCH_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
-DEFAULT_LANGUAGE = "en"  # built at the site's root, the others under <locale>/ (mkdocs.yml)
+DEFAULT_LANGUAGE = (
+    "en"  # built at the site's root, the others under <locale>/ (mkdocs.yml)
+)
 LANGUAGES = sorted(path.name for path in (ROOT / "docs").iterdir() if path.is_dir())
 
 
 def launch(playwright):
-    """Debian's Chromium, headless, through ``playwright`` (one Playwright instance per thread)."""
-    return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
+    """Debian's Chromium, headless, through ``playwright`` (one Playwright instance
+    per thread)."""
+    return playwright.chromium.launch(
+        executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS
+    )
 
 
 def parse(html: str) -> _Page:
@@ -47,7 +58,9 @@ def parse(html: str) -> _Page:
     return page
 
 
-# --- the site -----------------------------------------------------------------------------
+# --- the site
+# -----------------------------------------------------------------------------
+
 
 @dataclass
 class Site:
@@ -56,13 +69,17 @@ class Site:
 
     @cached_property
     def mount(self) -> str:
-        """The path of the site's URL (``/pytorch-explained/``): the home page's links assume it."""
-        canonical = parse((self.folder / "index.html").read_text(encoding="utf-8")).canonical
+        """The path of the site's URL (``/pytorch-explained/``): the home page's
+        links assume it."""
+        canonical = parse(
+            (self.folder / "index.html").read_text(encoding="utf-8")
+        ).canonical
         return urlsplit(canonical).path if canonical else "/"
 
     @cached_property
     def pages(self) -> list[str]:
-        """Every built page, as a path relative to the site root: '', 'autograd/', 'es/', ..."""
+        """Every built page, as a path relative to the site root: '', 'autograd/',
+        'es/', ..."""
         found = []
         for index in sorted(self.folder.rglob("index.html")):
             relative = index.parent.relative_to(self.folder).as_posix()
@@ -84,18 +101,25 @@ class Site:
         for href in parse(self.html(page)).links:
             target = urldefrag(urljoin(base + page, href)).url
             if target.startswith(base):
-                found.add(target[len(base):])
+                found.add(target[len(base) :])
         return found
 
     @staticmethod
     def language(page: str) -> str:
         first = page.split("/", 1)[0]
-        return first if first in LANGUAGES and first != DEFAULT_LANGUAGE else DEFAULT_LANGUAGE
+        return (
+            first
+            if first in LANGUAGES and first != DEFAULT_LANGUAGE
+            else DEFAULT_LANGUAGE
+        )
 
     @staticmethod
     def in_language(page: str, language: str) -> str:
-        """The same page in another language: file names are the same in every language."""
-        bare = page.split("/", 1)[1] if Site.language(page) != DEFAULT_LANGUAGE else page
+        """The same page in another language: file names are the same in every
+        language."""
+        bare = (
+            page.split("/", 1)[1] if Site.language(page) != DEFAULT_LANGUAGE else page
+        )
         return bare if language == DEFAULT_LANGUAGE else f"{language}/{bare}"
 
     def kind(self, page: str) -> str:
@@ -109,7 +133,11 @@ class Site:
         return "guide"
 
     def of_kind(self, kind: str, language: str) -> list[str]:
-        return [page for page in self.pages if self.kind(page) == kind and self.language(page) == language]
+        return [
+            page
+            for page in self.pages
+            if self.kind(page) == kind and self.language(page) == language
+        ]
 
 
 class _Handler(SimpleHTTPRequestHandler):
@@ -121,9 +149,11 @@ class _Handler(SimpleHTTPRequestHandler):
         route = unquote(urlsplit(path).path)
         if not route.startswith(self.mount):
             return str(Path(self.directory) / "\0not-on-this-site")  # answered 404
-        return super().translate_path("/" + route[len(self.mount):])
+        return super().translate_path("/" + route[len(self.mount) :])
 
-    def list_directory(self, path):  # a folder without index.html: GitHub Pages lists none
+    def list_directory(
+        self, path
+    ):  # a folder without index.html: GitHub Pages lists none
         self.send_error(404)
 
     def send_error(self, code, message=None, explain=None):
@@ -149,8 +179,9 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
 
     def handle_error(self, request, client_address):
-        # A browser that leaves a page stops reading what it asked for (the search index, say):
-        # a broken connection then is not the site's problem, and no traceback on stderr.
+        # A browser that leaves a page stops reading what it asked for (the search
+        # index, say): a broken connection then is not the site's problem, and no
+        # traceback on stderr.
         if not isinstance(sys.exc_info()[1], ConnectionError):
             super().handle_error(request, client_address)
 
@@ -168,18 +199,22 @@ def serve(folder: Path):
         server.shutdown()
         server.server_close()
         thread.join()
+
     return site, stop
 
 
-# --- the browser --------------------------------------------------------------------------
+# --- the browser
+# --------------------------------------------------------------------------
+
 
 @dataclass
 class OfflineGuard:
-    """Lets requests to 127.0.0.1/localhost through; aborts and records every other one."""
+    """Lets requests to 127.0.0.1/localhost through; aborts and records every other
+    one."""
 
     blocked: list[str] = field(default_factory=list)
 
-    def install(self, context) -> "OfflineGuard":
+    def install(self, context) -> OfflineGuard:
         context.route("**/*", self._route)
         context.route_web_socket(re.compile(".*"), self._route_web_socket)
         return self
@@ -187,7 +222,10 @@ class OfflineGuard:
     @staticmethod
     def is_local(url: str) -> bool:
         parts = urlsplit(url)
-        return parts.scheme not in ("http", "https", "ws", "wss") or parts.hostname in LOCAL_HOSTS
+        return (
+            parts.scheme not in ("http", "https", "ws", "wss")
+            or parts.hostname in LOCAL_HOSTS
+        )
 
     def _route(self, route):
         url = route.request.url
@@ -211,9 +249,14 @@ def assert_offline(blocked: list[str]) -> None:
 
 
 def new_context(browser, **options):
-    """An offline-guarded browser context (and so uncached); returns (context, guard)."""
-    options = {"service_workers": "block", "color_scheme": "light",
-               "viewport": {"width": 1280, "height": 900}, **options}
+    """An offline-guarded browser context (and so uncached); returns (context,
+    guard)."""
+    options = {
+        "service_workers": "block",
+        "color_scheme": "light",
+        "viewport": {"width": 1280, "height": 900},
+        **options,
+    }
     context = browser.new_context(**options)
     return context, OfflineGuard().install(context)
 
@@ -221,23 +264,34 @@ def new_context(browser, **options):
 def empty_search_indexes(context, site: Site) -> None:
     """Serve every search index of ``site`` with its config but no documents.
 
-    For tests where search is not under test: each page's search worker then builds an empty
-    index, not the whole site's (a third of what a page load costs here). Pages still run as
-    for a reader, lunr's files for the language included; an index that failed to load instead
-    would stop Material's other components as well (the palette toggle, for one). The answer
-    comes from the built file, not from a fetch through Playwright, which fails when the
-    context closes while it is under way."""
+    For tests where search is not under test: each page's search worker then builds
+    an empty index, not the whole site's (a third of what a page load costs here).
+    Pages still run as for a reader, lunr's files for the language included; an index
+    that failed to load instead would stop Material's other components as well (the
+    palette toggle, for one). The answer comes from the built file, not from a fetch
+    through Playwright, which fails when the context closes while it is under way."""
+
     def emptied(route):
         index = site.folder / urlsplit(route.request.url).path.removeprefix(site.mount)
-        route.fulfill(json={"config": json.loads(index.read_text(encoding="utf-8"))["config"], "docs": []})
+        route.fulfill(
+            json={
+                "config": json.loads(index.read_text(encoding="utf-8"))["config"],
+                "docs": [],
+            }
+        )
+
     context.route(site.url + "**/search/search_index.json", emptied)
 
 
 @dataclass
 class Load:
     url: str
-    errors: list[str] = field(default_factory=list)  # console errors, uncaught exceptions
-    failed: list[str] = field(default_factory=list)  # requests that failed or answered >= 400
+    errors: list[str] = field(
+        default_factory=list
+    )  # console errors, uncaught exceptions
+    failed: list[str] = field(
+        default_factory=list
+    )  # requests that failed or answered >= 400
     transferred: int = 0  # bytes: response headers and (encoded) bodies
     requests: int = 0
     responses: dict[str, int] = field(default_factory=dict)  # url -> bytes
@@ -248,72 +302,107 @@ class Load:
 
 
 def _lunr_files(requests) -> list[str]:
-    """The ends of the URLs of lunr's files that Material's search worker imports, after the load
-    event, for the page's search index: none for English; for another language, once the page has
-    fetched the index and passed it on, lunr.stemmer.support and lunr.<language> (and lunr.multi
-    for an index in several languages), as setupSearchLanguages in Material's search worker does."""
+    """The ends of the URLs of lunr's files that Material's search worker imports,
+    after the load event, for the page's search index: none for English; for another
+    language, once the page has fetched the index and passed it on,
+    lunr.stemmer.support and lunr.<language> (and lunr.multi for an index in several
+    languages), as setupSearchLanguages in Material's search worker does."""
     # Material's script asks for the index as it runs, before the load event.
-    index = next((request for request in requests if request.url.endswith("/search/search_index.json")), None)
+    index = next(
+        (
+            request
+            for request in requests
+            if request.url.endswith("/search/search_index.json")
+        ),
+        None,
+    )
     response = index and index.response()
     if not (response and response.ok):
         return []
     languages = response.json()["config"]["lang"]
     files = [f"lunr.{language}.min.js" for language in languages if language != "en"]
     files += ["lunr.multi.min.js"] if len(languages) > 1 else []
-    return [f"/lunr/min/{name}" for name in (["lunr.stemmer.support.min.js", *files] if files else [])]
+    return [
+        f"/lunr/min/{name}"
+        for name in (["lunr.stemmer.support.min.js", *files] if files else [])
+    ]
 
 
 def load(page, url: str) -> Load:
     """Open ``url`` in ``page``; record its problems and what it transferred.
 
-    It waits for conditions, never for quiet: the load event, then the search worker's requests
-    for lunr's files made, then the end of every request the page made. The page's icons are
-    left out: the browser asks for them if and when it likes (after the load event, and never
-    again for one that failed once); the link checker checks that they are there. The page
-    first goes to about:blank, and only then listens: whatever the page before did as it was
-    left (a request cancelled, a late console message) reaches this thread during that step,
-    and is never put on this load's account.
+    It waits for conditions, never for quiet: the load event, then the search
+    worker's requests for lunr's files made, then the end of every request the page
+    made. The page's icons are left out: the browser asks for them if and when it
+    likes (after the load event, and never again for one that failed once); the link
+    checker checks that they are there. The page first goes to about:blank, and only
+    then listens: whatever the page before did as it was left (a request cancelled, a
+    late console message) reaches this thread during that step, and is never put on
+    this load's account.
     """
-    from playwright.sync_api import TimeoutError  # here: the link checker's tests need no Playwright
+    from playwright.sync_api import (
+        TimeoutError,
+    )  # here: the link checker's tests need no Playwright
 
     page.goto("about:blank")
     result = Load(url)
     requests = []  # every request of this page, its search worker's included, in order
     handlers = {
         "request": lambda request: requests.append(request),
-        "console": lambda message: message.type == "error" and result.errors.append(
-            f"console error: {message.text} ({message.location.get('url', '')})"),
+        "console": lambda message: (
+            message.type == "error"
+            and result.errors.append(
+                f"console error: {message.text} ({message.location.get('url', '')})"
+            )
+        ),
         "pageerror": lambda error: result.errors.append(f"uncaught: {error}"),
     }
     for event, handler in handlers.items():
         page.on(event, handler)
     try:
         page.goto(url, wait_until="load")
-        icons = set(page.eval_on_selector_all("link[rel~=icon]", "links => links.map(link => link.href)"))
-        # Events reach this thread only during a Playwright call: none is missed between the
-        # look at `requests` and the wait.
+        icons = set(
+            page.eval_on_selector_all(
+                "link[rel~=icon]", "links => links.map(link => link.href)"
+            )
+        )
+        # Events reach this thread only during a Playwright call: none is missed between
+        # the look at `requests` and the wait.
         for end in _lunr_files(requests):
             if not any(request.url.endswith(end) for request in requests):
                 try:
-                    page.wait_for_event("request", lambda request, end=end: request.url.endswith(end))
+                    page.wait_for_event(
+                        "request", lambda request, end=end: request.url.endswith(end)
+                    )
                 except TimeoutError:
                     result.failed.append(f"never asked for {end}")
-        for request in requests:  # requests made while this loop waits are appended, and waited for
+        for request in (
+            requests
+        ):  # requests made while this loop waits are appended, and waited for
             if request.url in icons:
                 continue
             response = request.response()  # waits for it; None when the request failed
             if response is None:
-                result.failed.append(f"{request.method} {request.url}: {request.failure or 'failed'}")
+                result.failed.append(
+                    f"{request.method} {request.url}: {request.failure or 'failed'}"
+                )
                 continue
             if response.status >= 400:
-                result.failed.append(f"{request.method} {request.url}: HTTP {response.status}")
+                result.failed.append(
+                    f"{request.method} {request.url}: HTTP {response.status}"
+                )
             sizes = request.sizes()  # waits for the whole body
             body = sizes["responseBodySize"]
-            if body <= 0 and response.status not in (204, 304) and request.method != "HEAD":
-                # Chromium reports the script of a dedicated worker (Material's search worker),
-                # which its browser process fetches, as its headers alone: a body of 0 bytes, where
-                # the page's own Resource Timing counts 39.5 kB. What the server said it sent
-                # counts instead, else the body itself (the same here: no compression).
+            if (
+                body <= 0
+                and response.status not in (204, 304)
+                and request.method != "HEAD"
+            ):
+                # Chromium reports the script of a dedicated worker (Material's search
+                # worker), which its browser process fetches, as its headers alone: a
+                # body of 0 bytes, where the page's own Resource Timing counts 39.5 kB.
+                # What the server said it sent counts instead, else the body itself (the
+                # same here: no compression).
                 length = response.header_value("content-length")
                 body = int(length) if length else len(response.body())
             size = sizes["responseHeadersSize"] + body
@@ -326,15 +415,17 @@ def load(page, url: str) -> Load:
     return result
 
 
-# --- every page, visited once ---------------------------------------------------------------
+# --- every page, visited once
+# ---------------------------------------------------------------
 
-# What a reader meets on a page apart from its code: [where, text, section] for every text node of
-# the body and every title, aria-label, alt and placeholder, whitespace collapsed, hidden ones too
-# (the palette toggle of the other scheme, a notice shown on a click). Section: in the content,
-# "#" and the id of the heading above; elsewhere "header", "nav" or "footer". Left out: code (pre,
-# code, kbd, samp, a notebook's copy text), math, what is never shown; and the text of a
-# notebook's prompts and outputs, which its code writes, but not their attributes, which the
-# renderer adds (a picture's alt).
+# What a reader meets on a page apart from its code: [where, text, section] for every
+# text node of the body and every title, aria-label, alt and placeholder, whitespace
+# collapsed, hidden ones too (the palette toggle of the other scheme, a notice shown on
+# a click). Section: in the content, "#" and the id of the heading above; elsewhere
+# "header", "nav" or "footer". Left out: code (pre, code, kbd, samp, a notebook's copy
+# text), math, what is never shown; and the text of a notebook's prompts and outputs,
+# which its code writes, but not their attributes, which the renderer adds (a picture's
+# alt).
 INTERFACE_TEXTS = """() => {
     const excluded = "pre, code, kbd, samp, math, .arithmatex, .katex, .clipboard-copy-txt, "
         + "script, style, noscript, template"
@@ -363,17 +454,21 @@ INTERFACE_TEXTS = """() => {
 }"""
 
 SCREENSHOTS = REPORTS / "screenshots"
-SCHEMES = {"light": "default", "dark": "slate"}  # the reader's names -> Material's (mkdocs.yml palette)
-# What a page's layout does at the tour's width (1280 px), in one go. The content column is
-# Material's .md-content__inner. An element may be wider than the column, or stand out of it, only
-# if it is, or is inside, a box that scrolls sideways (overflow-x auto, scroll, hidden or clip: a
-# code block, the scroll wrapper Material puts around each table, a notebook's code cell) that
-# stays within the column's margins: Material's table wrapper reaches into them by design (by
-# 0.8rem each side, to give the table's scroll bar the column's full width). 2 px are allowed, for
-# rounding and for inline code's padding at the end of a line. Reported: the page's own sideways
-# scroll, the elements that stand out (at most 10), the tables (outside notebook output) that need
-# sideways scrolling, each block of code (a notebook's input and output included) that scrolls
-# sideways, and how many blocks of code were measured.
+SCHEMES = {
+    "light": "default",
+    "dark": "slate",
+}  # the reader's names -> Material's (mkdocs.yml palette)
+# What a page's layout does at the tour's width (1280 px), in one go. The content column
+# is Material's .md-content__inner. An element may be wider than the column, or stand
+# out of it, only if it is, or is inside, a box that scrolls sideways (overflow-x auto,
+# scroll, hidden or clip: a code block, the scroll wrapper Material puts around each
+# table, a notebook's code cell) that stays within the column's margins: Material's
+# table wrapper reaches into them by design (by 0.8rem each side, to give the table's
+# scroll bar the column's full width). 2 px are allowed, for rounding and for inline
+# code's padding at the end of a line. Reported: the page's own sideways scroll, the
+# elements that stand out (at most 10), the tables (outside notebook output) that need
+# sideways scrolling, each block of code (a notebook's input and output included) that
+# scrolls sideways, and how many blocks of code were measured.
 LAYOUT = """() => {
     const column = document.querySelector(".md-content__inner")
     const root = document.scrollingElement
@@ -414,21 +509,26 @@ LAYOUT = """() => {
     })
     return {...page, outside, wide_tables, scrolling_code, code_blocks: code.length}
 }"""
-# axe-core (vendored by the axe-playwright-python package, injected into every page of the tour).
-# The rules that read colours, color-contrast and link-in-text-block (a link told from the text
-# around it by colour alone), run in each scheme (COLOUR_RULES); every other rule looks at the
-# page's structure, which a colour scheme does not change, and runs once, in the light scheme
-# (structure=true). color-contrast looks at one rendered element of each look: the elements whose
-# own text has the same colour, font size and weight, over the same backgrounds and opacities up
-# to the first opaque one, have the same contrast. Checked whole, the thousands of highlighted
-# tokens of a guide and the 1 200 cells of a notebook's table took axe 5-15 s a page; one of each
-# look takes well under one. The looks are marked (data-ptdocs-look) and color-contrast's
-# selector is narrowed to them, so that in the light scheme one axe.run checks everything: each
-# run first walks the whole document, about a third of a run's cost (measured on the measuring
-# page). Per violation: rule, impact, help, how many elements, the first targets and what to fix.
+# axe-core (vendored by the axe-playwright-python package, injected into every page of
+# the tour). The rules that read colours, color-contrast and link-in-text-block (a link
+# told from the text around it by colour alone), run in each scheme (COLOUR_RULES);
+# every other rule looks at the page's structure, which a colour scheme does not change,
+# and runs once, in the light scheme (structure=true). color-contrast looks at one
+# rendered element of each look: the elements whose own text has the same colour, font
+# size and weight, over the same backgrounds and opacities up to the first opaque one,
+# have the same contrast. Checked whole, the thousands of highlighted tokens of a guide
+# and the 1 200 cells of a notebook's table took axe 5-15 s a page; one of each look
+# takes well under one. The looks are marked (data-ptdocs-look) and color-contrast's
+# selector is narrowed to them, so that in the light scheme one axe.run checks
+# everything: each run first walks the whole document, about a third of a run's cost
+# (measured on the measuring page). Per violation: rule, impact, help, how many
+# elements, the first targets and what to fix.
 COLOUR_RULES = ["color-contrast", "link-in-text-block"]
-AXE = """async structure => {
-    const COLOUR_RULES = """ + json.dumps(COLOUR_RULES) + """
+AXE = (
+    """async structure => {
+    const COLOUR_RULES = """
+    + json.dumps(COLOUR_RULES)
+    + """
     const LOOK = "data-ptdocs-look"
     const backdrops = new Map()  // element -> its backgrounds and opacities, to the first opaque one
     const backdrop = element => {
@@ -465,17 +565,22 @@ AXE = """async structure => {
         summary: violation.nodes[0]?.failureSummary?.split("\\n").slice(0, 2).join(" ") ?? "",
     }))
 }"""
+)
 COPY_BUTTONS = "button.md-code__button[data-md-type=copy]"
-# What a visit reads of its page, in one go: its language and the title a reader sees (the first
-# heading of the article, "" when not displayed); for each copy button, the text of the block
-# its data-clipboard-target names, whether that block is its own and any other text it would
-# copy instead (Material's clipboard handler, one listener for every button, copies a button's
-# data-clipboard-text if it has one, else that block's text, or the data-copy of an element
-# around the block); and for a notebook, its texts as rendered (innerText), the size each
-# formula takes, and each picture's decoded size and displayed width; every interface text
-# (see INTERFACE_TEXTS); the page's height; and the text of every code block.
-PAGE_FACTS = """copyButtons => {
-    const INTERFACE_TEXTS = """ + INTERFACE_TEXTS + """
+# What a visit reads of its page, in one go: its language and the title a reader sees
+# (the first heading of the article, "" when not displayed); for each copy button, the
+# text of the block its data-clipboard-target names, whether that block is its own and
+# any other text it would copy instead (Material's clipboard handler, one listener for
+# every button, copies a button's data-clipboard-text if it has one, else that block's
+# text, or the data-copy of an element around the block); and for a notebook, its texts
+# as rendered (innerText), the size each formula takes, and each picture's decoded size
+# and displayed width; every interface text (see INTERFACE_TEXTS); the page's height;
+# and the text of every code block.
+PAGE_FACTS = (
+    """copyButtons => {
+    const INTERFACE_TEXTS = """
+    + INTERFACE_TEXTS
+    + """
     const all = selector => [...document.querySelectorAll(selector)]
     const size = element => element.getBoundingClientRect()
     const shown = element => size(element).width > 0 && getComputedStyle(element).visibility !== "hidden"
@@ -504,6 +609,7 @@ PAGE_FACTS = """copyButtons => {
         code: all("pre").map(element => element.textContent),  // collapsed blocks too
     }
 }"""
+)
 
 
 @dataclass
@@ -515,18 +621,29 @@ class Visit:
     title: str
     copy_buttons: list[dict]  # see PAGE_FACTS
     notebook: dict | None  # on a notebook page, see PAGE_FACTS
-    interface: list[list[str]]  # [where, text, section] for each interface text (see INTERFACE_TEXTS)
+    interface: list[
+        list[str]
+    ]  # [where, text, section] for each interface text (see INTERFACE_TEXTS)
     height: int  # px, the whole page at the tour's width (1280 px), as it loaded
-    code: list[str]  # the text of each code block (<pre>), a notebook's cells included, collapsed ones too
-    clicked: str | None = None  # the clipboard after a reader's click on its last copy button
+    code: list[
+        str
+        # the text of each code block (<pre>), a notebook's cells included, collapsed
+        # ones too
+    ]
+    clicked: str | None = (
+        None  # the clipboard after a reader's click on its last copy button
+    )
     screenshots: list[Path] = field(default_factory=list)
     layout: dict[str, dict] = field(default_factory=dict)  # by scheme, see LAYOUT
-    axe: dict[str, list[dict]] = field(default_factory=dict)  # by scheme, axe's violations (see AXE)
+    axe: dict[str, list[dict]] = field(
+        default_factory=dict
+    )  # by scheme, axe's violations (see AXE)
 
 
 def screenshot_pages(site) -> tuple[dict[str, str], list[str]]:
-    """One page of each kind in each language, by screenshot name ('es-guide'), and the kinds
-    of which no page was built. For notebooks, preferably one with a picture."""
+    """One page of each kind in each language, by screenshot name ('es-guide'), and
+    the kinds of which no page was built. For notebooks, preferably one with a
+    picture."""
     kinds = ["home", "guide", "notebook"]
     if (ROOT / "docs" / DEFAULT_LANGUAGE / "results.md").is_file():
         kinds.append("results")
@@ -544,31 +661,39 @@ def screenshot_pages(site) -> tuple[dict[str, str], list[str]]:
 
 
 def switch_scheme(page, scheme: str) -> None:
-    """Switch the open page to a colour scheme with its palette toggle, as a reader does, and wait
-    until Material has applied it (and has ended the switch, during which it stops transitions)."""
+    """Switch the open page to a colour scheme with its palette toggle, as a reader
+    does, and wait until Material has applied it (and has ended the switch, during
+    which it stops transitions)."""
     if page.locator("body").get_attribute("data-md-color-scheme") != SCHEMES[scheme]:
         page.locator("form[data-md-component=palette] label:visible").click()
-        page.locator(f"body[data-md-color-scheme={SCHEMES[scheme]}]:not([data-md-color-switching])").wait_for()
+        page.locator(
+            f"body[data-md-color-scheme={SCHEMES[scheme]}]:not([data-md-color-switching])"
+        ).wait_for()
 
 
-# What a screenshot of a page of each kind shows besides its first screen: a picture of a notebook,
-# the plot of the results page (only the one of the current scheme is visible).
+# What a screenshot of a page of each kind shows besides its first screen: a picture of
+# a notebook, the plot of the results page (only the one of the current scheme is
+# visible).
 PICTURES = ".jp-OutputArea-output img, .ptdocs-plot img:visible"
 
 
-# A screenshot right after a change of width or scroll caught a plot half drawn (its SVG drawn
-# again for the new width): first every displayed picture is decoded, then two frames are painted.
+# A screenshot right after a change of width or scroll caught a plot half drawn (its SVG
+# drawn again for the new width): first every displayed picture is decoded, then two
+# frames are painted.
 PAINTED = """() => Promise.all([...document.images].filter(image => image.checkVisibility())
         .map(image => image.decode().catch(() => null)))
     .then(() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done))))"""
 
 
 def take_screenshots(page, name: str, scheme: str) -> list[Path]:
-    """What a reader sees first, at 1280 and 375 px, and the page's first picture at each width;
-    light at 1280 px keeps the plain name (``es-guide.png``), the others add -dark and -375."""
+    """What a reader sees first, at 1280 and 375 px, and the page's first picture at
+    each width; light at 1280 px keeps the plain name (``es-guide.png``), the others
+    add -dark and -375."""
     taken = []
     for width in (1280, 375):
-        suffix = ("-dark" if scheme == "dark" else "") + ("-375" if width == 375 else "")
+        suffix = ("-dark" if scheme == "dark" else "") + (
+            "-375" if width == 375 else ""
+        )
         page.set_viewport_size({"width": width, "height": 900})
         page.evaluate("window.scrollTo(0, 0)")
         taken.append(SCREENSHOTS / f"{name}{suffix}.png")
@@ -586,21 +711,24 @@ def take_screenshots(page, name: str, scheme: str) -> list[Path]:
 
 
 def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
-    """Every page of the site, visited once (see visit_every_page), by page path in the site's
-    order; and the requests to other hosts that were aborted.
+    """Every page of the site, visited once (see visit_every_page), by page path in
+    the site's order; and the requests to other hosts that were aborted.
 
-    The visits are shared between ``browser`` and a second Chromium, started in a thread (in
-    Playwright's sync API each thread needs its own instance), which takes every other language:
-    a visit mostly waits on Chromium, and one tab driven through the blocking sync API loads one
-    page at a time, so a second browser in a second thread lets two pages render side by side (on
-    two cores, the tour took about 85 s in one browser and 50 s in two). Each visit is independent
-    of the others; what either thread raised is raised here.
+    The visits are shared between ``browser`` and a second Chromium, started in a
+    thread (in Playwright's sync API each thread needs its own instance), which takes
+    every other language: a visit mostly waits on Chromium, and one tab driven
+    through the blocking sync API loads one page at a time, so a second browser in a
+    second thread lets two pages render side by side (on two cores, the tour took
+    about 85 s in one browser and 50 s in two). Each visit is independent of the
+    others; what either thread raised is raised here.
     """
     from playwright.sync_api import sync_playwright
 
     languages = sorted({Site.language(path) for path in site.pages})
-    halves = [[path for path in site.pages if Site.language(path) in languages[start::2]]
-              for start in (0, 1)]
+    halves = [
+        [path for path in site.pages if Site.language(path) in languages[start::2]]
+        for start in (0, 1)
+    ]
     second: dict = {}
 
     def visit_the_second_half():
@@ -614,8 +742,11 @@ def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
         except BaseException as error:  # noqa: BLE001 - raised again in the calling thread
             second["error"] = error
 
-    # A daemon: should the join below be interrupted, the interpreter does not wait for it at exit.
-    thread = threading.Thread(target=visit_the_second_half, name="second browser", daemon=True)
+    # A daemon: should the join below be interrupted, the interpreter does not wait for
+    # it at exit.
+    thread = threading.Thread(
+        target=visit_the_second_half, name="second browser", daemon=True
+    )
     if halves[1]:
         thread.start()
     try:
@@ -633,7 +764,7 @@ def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
     return {path: visits[path] for path in site.pages}, blocked + more_blocked
 
 
-def _visit_in_own_context(browser, site, pages) -> tuple[dict[str, "Visit"], list[str]]:
+def _visit_in_own_context(browser, site, pages) -> tuple[dict[str, Visit], list[str]]:
     context, guard = new_context(browser)
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     try:
@@ -644,23 +775,28 @@ def _visit_in_own_context(browser, site, pages) -> tuple[dict[str, "Visit"], lis
 
 
 def visit_every_page(context, site, pages: list[str] | None = None) -> dict[str, Visit]:
-    """Open every page of the site (or those of ``pages``) once, in one tab; by page path, what
-    each visit saw.
+    """Open every page of the site (or those of ``pages``) once, in one tab; by page
+    path, what each visit saw.
 
-    A visit records the page's load (see load), reads PAGE_FACTS; in each colour scheme (first
-    the one the page opened in, then the other with the palette toggle) it reads LAYOUT, runs
-    axe-core (AXE) and takes the page's screenshots if it is one of screenshot_pages (what a
-    reader sees first, and a notebook's first picture or the results page's plot as it appears on
-    the page, at 1280 and 375 px: a whole guide is ~10 000 px tall, too big to keep); and, last
-    (the click leaves a notice on the page), it clicks the last copy button of a page that is not a
-    notebook, as a reader does, and reads the clipboard. One visit for all these tests: a page load
-    is most of what they cost.
+    A visit records the page's load (see load), reads PAGE_FACTS; in each colour
+    scheme (first the one the page opened in, then the other with the palette toggle)
+    it reads LAYOUT, runs axe-core (AXE) and takes the page's screenshots if it is
+    one of screenshot_pages (what a reader sees first, and a notebook's first picture
+    or the results page's plot as it appears on the page, at 1280 and 375 px: a whole
+    guide is ~10 000 px tall, too big to keep); and, last (the click leaves a notice
+    on the page), it clicks the last copy button of a page that is not a notebook, as
+    a reader does, and reads the clipboard. One visit for all these tests: a page
+    load is most of what they cost.
     """
-    from axe_playwright_python.base import AXE_FILE_PATH  # axe.min.js, as the package vendors it
+    from axe_playwright_python.base import (
+        AXE_FILE_PATH,
+    )  # axe.min.js, as the package vendors it
 
     names = {path: name for name, path in screenshot_pages(site)[0].items()}
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    context.add_init_script(path=AXE_FILE_PATH)  # a script of the test's, not a request of the page's
+    context.add_init_script(
+        path=AXE_FILE_PATH
+    )  # a script of the test's, not a request of the page's
     page = context.new_page()
     visits = {}
     schemes = list(SCHEMES)
@@ -673,13 +809,18 @@ def visit_every_page(context, site, pages: list[str] | None = None) -> dict[str,
             visit.axe[scheme] = page.evaluate(AXE, scheme == "light")
             if path in names:
                 visit.screenshots += take_screenshots(page, names[path], scheme)
-        # Material keeps the scheme for the next page: it starts in this one, one switch fewer.
+        # Material keeps the scheme for the next page: it starts in this one, one switch
+        # fewer.
         schemes.reverse()
         if visit.copy_buttons and not visit.notebook:
             page.evaluate("navigator.clipboard.writeText('')")
             button = page.locator(COPY_BUTTONS).last
-            # In a collapsed block (??? note), the reader opens it first: every block around it.
-            button.evaluate("b => { for (let d = b.closest('details'); d; d = d.parentElement.closest('details')) d.open = true }")
+            # In a collapsed block (??? note), the reader opens it first: every block
+            # around it.
+            button.evaluate(
+                "b => { for (let d = b.closest('details'); d; d = "
+                "d.parentElement.closest('details')) d.open = true }"
+            )
             button.click()
             visit.clicked = page.evaluate("navigator.clipboard.readText()")
         visits[path] = visit

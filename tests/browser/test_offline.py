@@ -26,13 +26,18 @@ def site_with_a_cdn_script(built_site, tmp_path):
     page = Site(folder).of_kind("guide", "en")[0]
     index = folder / page / "index.html"
     html = index.read_text(encoding="utf-8")
-    index.write_text(html.replace("</head>", f'<script src="{CDN_SCRIPT}"></script></head>', 1), encoding="utf-8")
+    index.write_text(
+        html.replace("</head>", f'<script src="{CDN_SCRIPT}"></script></head>', 1),
+        encoding="utf-8",
+    )
     served, stop = serve(folder)
     yield served, page
     stop()
 
 
-def test_the_offline_guard_aborts_and_reports_a_cdn_script(browser, site_with_a_cdn_script):
+def test_the_offline_guard_aborts_and_reports_a_cdn_script(
+    browser, site_with_a_cdn_script
+):
     site, page_path = site_with_a_cdn_script
     context, guard = new_context(browser)
     try:
@@ -43,8 +48,11 @@ def test_the_offline_guard_aborts_and_reports_a_cdn_script(browser, site_with_a_
     assert any(CDN_SCRIPT in failure for failure in result.failed), result.failed
 
 
-def test_the_link_checker_reports_a_cdn_script_as_an_external_asset(site_with_a_cdn_script):
+def test_the_link_checker_reports_a_cdn_script_as_an_external_asset(
+    site_with_a_cdn_script,
+):
     site, page_path = site_with_a_cdn_script
     report = check([site.page_url(page_path)], site.url)
     assert [(problem.page, problem.target) for problem in report.external_assets] == [
-        (site.page_url(page_path), CDN_SCRIPT)]
+        (site.page_url(page_path), CDN_SCRIPT)
+    ]

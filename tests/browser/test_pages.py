@@ -1,18 +1,18 @@
-"""Every page in every language loads cleanly, offline, and within its weight budget; its copy
-buttons copy its code blocks; a notebook page shows its executed outputs; nothing on it stands
-out of the content column at 1280 px, no block of code on it scrolls sideways there, and axe-core
-finds no serious violation, in both colour
-schemes; one page of each kind is kept as screenshots in ``reports/screenshots/``, light and dark,
-at 1280 and 375 px (kept by CI with the other reports).
+"""Every page in every language loads cleanly, offline, and within its weight budget;
+its copy buttons copy its code blocks; a notebook page shows its executed outputs;
+nothing on it stands out of the content column at 1280 px, no block of code on it
+scrolls sideways there, and axe-core finds no serious violation, in both colour
+schemes; one page of each kind is kept as screenshots in ``reports/screenshots/``,
+light and dark, at 1280 and 375 px (kept by CI with the other reports).
 
-A page passes when, on a first load, the console shows no error, no script
-throws, every request succeeds (no 4xx/5xx, none aborted) and no request leaves
-localhost. The bytes each page transfers are written to
-``reports/page-weight.json`` and held to a budget per kind of page, so that a
-heavy asset (a web font, a vendored library, a huge picture) cannot sneak in.
+A page passes when, on a first load, the console shows no error, no script throws,
+every request succeeds (no 4xx/5xx, none aborted) and no request leaves localhost.
+The bytes each page transfers are written to ``reports/page-weight.json`` and held to
+a budget per kind of page, so that a heavy asset (a web font, a vendored library, a
+huge picture) cannot sneak in.
 
-Each page is opened once for all these tests (the ``tour`` fixture, harness.visit_every_page):
-a page load is most of what they cost.
+Each page is opened once for all these tests (the ``tour`` fixture,
+harness.visit_every_page): a page load is most of what they cost.
 """
 
 from __future__ import annotations
@@ -27,46 +27,67 @@ from sybil import Document
 from ptdocs.pages import Block, PageBlockParser
 from ptdocs.report import write_atomically
 
-from .harness import (AXE, DEFAULT_LANGUAGE, LANGUAGES, REPORTS, ROOT, SCHEMES, SCREENSHOTS, Site,
-                      assert_offline, empty_search_indexes, new_context, screenshot_pages, switch_scheme)
+from .harness import (
+    AXE,
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    REPORTS,
+    ROOT,
+    SCHEMES,
+    SCREENSHOTS,
+    Site,
+    assert_offline,
+    empty_search_indexes,
+    new_context,
+    screenshot_pages,
+    switch_scheme,
+)
 from .interface_language import BILINGUAL, QUOTED, untranslated
 
-# kB transferred on a first load, measured (see reports/page-weight.json) and
-# given headroom for the pages to grow. A page's own bytes (its HTML, inline
-# CSS and pictures) have a budget per kind: a notebook page carries its plots as
-# inline PNGs (its JupyterLab CSS is a shared, trimmed file under assets/:
-# ptdocs/hooks/notebook_css.py). What every page shares, the theme's assets
-# and the search indexes (each language's pages share its own, es/search/ for
-# Spanish: ptdocs/hooks/search.py), has one budget per folder. A heavier page needs a reason, and a new number here.
-# Guides 250 -> 300 kB and search 600 -> 800 kB: the expert review of issue 12 added the topics a
-# reader of each guide expects (tensors: 14 sections; measuring: compile, profiler, autocast, cost
-# per accepted result), about twice the code per page; the measuring page is the heaviest guide
-# (about 280 kB, of which highlighted code is three quarters), after dropping the per-line code
-# anchors (93 kB) and the raw metadata listing (35 kB).
-# Notebooks 1500 -> 400 kB (issue 15): the 596 kB of inline CSS on each became one shared
-# stylesheet of 51 kB; the derivatives notebook (~395 kB: a 100-row table, a plot) is the
-# heaviest. assets/ counts that stylesheet and, since issue 15, the search worker whole (39.5 kB).
-# Issue 25: the search index was half of what every page fetched (343 kB English, 371 kB Spanish);
-# with code blocks, notebook code and outputs out of it (ptdocs/hooks/search.py) each language's
-# index has a budget of its own, 200 kB. And a page keeps room: it uses at most ROOM of its kind's
-# budget, so that it can grow by 15 % before a budget has to be raised. (The shared folders are
-# held to their budgets: assets/ is mostly Material's own bundle, the same on every page.)
+# kB transferred on a first load, measured (see reports/page-weight.json) and given
+# headroom for the pages to grow. A page's own bytes (its HTML, inline CSS and pictures)
+# have a budget per kind: a notebook page carries its plots as inline PNGs (its
+# JupyterLab CSS is a shared, trimmed file under assets/: ptdocs/hooks/notebook_css.py).
+# What every page shares, the theme's assets and the search indexes (each language's
+# pages share its own, es/search/ for Spanish: ptdocs/hooks/search.py), has one budget
+# per folder. A heavier page needs a reason, and a new number here. Guides 250 -> 300 kB
+# and search 600 -> 800 kB: the expert review of issue 12 added the topics a reader of
+# each guide expects (tensors: 14 sections; measuring: compile, profiler, autocast, cost
+# per accepted result), about twice the code per page; the measuring page is the
+# heaviest guide (about 280 kB, of which highlighted code is three quarters), after
+# dropping the per-line code anchors (93 kB) and the raw metadata listing (35 kB).
+# Notebooks 1500 -> 400 kB (issue 15): the 596 kB of inline CSS on each became one
+# shared stylesheet of 51 kB; the derivatives notebook (~395 kB: a 100-row table, a
+# plot) is the heaviest. assets/ counts that stylesheet and, since issue 15, the search
+# worker whole (39.5 kB). Issue 25: the search index was half of what every page fetched
+# (343 kB English, 371 kB Spanish); with code blocks, notebook code and outputs out of
+# it (ptdocs/hooks/search.py) each language's index has a budget of its own, 200 kB. And
+# a page keeps room: it uses at most ROOM of its kind's budget, so that it can grow by
+# 15 % before a budget has to be raised. (The shared folders are held to their budgets:
+# assets/ is mostly Material's own bundle, the same on every page.)
 OWN_BUDGET_KB = {"home": 150, "guide": 300, "results": 250, "notebook": 400}
-SHARED_BUDGET_KB = {"assets/": 400, "search/": 200}  # search/: each language's index, es/search/ apart
+SHARED_BUDGET_KB = {
+    "assets/": 400,
+    "search/": 200,
+}  # search/: each language's index, es/search/ apart
 ROOM = 0.85
-# (The measuring page had less room until the benchmark module's listing and walkthrough got a
-# page of their own, benchmark-module.md: every page now keeps it.)
+# (The measuring page had less room until the benchmark module's listing and walkthrough
+# got a page of their own, benchmark-module.md: every page now keeps it.)
 
 
 def test_the_nav_of_each_language_reaches_every_built_page(site):
-    """'Every page' below is every built page, and none is left out of the navigation."""
+    """'Every page' below is every built page, and none is left out of the
+    navigation."""
     languages = {Site.language(page) for page in site.pages}
     assert len(languages) >= 2, f"one language only: {languages}"
     for language in languages:
         home = Site.in_language("", language)
         mine = {page for page in site.pages if Site.language(page) == language}
         missing = mine - site.links(home)
-        assert not missing, f"built {language} pages that its home page's nav does not reach: {sorted(missing)}"
+        assert not missing, (
+            f"built {language} pages that its home page's nav does not reach: "
+            f"{sorted(missing)}"
+        )
 
 
 def test_every_page_loads_without_errors_offline_and_within_budget(site, tour):
@@ -77,64 +98,126 @@ def test_every_page_loads_without_errors_offline_and_within_budget(site, tour):
         own = 0
         for url, size in item.responses.items():
             relative = url.removeprefix(site.url)
-            bare = Site.in_language(relative, DEFAULT_LANGUAGE)  # es/search/... -> search/...
-            folder = next((name for name in SHARED_BUDGET_KB if bare.startswith(name)), None)
+            bare = Site.in_language(
+                relative, DEFAULT_LANGUAGE
+            )  # es/search/... -> search/...
+            folder = next(
+                (name for name in SHARED_BUDGET_KB if bare.startswith(name)), None
+            )
             if folder == "search/":  # each language's index has a budget of its own
                 folder = Site.in_language(folder, Site.language(relative))
             if folder:
                 shared.setdefault(folder, {})[relative] = size
             else:
                 own += size
-        pages[path] = {"kind": site.kind(path), "total_kB": _kb(item.transferred), "own_kB": _kb(own),
-                       "own_budget_kB": OWN_BUDGET_KB[site.kind(path)], "requests": item.requests}
-    shared_kb = {folder: {"kB": _kb(sum(files.values())),
-                          "budget_kB": SHARED_BUDGET_KB[Site.in_language(folder, DEFAULT_LANGUAGE)],
-                          "files_kB": {name: _kb(size) for name, size in sorted(files.items())}}
-                 for folder, files in sorted(shared.items())}
-    write_atomically(REPORTS / "page-weight.json", json.dumps(
-        {"measured": "bytes transferred on a first load (headers and encoded bodies; the browser's "
-                     "own request for the page's icon left out), Chromium via Playwright, site "
-                     "served by http.server (no compression)",
-         "pages": pages, "shared": shared_kb}, indent=2, ensure_ascii=False) + "\n")
+        pages[path] = {
+            "kind": site.kind(path),
+            "total_kB": _kb(item.transferred),
+            "own_kB": _kb(own),
+            "own_budget_kB": OWN_BUDGET_KB[site.kind(path)],
+            "requests": item.requests,
+        }
+    shared_kb = {
+        folder: {
+            "kB": _kb(sum(files.values())),
+            "budget_kB": SHARED_BUDGET_KB[Site.in_language(folder, DEFAULT_LANGUAGE)],
+            "files_kB": {name: _kb(size) for name, size in sorted(files.items())},
+        }
+        for folder, files in sorted(shared.items())
+    }
+    write_atomically(
+        REPORTS / "page-weight.json",
+        json.dumps(
+            {
+                "measured": "bytes transferred on a first load (headers and encoded "
+                "bodies; the browser's "
+                "own request for the page's icon left out), Chromium via Playwright, "
+                "site "
+                "served by http.server (no compression)",
+                "pages": pages,
+                "shared": shared_kb,
+            },
+            indent=2,
+            ensure_ascii=False,
+        )
+        + "\n",
+    )
 
-    problems = [f"/{path}: {problem}" for path, item in loads.items() for problem in item.problems]
+    problems = [
+        f"/{path}: {problem}"
+        for path, item in loads.items()
+        for problem in item.problems
+    ]
     assert not problems, "pages that do not load cleanly:\n" + "\n".join(problems)
-    heavy = [f"/{path}: {weight['own_kB']} kB > {weight['own_budget_kB']} kB ({weight['kind']})"
-             for path, weight in pages.items() if weight["own_kB"] > weight["own_budget_kB"]]
-    heavy += [f"{folder} (on every page): {weight['kB']} kB > {weight['budget_kB']} kB"
-              for folder, weight in shared_kb.items() if weight["kB"] > weight["budget_kB"]]
-    assert not heavy, "pages over their weight budget (see reports/page-weight.json):\n" + "\n".join(heavy)
-    tight = [f"/{path}: {weight['own_kB']} kB, over {ROOM:.0%} of {weight['own_budget_kB']} kB"
-             for path, weight in pages.items()
-             if weight["own_kB"] > ROOM * weight["own_budget_kB"]]
-    assert not tight, "budgets without 15 % to spare (see reports/page-weight.json):\n" + "\n".join(tight)
+    heavy = [
+        f"/{path}: {weight['own_kB']} kB > {weight['own_budget_kB']} kB "
+        f"({weight['kind']})"
+        for path, weight in pages.items()
+        if weight["own_kB"] > weight["own_budget_kB"]
+    ]
+    heavy += [
+        f"{folder} (on every page): {weight['kB']} kB > {weight['budget_kB']} kB"
+        for folder, weight in shared_kb.items()
+        if weight["kB"] > weight["budget_kB"]
+    ]
+    assert not heavy, (
+        "pages over their weight budget (see reports/page-weight.json):\n"
+        + "\n".join(heavy)
+    )
+    tight = [
+        f"/{path}: {weight['own_kB']} kB, over {ROOM:.0%} of "
+        f"{weight['own_budget_kB']} kB"
+        for path, weight in pages.items()
+        if weight["own_kB"] > ROOM * weight["own_budget_kB"]
+    ]
+    assert not tight, (
+        "budgets without 15 % to spare (see reports/page-weight.json):\n"
+        + "\n".join(tight)
+    )
 
 
 def test_the_weight_counts_each_file_whole(site, tour):
-    """Every response is counted at least at the size of the built file it served: a body that
-    the browser reports short (a worker's script, reported as its headers alone) is caught."""
+    """Every response is counted at least at the size of the built file it served: a
+    body that the browser reports short (a worker's script, reported as its headers
+    alone) is caught."""
     short = []
     for path, visit in tour.items():
         for url, size in visit.load.responses.items():
             relative = urlsplit(url).path.removeprefix(site.mount)
             file = site.folder / relative
-            file = file / "index.html" if relative == "" or relative.endswith("/") else file
+            file = (
+                file / "index.html"
+                if relative == "" or relative.endswith("/")
+                else file
+            )
             if file.is_file() and size < file.stat().st_size:
-                short.append(f"/{path}: {relative or '/'} counted {size} bytes, {file.stat().st_size} built")
+                short.append(
+                    f"/{path}: {relative or '/'} counted {size} bytes, "
+                    f"{file.stat().st_size} built"
+                )
     assert not short, "responses counted short:\n" + "\n".join(short)
 
 
-# A guide's main path is short enough to finish (issue 25): at most this tall at the tour's width,
-# depth one click away in collapsed blocks. Its words are held by tests/test_page_length.py.
+# A guide's main path is short enough to finish (issue 25): at most this tall at the
+# tour's width, depth one click away in collapsed blocks. Its words are held by
+# tests/test_page_length.py.
 GUIDE_HEIGHT_PX = 15_000
 
 
 def test_a_guide_page_is_at_most_15000_px_tall_at_1280_px(site, tour):
-    heights = {path: visit.height for path, visit in tour.items() if site.kind(path) == "guide"}
+    heights = {
+        path: visit.height for path, visit in tour.items() if site.kind(path) == "guide"
+    }
     assert heights and all(height > 0 for height in heights.values()), heights
-    tall = [f"/{path}: {height} px" for path, height in heights.items() if height > GUIDE_HEIGHT_PX]
-    assert not tall, (f"guide pages over {GUIDE_HEIGHT_PX} px at 1280 px wide (put depth into a "
-                      "collapsed block, ??? note \"...\", or a page of its own):\n" + "\n".join(tall))
+    tall = [
+        f"/{path}: {height} px"
+        for path, height in heights.items()
+        if height > GUIDE_HEIGHT_PX
+    ]
+    assert not tall, (
+        f"guide pages over {GUIDE_HEIGHT_PX} px at 1280 px wide (put depth into a "
+        'collapsed block, ??? note "...", or a page of its own):\n' + "\n".join(tall)
+    )
 
 
 def _kb(size: int) -> float:
@@ -142,30 +225,36 @@ def _kb(size: int) -> float:
 
 
 def source_of(page: str, suffix: str) -> Path:
-    """docs/<language>/<name><suffix> for a built page ('es/autograd/' -> docs/es/autograd.md)."""
+    """docs/<language>/<name><suffix> for a built page ('es/autograd/' ->
+    docs/es/autograd.md)."""
     bare = Site.in_language(page, DEFAULT_LANGUAGE).rstrip("/")
     return ROOT / "docs" / Site.language(page) / f"{bare or 'index'}{suffix}"
 
 
-# --- copy button --------------------------------------------------------------------------
+# --- copy button
+# --------------------------------------------------------------------------
+
 
 def shown_blocks(markdown: Path) -> list[str]:
     """The code of each Python block of a page, as the snippets make it appear."""
     blocks = []
     for region in Document.parse(str(markdown), PageBlockParser()):
         if isinstance(region.parsed, Block):
-            blocks.append("\n".join(line for include in region.parsed.includes
-                                    for line in include.shown).rstrip())
+            blocks.append(
+                "\n".join(
+                    line for include in region.parsed.includes for line in include.shown
+                ).rstrip()
+            )
     return blocks
 
 
 def test_each_copy_button_copies_exactly_its_own_block(site, tour):
-    """Each button names the code of its own block and nothing else to copy; that code is the
-    source's block; and a reader's click on the last button of each page puts exactly that code
-    on the clipboard. As Material's clipboard handler is the same for every button and reads
-    only what is checked here (see harness.PAGE_FACTS), every button copies exactly its own
-    block. (The last button, not the first: a handler that copied the page's first block would
-    pass there.)"""
+    """Each button names the code of its own block and nothing else to copy; that
+    code is the source's block; and a reader's click on the last button of each page
+    puts exactly that code on the clipboard. As Material's clipboard handler is the
+    same for every button and reads only what is checked here (see
+    harness.PAGE_FACTS), every button copies exactly its own block. (The last button,
+    not the first: a handler that copied the page's first block would pass there.)"""
     checked = 0
     for path, visit in tour.items():
         markdown = source_of(path, ".md")
@@ -173,20 +262,34 @@ def test_each_copy_button_copies_exactly_its_own_block(site, tour):
             continue  # notebooks: their copy buttons are nbconvert's
         buttons = visit.copy_buttons
         for index, button in enumerate(buttons):
-            assert button["own"], f"/{path}: button {index} names another block than its own"
-            assert button["other"] is None, f"/{path}: button {index} copies {button['other']!r}, not its block"
+            assert button["own"], (
+                f"/{path}: button {index} names another block than its own"
+            )
+            assert button["other"] is None, (
+                f"/{path}: button {index} copies {button['other']!r}, not its block"
+            )
         if buttons:
-            assert visit.clicked == buttons[-1]["block"], f"/{path}: the last button copied another text than its block"
-        # Every Python block of the page's source, in order, is what one of the buttons copies.
+            assert visit.clicked == buttons[-1]["block"], (
+                f"/{path}: the last button copied another text than its block"
+            )
+        # Every Python block of the page's source, in order, is what one of the buttons
+        # copies.
         expected = shown_blocks(markdown)
         remaining = iter(button["block"] for button in buttons)
-        missing = [code for code in expected if not any(code == text for text in remaining)]
-        assert not missing, f"/{path}: no copy button copies this block of {markdown.name}:\n{missing[0]}"
+        missing = [
+            code for code in expected if not any(code == text for text in remaining)
+        ]
+        assert not missing, (
+            f"/{path}: no copy button copies this block of "
+            f"{markdown.name}:\n{missing[0]}"
+        )
         checked += len(expected)
     assert checked, "no Python block found on any page"
 
 
-# --- notebooks ----------------------------------------------------------------------------
+# --- notebooks
+# ----------------------------------------------------------------------------
+
 
 def code_cells(notebook: Path) -> list[str]:
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
@@ -195,32 +298,46 @@ def code_cells(notebook: Path) -> list[str]:
 
 def test_notebook_pages_show_their_executed_outputs_and_pictures(site, tour):
     notebooks = [path for path in site.pages if site.kind(path) == "notebook"]
-    assert {Site.language(path) for path in notebooks} == set(LANGUAGES), "a language without notebooks"
+    assert {Site.language(path) for path in notebooks} == set(LANGUAGES), (
+        "a language without notebooks"
+    )
     pictured = set()
     for path in notebooks:
-        shown = tour[path].notebook  # read after the page's load event: its pictures were loaded
+        shown = tour[
+            path
+        ].notebook  # read after the page's load event: its pictures were loaded
         cells = code_cells(source_of(path, ".ipynb"))
-        # No "In [1]:" prompts, which nbconvert writes in English only (mkdocs.yml: no_prompt).
+        # No "In [1]:" prompts, which nbconvert writes in English only (mkdocs.yml:
+        # no_prompt).
         prompts = [text.replace("\xa0", " ").strip() for text in shown["prompts"]]
         assert not [text for text in prompts if text], f"/{path}: {prompts}"
         outputs = [text for text in shown["outputs"] if text.strip()]
         assert outputs, f"/{path}: no executed output is shown"
-        # Math is typeset (MathML, see ptdocs/hooks/notebook_math.py), not left as $TeX$.
+        # Math is typeset (MathML, see ptdocs/hooks/notebook_math.py), not left as
+        # $TeX$.
         raw = [text for text in shown["prose"] if re.search(r"\$[^\s$][^$]*\$", text)]
         assert not raw, f"/{path}: TeX shown as typed: {raw[0]!r}"
         for width, height in shown["formulas"]:
             assert width > 0 and height > 0, f"/{path}: a formula is not displayed"
         for index, (width, height, shown_width) in enumerate(shown["pictures"]):
-            assert width > 0 and height > 0 and shown_width > 100, f"/{path}: picture {index} is not shown"
+            assert width > 0 and height > 0 and shown_width > 100, (
+                f"/{path}: picture {index} is not shown"
+            )
         if shown["pictures"]:
             pictured.add(path)
         if any("matplotlib" in cell or "plt." in cell for cell in cells):
-            assert shown["pictures"], f"/{path}: the notebook plots, but the page shows no picture"
+            assert shown["pictures"], (
+                f"/{path}: the notebook plots, but the page shows no picture"
+            )
     assert {Site.language(path) for path in pictured} == set(LANGUAGES), (
-        f"no notebook page shows a picture in some language; pages with pictures: {sorted(pictured)}")
+        "no notebook page shows a picture in some language; pages with pictures: "
+        f"{sorted(pictured)}"
+    )
 
 
-# --- screenshots --------------------------------------------------------------------------
+# --- screenshots
+# --------------------------------------------------------------------------
+
 
 def test_screenshot_of_each_kind_of_page_in_each_language(site, tour):
     """The screenshots are taken during the tour (harness.visit_every_page)."""
@@ -229,15 +346,26 @@ def test_screenshot_of_each_kind_of_page_in_each_language(site, tour):
         visit = tour[path]
         assert visit.lang == Site.language(path), f"/{path}: <html lang={visit.lang!r}>"
         assert visit.title, f"/{path}: no visible title"
-        assert SCREENSHOTS / f"{name}.png" in visit.screenshots, f"/{path}: no screenshot {name}.png"
-        assert all(shot.is_file() for shot in visit.screenshots), f"/{path}: {visit.screenshots}"
-        # Both schemes, both widths: light at 1280 px is name.png, the others say which they are.
-        expected = {f"{name}{suffix}.png" for suffix in ("", "-375", "-dark", "-dark-375")}
-        assert expected <= {shot.name for shot in visit.screenshots}, f"/{path}: {visit.screenshots}"
+        assert SCREENSHOTS / f"{name}.png" in visit.screenshots, (
+            f"/{path}: no screenshot {name}.png"
+        )
+        assert all(shot.is_file() for shot in visit.screenshots), (
+            f"/{path}: {visit.screenshots}"
+        )
+        # Both schemes, both widths: light at 1280 px is name.png, the others say which
+        # they are.
+        expected = {
+            f"{name}{suffix}.png" for suffix in ("", "-375", "-dark", "-dark-375")
+        }
+        assert expected <= {shot.name for shot in visit.screenshots}, (
+            f"/{path}: {visit.screenshots}"
+        )
     assert not missing, f"no page of these kinds was built: {missing}"
 
 
-# --- the reader's language: no interface text left in English on a Spanish page ---------------
+# --- the reader's language: no interface text left in English on a Spanish page
+# ---------------
+
 
 def test_no_english_interface_text_on_spanish_pages(tour):
     spanish = [path for path in tour if Site.language(path) == "es"]
@@ -246,33 +374,57 @@ def test_no_english_interface_text_on_spanish_pages(tour):
     for path in spanish:
         twin = Site.in_language(path, DEFAULT_LANGUAGE)
         assert twin in tour, f"/{path}: no English twin /{twin}"
-        for where, text, section in untranslated(tour[path].interface, tour[twin].interface):
+        for where, text, section in untranslated(
+            tour[path].interface, tour[twin].interface
+        ):
             if (path, section) not in BILINGUAL and (path, text) not in QUOTED:
                 problems.append(f"/{path} {section}: {where} {text!r}")
-    assert not problems, (f"{len(problems)} interface texts in English on Spanish pages (translate "
-                          "them, or add a word that is the same in both languages to SAME_IN_BOTH):\n"
-                          + "\n".join(problems))
+    assert not problems, (
+        f"{len(problems)} interface texts in English on Spanish pages (translate "
+        "them, or add a word that is the same in both languages to SAME_IN_BOTH):\n"
+        + "\n".join(problems)
+    )
 
 
 def test_what_counts_as_an_untranslated_text():
-    english = [["title", "Permanent link", "a"], ["text", "PyTorch", ""], ["text", "535 µs", "b"],
-               ["text", "✗ rel_error 0.98 > 0.05", "b"], ["text", "Made with", ""],
-               ["text", "Material for MkDocs", ""], ["text", "keras.io", ""], ["alt", "Plot", ""]]
-    spanish = [["title", "Permanent link", "a"], ["text", "PyTorch", ""], ["text", "535 µs", "b"],
-               ["text", "✗ rel_error 0.98 > 0.05", "b"], ["alt", "Gráfica", "b"],
-               ["text", "Made with", ""], ["text", "Material for MkDocs", ""], ["text", "keras.io", ""],
-               ["title", "Permanent link", "c"]]
-    assert untranslated(spanish, english) == [("title", "Permanent link", "a"), ("text", "Made with", "")]
+    english = [
+        ["title", "Permanent link", "a"],
+        ["text", "PyTorch", ""],
+        ["text", "535 µs", "b"],
+        ["text", "✗ rel_error 0.98 > 0.05", "b"],
+        ["text", "Made with", ""],
+        ["text", "Material for MkDocs", ""],
+        ["text", "keras.io", ""],
+        ["alt", "Plot", ""],
+    ]
+    spanish = [
+        ["title", "Permanent link", "a"],
+        ["text", "PyTorch", ""],
+        ["text", "535 µs", "b"],
+        ["text", "✗ rel_error 0.98 > 0.05", "b"],
+        ["alt", "Gráfica", "b"],
+        ["text", "Made with", ""],
+        ["text", "Material for MkDocs", ""],
+        ["text", "keras.io", ""],
+        ["title", "Permanent link", "c"],
+    ]
+    assert untranslated(spanish, english) == [
+        ("title", "Permanent link", "a"),
+        ("text", "Made with", ""),
+    ]
 
 
-# --- layout: nothing wider than the content column at 1280 px ---------------------------------
+# --- layout: nothing wider than the content column at 1280 px
+# ---------------------------------
 
-# Blocks of code that still scroll sideways at 1280 px, each with its reason: (page in English,
-# text in the block's description, see harness.LAYOUT), for the page in every language.
+# Blocks of code that still scroll sideways at 1280 px, each with its reason: (page in
+# English, text in the block's description, see harness.LAYOUT), for the page in every
+# language.
 SCROLLING_ON_PURPOSE = {
-    # The derivatives notebook's results, 100 rows of 12 columns (function, point, dtype, reasons
-    # and seven numbers, 940-1010 px): they scroll in a box of their own, header in view
-    # (ptdocs.css). To fit 650 px the table would lose columns or digits: the lesson's call.
+    # The derivatives notebook's results, 100 rows of 12 columns (function, point,
+    # dtype, reasons and seven numbers, 940-1010 px): they scroll in a box of their own,
+    # header in view (ptdocs.css). To fit 650 px the table would lose columns or digits:
+    # the lesson's call.
     ("exercises/derivatives/", "jp-RenderedHTML.jp-OutputArea-output"),
 }
 
@@ -283,36 +435,52 @@ def _on_purpose(path: str, block: str) -> bool:
 
 
 def test_nothing_stands_out_of_the_content_column_at_1280_px(tour):
-    """In both colour schemes, the page does not scroll sideways, and no element is wider than
-    the content column or stands out of it, unless a box of its own scrolls it (a code block, a
-    table's scroll wrapper, a notebook's code cell or output) within the column's margins (see
-    harness.LAYOUT). Tables fit the column, except a notebook's output, which has a box of its
-    own. And no block of code scrolls sideways: a page's code blocks and a notebook's input and
-    output areas (printed lines, tables) fit the column, in both languages (issue 25: shown code
-    is formatted to 88 columns, and so are the lines it prints; ptdocs.css sizes code so that 88
-    columns fit), except SCROLLING_ON_PURPOSE."""
+    """In both colour schemes, the page does not scroll sideways, and no element is
+    wider than the content column or stands out of it, unless a box of its own
+    scrolls it (a code block, a table's scroll wrapper, a notebook's code cell or
+    output) within the column's margins (see harness.LAYOUT). Tables fit the column,
+    except a notebook's output, which has a box of its own. And no block of code
+    scrolls sideways: a page's code blocks and a notebook's input and output areas
+    (printed lines, tables) fit the column, in both languages (issue 25: shown code
+    is formatted to 88 columns, and so are the lines it prints; ptdocs.css sizes code
+    so that 88 columns fit), except SCROLLING_ON_PURPOSE."""
     problems = []
     for path, visit in tour.items():
         for scheme, layout in visit.layout.items():
             where = f"/{path} ({scheme})"
             if layout["width"] > layout["viewport"]:
-                problems.append(f"{where}: the page is {layout['width']} px wide in {layout['viewport']} px")
+                problems.append(
+                    f"{where}: the page is {layout['width']} px wide in "
+                    f"{layout['viewport']} px"
+                )
             problems += [f"{where}: {element}" for element in layout["outside"]]
             problems += [f"{where}: {table}" for table in layout["wide_tables"]]
-            problems += [f"{where}: scrolls sideways: {block}" for block in layout["scrolling_code"]
-                         if not _on_purpose(path, block)]
-    assert sum(layout["code_blocks"] for visit in tour.values() for layout in visit.layout.values()) > 0
+            problems += [
+                f"{where}: scrolls sideways: {block}"
+                for block in layout["scrolling_code"]
+                if not _on_purpose(path, block)
+            ]
+    assert (
+        sum(
+            layout["code_blocks"]
+            for visit in tour.values()
+            for layout in visit.layout.values()
+        )
+        > 0
+    )
     assert not problems, "sideways overflow at 1280 px:\n" + "\n".join(problems)
 
 
-# --- accessibility: axe-core on every page, both schemes --------------------------------------
+# --- accessibility: axe-core on every page, both schemes
+# --------------------------------------
 
-# axe's violations that are not the site's own, by rule and target: markup of Material's that the
-# site does not write, each with the reason it stays. Kept small: anything else that axe calls
-# serious or critical fails the test.
+# axe's violations that are not the site's own, by rule and target: markup of Material's
+# that the site does not write, each with the reason it stays. Kept small: anything else
+# that axe calls serious or critical fails the test.
 NOT_OURS = {
-    # Material's search box is a role="dialog" without a name (partials/search.html); the site
-    # does not override that partial, and a copy of it would have to follow every Material release.
+    # Material's search box is a role="dialog" without a name (partials/search.html);
+    # the site does not override that partial, and a copy of it would have to follow
+    # every Material release.
     ("aria-dialog-name", ".md-search"),
 }
 FAILING = {"serious", "critical"}
@@ -326,35 +494,66 @@ def test_no_serious_accessibility_violation_on_any_page_in_either_scheme(tour):
             for violation in violations:
                 figures.setdefault(scheme, {}).setdefault(violation["impact"], 0)
                 figures[scheme][violation["impact"]] += violation["count"]
-                ours = [target for target in violation["targets"] if (violation["rule"], target) not in NOT_OURS]
+                ours = [
+                    target
+                    for target in violation["targets"]
+                    if (violation["rule"], target) not in NOT_OURS
+                ]
                 if violation["impact"] in FAILING and ours:
-                    problems.append(f"/{path} ({scheme}): {violation['rule']} ({violation['impact']}, "
-                                    f"{violation['count']}x) {violation['help']}: {ours[:3]} {violation['summary']}")
-    write_atomically(REPORTS / "accessibility.json", json.dumps(
-        {"measured": "axe-core (axe-playwright-python's axe.min.js) on every page at 1280 px, in each "
-                     "colour scheme; code blocks checked by one token of each kind (harness.AXE); "
-                     "nodes by impact, then every violation by page and scheme",
-         "nodes_by_impact": figures,
-         "not_ours": sorted(f"{rule} {target}" for rule, target in NOT_OURS),
-         "code_blocks_scrolling_sideways": {f"/{path}": [len(visit.layout["light"]["scrolling_code"]),
-                                                         visit.layout["light"]["code_blocks"]]
-                                            for path, visit in tour.items()},
-         "violations": {f"/{path} ({scheme})": violations for path, visit in tour.items()
-                        for scheme, violations in visit.axe.items() if violations}},
-        indent=2, ensure_ascii=False) + "\n")
-    assert {scheme for visit in tour.values() for scheme in visit.axe} == set(SCHEMES), "a scheme was not checked"
-    assert not problems, (f"{len(problems)} serious or critical accessibility violations (see "
-                          "reports/accessibility.json):\n" + "\n".join(problems))
+                    problems.append(
+                        f"/{path} ({scheme}): {violation['rule']} "
+                        f"({violation['impact']}, "
+                        f"{violation['count']}x) {violation['help']}: {ours[:3]} "
+                        f"{violation['summary']}"
+                    )
+    write_atomically(
+        REPORTS / "accessibility.json",
+        json.dumps(
+            {
+                "measured": "axe-core (axe-playwright-python's axe.min.js) on every "
+                "page at 1280 px, in each "
+                "colour scheme; code blocks checked by one token of each kind "
+                "(harness.AXE); "
+                "nodes by impact, then every violation by page and scheme",
+                "nodes_by_impact": figures,
+                "not_ours": sorted(f"{rule} {target}" for rule, target in NOT_OURS),
+                "code_blocks_scrolling_sideways": {
+                    f"/{path}": [
+                        len(visit.layout["light"]["scrolling_code"]),
+                        visit.layout["light"]["code_blocks"],
+                    ]
+                    for path, visit in tour.items()
+                },
+                "violations": {
+                    f"/{path} ({scheme})": violations
+                    for path, visit in tour.items()
+                    for scheme, violations in visit.axe.items()
+                    if violations
+                },
+            },
+            indent=2,
+            ensure_ascii=False,
+        )
+        + "\n",
+    )
+    assert {scheme for visit in tour.values() for scheme in visit.axe} == set(
+        SCHEMES
+    ), "a scheme was not checked"
+    assert not problems, (
+        f"{len(problems)} serious or critical accessibility violations (see "
+        "reports/accessibility.json):\n" + "\n".join(problems)
+    )
 
 
 def test_the_tours_axe_run_finds_planted_colour_and_structure_violations(site, context):
-    """The tour's axe script (harness.AXE) on a guide with a pale paragraph, a picture without
-    alt text and a link told from its sentence by a colour barely different from the text's: in
-    the light scheme it reports all three (the structure rules and the contrast of the marked
-    looks run together), in the dark one the two colour rules alone; and it leaves no mark
-    behind. The link's colour is the text's mixed a quarter of the way to the background, so it
-    stays readable (color-contrast passes it) in either scheme: link-in-text-block alone fails it.
-    A link of exactly the text's colour would not do: axe passes that (allowSameColor)."""
+    """The tour's axe script (harness.AXE) on a guide with a pale paragraph, a
+    picture without alt text and a link told from its sentence by a colour barely
+    different from the text's: in the light scheme it reports all three (the
+    structure rules and the contrast of the marked looks run together), in the dark
+    one the two colour rules alone; and it leaves no mark behind. The link's colour
+    is the text's mixed a quarter of the way to the background, so it stays readable
+    (color-contrast passes it) in either scheme: link-in-text-block alone fails it. A
+    link of exactly the text's colour would not do: axe passes that (allowSameColor)."""
     from axe_playwright_python.base import AXE_FILE_PATH
 
     context.add_init_script(path=AXE_FILE_PATH)
@@ -379,27 +578,41 @@ def test_the_tours_axe_run_finds_planted_colour_and_structure_violations(site, c
     found = {}
     for scheme in ("light", "dark"):
         switch_scheme(page, scheme)
-        found[scheme] = {(violation["rule"], target) for violation in page.evaluate(AXE, scheme == "light")
-                         for target in violation["targets"]}
-    colour = {("color-contrast", "#planted-pale"), ("link-in-text-block", "#planted-link")}
+        found[scheme] = {
+            (violation["rule"], target)
+            for violation in page.evaluate(AXE, scheme == "light")
+            for target in violation["targets"]
+        }
+    colour = {
+        ("color-contrast", "#planted-pale"),
+        ("link-in-text-block", "#planted-link"),
+    }
     assert colour | {("image-alt", "#planted-image")} <= found["light"]
     assert colour <= found["dark"]
     assert ("color-contrast", "#planted-link") not in found["light"] | found["dark"]
-    assert not any(rule == "image-alt" for rule, _target in found["dark"]), "structure rules ran twice"
+    assert not any(rule == "image-alt" for rule, _target in found["dark"]), (
+        "structure rules ran twice"
+    )
     assert page.locator("[data-ptdocs-look]").count() == 0
 
 
-# --- the lesson first --------------------------------------------------------------------------
+# --- the lesson first
+# --------------------------------------------------------------------------
 
 # The first screen of a laptop and of a phone (issue 25).
-FIRST_SCREENS = {"laptop": {"width": 1280, "height": 800}, "phone": {"width": 375, "height": 667}}
-# What stands between a page's title and its introduction (the paragraph that starts with the
-# first words of the one under the title in its source), and where that paragraph is. Admonitions
-# and collapsed blocks are named by their title. And, wherever they are in the page's HTML (not
-# only between the two), the download buttons, download boxes and verification stamp that come
-# before the introduction: they close the page (ptdocs/hooks/downloads.py, notebooks.py, stamp.py).
+FIRST_SCREENS = {
+    "laptop": {"width": 1280, "height": 800},
+    "phone": {"width": 375, "height": 667},
+}
+# What stands between a page's title and its introduction (the paragraph that starts
+# with the first words of the one under the title in its source), and where that
+# paragraph is. Admonitions and collapsed blocks are named by their title. And, wherever
+# they are in the page's HTML (not only between the two), the download buttons, download
+# boxes and verification stamp that come before the introduction: they close the page
+# (ptdocs/hooks/downloads.py, notebooks.py, stamp.py).
 AFTER_THE_LESSON = "a[download], .ptdocs-downloads, .ptdocs-stamp"
-FIRST_SCREEN = """start => {
+FIRST_SCREEN = (
+    """start => {
     const title = document.querySelector("article h1")
     if (!title) return null
     const words = element => element.innerText.replace(/\\s+/g, " ").trim()
@@ -410,47 +623,56 @@ FIRST_SCREEN = """start => {
                     ?? element.tagName.toLowerCase() + "." + [...element.classList].join(".") + " " + words(element).slice(0, 40))
     if (!element) return {before, top: null}
     const intro = element
-    const ahead = [...document.querySelectorAll(""" + json.dumps(AFTER_THE_LESSON) + """)]
+    const ahead = [...document.querySelectorAll("""
+    + json.dumps(AFTER_THE_LESSON)
+    + """)]
         .filter(item => item.compareDocumentPosition(intro) & Node.DOCUMENT_POSITION_FOLLOWING)
         .map(item => item.tagName.toLowerCase() + "." + [...item.classList].join(".") + " " + words(item).slice(0, 40))
     const box = element.getBoundingClientRect()
     return {before, ahead, top: Math.round(box.top), bottom: Math.round(box.bottom), screen: innerHeight,
             intro: words(element).slice(0, 60)}
 }"""
+)
 
 
 def intro_start(path: str) -> str:
-    """The first words of a page's introduction, the paragraph under its title, from its source
-    (a notebook's: its Markdown cells)."""
+    """The first words of a page's introduction, the paragraph under its title, from
+    its source (a notebook's: its Markdown cells)."""
     markdown = source_of(path, ".md")
     if markdown.is_file():
         text = markdown.read_text(encoding="utf-8")
     else:
-        cells = json.loads(source_of(path, ".ipynb").read_text(encoding="utf-8"))["cells"]
-        text = "\n\n".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown")
+        cells = json.loads(source_of(path, ".ipynb").read_text(encoding="utf-8"))[
+            "cells"
+        ]
+        text = "\n\n".join(
+            "".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown"
+        )
     if text.startswith("---\n"):
         text = text.split("\n---\n", 1)[1]
     lines = text.split("\n")
     title = next(index for index, line in enumerate(lines) if line.startswith("# "))
-    first = next(line for line in lines[title + 1:] if line.strip())
+    first = next(line for line in lines[title + 1 :] if line.strip())
     return " ".join(re.sub(r"[`*_\[\]]", "", first).split()[:3])
 
 
 def _outdated_notice_titles() -> set[str]:
-    """The title of the notice on a Spanish page that lags its English one, in every language:
-    a warning the reader must see before reading, as a failing example's is."""
+    """The title of the notice on a Spanish page that lags its English one, in every
+    language: a warning the reader must see before reading, as a failing example's
+    is."""
     from ptdocs import translations
 
     return {words["outdated_title"] for words in translations.MESSAGES.values()}
 
 
 def test_every_page_opens_with_its_lesson_on_the_first_screen(site, browser):
-    """At 1280x800 and at 375x667, in every language, on every page (home, guides, results,
-    notebooks): nothing comes between a page's title and its introduction (no stamp, no downloads,
-    no test command, no admonition), no download button or verification stamp comes before it
-    anywhere in the page, and the whole introduction is on the first screen. The one exception is
-    a translation's out-of-date notice, which the reader must see first: after it, the
-    introduction still begins on the first screen."""
+    """At 1280x800 and at 375x667, in every language, on every page (home, guides,
+    results, notebooks): nothing comes between a page's title and its introduction
+    (no stamp, no downloads, no test command, no admonition), no download button or
+    verification stamp comes before it anywhere in the page, and the whole
+    introduction is on the first screen. The one exception is a translation's
+    out-of-date notice, which the reader must see first: after it, the introduction
+    still begins on the first screen."""
     pages = site.pages
     assert {"home", "guide", "notebook"} <= {site.kind(path) for path in pages}
     notices = _outdated_notice_titles()
@@ -464,43 +686,71 @@ def test_every_page_opens_with_its_lesson_on_the_first_screen(site, browser):
             seen = page.evaluate(FIRST_SCREEN, intro_start(path))
             where = f"/{path} ({name}, {viewport['width']}x{viewport['height']})"
             if seen is None or seen["top"] is None:
-                problems.append(f"{where}: no title, or no paragraph after it that starts with "
-                                f"{intro_start(path)!r}")
+                problems.append(
+                    f"{where}: no title, or no paragraph after it that starts with "
+                    f"{intro_start(path)!r}"
+                )
                 continue
             others = [item for item in seen["before"] if item not in notices]
             if others:
                 problems.append(f"{where}: before the introduction: {others}")
             elif seen["ahead"]:
-                problems.append(f"{where}: downloads or stamp before the introduction: {seen['ahead']}")
+                problems.append(
+                    f"{where}: downloads or stamp before the introduction: "
+                    f"{seen['ahead']}"
+                )
             elif seen["before"] and seen["top"] >= seen["screen"]:
-                problems.append(f"{where}: after the out-of-date notice, the introduction starts at "
-                                f"{seen['top']} px, below the first screen ({seen['screen']} px)")
+                problems.append(
+                    f"{where}: after the out-of-date notice, the introduction starts "
+                    "at "
+                    f"{seen['top']} px, below the first screen ({seen['screen']} px)"
+                )
             elif not seen["before"] and seen["bottom"] > seen["screen"]:
-                problems.append(f"{where}: the introduction ends at {seen['bottom']} px, below the "
-                                f"first screen ({seen['screen']} px): {seen['intro']!r}...")
+                problems.append(
+                    f"{where}: the introduction ends at {seen['bottom']} px, below the "
+                    f"first screen ({seen['screen']} px): {seen['intro']!r}..."
+                )
         context.close()
         assert_offline(guard.blocked)
-    assert not problems, "pages that do not open with their lesson:\n" + "\n".join(problems)
+    assert not problems, "pages that do not open with their lesson:\n" + "\n".join(
+        problems
+    )
 
 
-# --- titles ----------------------------------------------------------------------------------
+# --- titles
+# ----------------------------------------------------------------------------------
+
 
 def test_every_page_title_is_page_then_site_in_its_language(site):
-    """The <title> of every page, the home pages included, is "Page - Site", in the page's
-    language (Material writes the site's name alone on the default language's home page:
-    overrides/main.html)."""
+    """The <title> of every page, the home pages included, is "Page - Site", in the
+    page's language (Material writes the site's name alone on the default language's
+    home page: overrides/main.html)."""
     import mkdocs.config
 
     config = mkdocs.config.load_config(str(ROOT / "mkdocs.yml"))
-    names = {language.locale: language.site_name or config["site_name"]
-             for language in config["plugins"]["i18n"].config.languages}
-    labels = {language.locale: (language.nav_translations or {}).get("Home", "Home")
-              for language in config["plugins"]["i18n"].config.languages}
+    names = {
+        language.locale: language.site_name or config["site_name"]
+        for language in config["plugins"]["i18n"].config.languages
+    }
+    labels = {
+        language.locale: (language.nav_translations or {}).get("Home", "Home")
+        for language in config["plugins"]["i18n"].config.languages
+    }
     wrong = []
     for path in site.pages:
         language = Site.language(path)
-        title = re.search(r"<title>(.*?)</title>", site.html(path), re.S).group(1).strip()
-        expected = f"{labels[language]} - {names[language]}" if site.kind(path) == "home" else None
-        if not title.endswith(f" - {names[language]}") or (expected and title != expected):
-            wrong.append(f"/{path}: {title!r}" + (f", not {expected!r}" if expected else ""))
+        title = (
+            re.search(r"<title>(.*?)</title>", site.html(path), re.S).group(1).strip()
+        )
+        expected = (
+            f"{labels[language]} - {names[language]}"
+            if site.kind(path) == "home"
+            else None
+        )
+        if not title.endswith(f" - {names[language]}") or (
+            expected and title != expected
+        ):
+            wrong.append(
+                f"/{path}: {title!r}" + (f", not {expected!r}" if expected else "")
+            )
     assert not wrong, "titles not of the form 'Page - Site':\n" + "\n".join(wrong)

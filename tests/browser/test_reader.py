@@ -1,6 +1,6 @@
-"""What a reader does on the site, in both languages: switch language, search, switch to dark
-mode. (Copying code, reading a notebook and the screenshots are checked on every page, from one
-visit of each: test_pages.py.)"""
+"""What a reader does on the site, in both languages: switch language, search, switch
+to dark mode. (Copying code, reading a notebook and the screenshots are checked on
+every page, from one visit of each: test_pages.py.)"""
 
 from __future__ import annotations
 
@@ -15,10 +15,14 @@ OTHER_LANGUAGES = [language for language in LANGUAGES if language != DEFAULT_LAN
 
 def _path(url: str, site) -> str:
     """A page URL relative to the site root, without query or fragment."""
-    return urlsplit(urldefrag(url).url)._replace(query="").geturl().removeprefix(site.url)
+    return (
+        urlsplit(urldefrag(url).url)._replace(query="").geturl().removeprefix(site.url)
+    )
 
 
-# --- language switcher --------------------------------------------------------------------
+# --- language switcher
+# --------------------------------------------------------------------
+
 
 def lightest_of_each_kind(site, pages: list[str]) -> dict[str, str]:
     """The page of each kind with the least HTML (the quickest to load), by kind."""
@@ -40,29 +44,36 @@ def test_the_language_switcher_leads_to_the_same_page_and_back(site, page, langu
     translated = [path for path in site.pages if Site.language(path) == language]
     assert translated, f"no {language} pages were built"
     # Where the switcher's links lead is checked on every page, without a browser, in
-    # test_links.py (and that no <head> link makes Material's script steer the click elsewhere).
-    # Here a reader's hover and clicks follow them, on one page of each kind: each kind has its
-    # own layout and depth (the home page, a guide, a notebook in exercises/, the results).
+    # test_links.py (and that no <head> link makes Material's script steer the click
+    # elsewhere). Here a reader's hover and clicks follow them, on one page of each
+    # kind: each kind has its own layout and depth (the home page, a guide, a notebook
+    # in exercises/, the results).
     for path in lightest_of_each_kind(site, translated).values():
         page.goto(site.page_url(path), wait_until="domcontentloaded")
         switch_language(page, DEFAULT_LANGUAGE)
         english = Site.in_language(path, DEFAULT_LANGUAGE)
-        assert _path(page.url, site) == english, f"/{path}: the switcher led to {page.url}"
+        assert _path(page.url, site) == english, (
+            f"/{path}: the switcher led to {page.url}"
+        )
         assert page.locator("html").get_attribute("lang") == DEFAULT_LANGUAGE
         switch_language(page, language)
-        assert _path(page.url, site) == path, f"/{english}: the switcher led back to {page.url}"
+        assert _path(page.url, site) == path, (
+            f"/{english}: the switcher led back to {page.url}"
+        )
         assert page.locator("html").get_attribute("lang") == language
 
 
-# --- search -------------------------------------------------------------------------------
+# --- search
+# -------------------------------------------------------------------------------
 
 # A word of the autograd page in each language, typed on that language's home page.
 SEARCHES = {"en": "gradient", "es": "gradiente"}
 
 
-# The answer is shown whole: "none", or a count of results and that many rendered. Material
-# renders the first 10, then 4 more each time the list is scrolled to its end: while some are
-# missing, each check scrolls the list to its other end (to the top, then to the end again).
+# The answer is shown whole: "none", or a count of results and that many rendered.
+# Material renders the first 10, then 4 more each time the list is scrolled to its end:
+# while some are missing, each check scrolls the list to its other end (to the top, then
+# to the end again).
 ALL_RESULTS_SHOWN = """() => {
     const none = JSON.parse(document.getElementById("__config").textContent).translations["search.result.none"]
     const meta = document.querySelector(".md-search-result__meta").textContent.trim()
@@ -80,7 +91,8 @@ ALL_RESULTS_SHOWN = """() => {
 }"""
 
 
-# No search shown: the box was emptied and Material has answered that with its placeholder.
+# No search shown: the box was emptied and Material has answered that with its
+# placeholder.
 NO_SEARCH_SHOWN = """() => {
     const placeholder = JSON.parse(document.getElementById("__config").textContent).translations["search.result.placeholder"]
     return document.querySelector(".md-search-result__meta").textContent.trim() === placeholder
@@ -89,31 +101,36 @@ NO_SEARCH_SHOWN = """() => {
 
 
 def search(page, site, term: str) -> set[str]:
-    """Type ``term`` into the search box of the open page; the pages its results link to."""
+    """Type ``term`` into the search box of the open page; the pages its results link
+    to."""
     box = page.locator("input.md-search__input")
     box.click()
     if box.input_value():
-        # A search typed before on this page: its results stay shown until Material has answered
-        # the next one, and must never be read as this one's. Emptied first, the box shows none.
+        # A search typed before on this page: its results stay shown until Material has
+        # answered the next one, and must never be read as this one's. Emptied first,
+        # the box shows none.
         box.fill("")
         box.press("End")
         page.wait_for_function(NO_SEARCH_SHOWN)
-    # Material searches the box's text on each keyup (and once when its index is ready). Typed
-    # key by key, every prefix would be a search of its own, whose results could be the ones
-    # read; filled, then one key released, the term is the only text ever searched.
+    # Material searches the box's text on each keyup (and once when its index is ready).
+    # Typed key by key, every prefix would be a search of its own, whose results could
+    # be the ones read; filled, then one key released, the term is the only text ever
+    # searched.
     box.fill(term)
     box.press("End")
     page.wait_for_function(ALL_RESULTS_SHOWN)
-    hrefs = page.eval_on_selector_all(".md-search-result__item > a", "links => links.map(a => a.getAttribute('href'))")
+    hrefs = page.eval_on_selector_all(
+        ".md-search-result__item > a", "links => links.map(a => a.getAttribute('href'))"
+    )
     return {_path(href, site) for href in hrefs}
 
 
 @pytest.fixture(scope="module")
 def home_page(browser, site):
-    """The home page of a language, opened once for all the searches typed on it (each search
-    fills the box anew): by language, the page, every response it has had, and its offline
-    guard. Material's search worker builds the whole index of the language on each page load,
-    most of what a search test costs."""
+    """The home page of a language, opened once for all the searches typed on it
+    (each search fills the box anew): by language, the page, every response it has
+    had, and its offline guard. Material's search worker builds the whole index of
+    the language on each page load, most of what a search test costs."""
     opened, contexts = {}, []
 
     def home(language):
@@ -125,40 +142,69 @@ def home_page(browser, site):
             page.goto(site.page_url(Site.in_language("", language)))
             opened[language] = page, loaded, guard
         return opened[language]
+
     yield home
     for context in contexts:
         context.close()
 
 
 @pytest.mark.parametrize("language, term", sorted(SEARCHES.items()))
-def test_search_finds_the_autograd_page_and_only_pages_in_the_readers_language(site, home_page, language, term):
-    page, loaded, guard = home_page(language)  # loaded: what the page and its search worker fetched
+def test_search_finds_the_autograd_page_and_only_pages_in_the_readers_language(
+    site, home_page, language, term
+):
+    page, loaded, guard = home_page(
+        language
+    )  # loaded: what the page and its search worker fetched
     found = search(page, site, term)
     assert_offline(guard.blocked)
     meta = page.locator(".md-search-result__meta").inner_text()
     expected = Site.in_language("autograd/", language)
     assert expected in found, (
-        f"searching {term!r} on the {language} home page ({meta!r}) does not list /{expected}; "
-        f"it lists {sorted(found)}")
+        f"searching {term!r} on the {language} home page ({meta!r}) does not list "
+        f"/{expected}; "
+        f"it lists {sorted(found)}"
+    )
     foreign = sorted(path for path in found if Site.language(path) != language)
-    assert not foreign, f"searching {term!r} on the {language} home page also lists {foreign}"
-    # It searched its own language's index, which lunr processes in that language: English
-    # is lunr's own; another language loads lunr-languages' file for it, and nothing else.
-    indexes = [response for response in loaded if response.url.endswith("/search_index.json")]
+    assert not foreign, (
+        f"searching {term!r} on the {language} home page also lists {foreign}"
+    )
+    # It searched its own language's index, which lunr processes in that language:
+    # English is lunr's own; another language loads lunr-languages' file for it, and
+    # nothing else.
+    indexes = [
+        response for response in loaded if response.url.endswith("/search_index.json")
+    ]
     assert [_path(response.url, site) for response in indexes] == [
-        Site.in_language("search/search_index.json", language)]
+        Site.in_language("search/search_index.json", language)
+    ]
     assert indexes[0].json()["config"]["lang"] == [language]
-    lunr = {response.url.rpartition("/")[2] for response in loaded if "/javascripts/lunr/" in response.url}
-    assert lunr == (set() if language == "en" else {"lunr.stemmer.support.min.js", f"lunr.{language}.min.js"})
+    lunr = {
+        response.url.rpartition("/")[2]
+        for response in loaded
+        if "/javascripts/lunr/" in response.url
+    }
+    assert lunr == (
+        set()
+        if language == "en"
+        else {"lunr.stemmer.support.min.js", f"lunr.{language}.min.js"}
+    )
 
 
 @pytest.mark.parametrize("language, term", sorted(SEARCHES.items()))
-def test_a_search_result_opens_its_page_with_the_term_highlighted(site, page, language, term):
+def test_a_search_result_opens_its_page_with_the_term_highlighted(
+    site, page, language, term
+):
     page.goto(site.page_url(Site.in_language("", language)))
     found = search(page, site, term)
     expected = Site.in_language("autograd/", language)
-    link = next((link for link in page.locator(".md-search-result__item > a").all()
-                 if _path(link.get_attribute("href"), site) == expected), None)
+    link = next(
+        (
+            link
+            for link in page.locator(".md-search-result__item > a").all()
+            if _path(link.get_attribute("href"), site) == expected
+        ),
+        None,
+    )
     assert link, f"searching {term!r} lists no link to /{expected}: {sorted(found)}"
     with page.expect_navigation(wait_until="domcontentloaded"):
         link.click()
@@ -166,60 +212,107 @@ def test_a_search_result_opens_its_page_with_the_term_highlighted(site, page, la
     assert page.locator("html").get_attribute("lang") == language
     # search.highlight: the result's link carries the term (?h=), the page marks it.
     marks = page.locator("article mark[data-md-highlight]")
-    marks.first.wait_for()  # Material marks the page once it has fetched the search index
-    assert {text.lower() for text in marks.all_inner_texts()} >= {term}, marks.all_inner_texts()[:5]
-    # Its stamp is out of the search index (data-search-exclude), not out of the reader's sight.
+    # Material marks the page once it has fetched the search index
+    marks.first.wait_for()
+    assert {text.lower() for text in marks.all_inner_texts()} >= {term}, (
+        marks.all_inner_texts()[:5]
+    )
+    # Its stamp is out of the search index (data-search-exclude), not out of the
+    # reader's sight.
     stamp = page.locator("article .ptdocs-stamp[data-search-exclude]")
     stamp.scroll_into_view_if_needed()
     assert stamp.is_visible(), "no visible stamp"
 
 
-# Each guide is the first result for its topic, in each language, and for the words of its label
-# in the menu ("Measuring performance", "Medir el rendimiento": ptdocs/hooks/search.py makes the
-# label a search tag where the title does not say it). "tensor" and "autograd" are words of
-# nearly every page: their guides' front matter boosts them (search: boost:).
+# Each guide is the first result for its topic, in each language, and for the words of
+# its label in the menu ("Measuring performance", "Medir el rendimiento":
+# ptdocs/hooks/search.py makes the label a search tag where the title does not say it).
+# "tensor" and "autograd" are words of nearly every page: their guides' front matter
+# boosts them (search: boost:).
 TOPICS = {
-    "en": {"autograd": "autograd/", "tensor": "tensors/", "framework": "choosing/", "measuring": "measuring/",
-           "performance": "measuring/", "gradient": "autograd/",
-           "DataLoader": "training/"},
-    "es": {"autograd": "autograd/", "tensor": "tensors/", "framework": "choosing/", "medir": "measuring/",
-           "rendimiento": "measuring/", "gradiente": "autograd/",
-           "barajado": "training/"},
+    "en": {
+        "autograd": "autograd/",
+        "tensor": "tensors/",
+        "framework": "choosing/",
+        "measuring": "measuring/",
+        "performance": "measuring/",
+        "gradient": "autograd/",
+        "DataLoader": "training/",
+    },
+    "es": {
+        "autograd": "autograd/",
+        "tensor": "tensors/",
+        "framework": "choosing/",
+        "medir": "measuring/",
+        "rendimiento": "measuring/",
+        "gradiente": "autograd/",
+        "barajado": "training/",
+    },
 }
 
 
-@pytest.mark.parametrize("language, term, guide", [
-    (language, term, guide) for language, topics in sorted(TOPICS.items()) for term, guide in topics.items()])
-def test_a_guide_is_the_first_result_for_its_topic(site, home_page, language, term, guide):
+@pytest.mark.parametrize(
+    "language, term, guide",
+    [
+        (language, term, guide)
+        for language, topics in sorted(TOPICS.items())
+        for term, guide in topics.items()
+    ],
+)
+def test_a_guide_is_the_first_result_for_its_topic(
+    site, home_page, language, term, guide
+):
     page, _loaded, guard = home_page(language)
     found = search(page, site, term)
     assert_offline(guard.blocked)
-    first = _path(page.locator(".md-search-result__item > a").first.get_attribute("href"), site)
+    first = _path(
+        page.locator(".md-search-result__item > a").first.get_attribute("href"), site
+    )
     expected = Site.in_language(guide, language)
     assert first == expected, (
-        f"searching {term!r} on the {language} site lists /{first} first, not /{expected}: {sorted(found)}")
+        f"searching {term!r} on the {language} site lists /{first} first, not "
+        f"/{expected}: {sorted(found)}"
+    )
 
 
-# API names find the section that explains them, in each language, though code blocks are not
-# indexed (ptdocs/hooks/search.py): the prose names what the code uses.
-API_NAMES = {"unsqueeze": "tensors/", "retain_graph": "autograd/", "weights_only": "choosing/"}
+# API names find the section that explains them, in each language, though code blocks
+# are not indexed (ptdocs/hooks/search.py): the prose names what the code uses.
+API_NAMES = {
+    "unsqueeze": "tensors/",
+    "retain_graph": "autograd/",
+    "weights_only": "choosing/",
+}
 
 
-@pytest.mark.parametrize("language, term", [(language, term) for language in LANGUAGES for term in API_NAMES])
-def test_an_api_name_finds_the_section_that_explains_it(site, home_page, language, term):
+@pytest.mark.parametrize(
+    "language, term", [(language, term) for language in LANGUAGES for term in API_NAMES]
+)
+def test_an_api_name_finds_the_section_that_explains_it(
+    site, home_page, language, term
+):
     page, _loaded, guard = home_page(language)
     found = search(page, site, term)
     assert_offline(guard.blocked)
-    links = page.eval_on_selector_all(".md-search-result__item a", "links => links.map(a => a.href)")
+    links = page.eval_on_selector_all(
+        ".md-search-result__item a", "links => links.map(a => a.href)"
+    )
     expected = Site.in_language(API_NAMES[term], language)
     assert _path(links[0], site) == expected, (
-        f"searching {term!r} on the {language} site lists {links[0]} first, not /{expected}: {sorted(found)}")
-    # Material lists the page, then its sections that match: one of them is a section of its own.
+        f"searching {term!r} on the {language} site lists {links[0]} first, not "
+        f"/{expected}: {sorted(found)}"
+    )
+    # Material lists the page, then its sections that match: one of them is a section of
+    # its own.
     sections = [link for link in links if _path(link, site) == expected and "#" in link]
-    assert sections, f"searching {term!r} on the {language} site finds /{expected}, but none of its sections"
+    assert sections, (
+        f"searching {term!r} on the {language} site finds /{expected}, but none of "
+        "its sections"
+    )
 
 
-# --- dark mode ----------------------------------------------------------------------------
+# --- dark mode
+# ----------------------------------------------------------------------------
+
 
 def scheme(page) -> str:
     return page.locator("body").get_attribute("data-md-color-scheme")
@@ -233,16 +326,22 @@ def toggle_palette(page, to: str) -> None:
 
 @pytest.mark.usefixtures("empty_search_index")
 def test_dark_mode_switches_and_persists_across_pages(site, page):
-    guide = lightest_of_each_kind(site, site.of_kind("guide", DEFAULT_LANGUAGE))["guide"]
+    guide = lightest_of_each_kind(site, site.of_kind("guide", DEFAULT_LANGUAGE))[
+        "guide"
+    ]
     first, second = site.page_url(""), site.page_url(guide)
     page.goto(first)
-    assert scheme(page) == "default", "the site should start light (the context prefers light)"
+    assert scheme(page) == "default", (
+        "the site should start light (the context prefers light)"
+    )
     toggle_palette(page, "slate")
     page.goto(second)
     assert scheme(page) == "slate", "dark mode did not survive a page change"
     for language in OTHER_LANGUAGES:
         page.goto(site.page_url(Site.in_language(guide, language)))
-        assert scheme(page) == "slate", f"dark mode did not survive switching to {language}"
+        assert scheme(page) == "slate", (
+            f"dark mode did not survive switching to {language}"
+        )
     toggle_palette(page, "default")
     page.goto(first)
     assert scheme(page) == "default", "light mode did not persist either"
