@@ -94,9 +94,8 @@ _build: dict = {}
 def on_pre_build(config):
     try:
         _build["results"] = load_results(Path(config.config_file_path).parent)
-        for (
-            language
-        ) in STRINGS:  # a missing translation stops the build here, in one line
+        # A missing translation stops the build here, in one line.
+        for language in STRINGS:
             STRINGS[language], FAILURES[language]
     except (VersionsError, CatalogError) as error:
         raise PluginError(f"compatibility page: {error}") from None

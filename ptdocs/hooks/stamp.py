@@ -420,9 +420,8 @@ def on_pre_build(config):
     _build.clear()
     try:
         releases = load_results(root)
-        for (
-            language
-        ) in STRINGS:  # a missing translation stops the build here, in one line
+        # A missing translation stops the build here, in one line.
+        for language in STRINGS:
             STRINGS[language], FAILURES[language]
     except (VersionsError, CatalogError) as error:
         raise PluginError(f"stamp hook: {error}") from None
