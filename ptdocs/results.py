@@ -234,12 +234,11 @@ STRINGS = Texts(
         "noise_unknown": "unknown",
         "noisy_note": (
             "{n} of {total} cells are flagged noisy (⚠): their blocks spread widely, "
-            "were too few, "
-            "or their threads waited for a core (contended), a sign the machine was "
-            "not steady or "
-            "was shared; measure them again on a quieter machine, with `--threads 1` "
-            "and more "
-            "`--repeats`."
+            "were too few, or their threads waited for a core (contended), a sign the "
+            "machine was not steady or was shared; measure them again on a quieter "
+            "machine or with `--threads 1` (too few blocks: a larger "
+            "`--max-run-time`); with several `--repeats`, compare.py leaves a noisy "
+            "repeat out when at least two, and most, are clean."
         ),
         "noise_rule": (
             "A cell is flagged noisy when the IQR of its block means is at least "
@@ -248,11 +247,10 @@ STRINGS = Texts(
         ),
         "contention_rule": (
             "It is also flagged when it was contended: its threads waited for a core "
-            "more "
-            "than {wait} of the wall time (the `wait_share` column, from Linux; "
-            "elsewhere, "
-            "`cpu_share` under {share} with one thread, or with several while the load "
-            "average exceeded the usable cores), however steady its blocks."
+            "more than {wait} of the wall time (the `wait_share` column, measured by "
+            "Linux; elsewhere, `cpu_share` under {share} with one thread, or with "
+            "several while the load average exceeded the usable CPUs or the OS gives "
+            "none), however steady its blocks."
         ),
         "rerun_rule": (
             "A noisy cell was timed again, up to {reruns} more {times}, and the least "
@@ -363,19 +361,16 @@ STRINGS = Texts(
         ),
         "criterion_blocks": (
             "The verdict rests on each cell's block times, kept in the metadata: the "
-            "time "
-            "ratio (the median over repeats of each repeat's median block) and its 95% "
-            "bootstrap interval (repeats resampled, then the blocks in each). A "
-            "change counts "
-            "when the whole interval lies beyond a factor of 1 + {floor} "
-            "(`--min-change`) "
-            "and, where A/A pairs were given with `--calibrate`, the ratio itself lies "
-            "beyond the largest ratio they showed: above both, slower; below their "
-            "inverses, faster. A cell is not compared (no ratio shown) when, in "
-            "either run, it "
-            "did not run, had a repeat that failed, failed the quality check or is "
-            "flagged "
-            "noisy (contended included); it is missing when a run lacks it."
+            "time ratio (the median over repeats of each repeat's median block) and "
+            "its 95% bootstrap interval (repeats resampled, then the blocks in each). "
+            "A change counts when the whole interval lies beyond a factor of 1 + "
+            "{floor} (`--min-change`) and, where A/A pairs were given with "
+            "`--calibrate`, the ratio itself lies beyond the largest change, in either"
+            " direction, that any cell of those pairs showed (never less than 1 + "
+            "{floor}): above both, slower; below their inverses, faster. A cell is not"
+            " compared (no ratio shown) when, in either run, it did not run, had a "
+            "repeat that failed, failed the quality check or is flagged noisy "
+            "(contended included); it is missing when a run lacks it."
         ),
         "interval": "95% {low}–{high}, limit ×{f}",
         "counts": "{label} against [1], cells per verdict: {counts}.",

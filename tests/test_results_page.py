@@ -1057,15 +1057,15 @@ def test_with_block_times_the_verdict_is_an_interval_and_the_page_says_so(
             "en",
             "It is also flagged when it was contended: its threads waited for a core "
             "more than 10% "
-            "of the wall time (the `wait_share` column, from Linux; elsewhere, "
+            "of the wall time (the `wait_share` column, measured by Linux; elsewhere, "
             "`cpu_share` under 0.9",
         ),
         (
             "es",
             "También se marca cuando estuvo en disputa: sus hilos esperaron a un "
             "núcleo más del 10% "
-            "del tiempo transcurrido (la columna `wait_share`, según Linux; en otros "
-            "sistemas, "
+            "del tiempo transcurrido (la columna `wait_share`, que mide Linux; "
+            "en otros sistemas, "
             "`cpu_share` por debajo de 0.9",
         ),
     ],
