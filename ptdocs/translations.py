@@ -983,7 +983,9 @@ def _catalog_texts(root: Path, exempt: set[str]):
     Spanish PO files under ``root``, with what is not prose blanked out as on a page,
     and also the names of code (``torch.profiler``, ``has_warnings``, ``copy()``,
     ``gradient=``), ``{placeholders}`` and any line kept as the English prints it (an
-    error message of torch). Nothing for a tree without locale/."""
+    error message of torch); in what the code prints, also each word kept from the
+    English line (a value such as the task name ``gradient``). Nothing for a tree
+    without locale/."""
     for domain in catalog.DOMAINS:
         path = catalog.po_path(domain, TARGET, root)
         if not path.is_file():
@@ -994,10 +996,22 @@ def _catalog_texts(root: Path, exempt: set[str]):
                 or message.fuzzy
             ):
                 continue
-            english = set(message.id.split("\n"))
+            ids = message.id.split("\n")
+            printed = any(
+                note.startswith("what the code prints")
+                for note in message.auto_comments
+            )
             lines = [
-                "" if line in english else _prose_line(line, exempt, code=True)
-                for line in message.string.split("\n")
+                ""
+                if line in ids
+                else _prose_line(
+                    _kept_words_out(line, ids[at])
+                    if printed and at < len(ids)
+                    else line,
+                    exempt,
+                    code=True,
+                )
+                for at, line in enumerate(message.string.split("\n"))
             ]
             yield (
                 catalog.relative(path, root),
@@ -1005,6 +1019,15 @@ def _catalog_texts(root: Path, exempt: set[str]):
                 1,
                 "\n".join(lines),
             )
+
+
+def _kept_words_out(line: str, english: str) -> str:
+    """``line`` with each word that its English line also prints blanked: printed data
+    (a task's name, a dtype), not prose."""
+    kept = set(re.findall(r"\w+", english))
+    return re.sub(
+        r"\w+", lambda word: " " * len(word[0]) if word[0] in kept else word[0], line
+    )
 
 
 def _ruled_out(word: str, found: re.Match) -> str:

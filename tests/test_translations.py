@@ -781,7 +781,8 @@ def test_a_ruled_out_word_inside_the_approved_term_is_fine(tmp_path):
 def test_the_catalog_translations_follow_the_glossary_too(tmp_path):
     """A page's code comments, strings and output come from the PO catalog: a
     ruled-out form there is caught like one in the prose; names of code and a line
-    kept as torch prints it are not, and neither is an outdated (fuzzy) entry, still
+    kept as torch prints it are not, nor a word that printed output keeps from the
+    English (the task name ``gradient``), and neither is an outdated (fuzzy) entry, still
     to be translated."""
     guide = (
         "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
@@ -789,6 +790,7 @@ def test_the_catalog_translations_follow_the_glossary_too(tmp_path):
         "| scratch buffer | búfer temporal | búfer auxiliar | |\n"
         "| profiler | perfilador | profiler | |\n"
         "| percent | 5% | /\\d %/ | |\n"
+        "| gradient | gradiente | gradient | |\n"
     )
     po = """\
         msgid ""
@@ -810,6 +812,10 @@ def test_the_catalog_translations_follow_the_glossary_too(tmp_path):
         #, fuzzy
         msgid "the real time"
         msgstr "el tiempo real"
+
+        #. what the code prints: translate as its strings are translated
+        msgid "gradient memory 4 B, wall time 2 s"
+        msgstr "gradient memoria 4 B, tiempo de pared 2 s"
         """
     docs = write(
         tmp_path,
@@ -827,6 +833,8 @@ def test_the_catalog_translations_follow_the_glossary_too(tmp_path):
         "«tiempo transcurrido» for «wall time»",
         f"{where} 10: «búfer auxiliar» in Spanish prose; the glossary says «búfer "
         "temporal» for «scratch buffer»",
+        f"{where} 22: «tiempo de pared» in Spanish prose; the glossary says «tiempo "
+        "transcurrido» for «wall time»",
         f"{where} 4: «tiempo de pared» in Spanish prose; the glossary says «tiempo "
         "transcurrido» for «wall time»",
         f"{where} 7: «5 %» in Spanish prose; the glossary says «5%» for «percent»",
