@@ -1,6 +1,6 @@
 # ---
 # jupyter:
-#   translation_of: "134522027393"
+#   translation_of: "8fcd6e979f9a"
 #   jupytext:
 #     cell_metadata_filter: lang,-all
 #     formats: py:percent
@@ -510,15 +510,14 @@ def distance(value, row):
     return text if within else f"<b>{text}</b>"
 
 
-# The headers, one string: "|" between them.
-HEADERS = "|f|at|dtype|reason|closed form|autograd|FD|Δ autograd|Δ FD|tol|h"
+# The headers, one string: "|" between columns, "/" between the values stacked in one.
+HEADERS = "|f|at|dtype|reason|closed form / autograd / FD|Δ autograd / Δ FD|tol / h"
 COLUMNS = HEADERS.split("|")
-# Compact cells, failing rows tinted; verdict and reason come first, so they stay
-# in view while the numbers scroll sideways. One style sheet per table, not a style
-# on each of its 1 200 cells (a third of the page's weight).
+# Compact cells, failing rows tinted, related values stacked so that the table fits the
+# page's column. One style sheet per table, not a style on each of its 600 cells.
 STYLE = """<style>
 .derivatives table:not([class]) :is(th, td) {
-  padding: 0.3em 0.6em; min-width: 0; white-space: nowrap;
+  padding: 0.3em 0.45em; min-width: 0; white-space: nowrap;
 }
 .derivatives table:not([class]) td:nth-child(n + 6) { text-align: right; }
 .derivatives table:not([class]) tr.failed { background: rgba(229, 57, 53, 0.08); }
@@ -526,7 +525,7 @@ STYLE = """<style>
 
 
 def table(rows):
-    head = "".join(f"<th>{name}</th>" for name in COLUMNS)
+    head = "".join(f"<th>{name.replace(' / ', '<br>')}</th>" for name in COLUMNS)
     body = []
     for row in rows:
         name = row.function if len(row.point) == 1 else f"{row.function}, ∂/∂{row.wrt}"
@@ -536,13 +535,9 @@ def table(rows):
             ", ".join(f"{v:g}" for v in row.point),
             short(row.dtype),
             "; ".join(row.reasons),
-            f"{row.closed_form:.7g}",
-            f"{row.autograd:.7g}",
-            f"{row.fd:.7g}",
-            distance(row.autograd, row),
-            distance(row.fd, row),
-            f"{row.tolerance:.1e}",
-            f"{row.step:.1e}",
+            f"{row.closed_form:.7g}<br>{row.autograd:.7g}<br>{row.fd:.7g}",
+            f"{distance(row.autograd, row)}<br>{distance(row.fd, row)}",
+            f"{row.tolerance:.1e}<br>{row.step:.1e}",
         )
         tds = "".join(f"<td>{c}</td>" for c in cells)
         failed = "" if row.passed else ' class="failed"'
@@ -562,7 +557,7 @@ display(table(rows))
 # and returns an infinity too, but the central difference straddles the singularity: for
 # `log x` it evaluates log(−h), which is `nan`, and for `1/x` it returns 1/h², a large
 # number with the wrong sign. These rows fail because no derivative exists there,
-# whatever the three columns say.
+# whatever the three values say.
 #
 # **Precision.** Autograd does not differentiate tanh symbolically: its backward formula
 # is 1 − tanh(x)², computed from the forward result in the dtype of the row. Where tanh
@@ -577,7 +572,7 @@ display(table(rows))
 # fórmulas y también devuelve un infinito, pero la diferencia central toma puntos a
 # ambos lados de la singularidad: para `log x` evalúa log(−h), que es `nan`, y para
 # `1/x` devuelve 1/h², un número grande con el signo equivocado. Estas filas fallan
-# porque ahí no existe la derivada, digan lo que digan las tres columnas.
+# porque ahí no existe la derivada, digan lo que digan los tres valores.
 #
 # **Precisión.** Autograd no deriva tanh de forma simbólica: su fórmula de la pasada
 # hacia atrás es 1 − tanh(x)², calculada a partir del resultado de la pasada hacia

@@ -417,22 +417,6 @@ def test_what_counts_as_an_untranslated_text():
 # --- layout: nothing wider than the content column at 1280 px
 # ---------------------------------
 
-# Blocks of code that still scroll sideways at 1280 px, each with its reason: (page in
-# English, text in the block's description, see harness.LAYOUT), for the page in every
-# language.
-SCROLLING_ON_PURPOSE = {
-    # The derivatives notebook's results, 100 rows of 12 columns (function, point,
-    # dtype, reasons and seven numbers, 940-1010 px): they scroll in a box of their own,
-    # header in view (ptdocs.css). To fit 650 px the table would lose columns or digits:
-    # the lesson's call.
-    ("exercises/derivatives/", "jp-RenderedHTML.jp-OutputArea-output"),
-}
-
-
-def _on_purpose(path: str, block: str) -> bool:
-    english = Site.in_language(path, DEFAULT_LANGUAGE)
-    return any(english == page and text in block for page, text in SCROLLING_ON_PURPOSE)
-
 
 def test_nothing_stands_out_of_the_content_column_at_1280_px(tour):
     """In both colour schemes, the page does not scroll sideways, and no element is
@@ -443,7 +427,7 @@ def test_nothing_stands_out_of_the_content_column_at_1280_px(tour):
     scrolls sideways: a page's code blocks and a notebook's input and output areas
     (printed lines, tables) fit the column, in both languages (issue 25: shown code
     is formatted to 88 columns, and so are the lines it prints; ptdocs.css sizes code
-    so that 88 columns fit), except SCROLLING_ON_PURPOSE."""
+    so that 88 columns fit), the derivatives notebook's table of results included."""
     problems = []
     for path, visit in tour.items():
         for scheme, layout in visit.layout.items():
@@ -458,7 +442,6 @@ def test_nothing_stands_out_of_the_content_column_at_1280_px(tour):
             problems += [
                 f"{where}: scrolls sideways: {block}"
                 for block in layout["scrolling_code"]
-                if not _on_purpose(path, block)
             ]
     assert (
         sum(
