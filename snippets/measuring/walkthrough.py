@@ -169,10 +169,10 @@ print(
 hiccup = Measurement(number_per_run=1, raw_times=[31.9e-3], task_spec=timing.task_spec)
 print(hiccup.median, hiccup.iqr, hiccup.has_warnings, is_noisy(hiccup))
 # > 0.0319 0.0 False True
-# Too few blocks needs no disturbance: a steady call too slow for max_run_time. Each 40
-# ms block adds to the time spent, past 0.1 s after three at most, whatever the spread.
+# Too few blocks needs no disturbance: a steady call too slow for max_run_time. A 60 ms
+# call is one block (over Timer's 50 ms probe), and two pass 0.1 s, spread or not.
 slow, _ = timed(
-    lambda: time.sleep(0.04),
+    lambda: time.sleep(0.06),
     lambda: None,
     threads=1,
     min_run_time=0.02,
