@@ -782,8 +782,8 @@ def test_the_catalog_translations_follow_the_glossary_too(tmp_path):
     """A page's code comments, strings and output come from the PO catalog: a
     ruled-out form there is caught like one in the prose; names of code and a line
     kept as torch prints it are not, nor a word that printed output keeps from the
-    English (the task name ``gradient``), and neither is an outdated (fuzzy) entry, still
-    to be translated."""
+    English (the task name ``gradient``), and neither is an outdated (fuzzy) entry,
+    still to be translated."""
     guide = (
         "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
         "| wall time | tiempo transcurrido | tiempo de pared, tiempo real | |\n"
