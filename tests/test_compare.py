@@ -15,35 +15,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import OLD_EXTRAS, TEMPLATE
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULE = ROOT / "snippets" / "measuring" / "compare.py"
 BENCHMARK = ROOT / "snippets" / "measuring" / "benchmark.py"
-TEMPLATE = (
-    "trial",
-    "torch_build",
-    "device",
-    "dtype",
-    "shape",
-    "batch",
-    "latency",
-    "memory",
-    "quality_pass",
-)
-OLD_EXTRAS = (
-    "workload",
-    "task",
-    "latency_iqr",
-    "first_call",
-    "runs",
-    "threads",
-    "samples_per_s",
-    "gflop_per_s",
-    "memory_method",
-    "rel_error",
-    "tolerance",
-    "error",
-)
 NEW_EXTRAS = OLD_EXTRAS + ("blocks", "noisy")
 BUILD = "2.13.0+cpu git cf30153c4c13 cuda none hip none"
 
