@@ -631,9 +631,7 @@ def test_the_committed_pair_is_two_real_runs_that_differ_in_threads_only():
     first, second = comparison.runs
     assert (first.threads, second.threads) == ("1", "2")
     assert first.preset == second.preset == "quick" and comparison.warnings == ()
-    assert results.compare_module().differences(first, second) == {
-        "threads": ("1", "2")
-    }
+    assert results.compare.differences(first, second) == {"threads": ("1", "2")}
     english = " ".join(results.setting_notes(comparison, "en"))
     assert (
         "From their metadata, [2] differs from [1] in thread count (`1` → `2`); they "
@@ -781,7 +779,7 @@ def test_the_committed_aa_pair_is_two_runs_of_the_same_settings_at_different_tim
         and comparison.warnings == ()
     )
     first, second = comparison.runs
-    assert results.compare_module().differences(first, second) == {}
+    assert results.compare.differences(first, second) == {}
     assert first.threads == second.threads and first.preset == second.preset
     assert (
         results.AA_PAIR[1] == results.COMPARISON[1]

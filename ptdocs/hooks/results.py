@@ -1,35 +1,9 @@
-"""Fill each language's results page with the benchmark the pipeline produced (see
-ptdocs/results.py).
-
-For every ``results.md`` page in the build (``docs/en/results.md``,
-``docs/es/results.md``), the ``<!-- results -->`` line is replaced by where the
-numbers come from, the machine and torch build from the metadata, the plot and the
-table. The plot (SVG, drawn by matplotlib in the page's language, once for each
-colour scheme: ``latency.svg`` and ``latency-dark.svg``, each shown in its scheme)
-and the CSV and JSON it was drawn from are added to the build as generated files next
-to the page (``results/latency.svg``, ``es/results/latency.svg``, ...): they exist
-only in the built site, never in the repository.
-
-A page may also hold one ``<!-- comparison -->`` line: it is replaced by the
-committed pair of runs (``samples/benchmark-cpu-threads1.csv`` and ``-threads2.csv``)
-compared by ``snippets/measuring/compare.py``, as a plot (``comparison.svg``) and a
-table; and one ``<!-- comparison-aa -->`` line, the same for the committed A/A pair
-(``samples/benchmark-cpu.csv`` and ``-threads2.csv``: same settings, different start
-times; ``comparison-aa.svg``). A marker without its pair fails the build.
-
-The measuring page (``measuring.md``) holds one ``<!-- sample-table -->`` line: it is
-replaced by the committed sample (``samples/benchmark-cpu.csv``) as a table of its
-main columns (results.SAMPLE_COLUMNS), values as the file writes them; the file
-itself is added beside the page (``benchmark-cpu.csv``), for the page's link to the
-whole of it.
-
-Drawing the plots (matplotlib) took a third of a build that reuses the notebooks, on
-every save in ``mkdocs serve``. A plot is kept in ``.cache/ptdocs-plots/`` under a
-digest of everything the drawing reads: the data it is given (its ``repr``: every row
-and the metadata), the language, the code that draws (``ptdocs/results.py`` and
-``snippets/measuring/compare.py``), and the version and settings (``rcParams``) of
-matplotlib.
-"""
+"""Fill each language's results page (``<!-- results -->``, ``<!-- comparison -->``,
+``<!-- comparison-aa -->``) and the measuring page (``<!-- sample-table -->``) from the
+committed benchmark runs (ptdocs/results.py); the plots, CSV and JSON they show are
+generated files beside the page, never in the repository. A plot is cached in
+``.cache/ptdocs-plots/`` under a digest of all it is drawn from: drawing took a third of
+a warm build."""
 
 import hashlib
 from pathlib import Path
@@ -58,8 +32,7 @@ from ptdocs.versions import built_language
 
 MARKER = "<!-- results -->"
 COMPARISON_MARKER = "<!-- comparison -->"
-# marker -> (name of the generated plot and of the comparison, the committed pair it
-# shows)
+# marker -> (the name of its plot, the committed pair it shows)
 COMPARISONS = {
     COMPARISON_MARKER: ("comparison", COMPARISON),
     "<!-- comparison-aa -->": ("comparison-aa", AA_PAIR),
@@ -68,9 +41,7 @@ PAGE = "results.md"
 SAMPLE_PAGE = "measuring.md"
 SAMPLE_MARKER = "<!-- sample-table -->"
 PLOTS = Path(".cache") / "ptdocs-plots"  # under the project's root
-# src_uri of a results page -> (Results, {name: comparison or None}, language, links,
-# root)
-_pages = {}
+_pages = {}  # src_uri of a results page -> {marker: its Markdown, None: no pair}
 _used_plots: set[Path] = set()  # the cached plots this build (all its languages) used
 
 
@@ -89,136 +60,101 @@ def on_post_build(config):
     """Remove the plots no language of this build used, as mkdocs-jupyter does with
     its renders."""
     folder = Path(config.config_file_path).parent / PLOTS
-    if not _outermost(config) or not folder.is_dir():
-        return
-    for path in folder.glob("*.svg"):
-        if path not in _used_plots:
-            path.unlink(missing_ok=True)
+    if _outermost(config) and folder.is_dir():
+        for path in folder.glob("*.svg"):
+            if path not in _used_plots:
+                path.unlink(missing_ok=True)
 
 
 def on_files(files, config):
     root = Path(config.config_file_path).parent
     for page in pages_named(files, SAMPLE_PAGE):
-        add_beside(
-            files, config, page, SAMPLE.name, SAMPLE.name, (root / SAMPLE).read_bytes()
-        )
-    pages = pages_named(files, PAGE)
-    if not pages:
+        sample = (root / SAMPLE).read_bytes()
+        add_beside(files, config, page, SAMPLE.name, SAMPLE.name, sample)
+    if not (pages := pages_named(files, PAGE)):
         return files
     try:
         results = load(root)
         comparisons = {
-            name: load_comparison(root, pair) for name, pair in COMPARISONS.values()
+            marker: load_comparison(root, pair)
+            for marker, (_, pair) in COMPARISONS.items()
         }
     except ResultsError as error:
         raise PluginError(f"results page: {error}") from None
     for page in pages:
         language = built_language(page, config, STRINGS)
-        generated = {
-            "plot": (
-                f"results-latency-{language}.svg",
-                "latency.svg",
-                svg(root, plot_svg, results, language),
-            ),
-            "plot-dark": (
-                f"results-latency-{language}-dark.svg",
-                "latency-dark.svg",
-                svg(root, plot_svg, results, language, "dark"),
-            ),
-            "csv": (
-                "results-benchmark.csv",
-                "benchmark.csv",
-                (root / results.csv_path).read_bytes(),
-            ),
-            "json": (
-                "results-benchmark.json",
-                "benchmark.json",
-                (root / results.json_path).read_bytes(),
-            ),
-        }
-        for name, comparison in comparisons.items():
-            if comparison is not None:
-                generated[name] = (
-                    f"results-{name}-{language}.svg",
-                    f"{name}.svg",
-                    svg(root, comparison_svg, comparison, language),
+
+        def add(source, name, content, page=page):
+            """Beside the page, linked by its source name (MkDocs checks and rewrites
+            the link)."""
+            add_beside(files, config, page, source, name, content)
+            return source
+
+        def plots(name, draw, data, language=language):
+            return [
+                add(
+                    f"results-{name}-{language}{dark}.svg",
+                    f"{name}{dark}.svg",
+                    svg(root, draw, data, language, scheme),
                 )
-                generated[f"{name}-dark"] = (
-                    f"results-{name}-{language}-dark.svg",
-                    f"{name}-dark.svg",
-                    svg(root, comparison_svg, comparison, language, "dark"),
-                )
-        links = {}
-        for key, (name, dest_name, content) in generated.items():
-            add_beside(files, config, page, name, dest_name, content)
-            links[key] = (
-                name  # relative to the page's source: MkDocs validates and rewrites it
+                for dark, scheme in (("", "light"), ("-dark", "dark"))
+            ]
+
+        plot, dark = plots("latency", plot_svg, results)
+        csv_link, json_link = (
+            add(f"results-{name}", name, (root / path).read_bytes())
+            for name, path in (
+                ("benchmark.csv", results.csv_path),
+                ("benchmark.json", results.json_path),
             )
-        _pages[page.src_uri] = (results, comparisons, language, links, root)
+        )
+        shown = {MARKER: section(results, language, plot, csv_link, json_link, dark)}
+        for marker, (name, _) in COMPARISONS.items():
+            if (comparison := comparisons[marker]) is not None:
+                links = plots(name, comparison_svg, comparison)
+                shown[marker] = comparison_section(comparison, root, language, *links)
+        _pages[page.src_uri] = shown
     return files
 
 
 def on_page_markdown(markdown, page, config, files):
-    if page.file.src_uri.rsplit("/", 1)[-1] == SAMPLE_PAGE:
+    where = page.file.src_uri
+    if where.rsplit("/", 1)[-1] == SAMPLE_PAGE:
         if markdown.count(SAMPLE_MARKER) != 1:
             raise PluginError(
-                f"{page.file.src_uri}: put exactly one '{SAMPLE_MARKER}' line where "
-                "the sample goes"
+                f"{where}: put exactly one '{SAMPLE_MARKER}' line where the sample goes"
             )
         try:
             table = sample_table(Path(config.config_file_path).parent / SAMPLE)
         except ResultsError as error:
             raise PluginError(f"measuring page: {error}") from None
         return markdown.replace(SAMPLE_MARKER, table)
-    if page.file.src_uri not in _pages:
+    if where not in _pages:
         return markdown
-    results, comparisons, language, links, root = _pages[page.file.src_uri]
+    shown = _pages[where]
     if markdown.count(MARKER) != 1:
         raise PluginError(
-            f"{page.file.src_uri}: put exactly one '{MARKER}' line where the results go"
+            f"{where}: put exactly one '{MARKER}' line where the results go"
         )
-    markdown = markdown.replace(
-        MARKER,
-        section(
-            results,
-            language,
-            links["plot"],
-            links["csv"],
-            links["json"],
-            links["plot-dark"],
-        ),
-    )
-    for marker, (name, pair) in COMPARISONS.items():
-        wanted = markdown.count(marker)
-        if wanted > 1:
-            raise PluginError(f"{page.file.src_uri}: put at most one '{marker}' line")
-        if wanted and comparisons[name] is None:
+    for marker, (_, pair) in COMPARISONS.items():
+        if markdown.count(marker) > 1:
+            raise PluginError(f"{where}: put at most one '{marker}' line")
+        if marker in markdown and marker not in shown:
+            pair = " and ".join(path.as_posix() for path in pair)
             raise PluginError(
-                f"{page.file.src_uri}: '{marker}' needs the committed pair "
-                f"{' and '.join(path.as_posix() for path in pair)} (each with its "
+                f"{where}: '{marker}' needs the committed pair {pair} (each with its "
                 ".json)"
             )
-        if wanted:
-            markdown = markdown.replace(
-                marker,
-                comparison_section(
-                    comparisons[name],
-                    root,
-                    language,
-                    links[name],
-                    links[f"{name}-dark"],
-                ),
-            )
+    for marker, text in shown.items():
+        markdown = markdown.replace(marker, text)
     return markdown
 
 
 def svg(root: Path, draw, data, language: str, scheme: str = "light") -> str:
-    """``draw(data, language, scheme)``, taken from the plot cache when it was drawn
-    from the same inputs."""
+    """``draw(data, language, scheme)``, from the plot cache when drawn from the same
+    inputs."""
     text = repr(data)
-    if (
-        " at 0x" in text
-    ):  # an object without a faithful repr: its digest would not name its content
+    if " at 0x" in text:  # a repr without the content: its digest would not name it
         return draw(data, language, scheme)
     digest = hashlib.sha256()
     for part in (draw.__name__, language, scheme, text, _code(), _matplotlib()):
@@ -233,8 +169,7 @@ def svg(root: Path, draw, data, language: str, scheme: str = "light") -> str:
 
 
 def _code() -> str:
-    """The drawing code: ptdocs/results.py, and compare.py as it loads it (beside its
-    package)."""
+    """The drawing code: ptdocs/results.py, and compare.py as it loads it."""
     drawing = Path(results_module.__file__).resolve()
     return "".join(
         hashlib.sha256(file.read_bytes()).hexdigest()
@@ -243,11 +178,11 @@ def _code() -> str:
 
 
 def _matplotlib() -> str:
+    """matplotlib's version and settings; `backend` left out: reading it would import
+    pyplot, and it does not change an SVG written by savefig."""
     import matplotlib  # not pyplot: a second, where the plots come from the cache
 
-    # Read as stored: reading `backend` through rcParams would pick a backend (importing
-    # pyplot), and the backend does not change an SVG written by savefig(format="svg").
-    settings = sorted(
+    settings = sorted(  # as stored: without rcParams' lookups
         (key, repr(value))
         for key, value in dict.items(matplotlib.rcParams)
         if key != "backend"
