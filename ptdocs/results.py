@@ -28,12 +28,14 @@ COMPARISON = (
 # Same settings (2 threads, same preset and build), started at different times: what
 # drift between runs looks like.
 AA_PAIR = (SAMPLE, COMPARISON[1])
+# Drawn with, so digested by the plot cache with this file (ptdocs/hooks/results.py).
 COMPARE_MODULE = Path("snippets/measuring/compare.py")
 BENCHMARK_COMMAND = "python snippets/measuring/benchmark.py"
 COMMAND = "python snippets/measuring/compare.py"
 REQUIRED_METADATA = ("torch_build", "date", "device")
 # Columns whose single value is stated once above the table instead of in every row.
 CONSTANT = ("workload", "shape", "device", "threads", "tolerance")
+# The order of the table's rows and of the plot's panels.
 TASKS = ("inference", "training", "gradient")
 
 
@@ -119,8 +121,7 @@ def read_metadata(path: Path) -> dict:
 
 
 def read_rows(path: Path) -> list[dict]:
-    """The rows as compare.py, the one reader of the benchmark's CSV, reads and checks
-    them, with what the page shows derived from them."""
+    """The rows as compare.py, the one reader of the benchmark's CSV, reads them."""
     try:
         rows = compare.read_csv(path)
     except compare.CompareError as error:
@@ -141,8 +142,7 @@ def read_rows(path: Path) -> list[dict]:
 
 
 def _in_units(value: float | None, units) -> str:
-    """3 significant digits in the first unit the value reaches (else the last one);
-    bytes whole."""
+    """3 significant digits (bytes whole) in the first unit the value reaches."""
     if value is None:
         return "—"
     unit, scale = next(((u, s) for u, s in units if abs(value) >= s), units[-1])
@@ -398,8 +398,7 @@ STRINGS = Texts(
 
 
 def load_comparison(root: Path, paths=COMPARISON):
-    """The pair compared by compare.py, None when a CSV of it is absent; each must be a
-    traceable run, as the main results are."""
+    """The pair compared by compare.py (None without it), each a traceable run."""
     if not all((root / path).is_file() for path in paths):
         return None
     for path in paths:
@@ -480,12 +479,8 @@ def table(results: Results, language: str) -> str:
     for row in order:
         timed = row["latency"] is not None
         latency, samples = seconds(row["latency"]), rate(row["samples_per_s"])
-        if not timed:
-            noise = "—"
-        elif row["noisy"] is None:
-            noise = w["noise_unknown"]
-        else:
-            noise = w["noisy" if row["noisy"] else "steady"]
+        noise = {None: "noise_unknown", True: "noisy", False: "steady"}[row["noisy"]]
+        noise = w[noise] if timed else "—"
         if row["error"]:
             quality = f"{w['error']}: {_cell(row['error'])}"
         else:
@@ -505,12 +500,8 @@ def table(results: Results, language: str) -> str:
         lines.append(_row(cells + (iqr, noise, size(row["memory"]), samples, quality)))
     failed, total = results.failed_quality, len(rows)
     summary = w["failed_note"] if failed else w["all_passed"]
-    lines += [
-        "",
-        summary.format(n=failed, total=total),
-        "",
-        noise_note(results, language),
-    ]
+    note = noise_note(results, language)
+    lines += ["", summary.format(n=failed, total=total), "", note]
     return "\n".join(lines) + "\n"
 
 
@@ -526,10 +517,8 @@ def noise_note(results: Results, language: str) -> str:
     given = meta.get("noise")
     noise = given if isinstance(given, dict) else {}
     threshold, blocks = noise.get("threshold"), noise.get("min_blocks")
-    share, reruns = (
-        noise.get("contention_threshold"),
-        (meta.get("run") or {}).get("reruns"),
-    )
+    share = noise.get("contention_threshold")
+    reruns = (meta.get("run") or {}).get("reruns")
     if isinstance(threshold, int | float) and isinstance(blocks, int):
         parts.append(
             w["noise_rule"].format(threshold=f"{threshold:.0%}", min_blocks=blocks)
@@ -588,30 +577,17 @@ SCHEMES = {
         ("dark", ("#e2e4e9", "0.72", "0.8", "0.34", "#1e2129")),
     )
 }
+# A comparison's label at 1, for a cell without a bar.
+LABEL_STYLE = {"xytext": (6, 0), "textcoords": "offset points", "ha": "left"}
+LABEL_STYLE |= {"va": "center", "fontstyle": "italic", "fontsize": 8}
+# Ticks of the ratio axis: FINE_TICKS where it spans less than a factor of 20.
 FINE_TICKS = (0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 4)
-COARSE_TICKS = (
-    0.01,
-    0.02,
-    0.05,
-    0.1,
-    0.2,
-    0.5,
-    1,
-    2,
-    5,
-    10,
-    20,
-    50,
-    100,
-    200,
-    500,
-    1000,
-)
+COARSE_TICKS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200)
+COARSE_TICKS += (500, 1000)
 
 
 def svg_of(draw, data, language: str, scheme: str) -> str:
-    """``draw(data, language, scheme)`` as SVG (its words stay text, in the page's
-    language), in the colour scheme's style."""
+    """The drawing as SVG in the scheme's style, its words text in the language."""
     plt = _pyplot()
     ink = dict.fromkeys(INKED, SCHEMES[scheme]["ink"])
     with plt.rc_context(PLOT_STYLE | {"savefig.transparent": True} | ink):
@@ -655,8 +631,7 @@ def _legend(figure, handles) -> None:
 
 
 def draw(results: Results, language: str, scheme: str = "light"):
-    """Latency against batch size, one line per dtype, one panel per task; noisy
-    hollow, failed quality ✗."""
+    """Latency against batch size, a line per dtype, a panel per task; noisy hollow."""
     from matplotlib.lines import Line2D
     from matplotlib.ticker import NullLocator
 
@@ -726,18 +701,9 @@ def draw(results: Results, language: str, scheme: str = "light"):
             Line2D([], [], markeredgecolor=edge, label=w["noisy_legend"], **hollow)
         )
     if any(not row["passed"] for row in timed):
-        legend.append(
-            Line2D(
-                [],
-                [],
-                linestyle="none",
-                marker="x",
-                markersize=9,
-                markeredgewidth=2.2,
-                color=FAILED_COLOR,
-                label=w["failed_legend"],
-            )
-        )
+        cross = {"marker": "x", "markersize": 9, "markeredgewidth": 2.2}
+        cross |= {"linestyle": "none", "color": FAILED_COLOR}
+        legend.append(Line2D([], [], label=w["failed_legend"], **cross))
     _legend(figure, legend)
     return figure
 
@@ -768,17 +734,8 @@ def draw_comparison(comparison, language: str, scheme: str = "light"):
             y = row + (index - 1 - (len(others) - 1) / 2) * height
             kinds.add(verdict.kind)
             if verdict.kind not in VERDICT_COLORS:  # not compared, or missing
-                axis.annotate(
-                    w["verdicts"][verdict.kind],
-                    (1, y),
-                    xytext=(6, 0),
-                    textcoords="offset points",
-                    ha="left",
-                    va="center",
-                    color=look["muted"],
-                    fontstyle="italic",
-                    fontsize=8,
-                )
+                label = w["verdicts"][verdict.kind]
+                axis.annotate(label, (1, y), color=look["muted"], **LABEL_STYLE)
                 continue
             factor, colour = verdict.factor, VERDICT_COLORS[verdict.kind]
             axis.barh(
@@ -822,15 +779,11 @@ def _run_name(run, root: Path, language: str) -> str:
     device = f"`{run.device}`"
     if run.device_name and run.device_name != run.device:
         device += f" ({_cell(run.device_name)})"
-    threads = (
-        f", {run.threads} {w['threads_word'](int(run.threads))}" if run.threads else ""
-    )
+    threads = run.threads and f", {run.threads} {w['threads_word'](int(run.threads))}"
     preset = f", {w['preset']} `{run.preset}`" if run.preset else ""
     if run.span:
-        took = f"{float(run.meta('wall_seconds')):.0f}"
-        moment = ", " + w["started"].format(
-            when=when(run.meta("started")), seconds=took
-        )
+        took, started = float(run.meta("wall_seconds")), when(run.meta("started"))
+        moment = ", " + w["started"].format(when=started, seconds=f"{took:.0f}")
     else:
         moment = ", " + w["finished"].format(when=when(run.date)) if run.date else ""
     return (
@@ -856,11 +809,8 @@ def _verdict_text(verdict, language: str) -> str:
     if verdict.interval:
         low, high = (f"{end:.3f}" for end in verdict.interval)
         limit = w["interval"].format(low=low, high=high, f=factor)
-    return (
-        f"{word} ({limit})"
-        if verdict.kind == "within noise"
-        else f"**{word}** ({limit})"
-    )
+    word = word if verdict.kind == "within noise" else f"**{word}**"
+    return f"{word} ({limit})"
 
 
 def comparison_table(comparison, root: Path, language: str) -> str:
@@ -887,10 +837,8 @@ def comparison_table(comparison, root: Path, language: str) -> str:
             verdict = comparison.verdicts[key, index]
             # No ratio for a cell not compared: 0.78 beside a failed check reads as a
             # speedup (compare.py's rule).
-            cells += [
-                compare._ratio(verdict, "{:.2f}"),
-                _verdict_text(verdict, language),
-            ]
+            ratio = compare._ratio(verdict, "{:.2f}")
+            cells += [ratio, _verdict_text(verdict, language)]
         lines.append(_row(cells))
     blocks = any(entry.blocks for run in runs for entry in run.cells.values())
     floor = f"{comparison.min_change:.0%}"
@@ -920,8 +868,7 @@ def _known(base, run) -> list[str]:
 
 
 def setting_notes(comparison, language: str) -> list[str]:
-    """What each run differs from [1] in, from the metadata and CSVs, and the
-    warnings that follow from it."""
+    """What each run differs from [1] in (metadata and CSVs say), and what follows."""
     w = STRINGS.in_language(language)
     names, base, notes = w["settings"], comparison.runs[0], []
     for run in comparison.runs[1:]:
@@ -967,8 +914,7 @@ def gap_note(first, second, language: str) -> str:
 
 
 def aa_summary(comparison, language: str) -> str:
-    """How many compared cells an A/A pair calls faster or slower: drift the
-    within-run spread cannot see."""
+    """How many cells an A/A pair calls changed: drift a run's spread cannot see."""
     w, counts = STRINGS.in_language(language), comparison.counts(1)
     n = counts["faster"] + counts["slower"]
     compared = n + counts["within noise"]
@@ -1007,17 +953,8 @@ def comparison_section(comparison, root, language, plot, dark_plot=None) -> str:
 # The main columns of the sample, those the measuring page's prose compares (quoting
 # their names), as many as fit the column at 1280 px without breaking a number
 # (`attempts`, the next, does not); the whole file is a link away. NUMERIC align right.
-SAMPLE_COLUMNS = (
-    "task",
-    "dtype",
-    "batch",
-    "latency",
-    "latency_iqr",
-    "memory",
-    "noisy",
-    "quality_pass",
-    "quality_failure",
-)
+SAMPLE_COLUMNS = ("task", "dtype", "batch", "latency", "latency_iqr", "memory")
+SAMPLE_COLUMNS += ("noisy", "quality_pass", "quality_failure")
 NUMERIC = {"batch", "latency", "latency_iqr", "memory"}
 
 

@@ -13,35 +13,18 @@ from mkdocs.exceptions import PluginError
 from ptdocs import results as results_module
 from ptdocs.atomic import write_atomically
 from ptdocs.generated import add_beside, pages_named
-from ptdocs.results import (
-    AA_PAIR,
-    COMPARE_MODULE,
-    COMPARISON,
-    SAMPLE,
-    STRINGS,
-    ResultsError,
-    comparison_section,
-    comparison_svg,
-    load,
-    load_comparison,
-    plot_svg,
-    sample_table,
-    section,
-)
+from ptdocs.results import COMPARE_MODULE, SAMPLE, STRINGS, ResultsError
 from ptdocs.versions import built_language
 
 MARKER = "<!-- results -->"
-COMPARISON_MARKER = "<!-- comparison -->"
 # marker -> (the name of its plot, the committed pair it shows)
 COMPARISONS = {
-    COMPARISON_MARKER: ("comparison", COMPARISON),
-    "<!-- comparison-aa -->": ("comparison-aa", AA_PAIR),
+    "<!-- comparison -->": ("comparison", results_module.COMPARISON),
+    "<!-- comparison-aa -->": ("comparison-aa", results_module.AA_PAIR),
 }
-PAGE = "results.md"
-SAMPLE_PAGE = "measuring.md"
 SAMPLE_MARKER = "<!-- sample-table -->"
 PLOTS = Path(".cache") / "ptdocs-plots"  # under the project's root
-_pages = {}  # src_uri of a results page -> {marker: its Markdown, None: no pair}
+_pages = {}  # src_uri of a results page -> {marker: its Markdown}, pairs present only
 _used_plots: set[Path] = set()  # the cached plots this build (all its languages) used
 
 
@@ -68,15 +51,15 @@ def on_post_build(config):
 
 def on_files(files, config):
     root = Path(config.config_file_path).parent
-    for page in pages_named(files, SAMPLE_PAGE):
+    for page in pages_named(files, "measuring.md"):
         sample = (root / SAMPLE).read_bytes()
         add_beside(files, config, page, SAMPLE.name, SAMPLE.name, sample)
-    if not (pages := pages_named(files, PAGE)):
+    if not (pages := pages_named(files, "results.md")):
         return files
     try:
-        results = load(root)
+        results = results_module.load(root)
         comparisons = {
-            marker: load_comparison(root, pair)
+            marker: results_module.load_comparison(root, pair)
             for marker, (_, pair) in COMPARISONS.items()
         }
     except ResultsError as error:
@@ -85,12 +68,13 @@ def on_files(files, config):
         language = built_language(page, config, STRINGS)
 
         def add(source, name, content, page=page):
-            """Beside the page, linked by its source name (MkDocs checks and rewrites
-            the link)."""
+            """Beside the page, linked by its source name: MkDocs checks the link and
+            rewrites it to the built file."""
             add_beside(files, config, page, source, name, content)
             return source
 
         def plots(name, draw, data, language=language):
+            """The drawing in each colour scheme, shown in its scheme (see picture)."""
             return [
                 add(
                     f"results-{name}-{language}{dark}.svg",
@@ -100,7 +84,7 @@ def on_files(files, config):
                 for dark, scheme in (("", "light"), ("-dark", "dark"))
             ]
 
-        plot, dark = plots("latency", plot_svg, results)
+        plot, dark = plots("latency", results_module.plot_svg, results)
         csv_link, json_link = (
             add(f"results-{name}", name, (root / path).read_bytes())
             for name, path in (
@@ -108,24 +92,28 @@ def on_files(files, config):
                 ("benchmark.json", results.json_path),
             )
         )
-        shown = {MARKER: section(results, language, plot, csv_link, json_link, dark)}
+        links = (plot, csv_link, json_link, dark)
+        shown = {MARKER: results_module.section(results, language, *links)}
         for marker, (name, _) in COMPARISONS.items():
             if (comparison := comparisons[marker]) is not None:
-                links = plots(name, comparison_svg, comparison)
-                shown[marker] = comparison_section(comparison, root, language, *links)
+                links = plots(name, results_module.comparison_svg, comparison)
+                shown[marker] = results_module.comparison_section(
+                    comparison, root, language, *links
+                )
         _pages[page.src_uri] = shown
     return files
 
 
 def on_page_markdown(markdown, page, config, files):
     where = page.file.src_uri
-    if where.rsplit("/", 1)[-1] == SAMPLE_PAGE:
+    if where.rsplit("/", 1)[-1] == "measuring.md":
         if markdown.count(SAMPLE_MARKER) != 1:
             raise PluginError(
                 f"{where}: put exactly one '{SAMPLE_MARKER}' line where the sample goes"
             )
         try:
-            table = sample_table(Path(config.config_file_path).parent / SAMPLE)
+            sample = Path(config.config_file_path).parent / SAMPLE
+            table = results_module.sample_table(sample)
         except ResultsError as error:
             raise PluginError(f"measuring page: {error}") from None
         return markdown.replace(SAMPLE_MARKER, table)
@@ -140,9 +128,9 @@ def on_page_markdown(markdown, page, config, files):
         if markdown.count(marker) > 1:
             raise PluginError(f"{where}: put at most one '{marker}' line")
         if marker in markdown and marker not in shown:
-            pair = " and ".join(path.as_posix() for path in pair)
+            needed = " and ".join(path.as_posix() for path in pair)
             raise PluginError(
-                f"{where}: '{marker}' needs the committed pair {pair} (each with its "
+                f"{where}: '{marker}' needs the committed pair {needed} (each with its "
                 ".json)"
             )
     for marker, text in shown.items():
