@@ -215,15 +215,9 @@ def test_cells_that_failed_the_quality_check_are_marked_and_their_latency_struck
 
 def test_a_cell_that_did_not_run_keeps_its_row_with_the_error(tmp_path):
     rows = _rows()
-    rows[0].update(
-        latency="",
-        memory="",
-        latency_iqr="",
-        quality_pass="false",
-        samples_per_s="",
-        rel_error="",
-        error="RuntimeError: out of memory",
-    )
+    empty = ("latency", "memory", "latency_iqr", "samples_per_s", "rel_error")
+    rows[0].update(dict.fromkeys(empty, ""), quality_pass="false")
+    rows[0]["error"] = "RuntimeError: out of memory"
     _place(tmp_path, results.FRESH, rows=rows)
     shown = results.load(tmp_path)
     line = next(
@@ -283,11 +277,23 @@ def _site(root: Path, page_text: str, page: str = "results.md"):
     return mkdocs_build(root / "mkdocs.yml", root / "out")
 
 
+def _built(root: Path, page_text: str, page: str = "results.md") -> Path:
+    """The built page's folder; the build must succeed."""
+    build = _site(root, page_text, page)
+    assert build.returncode == 0, build.stderr
+    return root / "out" / page.removesuffix(".md")
+
+
+def _refused(root: Path, page_text: str, page: str = "results.md") -> str:
+    """What a build that must fail says."""
+    build = _site(root, page_text, page)
+    assert build.returncode != 0
+    return build.stderr
+
+
 def test_a_built_results_page_has_the_table_the_plot_and_the_files(tmp_path):
     _place(tmp_path, results.SAMPLE)
-    build = _site(tmp_path, "# Results\n\n<!-- results -->\n")
-    assert build.returncode == 0, build.stderr
-    out = tmp_path / "out" / "results"
+    out = _built(tmp_path, "# Results\n\n<!-- results -->\n")
     html = (out / "index.html").read_text()
     # Each colour scheme's drawing, shown in its scheme by Material's #only-light /
     # #only-dark.
@@ -312,21 +318,14 @@ def test_a_built_results_page_has_the_table_the_plot_and_the_files(tmp_path):
 
 
 def test_a_build_without_results_fails_with_one_clear_line(tmp_path):
-    build = _site(tmp_path, "# Results\n\n<!-- results -->\n")
-    assert build.returncode != 0
-    assert (
-        "results page: no benchmark results: neither results/benchmark.csv"
-        in build.stderr
-    )
+    stderr = _refused(tmp_path, "# Results\n\n<!-- results -->\n")
+    assert "results page: no benchmark results: neither results/benchmark.csv" in stderr
 
 
 def test_a_results_page_without_the_marker_fails_the_build(tmp_path):
     _place(tmp_path, results.SAMPLE)
-    build = _site(tmp_path, "# Results\n")
-    assert (
-        build.returncode != 0
-        and "put exactly one '<!-- results -->' line" in build.stderr
-    )
+    stderr = _refused(tmp_path, "# Results\n")
+    assert "put exactly one '<!-- results -->' line" in stderr
 
 
 def test_the_committed_sample_is_a_valid_results_pair():
@@ -710,11 +709,9 @@ def test_the_comparison_note_is_built_from_the_metadata_and_warns_in_each_langua
 def test_a_built_results_page_shows_the_comparison_where_its_marker_is(tmp_path):
     _place(tmp_path, results.SAMPLE)
     _pair(tmp_path, _noisy_rows(["false"] * 12), _halved(_noisy_rows(["false"] * 12)))
-    build = _site(
+    out = _built(
         tmp_path, "# Results\n\n<!-- results -->\n\n## Compare\n\n<!-- comparison -->\n"
     )
-    assert build.returncode == 0, build.stderr
-    out = tmp_path / "out" / "results"
     html = (out / "index.html").read_text()
     assert 'src="comparison.svg#only-light"' in html and "Committed sample pair" in html
     assert (
@@ -727,8 +724,8 @@ def test_a_built_results_page_shows_the_comparison_where_its_marker_is(tmp_path)
 
 def test_a_comparison_marker_without_the_pair_fails_the_build(tmp_path):
     _place(tmp_path, results.SAMPLE)
-    build = _site(tmp_path, "# Results\n\n<!-- results -->\n\n<!-- comparison -->\n")
-    assert build.returncode != 0 and "needs the committed pair" in build.stderr
+    page = "# Results\n\n<!-- results -->\n\n<!-- comparison -->\n"
+    assert "needs the committed pair" in _refused(tmp_path, page)
 
 
 def test_a_failed_cell_says_which_criterion_failed_when_the_csv_records_it(tmp_path):
@@ -884,13 +881,11 @@ def test_an_aa_summary_counts_the_cells_called_faster_or_slower_in_each_language
 def test_a_built_results_page_shows_the_aa_pair_where_its_marker_is(tmp_path):
     _place(tmp_path, results.SAMPLE)
     _pair(tmp_path, _noisy_rows(["false"] * 12), _noisy_rows(["false"] * 12))
-    build = _site(
+    out = _built(
         tmp_path,
         "# Results\n\n<!-- results -->\n\n## A/A\n\n<!-- comparison-aa -->\n\n"
         "## Threads\n\n<!-- comparison -->\n",
     )
-    assert build.returncode == 0, build.stderr
-    out = tmp_path / "out" / "results"
     html = (out / "index.html").read_text()
     assert (
         'src="comparison-aa.svg#only-light"' in html
@@ -906,11 +901,12 @@ def test_a_built_results_page_shows_the_aa_pair_where_its_marker_is(tmp_path):
 def test_an_aa_marker_without_its_pair_fails_the_build(tmp_path):
     _place(tmp_path, results.SAMPLE)
     _place(tmp_path, results.COMPARISON[0])  # no samples/benchmark-cpu-threads2.csv
-    build = _site(tmp_path, "# Results\n\n<!-- results -->\n\n<!-- comparison-aa -->\n")
-    assert build.returncode != 0
+    stderr = _refused(
+        tmp_path, "# Results\n\n<!-- results -->\n\n<!-- comparison-aa -->\n"
+    )
     assert (
         "'<!-- comparison-aa -->' needs the committed pair samples/benchmark-cpu.csv "
-        "and" in build.stderr
+        "and" in stderr
     )
 
 
@@ -969,18 +965,17 @@ def test_a_sample_without_a_shown_column_is_a_clear_error(tmp_path):
         results.sample_table(sample)
 
 
+def _copy_sample(root: Path):
+    (root / "samples").mkdir()
+    (root / results.SAMPLE).write_bytes((ROOT / results.SAMPLE).read_bytes())
+
+
 def test_a_built_measuring_page_shows_the_sample_as_a_table_and_links_the_file(
     tmp_path,
 ):
-    (tmp_path / "samples").mkdir()
-    (tmp_path / results.SAMPLE).write_bytes((ROOT / results.SAMPLE).read_bytes())
-    build = _site(
-        tmp_path,
-        "# Measuring\n\n[the file](benchmark-cpu.csv)\n\n<!-- sample-table -->\n",
-        "measuring.md",
-    )
-    assert build.returncode == 0, build.stderr
-    out = tmp_path / "out" / "measuring"
+    _copy_sample(tmp_path)
+    page = "# Measuring\n\n[the file](benchmark-cpu.csv)\n\n<!-- sample-table -->\n"
+    out = _built(tmp_path, page, "measuring.md")
     html = (out / "index.html").read_text()
     assert (
         "<table>" in html
@@ -993,13 +988,11 @@ def test_a_built_measuring_page_shows_the_sample_as_a_table_and_links_the_file(
 
 
 def test_a_measuring_page_without_the_sample_marker_fails_the_build(tmp_path):
-    (tmp_path / "samples").mkdir()
-    (tmp_path / results.SAMPLE).write_bytes((ROOT / results.SAMPLE).read_bytes())
-    build = _site(tmp_path, "# Measuring\n", "measuring.md")
-    assert build.returncode != 0
+    _copy_sample(tmp_path)
+    stderr = _refused(tmp_path, "# Measuring\n", "measuring.md")
     assert (
         "measuring.md: put exactly one '<!-- sample-table -->' line where the sample "
-        "goes" in build.stderr
+        "goes" in stderr
     )
 
 
