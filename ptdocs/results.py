@@ -631,7 +631,7 @@ def _legend(figure, handles) -> None:
 
 
 def draw(results: Results, language: str, scheme: str = "light"):
-    """Latency against batch size, a line per dtype, a panel per task; noisy hollow."""
+    """Latency by batch, a line per dtype, a panel per task; noisy hollow, failed ✗."""
     from matplotlib.lines import Line2D
     from matplotlib.ticker import NullLocator
 
