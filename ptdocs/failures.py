@@ -33,7 +33,14 @@ FIELDS = {  # each kind's values, as its sentence names them
 }
 
 
-def describe(language: str, failure: dict | str, code: Callable[[str], str]) -> str:
+def inline_code(text: str) -> str:
+    """Inline Markdown code that survives any text (a failure may hold backticks)."""
+    return "`` " + text.replace("`", "'") + " ``"
+
+
+def describe(
+    language: str, failure: dict | str, code: Callable[[str], str] = inline_code
+) -> str:
     """One failure as a sentence in ``language``; ``code`` writes code inline."""
     if isinstance(failure, str):  # a result from before failures were data
         return code(failure)

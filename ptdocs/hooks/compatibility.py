@@ -15,6 +15,7 @@ from ptdocs.catalog import CatalogError, Plural, Texts
 from ptdocs.downloads import requirements
 from ptdocs.failures import STRINGS as FAILURES
 from ptdocs.failures import describe as describe_failure
+from ptdocs.failures import inline_code
 from ptdocs.layout import language as page_language
 from ptdocs.provenance import page_sources
 from ptdocs.versions import (
@@ -107,7 +108,7 @@ def on_nav(nav, config, files):
 
 
 def _code(text: str) -> str:
-    return "`` " + text.replace("`", "'").replace("|", "\\|") + " ``"
+    return inline_code(text.replace("|", "\\|"))  # in a table: | ends a cell
 
 
 def _row(*cells) -> str:

@@ -21,9 +21,10 @@ from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
 from ptdocs.catalog import Plural, Texts
+from ptdocs.downloads import guide_pages
 from ptdocs.failures import describe as describe_failure
 from ptdocs.generated import after_title
-from ptdocs.hooks.compatibility import check_catalogs
+from ptdocs.hooks import compatibility
 from ptdocs.notebook_renders import executes, made_earlier
 from ptdocs.provenance import REPORT, page_sources
 from ptdocs.versions import (
@@ -92,7 +93,6 @@ STRINGS = Texts(
 )
 
 VERIFIED, FAILED, UNVERIFIED = "verified", "failed", "unverified"
-RELEASES_PAGE = "compatibility.md"  # in each language's folder
 RELEASES = "{releases}"  # where a verified line links to the releases page
 
 
@@ -139,11 +139,6 @@ def _listed(s: dict, items: list[str]) -> str:
     return f"{', '.join(items[:-1])} {s['and']} {items[-1]}"
 
 
-def _code(text: str) -> str:
-    """Inline code that survives any text (a failure may hold backticks)."""
-    return "`` " + text.replace("`", "'") + " ``"
-
-
 def _date(text: str, language: str) -> str:
     """2026-12-02 -> "2 Dec 2026", "2 dic 2026"."""
     try:
@@ -180,7 +175,7 @@ def _failing_releases(s: dict, language: str, runs) -> str:
         if status.state == "failed":
             first = s["no_reason"]
             if status.failures:
-                first = describe_failure(language, status.failures[0], _code)
+                first = describe_failure(language, status.failures[0])
             key = (status.failed, status.total, first)
             failing.setdefault(key, []).append(status.release)
     return "".join(
@@ -199,7 +194,6 @@ def report_stamp(
     current_sources: dict[str, str],
     torch_now: str | None,
     has_examples: bool,
-    report_name: str = REPORT.as_posix(),
     runs: list[tuple[Status, str, str]] = (),
 ) -> Stamp | None:
     """The stamp of one page (None: it has no code), from the test report (None:
@@ -228,7 +222,7 @@ def report_stamp(
         return Stamp(UNVERIFIED, f"{s['unverified']} {text}{also}")
 
     if report is None:
-        return unverified(s["no_report"].format(report=report_name))
+        return unverified(s["no_report"].format(report=REPORT.as_posix()))
     if report.get("torch") != torch_now:
         then = report.get("torch")
         return unverified(s["other_torch"].format(then=then, now=torch_now))
@@ -289,24 +283,20 @@ def load_report(path: Path) -> dict | None:
     return report
 
 
-def _count_examples(path: Path, root: Path) -> int:
-    """The page's examples as the test suite collects them (Sybil)."""
-    from sybil import Document
-
-    from ptdocs.pages import PageBlockParser
-
-    document = Document(path.read_text(encoding="utf-8"), str(path))
-    return sum(1 for _ in PageBlockParser(root)(document))
-
-
 _build: dict = {}
 
 
 def on_pre_build(config):
     root = Path(config.config_file_path).parent
-    releases = check_catalogs(STRINGS, root, "stamp hook")
-    report, torch = load_report(root / REPORT), installed_torch()
-    _build.update(root=root, report=report, torch=torch, stamps={}, releases=releases)
+    _build.update(
+        root=root,
+        releases=compatibility.check_catalogs(STRINGS, root, "stamp hook"),
+        report=load_report(root / REPORT),
+        torch=installed_torch(),
+        # The pages with examples, as the test suite collects them.
+        guides={page.resolve() for page in guide_pages(root)},
+        stamps={},
+    )
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -322,9 +312,9 @@ def on_page_markdown(markdown, page, config, files):
         (page_status(result, uri, sources), result.date, result.device)
         for result in _build["releases"].values()
     ]
-    has_examples = source.suffix == ".ipynb" or _count_examples(source, _build["root"])
+    has_examples = source.suffix == ".ipynb" or source.resolve() in _build["guides"]
     _build["stamps"][uri] = report_stamp(
-        language, uri, report, sources, _build["torch"], bool(has_examples), runs=runs
+        language, uri, report, sources, _build["torch"], has_examples, runs=runs
     )
     return markdown
 
@@ -337,7 +327,7 @@ def on_page_content(html, page, config, files):
         return after_title(html, stamp.html())
     language = built_language(page.file, config, STRINGS)
     releases = (
-        files.get_file_from_path(f"{language}/{RELEASES_PAGE}") if files else None
+        files.get_file_from_path(f"{language}/{compatibility.PAGE}") if files else None
     )
     return html + stamp.html(
         get_relative_url(releases.url, page.url) if releases else None
