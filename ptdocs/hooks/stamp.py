@@ -207,8 +207,8 @@ def report_stamp(
     also = _failing_releases(s, language, runs)
     ran = [(status.release, date, device) for status, date, device in passing]
 
-    def verified(status: Status, ran) -> Stamp:  # ran: (release, date, device)s
-        releases, dates, devices = zip(*ran, strict=True)
+    def verified(status: Status, proofs) -> Stamp:  # (release, date, device) each
+        releases, dates, devices = zip(*proofs, strict=True)
         device = _listed(s, list(dict.fromkeys(devices)))
         when = _date(max(dates), language)
         line = s["verified"](status.passed, releases=RELEASES, device=device, date=when)
