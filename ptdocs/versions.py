@@ -1,29 +1,9 @@
-"""The page examples on every supported torch release: run them, keep what they
-showed, say it.
+"""The page examples on every supported torch release: run them, keep what they showed.
 
-The site is built and tested with the torch that ``requirements.txt`` pins. Readers
-have other releases, so the examples also run against each release in
-:data:`SUPPORTED`, each in an environment of its own::
-
-    python -m ptdocs.versions run 2.14.1     # .cache/versions/2.14.1/, then pytest
-    docs there
-    python -m ptdocs.versions merge DIR...   # results downloaded from CI into
-    reports/versions/
-    python -m ptdocs.versions table          # what the committed results say, page
-    by release
-
-A run writes ``reports/versions/<release>.json`` in the form of
-``reports/examples.json`` (see :mod:`ptdocs.report`): per page, the examples that
-passed, failed (with each failure's first line) and were skipped (with the reasons),
-and the fingerprints of the page and its snippets. The stamp under every page title
-(``ptdocs/hooks/stamp.py``) and the compatibility page
-(``ptdocs/hooks/compatibility.py``) read these files; a result whose fingerprints no
-longer match the page is not claimed for it.
-
-No torch is imported here: the build hooks and the tests use this module without one.
-Nor, until a page's fingerprints are needed, is anything outside the standard
-library: the workflow's matrix jobs run ``run`` with a bare Python, which then
-installs what the examples need.
+``run 2.14.1`` installs requirements.txt with that torch in .cache/versions/2.14.1/,
+runs ``pytest docs`` there and writes reports/versions/2.14.1.json in the form of
+reports/examples.json; ``merge`` brings in CI's results; ``table`` prints them.
+Standard library only: the workflow runs ``run`` with a bare Python.
 """
 
 from __future__ import annotations
@@ -35,7 +15,7 @@ import os
 import re
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from .atomic import write_atomically
@@ -43,40 +23,31 @@ from .layout import language
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = Path("reports") / "versions"  # committed: a reader's site shows them
-ENVS = (
-    Path(".cache") / "versions"
-)  # one virtual environment per release, never committed
+ENVS = Path(".cache") / "versions"  # one virtual environment per release
 REQUIREMENTS = Path("requirements.txt")
 
-# The supported range: the last six minor releases up to the newest on PyPI (2.15.0,
-# looked up with `pip index versions torch` on 2026-12-01), each by its latest patch
-# release. The publishing workflow runs one job per entry (.github/workflows/site.yml);
-# tests/test_versions.py checks that both lists agree. requirements.txt pins one of them
-# for the site's own build.
+# The last six minor releases up to the newest on PyPI (2.15.0 on 2026-12-01), each at
+# its latest patch; tests/test_versions.py holds the workflow's matrix equal to it.
 SUPPORTED = ("2.10.0", "2.11.0", "2.12.1", "2.13.0", "2.14.1", "2.15.0")
 
 RELEASE = re.compile(r"\d+\.\d+\.\d+")
 TORCH_PIN = re.compile(r"^torch==\S+", re.M)
-# The environment variable that sends ptdocs.report's file elsewhere: a run here must
-# not replace the pinned release's reports/examples.json. Here, as this module needs
-# only the standard library.
+# Where ptdocs.report writes, so a run here leaves reports/examples.json alone.
 REPORT_ENV = "PTDOCS_EXAMPLE_REPORT"
-# pytest's exit codes that still mean "the examples ran": all passed (0), some failed
-# (1).
-RAN = {0, 1}
+RAN = {0, 1}  # pytest's exit codes that still mean "the examples ran"
+OFFLINE = (
+    r"NewConnectionError|Failed to establish a new connection|Could not resolve host"
+    r"|Temporary failure in name resolution|Network is unreachable|ConnectTimeout"
+)
+COUNTS = ("passed", "failed", "skipped")
 
 
 class VersionsError(Exception):
     """Bad input or a failed step, in one line for the person who ran the command."""
 
 
-# ----------------------------------------------------------------------------------
-# releases
-
-
 def parse_release(text: str) -> str:
-    """A release number as pip and PyPI write it (``2.14.1``); anything else is
-    refused."""
+    """A release number as pip writes it (``2.14.1``); anything else is refused."""
     text = text.strip()
     if not RELEASE.fullmatch(text):
         raise VersionsError(
@@ -86,20 +57,18 @@ def parse_release(text: str) -> str:
     return text
 
 
-def release_key(release: str) -> tuple[int, ...]:
-    """Order releases numerically (2.9.1 before 2.10.0); a local tag (+cpu) is
-    ignored."""
-    return tuple(int(part) for part in release.split("+", 1)[0].split("."))
-
-
 def public(version: str) -> str:
     """``2.13.0+cpu`` -> ``2.13.0``: the release, whichever build of it."""
     return version.split("+", 1)[0]
 
 
+def release_key(release: str) -> tuple[int, ...]:
+    """Order releases numerically (2.9.1 before 2.10.0), ignoring a local tag."""
+    return tuple(int(part) for part in public(release).split("."))
+
+
 def requirements_for(release: str, root: Path = ROOT) -> str:
-    """requirements.txt with its torch pin replaced by this release: everything else
-    as pinned."""
+    """requirements.txt with only its torch pin replaced by this release."""
     text = (root / REQUIREMENTS).read_text(encoding="utf-8")
     if len(TORCH_PIN.findall(text)) != 1:
         raise VersionsError(
@@ -108,14 +77,9 @@ def requirements_for(release: str, root: Path = ROOT) -> str:
     return TORCH_PIN.sub(f"torch=={release}", text)
 
 
-# --------------------------------------------------------------------------------------
-# results
-
-
 @dataclass(frozen=True)
 class Result:
-    """The page examples of one run against one release (a
-    reports/versions/<release>.json)."""
+    """One run's reports/versions/<release>.json."""
 
     release: str
     torch: str  # the build that ran (2.14.1, 2.15.0+cpu)
@@ -126,7 +90,7 @@ class Result:
 
 @dataclass(frozen=True)
 class Status:
-    """What one release's run says about one page, as it is now."""
+    """What one run says about one page as it is now."""
 
     release: str
     state: str  # passed, failed, skipped (none ran), not_run, outdated
@@ -135,9 +99,7 @@ class Status:
     skipped: int = 0
     skip_reasons: tuple[str, ...] = ()  # one per skipped example, repeats kept
     failures: tuple[str, ...] = ()
-    changed: tuple[str, ...] = field(
-        default=()
-    )  # outdated: the files changed since the run
+    changed: tuple[str, ...] = ()  # outdated: the files changed since the run
 
     @property
     def total(self) -> int:
@@ -156,27 +118,19 @@ def result_from(data, name: str) -> Result:
             f"{name}: not a versions result (no {' or '.join(missing) or 'pages'}); "
             "rerun python -m ptdocs.versions run"
         )
-    release = data.get("release") or public(str(data["torch"]))
-    parse_release(release)
-    if public(str(data["torch"])) != release:
-        raise VersionsError(
-            f"{name}: says release {release} but ran torch {data['torch']}"
-        )
+    torch = str(data["torch"])
+    release = parse_release(data.get("release") or public(torch))
+    if public(torch) != release:
+        raise VersionsError(f"{name}: says release {release} but ran torch {torch}")
     for page, entry in data["pages"].items():
         if not isinstance(entry, dict) or not all(
-            isinstance(entry.get(key, 0), int)
-            for key in ("passed", "failed", "skipped")
+            isinstance(entry.get(key, 0), int) for key in COUNTS
         ):
             raise VersionsError(
                 f"{name}: page {page!r} has no counts of passed, failed and skipped"
             )
-    return Result(
-        release,
-        str(data["torch"]),
-        str(data.get("device", "?")),
-        str(data.get("date", "?")),
-        data["pages"],
-    )
+    facts = (str(data.get(key, "?")) for key in ("device", "date"))
+    return Result(release, torch, *facts, data["pages"])
 
 
 def load_result(path: Path) -> Result:
@@ -195,94 +149,49 @@ def load_result(path: Path) -> Result:
 
 
 def load_results(root: Path = ROOT) -> dict[str, Result]:
-    """Every committed (or merged) result, oldest release first; none when the folder
-    is absent."""
-    folder = Path(root) / RESULTS
-    if not folder.is_dir():
-        return {}
-    results = [load_result(path) for path in folder.glob("*.json")]
-    return {
-        result.release: result
-        for result in sorted(results, key=lambda r: release_key(r.release))
-    }
+    """Every committed (or merged) result, oldest release first."""
+    results = map(load_result, (Path(root) / RESULTS).glob("*.json"))
+    return {r.release: r for r in sorted(results, key=lambda r: release_key(r.release))}
 
 
 def built_language(file, config, known) -> str:
-    """The language of a page in a site build: mkdocs-static-i18n's own (the file's
-    ``locale``); without that plugin (a test's small site), the page's first folder
-    where it is one of the ``known`` languages, else the site's."""
+    """A built page's language: mkdocs-static-i18n's ``locale``; without that plugin
+    (a test's small site), its first folder if a ``known`` language, else the site's."""
     if getattr(file, "locale", None):
         return file.locale
     first = language(file.src_uri) if "/" in file.src_uri else None
     return first if first in known else config.theme.get("language") or "en"
 
 
-def changed_sources(recorded: dict[str, str], current: dict[str, str]) -> list[str]:
-    """Paths whose content differs between two fingerprints
-    (ptdocs.provenance.page_sources)."""
-    return sorted(
-        path
-        for path in recorded.keys() | current.keys()
-        if recorded.get(path) != current.get(path)
-    )
-
-
 def page_status(result: Result, page: str, current_sources: dict[str, str]) -> Status:
-    """The release's word on ``page`` ("en/tensors.md"), if the run saw the page as
-    it is now."""
+    """The release's word on ``page`` ("en/tensors.md") as it is now."""
     return status_of(result.release, result.pages.get(page), current_sources)
 
 
-def status_of(
-    release: str, entry: dict | None, current_sources: dict[str, str]
-) -> Status:
+def status_of(release: str, entry: dict | None, current: dict[str, str]) -> Status:
     """What a run's entry for a page (a report's or a release's) says of the page as
-    it is now: not_run (no entry), outdated (``changed``: the files changed since;
-    none when the run recorded no fingerprints), else failed, passed, or skipped
-    (none ran). The stamp and the compatibility page both read this."""
+    it is now (``current``: ptdocs.provenance.page_sources); the stamp and the
+    compatibility page both read this."""
     if entry is None:
         return Status(release, "not_run")
-    if "sources" not in entry:
+    recorded = entry.get("sources")
+    if recorded is None:  # a run that recorded no fingerprints
         return Status(release, "outdated")
-    changed = changed_sources(entry["sources"], current_sources)
+    changed = sorted(
+        p for p in recorded.keys() | current.keys() if recorded.get(p) != current.get(p)
+    )
     if changed:
         return Status(release, "outdated", changed=tuple(changed))
-    passed, failed, skipped = (
-        entry.get(key, 0) for key in ("passed", "failed", "skipped")
-    )
+    passed, failed, skipped = (entry.get(key, 0) for key in COUNTS)
     state = "failed" if failed else "passed" if passed else "skipped"
-    return Status(
-        release,
-        state,
-        passed,
-        failed,
-        skipped,
-        tuple(entry.get("skip_reasons") or []),
-        tuple(entry.get("failures") or []),
+    reasons, failures = (
+        tuple(entry.get(k) or ()) for k in ("skip_reasons", "failures")
     )
-
-
-# ------------------------------------------------------------------------------
-# environments
-
-
-def shared_skips(statuses) -> set[str]:
-    """The skip reasons every passing release of a page shares (no accelerator here):
-    the compatibility page does not repeat them per release. A skip only some
-    releases show (an API newer than they are) is named with its release."""
-    passing = [
-        status for status in statuses if status is not None and status.state == "passed"
-    ]
-    return (
-        set.intersection(*(set(status.skip_reasons) for status in passing))
-        if passing
-        else set()
-    )
+    return Status(release, state, passed, failed, skipped, reasons, failures)
 
 
 def installed_torch(python: str | None = None) -> str | None:
-    """The torch version installed for this interpreter (or ``python``), without
-    importing it."""
+    """The torch version of this interpreter (or ``python``), without importing it."""
     if python is None:
         try:
             return importlib.metadata.version("torch")
@@ -296,111 +205,81 @@ def installed_torch(python: str | None = None) -> str | None:
     return probe.stdout.strip() if probe.returncode == 0 else None
 
 
+def _lines(output: str) -> list[str]:
+    return [line.strip() for line in output.splitlines() if line.strip()]
+
+
 def pip_error(release: str, output: str) -> VersionsError:
     """pip's failure to install ``torch==release``, in one line that says what to do."""
-    lines = [line.strip() for line in output.splitlines() if line.strip()]
-    joined = "\n".join(lines)
+    lines = _lines(output)
     constraint = [line for line in lines if "(constraint)" in line]
+    errors = [line for line in lines if line.startswith("ERROR:")]
     if constraint:
-        return VersionsError(
-            f"torch {release}: a pip constraint forbids it ({constraint[-1]}); lift "
-            "it for "
-            "this command, e.g. PIP_CONFIG_FILE=/dev/null where a pip.conf sets it"
+        why = (
+            f"a pip constraint forbids it ({constraint[-1]}); lift it for this "
+            "command, e.g. PIP_CONFIG_FILE=/dev/null where a pip.conf sets it"
         )
-    if re.search(
-        r"NewConnectionError|Failed to establish a new connection|Could not resolve "
-        r"host|"
-        r"Temporary failure in name resolution|Network is unreachable|ConnectTimeout",
-        joined,
-    ):
-        return VersionsError(
-            f"torch {release}: the package index cannot be reached (no network?), "
+    elif re.search(OFFLINE, output):
+        why = (
+            "the package index cannot be reached (no network?), "
             "and the release is not installed here"
         )
-    if re.search(r"No matching distribution found for torch==", joined):
-        return VersionsError(
-            f"torch {release}: no such release on the package index pip uses "
+    elif "No matching distribution found for torch==" in output:
+        why = (
+            "no such release on the package index pip uses "
             "(`pip index versions torch` lists them)"
         )
-    errors = [line for line in lines if line.startswith("ERROR:")]
-    return VersionsError(
-        f"torch {release}: pip could not install the requirements: "
-        f"{(errors or lines or ['no output'])[-1]}"
-    )
+    else:
+        last = (errors or lines or ["no output"])[-1]
+        why = f"pip could not install the requirements: {last}"
+    return VersionsError(f"torch {release}: {why}")
+
+
+def _last_line(done: subprocess.CompletedProcess, default: str) -> str:
+    return (_lines(done.stdout + done.stderr) or [default])[-1]
 
 
 def environment(release: str, root: Path = ROOT, log=print) -> str:
     """The Python that runs the examples with torch ``release``: this one if it has
-    that release, otherwise .cache/versions/<release>/, made (or brought up to date)
-    from requirements.txt."""
+    it, else .cache/versions/<release>/, made or updated from requirements.txt."""
     if public(installed_torch() or "") == release:
         return sys.executable
     folder = Path(root) / ENVS / release
     python = folder / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
     wanted = requirements_for(release, root)
-    record = (
-        folder / "ptdocs-requirements.txt"
-    )  # what the environment was last installed from
-    if (
-        python.is_file()
-        and record.is_file()
-        and record.read_text(encoding="utf-8") == wanted
-    ):
+    record = folder / "ptdocs-requirements.txt"  # what it was last installed from
+    if python.is_file() and record.is_file() and record.read_text("utf-8") == wanted:
         return str(python)
     if not python.is_file():
         log(f"torch {release}: making {folder.relative_to(root)}")
-        made = subprocess.run(
-            [sys.executable, "-m", "venv", str(folder)], capture_output=True, text=True
-        )
+        venv = [sys.executable, "-m", "venv", str(folder)]
+        made = subprocess.run(venv, capture_output=True, text=True)
         if made.returncode != 0:
-            last = [
-                line.strip()
-                for line in (made.stdout + made.stderr).splitlines()
-                if line.strip()
-            ][-1:]
             raise VersionsError(
                 f"torch {release}: python -m venv could not make "
                 f"{folder.relative_to(root)}: "
-                f"{last[0] if last else f'exit {made.returncode}'}"
+                + _last_line(made, f"exit {made.returncode}")
             )
     requested = folder / "requested-requirements.txt"
     write_atomically(requested, wanted)
     log(
-        f"torch {release}: installing requirements.txt with torch=={release} (a first "
-        "install "
-        "downloads torch, several GB for a CUDA build)"
+        f"torch {release}: installing requirements.txt with torch=={release} (a "
+        "first install downloads torch, several GB for a CUDA build)"
     )
+    pip = [str(python), "-m", "pip", "install", "--disable-pip-version-check"]
+    # cwd: requirements.txt's "-e file:." is this project
     install = subprocess.run(
-        [
-            str(python),
-            "-m",
-            "pip",
-            "install",
-            "--disable-pip-version-check",
-            "-r",
-            str(requested),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=root,
-    )  # its "-e file:." is this project
+        [*pip, "-r", str(requested)], capture_output=True, text=True, cwd=root
+    )
     if install.returncode != 0:
         raise pip_error(release, install.stdout + install.stderr)
-    os.replace(
-        requested, record
-    )  # installed from it: it becomes the record, atomically
+    os.replace(requested, record)  # installed from it: now the record, atomically
     return str(python)
 
 
-# --------------------------------------------------------------------------------------
-# run
-
-
 def run(release: str, root: Path = ROOT, log=print) -> Path:
-    """Run the page examples with torch ``release``; write and return its result
-    file."""
-    release = parse_release(release)
-    root = Path(root)
+    """Run the page examples with torch ``release``; write and return its result."""
+    release, root = parse_release(release), Path(root)
     python = environment(release, root, log)
     found = installed_torch(python)
     if public(found or "") != release:
@@ -419,131 +298,100 @@ def run(release: str, root: Path = ROOT, log=print) -> Path:
         text=True,
     )
     if tests.returncode not in RAN or not report.is_file():
-        tail = [
-            line for line in (tests.stdout + tests.stderr).splitlines() if line.strip()
-        ][-1:]
         raise VersionsError(
             f"torch {release}: pytest did not run the examples "
-            f"(exit {tests.returncode}): {tail[0] if tail else 'no output'}"
+            f"(exit {tests.returncode}): {_last_line(tests, 'no output')}"
         )
-    data = json.loads(report.read_text(encoding="utf-8"))
-    data = {"release": release, **data}
-    result_from(data, str(report))  # what the stamps will read must load
+    data = {"release": release, **json.loads(report.read_text(encoding="utf-8"))}
+    result = result_from(data, str(report))  # what the stamps will read must load
     target = root / RESULTS / f"{release}.json"
     write_atomically(target, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     report.unlink()
-    log(summary(result_from(data, str(target))) + f" -> {target.relative_to(root)}")
+    log(f"{summary(result)} -> {target.relative_to(root)}")
     return target
 
 
 def totals(pages: dict[str, dict]) -> dict[str, dict[str, int]]:
-    """Passed, failed and skipped per language, of a run's pages (a Result's, a
-    report's)."""
+    """Passed, failed and skipped per language, of a run's pages."""
     out: dict[str, dict[str, int]] = {}
     for page, entry in sorted(pages.items()):
-        counts = out.setdefault(
-            language(page), {"passed": 0, "failed": 0, "skipped": 0}
-        )
-        for key in counts:
+        counts = out.setdefault(language(page), dict.fromkeys(COUNTS, 0))
+        for key in COUNTS:
             counts[key] += entry.get(key, 0)
     return out
 
 
 def summary(result: Result) -> str:
-    parts = [
-        f"docs/{language}: {c['passed']} passed, {c['failed']} failed, {c['skipped']} "
-        "skipped"
-        for language, c in totals(result.pages).items()
-    ]
+    parts = (
+        f"docs/{lang}: {c['passed']} passed, {c['failed']} failed, "
+        f"{c['skipped']} skipped"
+        for lang, c in totals(result.pages).items()
+    )
     return f"torch {result.torch} on {result.device}, {result.date}: " + "; ".join(
         parts
     )
 
 
-# --------------------------------------------------------------------------------------
-# merge
-
-
 def merge(
     sources: list[Path], root: Path = ROOT, expect: tuple[str, ...] = ()
 ) -> list[Path]:
-    """Copy results (files, or folders of them, as CI downloads them) into
-    reports/versions/, each checked first; ``expect``: releases that must be there
-    afterwards."""
+    """Copy results (files, or folders of them as CI downloads them) into
+    reports/versions/, each checked first; ``expect``: releases that must be there."""
     files: list[Path] = []
     for source in map(Path, sources):
-        if source.is_dir():
-            files.extend(sorted(source.rglob("*.json")))
-        elif source.is_file():
-            files.append(source)
-        else:
+        if not source.exists():
             raise VersionsError(f"{source}: no such file or folder")
-    results: dict[str, tuple[Path, Result]] = {}
+        files += sorted(source.rglob("*.json")) if source.is_dir() else [source]
+    results: dict[str, Path] = {}
     for path in files:
-        result = load_result(path)
-        if result.release in results:
+        release = load_result(path).release
+        if release in results:
             raise VersionsError(
-                f"{path}: torch {result.release} is also in "
-                f"{results[result.release][0]}"
+                f"{path}: torch {release} is also in {results[release]}"
             )
-        results[result.release] = (path, result)
-    # Checked before anything is written: a failed merge leaves reports/versions/ as it
-    # was.
-    missing = [
-        release
-        for release in expect
-        if release not in results and release not in load_results(root)
-    ]
+        results[release] = path
+    # Checked before anything is written: a failed merge leaves the folder as it was.
+    missing = [r for r in expect if r not in results and r not in load_results(root)]
     if missing:
         raise VersionsError(f"no result for torch {', '.join(missing)} in {RESULTS}")
     written = []
-    for release, (path, _) in sorted(
-        results.items(), key=lambda item: release_key(item[0])
-    ):
+    for release in sorted(results, key=release_key):
         target = Path(root) / RESULTS / f"{release}.json"
-        if path.resolve() != target.resolve():
-            write_atomically(target, path.read_text(encoding="utf-8"))
+        if results[release].resolve() != target.resolve():
+            write_atomically(target, results[release].read_text(encoding="utf-8"))
         written.append(target)
     return written
 
 
-# --------------------------------------------------------------------------------------
-# table
+CELLS = {
+    "passed": "ok {passed}",
+    "failed": "FAIL {failed}/{total}",
+    "skipped": "skipped",
+    "not_run": "-",
+    "outdated": "outdated",
+}
 
 
 def table(root: Path = ROOT) -> str:
-    """The committed results as plain text: per release, then per page (for people
-    and notes)."""
+    """The committed results as plain text, page by release (the releases page's
+    command)."""
     from .provenance import page_sources
 
     results = load_results(root)
     if not results:
         return f"no results in {RESULTS}: run python -m ptdocs.versions run RELEASE"
     lines = [summary(result) for result in results.values()]
-    pages = sorted({page for result in results.values() for page in result.pages})
-    lines.append("")
-    lines.append("page".ljust(28) + "".join(release.ljust(12) for release in results))
-    for page in pages:
+    lines += ["", "page".ljust(28) + "".join(r.ljust(12) for r in results)]
+    for page in sorted({page for r in results.values() for page in r.pages}):
         path = Path(root) / "docs" / page
         current = page_sources(path, root) if path.is_file() else {}
-        cells = []
-        for result in results.values():
-            status = page_status(result, page, current)
-            cells.append(
-                {
-                    "passed": f"ok {status.passed}",
-                    "failed": f"FAIL {status.failed}/{status.total}",
-                    "skipped": "skipped",
-                    "not_run": "-",
-                    "outdated": "outdated",
-                }[status.state]
-            )
+        statuses = (page_status(r, page, current) for r in results.values())
+        cells = (
+            CELLS[s.state].format(passed=s.passed, failed=s.failed, total=s.total)
+            for s in statuses
+        )
         lines.append(page.ljust(28) + "".join(cell.ljust(12) for cell in cells))
     return "\n".join(lines)
-
-
-# ----------------------------------------------------------------------------------
-# command
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -551,41 +399,28 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m ptdocs.versions", description=__doc__.split("\n\n")[0]
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    run_command = commands.add_parser(
-        "run", help="run the page examples with one torch release"
-    )
-    run_command.add_argument(
-        "releases", nargs="+", metavar="RELEASE", help="e.g. 2.14.1"
-    )
-    merge_command = commands.add_parser(
-        "merge", help="bring result files into reports/versions/"
-    )
-    merge_command.add_argument("sources", nargs="+", type=Path, metavar="PATH")
-    merge_command.add_argument(
+    runs = commands.add_parser("run", help="run the examples with torch releases")
+    runs.add_argument("releases", nargs="+", metavar="RELEASE", help="e.g. 2.14.1")
+    merging = commands.add_parser("merge", help="bring results into reports/versions/")
+    merging.add_argument("sources", nargs="+", type=Path, metavar="PATH")
+    merging.add_argument(
         "--expect-supported",
         action="store_true",
         help="fail unless every supported release has a result",
     )
     commands.add_parser("table", help="print the results, page by release")
-    commands.add_parser("supported", help="print the supported releases, one per line")
     args = parser.parse_args(argv)
     try:
         if args.command == "run":
-            for release in args.releases:
-                parse_release(
-                    release
-                )  # every release checked before the first (slow) run
-            for release in args.releases:
+            # Every release checked before the first (slow) run.
+            for release in [parse_release(r) for r in args.releases]:
                 run(release)
         elif args.command == "merge":
-            for path in merge(
-                args.sources, expect=SUPPORTED if args.expect_supported else ()
-            ):
+            expect = SUPPORTED if args.expect_supported else ()
+            for path in merge(args.sources, expect=expect):
                 print(f"merged {path.relative_to(ROOT)}")
-        elif args.command == "table":
-            print(table())
         else:
-            print("\n".join(SUPPORTED))
+            print(table())
     except VersionsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -104,10 +104,11 @@ def test_a_page_with_a_failed_example_gets_a_warning_box_never_a_passing_line(
     assert result.state == stamp.FAILED
     assert "✓" not in result.markdown(URL) and "verifi" not in result.text
     assert f"1 {'of' if language == 'en' else 'de'} {passed + 1}" in result.text
-    assert result.markdown().startswith(
-        f'!!! failure "{stamp.STRINGS.in_language(language)["failed"]}"'
+    title = stamp.STRINGS.in_language(language)["failed"]
+    assert result.html().startswith(
+        '<div class="admonition failure" data-search-exclude>\n'
+        f'<p class="admonition-title">{title}</p>'
     )
-    assert 'class="admonition failure" data-search-exclude>' in result.html()
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
@@ -224,22 +225,30 @@ def test_a_page_without_code_gets_no_stamp(project):
     assert _stamp("es", None, page_sources(page, root), has_examples=False) is None
 
 
-def test_the_report_the_test_suite_writes_is_the_one_the_stamp_reads(project):
-    """ExampleReport (fed pytest's reports) → reports/examples.json → stamp."""
-    root, page = project
+def _written(root, page, outcomes, items=()):
+    """The report ExampleReport writes for ``page`` from pytest's reports of its
+    tests' call phase, ``(nodeid, outcome)`` each."""
     collector = ExampleReport(root)
-    for index, outcome in enumerate(["passed", "passed", "failed"]):
+    collector.pytest_collection_modifyitems(items)
+    for nodeid, outcome in outcomes:
         collector.pytest_runtest_logreport(
             SimpleNamespace(
                 fspath=str(page),
-                nodeid=f"docs/en/demo.md::line:{index}",
+                nodeid=nodeid,
                 when="call",
                 outcome=outcome,
-                skipped=False,
+                skipped=outcome == "skipped",
+                longrepr=(str(page), 3, "Skipped: needs an accelerator"),
             )
         )
     collector.pytest_sessionfinish(session=None)
-    report = stamp.load_report(root / "reports" / "examples.json")
+    return stamp.load_report(root / "reports" / "examples.json")
+
+
+def test_the_report_the_test_suite_writes_is_the_one_the_stamp_reads(project):
+    """ExampleReport (fed pytest's reports) → reports/examples.json → stamp."""
+    root, page = project
+    report = _written(root, page, [("a", "passed"), ("b", "passed"), ("c", "failed")])
     result = stamp.report_stamp(
         "en", "en/demo.md", report, page_sources(page, root), report["torch"], True
     )
@@ -257,29 +266,13 @@ def test_a_failing_prose_values_check_fails_the_page_and_a_passing_one_is_no_exa
     from ptdocs.pages import check_prose_values
 
     root, page = project
-    collector = ExampleReport(root)
+    prose = SimpleNamespace(evaluator=check_prose_values)
     items = [
-        SimpleNamespace(
-            nodeid=name,
-            example=SimpleNamespace(
-                region=SimpleNamespace(evaluator=check_prose_values), parsed=None
-            ),
-        )
+        SimpleNamespace(nodeid=name, example=SimpleNamespace(region=prose, parsed=None))
         for name in "pq"
     ]
-    collector.pytest_collection_modifyitems(items)
-    for nodeid, outcome in [("a", "passed"), ("p", "passed"), ("q", "failed")]:
-        collector.pytest_runtest_logreport(
-            SimpleNamespace(
-                fspath=str(page),
-                nodeid=nodeid,
-                when="call",
-                outcome=outcome,
-                skipped=False,
-            )
-        )
-    collector.pytest_sessionfinish(session=None)
-    report = stamp.load_report(root / "reports" / "examples.json")
+    outcomes = [("a", "passed"), ("p", "passed"), ("q", "failed")]
+    report = _written(root, page, outcomes, items)
     assert {k: report["pages"]["en/demo.md"][k] for k in ("passed", "failed")} == {
         "passed": 1,
         "failed": 1,
@@ -290,24 +283,7 @@ def test_an_example_skipped_while_it_runs_reaches_the_stamp_with_its_reason(proj
     """A Sybil skip directive skips during the call phase; its reason must still be
     recorded."""
     root, page = project
-    collector = ExampleReport(root)
-    collector.pytest_runtest_logreport(
-        SimpleNamespace(
-            fspath=str(page), nodeid="a", when="call", outcome="passed", skipped=False
-        )
-    )
-    collector.pytest_runtest_logreport(
-        SimpleNamespace(
-            fspath=str(page),
-            nodeid="b",
-            when="call",
-            outcome="skipped",
-            skipped=True,
-            longrepr=(str(page), 3, "Skipped: needs an accelerator"),
-        )
-    )
-    collector.pytest_sessionfinish(session=None)
-    report = stamp.load_report(root / "reports" / "examples.json")
+    report = _written(root, page, [("a", "passed"), ("b", "skipped")])
     result = stamp.report_stamp(
         "en", "en/demo.md", report, page_sources(page, root), report["torch"], True
     )
@@ -358,28 +334,14 @@ def test_a_notebook_is_verified_only_when_this_build_ran_it(language):
 def test_a_notebook_rendered_from_mkdocs_jupyters_cache_counts_as_not_run(
     tmp_path, monkeypatch
 ):
-    from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
+    from mkdocs_jupyter.plugin import Plugin, _compute_cache_key, _get_cache_path
 
     monkeypatch.chdir(tmp_path)
     notebook = tmp_path / "n.ipynb"
     notebook.write_text("{}")
-    settings = {
-        "execute": True,
-        "allow_errors": False,
-        "execute_ignore": [],
-        "cache": True,
-        "cache_dir": ".cache/nb",
-        "kernel_name": "",
-        "theme": "",
-        "show_input": True,
-        "no_input": False,
-        "no_prompt": False,
-        "remove_tag_config": {},
-        "highlight_extra_classes": "",
-        "include_requirejs": False,
-        "custom_mathjax_url": "",
-        "toc_depth": 6,
-    }
+    # mkdocs-jupyter's defaults, with a build that executes and fails on an error
+    settings = {name: option.default for name, option in Plugin.config_scheme}
+    settings.update(execute=True, allow_errors=False, cache=True, cache_dir=".cache/nb")
     config = SimpleNamespace(
         plugins={"mkdocs-jupyter": SimpleNamespace(config=settings)}
     )

@@ -398,46 +398,19 @@ def test_a_run_for_another_release_writes_where_it_is_told_with_its_failures(
     monkeypatch.setenv(versions.REPORT_ENV, str(target))
     collector = ExampleReport(project)
     page = project / "docs" / "en" / "demo.md"
-    collector.pytest_runtest_logreport(
+    failure = {**FAILURE, "error": "ValueError: no"}
+    call = {"fspath": str(page), "when": "call", "skipped": False}
+    log = collector.pytest_runtest_logreport
+    log(SimpleNamespace(**call, nodeid="a", outcome="passed"))
+    log(
         SimpleNamespace(
-            fspath=str(page), nodeid="a", when="call", outcome="passed", skipped=False
-        )
-    )
-    collector.pytest_runtest_logreport(
-        SimpleNamespace(
-            fspath=str(page),
-            nodeid="b",
-            when="call",
-            outcome="failed",
-            skipped=False,
-            user_properties=[
-                (
-                    CARRIED,
-                    {
-                        "file": "snippets/demo.py",
-                        "line": 2,
-                        "kind": "exception",
-                        "error": "ValueError: no",
-                    },
-                )
-            ],
+            **call, nodeid="b", outcome="failed", user_properties=[(CARRIED, failure)]
         )
     )
     collector.pytest_sessionfinish(session=None)
     assert not (project / "reports" / "examples.json").exists()
     entry = json.loads(target.read_text())["pages"]["en/demo.md"]
-    assert (entry["passed"], entry["failed"], entry["failures"]) == (
-        1,
-        1,
-        [
-            {
-                "file": "snippets/demo.py",
-                "line": 2,
-                "kind": "exception",
-                "error": "ValueError: no",
-            }
-        ],
-    )
+    assert (entry["passed"], entry["failed"], entry["failures"]) == (1, 1, [failure])
 
 
 # ---- the stamps
@@ -535,27 +508,20 @@ def test_a_built_page_says_on_which_releases_its_examples_hold(project):
     _write(project, _result(project, "2.10.0", failed=1, failures=[FAILURE]))
     result = mkdocs_build(project / "mkdocs.yml", project / "out")
     assert result.returncode == 0, result.stderr
-    page = (project / "out" / "en" / "demo" / "index.html").read_text()
     # No test report here: the release runs speak for the page, linked to the releases
     # page.
-    assert (
-        '✓ 1 example verified with <a href="../compatibility/">torch 2.14</a> on CPU '
-        "(x86_64), "
-        "1 Dec 2026. On torch 2.10.0, 1 of 1 fails: <code>snippets/demo.py</code>, "
-        "line 2: raises "
-        "<code>AttributeError"
-    ) in page
-    # The Spanish page says it in Spanish: only Python's own exception text stays as it
-    # is (this small site has no Spanish releases page to link to).
-    page = (project / "out" / "es" / "demo" / "index.html").read_text()
-    assert (
-        "✓ 1 ejemplo verificado con torch 2.14 en CPU (x86_64), 1 dic 2026. Con torch "
-        "2.10.0, "
-        "falla 1 de 1: "
-        "<code>snippets/demo.py</code>, línea 2: lanza <code>AttributeError: module "
-        "'torch' has no "
-        "attribute 'accelerator'</code>."
-    ) in page
+    said = {
+        "en": '✓ 1 example verified with <a href="../compatibility/">torch 2.14</a> '
+        "on CPU (x86_64), 1 Dec 2026. On torch 2.10.0, 1 of 1 fails: "
+        "<code>snippets/demo.py</code>, line 2: raises <code>AttributeError",
+        # Only Python's own exception text stays as it is (this small site has no
+        # Spanish releases page to link to).
+        "es": "✓ 1 ejemplo verificado con torch 2.14 en CPU (x86_64), 1 dic 2026. Con "
+        "torch 2.10.0, falla 1 de 1: <code>snippets/demo.py</code>, línea 2: lanza "
+        "<code>AttributeError: module 'torch' has no attribute 'accelerator'</code>.",
+    }
+    for language, line in said.items():
+        assert line in (project / "out" / language / "demo" / "index.html").read_text()
     table = (project / "out" / "en" / "compatibility" / "index.html").read_text()
     assert (
         '<a href="../demo/">Demo</a></td>' in table

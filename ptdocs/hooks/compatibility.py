@@ -1,14 +1,7 @@
-"""Fill each language's compatibility page with the page examples' results on every
-torch release.
-
-The ``<!-- compatibility -->`` line of ``docs/<language>/compatibility.md`` is
-replaced, while the site is built, by what the committed runs in
-``reports/versions/`` show (see :mod:`ptdocs.versions`): the supported releases and
-which of them ran (torch build, device, date, totals), a table of every page with
-examples by release, and each failure and each skip that only some releases show,
-with its reason. A cell says "outdated" where the page or its snippets changed after
-that release's run: the run no longer speaks for the page. Page titles are the
-menu's, in the page's language.
+"""The ``<!-- compatibility -->`` line of each language's compatibility.md becomes
+what reports/versions/ shows (ptdocs.versions): the runs, every page by release, and
+each failure or skip that only some releases show. "outdated": the page or its
+snippets changed after that release's run, which then no longer speaks for it.
 """
 
 from __future__ import annotations
@@ -22,9 +15,11 @@ from ptdocs.catalog import CatalogError, Plural, Texts
 from ptdocs.downloads import requirements
 from ptdocs.failures import STRINGS as FAILURES
 from ptdocs.failures import describe as describe_failure
+from ptdocs.failures import inline_code
 from ptdocs.layout import language as page_language
 from ptdocs.provenance import page_sources
 from ptdocs.versions import (
+    COUNTS,
     RESULTS,
     SUPPORTED,
     Result,
@@ -33,16 +28,13 @@ from ptdocs.versions import (
     load_results,
     page_status,
     release_key,
-    shared_skips,
     totals,
 )
 
 MARKER = "<!-- compatibility -->"
 PAGE = "compatibility.md"
 
-# The page's words, in English; each other language's are in
-# locale/<language>/LC_MESSAGES/interface.po (ptdocs.catalog). A pair is (one, many):
-# the form for a count of 1, and for any other count.
+# In English; each other language's are in locale/<language>/LC_MESSAGES/interface.po.
 STRINGS = Texts(
     "compatibility",
     {
@@ -70,45 +62,57 @@ STRINGS = Texts(
         "cell_outdated": "outdated",
         "outdated_note": (
             "*outdated*: the page or its code changed after that release's run, so "
-            "the run "
-            "no longer speaks for it."
+            "the run no longer speaks for it."
         ),
         "notes_heading": "Failures and release-specific skips",
         "failure": "**{page}**, torch {release}: {failure}",
         "skip": "**{page}**, torch {release}, skipped: {reason}",
-        # Only the pages as they are now: a run's failures on a page changed since are
-        # not its failures.
+        # Only the pages as they are now: a changed page's old failures are not its own.
         "no_notes": (
             "None on the pages as they are now: every example that ran passed, and "
-            "every skip is "
-            "shared by all releases."
+            "every skip is shared by all releases."
         ),
         "none": "No release has been run yet: `python -m ptdocs.versions run RELEASE` "
         "writes `{folder}/RELEASE.json`.",
     },
 )
 
+# skipped: none of the page's examples ran
+OTHER_CELLS = {
+    "not_run": "cell_not_run",
+    "outdated": "cell_outdated",
+    "skipped": "cell_none",
+}
 _build: dict = {}
 
 
-def on_pre_build(config):
+def check_catalogs(strings: Texts, root: Path, what: str) -> dict[str, Result]:
+    """The committed results, with every language's strings: a missing translation
+    or a broken result stops the build here, in one line."""
     try:
-        _build["results"] = load_results(Path(config.config_file_path).parent)
-        # A missing translation stops the build here, in one line.
-        for language in STRINGS:
-            STRINGS[language], FAILURES[language]
+        for language in strings:
+            strings[language], FAILURES[language]
+        return load_results(root)
     except (VersionsError, CatalogError) as error:
-        raise PluginError(f"compatibility page: {error}") from None
+        raise PluginError(f"{what}: {error}") from None
+
+
+def on_pre_build(config):
+    root = Path(config.config_file_path).parent
+    _build["results"] = check_catalogs(STRINGS, root, "compatibility page")
 
 
 def on_nav(nav, config, files):
-    # The menu's titles in the page's language, and its order.
     _build["titles"] = {page.file.src_uri: page.title for page in nav.pages}
     return nav
 
 
 def _code(text: str) -> str:
-    return "`` " + text.replace("`", "'").replace("|", "\\|") + " ``"
+    return inline_code(text.replace("|", "\\|"))  # in a table: | ends a cell
+
+
+def _row(*cells) -> str:
+    return "| " + " | ".join(map(str, cells)) + " |"
 
 
 def section(
@@ -120,11 +124,11 @@ def section(
 ) -> str:
     """The Markdown that replaces the marker on the compatibility page ``page_uri``."""
     s = STRINGS[language]
-    releases = sorted(set(SUPPORTED) | set(results), key=release_key)
+    minor = [".".join(release.split(".")[:2]) for release in SUPPORTED]
     out = [
         s["supported"].format(
-            first=".".join(SUPPORTED[0].split(".")[:2]),
-            last=".".join(SUPPORTED[-1].split(".")[:2]),
+            first=minor[0],
+            last=minor[-1],
             releases=", ".join(SUPPORTED),
             pinned=requirements(root).get("torch", "?"),
         ),
@@ -133,46 +137,25 @@ def section(
     if not results:
         return "\n".join(out + [s["none"].format(folder=RESULTS.as_posix()), ""])
 
-    out += [
-        f"## {s['runs_heading']}",
-        "",
-        f"| {s['release']} | {s['build']} | {s['device']} | {s['date']} | "
-        f"{s['passed']} | {s['failed']} "
-        f"| {s['skipped']} |",
-        "|---|---|---|---|--:|--:|--:|",
-    ]
+    releases = sorted(set(SUPPORTED) | set(results), key=release_key)
+    heads = ("release", "build", "device", "date", *COUNTS)
+    out += [f"## {s['runs_heading']}", "", _row(*(s[k] for k in heads))]
+    out.append("|---|---|---|---|--:|--:|--:|")
     for release in releases:
-        result = results.get(release)
-        if result is None:
+        if (result := results.get(release)) is None:
             out.append(f"| {release} | {s['not_run_yet']} | | | | | |")
             continue
-        counts = totals(result.pages).get(
-            language, {"passed": 0, "failed": 0, "skipped": 0}
-        )
-        out.append(
-            f"| {release} | {result.torch} | {result.device} | {result.date} | "
-            f"{counts['passed']} "
-            f"| {counts['failed']} | {counts['skipped']} |"
-        )
+        counts = totals(result.pages).get(language, dict.fromkeys(COUNTS, 0))
+        facts = (result.torch, result.device, result.date)
+        out.append(_row(release, *facts, *(counts[k] for k in COUNTS)))
 
-    pages = {
-        page
-        for result in results.values()
-        for page in result.pages
-        if page_language(page) == language
-    }
     order = list(titles)
     pages = sorted(
-        pages,
+        {p for r in results.values() for p in r.pages if page_language(p) == language},
         key=lambda page: (order.index(page) if page in order else len(order), page),
     )
-    out += [
-        "",
-        f"## {s['pages_heading']}",
-        "",
-        f"| {s['page']} | " + " | ".join(releases) + " |",
-        "|---|" + "---|" * len(releases),
-    ]
+    out += ["", f"## {s['pages_heading']}", "", _row(s["page"], *releases)]
+    out.append("|---|" + "---|" * len(releases))
     notes, outdated = [], False
     for page in pages:
         path = root / "docs" / page
@@ -183,41 +166,36 @@ def section(
             page_status(results[release], page, current) if release in results else None
             for release in releases
         ]
-        shared = shared_skips(statuses)  # as on the stamps
+        passing = [st for st in statuses if st is not None and st.state == "passed"]
+        # Skips every passing release shares (no accelerator here) are not repeated.
+        reasons = [set(st.skip_reasons) for st in passing]
+        shared = set.intersection(*reasons) if reasons else set()
         cells = []
-        for status in statuses:
-            if status is None or status.state == "not_run":
-                cells.append(s["cell_not_run"])
-            elif status.state == "outdated":
-                cells.append(s["cell_outdated"])
-                outdated = True
-            elif status.state == "failed":
-                cells.append(
-                    s["cell_failed"].format(failed=status.failed, total=status.total)
-                )
-                notes += [
-                    s["failure"].format(
-                        page=title,
-                        release=status.release,
-                        failure=describe_failure(language, failure, _code),
+        for st in statuses:
+            state = "not_run" if st is None else st.state
+            outdated |= state == "outdated"
+            if state == "failed":
+                cells.append(s["cell_failed"].format(failed=st.failed, total=st.total))
+                if st.failures:
+                    said = describe_failure(language, st.failures[0], _code)
+                    note = s["failure"].format(
+                        page=title, release=st.release, failure=said
                     )
-                    for failure in status.failures[:1]
-                ]
-            elif status.state == "skipped":
-                cells.append(s["cell_none"])
-            else:
+                    notes.append(note)
+            elif state == "passed":
                 cells.append(
-                    s["cell_skips"](status.skipped, passed=status.passed)
-                    if status.skipped
-                    else s["cell_passed"].format(passed=status.passed)
+                    s["cell_skips"](st.skipped, passed=st.passed)
+                    if st.skipped
+                    else s["cell_passed"].format(passed=st.passed)
                 )
-            if status is not None and status.state == "passed":
                 notes += [
-                    s["skip"].format(page=title, release=status.release, reason=reason)
-                    for reason in dict.fromkeys(status.skip_reasons)
+                    s["skip"].format(page=title, release=st.release, reason=reason)
+                    for reason in dict.fromkeys(st.skip_reasons)
                     if reason not in shared
                 ]
-        out.append(f"| {link} | " + " | ".join(cells) + " |")
+            else:
+                cells.append(s[OTHER_CELLS[state]])
+        out.append(_row(link, *cells))
     if outdated:
         out += ["", s["outdated_note"]]
     out += ["", f"## {s['notes_heading']}", ""]
@@ -232,12 +210,11 @@ def on_page_markdown(markdown, page, config, files):
         raise PluginError(
             f"{page.file.src_uri}: put exactly one '{MARKER}' line where the table goes"
         )
-    root = Path(config.config_file_path).parent
     text = section(
         built_language(page.file, config, STRINGS),
         page.file.src_uri,
         _build.get("results", {}),
         _build.get("titles", {}),
-        root,
+        Path(config.config_file_path).parent,
     )
     return markdown.replace(MARKER, text)

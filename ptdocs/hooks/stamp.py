@@ -1,39 +1,10 @@
-"""A verification stamp on every page with code, in the page's language, from the
-real test runs.
+"""A stamp on every page with code, in its language, from the real test runs.
 
-The test suite writes ``reports/examples.json`` (see :mod:`ptdocs.report`): per page,
-how many examples passed, failed or were skipped (with the reasons), the torch build,
-the device, the date, and fingerprints of the page and the snippet files it includes;
-``reports/versions/`` holds the committed runs on other torch releases
-(:mod:`ptdocs.versions`). The lesson comes first, so the stamp is one quiet line at
-the page's end, where Material puts a page's own metadata (its ``md-source-file``
-facts), linking to the releases page:
-
-* the examples passed, in this build's run or in release runs made on the page as it
-  is now:
-  "✓ 28 examples verified with torch 2.10–2.15 on CPU (x86_64), 2 Dec 2026." (a range
-  only where
-  every supported release in it passed), with the skipped examples and their reasons,
-  and each
-  release on which some fail;
-* no run speaks for the page (no report, as under ``mkdocs serve``; a page or snippet
-  changed
-  since the run; a report from another torch; no example ran): a neutral note saying
-  which,
-  never a warning box;
-* an example failed in this build's run: a failure box right under the title, where
-  it cannot be
-  missed, and never a passing line;
-* a page without code gets no stamp.
-
-Notebook pages get their stamp from a report entry when one exists; otherwise from
-what mkdocs-jupyter proves while building: with ``execute: true`` and ``allow_errors:
-false`` every code cell ran without error in this build (a cell that raises stops
-it), unless the output came from mkdocs-jupyter's cache of an earlier build, which
-the stamp then says.
-
-Readers see the stamp; search does not index it (Material's ``data-search-exclude``),
-so a search result shows the page's own words.
+From reports/examples.json (ptdocs.report) and reports/versions/ (ptdocs.versions):
+a quiet line at the page's end, as Material's page metadata, when the examples passed
+on the page as it is now; a neutral note when no run speaks for it; a failure box
+under the title when one failed here. A notebook no report covers gets what this
+build's execution proves. Search leaves the stamp out (``data-search-exclude``).
 """
 
 from __future__ import annotations
@@ -49,36 +20,32 @@ from babel.dates import format_date
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
-from ptdocs.catalog import CatalogError, Plural, Texts
-from ptdocs.failures import STRINGS as FAILURES
+from ptdocs.catalog import Plural, Texts
+from ptdocs.downloads import guide_pages
 from ptdocs.failures import describe as describe_failure
 from ptdocs.generated import after_title
+from ptdocs.hooks import compatibility
 from ptdocs.notebook_renders import executes, made_earlier
 from ptdocs.provenance import REPORT, page_sources
 from ptdocs.versions import (
     SUPPORTED,
     Status,
-    VersionsError,
     built_language,
     installed_torch,
-    load_results,
     page_status,
     public,
     release_key,
     status_of,
 )
 
-# The stamp's words, in English; each other language's are in
-# locale/<language>/LC_MESSAGES/interface.po (ptdocs.catalog). A Plural is gettext's
-# singular and plural ({n}): each language writes its whole sentence for each of its
-# forms (a verb agrees with its count).
+# In English; each other language's are in locale/<language>/LC_MESSAGES/interface.po.
+# A Plural: each language writes its whole sentence for each count (a verb agrees).
 STRINGS = Texts(
     "stamp",
     {
         "failed": "Failing examples",
         "unverified": "Not verified in this build.",
-        # {releases}: the link to the releases page, "torch 2.10–2.15"; {date}: "2 Dec
-        # 2026".
+        # {releases}: the link to the releases page, "torch 2.10–2.15".
         "verified": Plural(
             "1 example verified with {releases} on {device}, {date}.",
             "{n} examples verified with {releases} on {device}, {date}.",
@@ -93,8 +60,7 @@ STRINGS = Texts(
         "{date}.",
         "no_report": (
             "No test report was found ({report}): run `python -m pytest` before "
-            "building "
-            "to verify the pages."
+            "building to verify the pages."
         ),
         "not_run": "The last test run ({date}) did not run the examples of this page.",
         "changed": "This page or the code it shows changed after the last test run "
@@ -104,29 +70,21 @@ STRINGS = Texts(
         "other_torch": "The last test run used torch {then}; this site was built with "
         "torch {now}.",
         "notebook_ran": Plural(
-            (
-                "The 1 code cell of this notebook ran without error while this page "
-                "was built, "
-                "with torch {torch} on {device}, {date}."
-            ),
-            (
-                "All {n} code cells of this notebook ran without error while this "
-                "page was built, "
-                "with torch {torch} on {device}, {date}."
-            ),
+            "The 1 code cell of this notebook ran without error while this page was "
+            "built, with torch {torch} on {device}, {date}.",
+            "All {n} code cells of this notebook ran without error while this page "
+            "was built, with torch {torch} on {device}, {date}.",
         ),
         "notebook_cached": (
             "The outputs of this notebook were reused from mkdocs-jupyter's cache of "
-            "an "
-            "earlier build; the notebook did not run in this build."
+            "an earlier build; the notebook did not run in this build."
         ),
         "notebook_off": (
             "This build does not execute notebooks, or lets a failing cell pass "
             "(mkdocs-jupyter: execute, allow_errors)."
         ),
         "and": "and",
-        # A release on which some of the page's examples fail (ptdocs.versions), after
-        # the line.
+        # A release on which some of the page's examples fail, after the line.
         "releases_fail": Plural(
             "On torch {release}, 1 of {total} fails: {failure}.",
             "On torch {release}, {n} of {total} fail: {failure}.",
@@ -135,9 +93,6 @@ STRINGS = Texts(
 )
 
 VERIFIED, FAILED, UNVERIFIED = "verified", "failed", "unverified"
-RELEASES_PAGE = (
-    "compatibility.md"  # in each language's folder: every release's run, page by page
-)
 RELEASES = "{releases}"  # where a verified line links to the releases page
 
 
@@ -149,44 +104,33 @@ class Stamp:
     title: str = ""  # a failure: its box's title
 
     def markdown(self, url: str | None = None) -> str:
-        """A failure: its box. Anything else: the line, its releases linked to
-        ``url`` if any."""
-        if self.state == FAILED:
-            return f'!!! failure "{self.title}"\n\n    {self.text}\n'
+        """The line, its releases linked to ``url`` if any."""
         releases = f"torch {self.releases}"
         text = self.text.replace(RELEASES, f"[{releases}]({url})" if url else releases)
         return f"✓ {text}" if self.state == VERIFIED else text
 
     def html(self, url: str | None = None) -> str:
-        """The stamp as HTML, out of the search index (Material's
-        ``data-search-exclude``): a failure's box as Python-Markdown's admonition
-        writes it (for under the title), or the quiet line (for the page's end:
-        Material's md-source-file, a page's metadata)."""
+        """A failure's box as Python-Markdown's admonition writes it (for under the
+        title), or the quiet line as Material's md-source-file (for the page's end)."""
         if self.state == FAILED:
             return (
-                '<div class="admonition failure" data-search-exclude>\n<p '
-                'class="admonition-title">'
-                f"{escape(self.title, quote=False)}</p>\n"
+                '<div class="admonition failure" data-search-exclude>\n'
+                f'<p class="admonition-title">{escape(self.title, quote=False)}</p>\n'
                 f"{markdown_lib.markdown(self.text)}\n</div>\n"
             )
-        line = (
-            markdown_lib.markdown(self.markdown(url))
-            .removeprefix("<p>")
-            .removesuffix("</p>")
-        )
+        line = markdown_lib.markdown(self.markdown(url))
         return (
             '<aside class="md-source-file ptdocs-end ptdocs-stamp '
-            f'ptdocs-stamp--{self.state}" '
-            f"data-search-exclude>\n<p>{line}</p>\n</aside>\n"
+            f'ptdocs-stamp--{self.state}" data-search-exclude>\n'
+            f"{line}\n</aside>\n"
         )
 
 
-def _skips(s: dict, skipped: int, reasons) -> str:
-    if not skipped:
+def _skips(s: dict, status: Status) -> str:
+    if not status.skipped:
         return ""
-    return " " + s["skipped"](
-        skipped, reasons="; ".join(dict.fromkeys(reasons or [])) or s["no_reason"]
-    )
+    reasons = "; ".join(dict.fromkeys(status.skip_reasons)) or s["no_reason"]
+    return " " + s["skipped"](status.skipped, reasons=reasons)
 
 
 def _listed(s: dict, items: list[str]) -> str:
@@ -195,70 +139,51 @@ def _listed(s: dict, items: list[str]) -> str:
     return f"{', '.join(items[:-1])} {s['and']} {items[-1]}"
 
 
-def _code(text: str) -> str:
-    """Inline code that survives any text (a failure may hold backticks or Markdown)."""
-    return "`` " + text.replace("`", "'") + " ``"
-
-
 def _date(text: str, language: str) -> str:
-    """An ISO date as the language writes it short: 2026-12-02 -> "2 Dec 2026", "2
-    dic 2026"."""
+    """2026-12-02 -> "2 Dec 2026", "2 dic 2026"."""
     try:
-        day = datetime.date.fromisoformat(text)
+        return format_date(
+            datetime.date.fromisoformat(text), "d MMM y", locale=language
+        )
     except (TypeError, ValueError):
         return str(text)
-    return format_date(day, "d MMM y", locale=language)
 
 
 def releases_span(s: dict, releases) -> str:
-    """The torch releases that passed, short: runs of consecutive supported releases
-    as a range ("2.10–2.15"), each named by its minor version (one supported release
-    per minor); a release outside SUPPORTED by its own number."""
+    """The releases that passed, short: consecutive supported ones as a range by
+    minor version ("2.10–2.15"); any other release by its own number."""
     groups: list[list[str]] = []
     for release in sorted({public(release) for release in releases}, key=release_key):
-        index = SUPPORTED.index(release) if release in SUPPORTED else None
         last = groups[-1][-1] if groups else None
-        if (
-            index is not None
-            and last in SUPPORTED
-            and SUPPORTED.index(last) == index - 1
-        ):
-            groups[-1].append(release)
-        else:
-            groups.append([release])
+        if release in SUPPORTED and last in SUPPORTED:
+            if SUPPORTED.index(last) == SUPPORTED.index(release) - 1:
+                groups[-1].append(release)
+                continue
+        groups.append([release])
 
     def name(release: str) -> str:
         return ".".join(release.split(".")[:2]) if release in SUPPORTED else release
 
-    return _listed(
-        s,
-        [
-            name(group[0]) if len(group) == 1 else f"{name(group[0])}–{name(group[-1])}"
-            for group in groups
-        ],
-    )
+    spans = [name(g[0]) + (f"–{name(g[-1])}" if len(g) > 1 else "") for g in groups]
+    return _listed(s, spans)
 
 
 def _failing_releases(s: dict, language: str, runs) -> str:
-    """A sentence for each release on which some examples fail; releases that fail
-    alike (same counts, same first failure) share one."""
+    """A sentence per release with failing examples; alike ones share it."""
     failing: dict[tuple, list[str]] = {}
-    for status, *_when_and_where in runs:
+    for status, *_ in runs:
         if status.state == "failed":
-            first = (
-                describe_failure(language, status.failures[0], _code)
-                if status.failures
-                else s["no_reason"]
-            )
-            failing.setdefault((status.failed, status.total, first), []).append(
-                status.release
-            )
+            first = s["no_reason"]
+            if status.failures:
+                first = describe_failure(language, status.failures[0])
+            key = (status.failed, status.total, first)
+            failing.setdefault(key, []).append(status.release)
     return "".join(
         " "
         + s["releases_fail"](
-            failed, release=_listed(s, releases), total=total, failure=first.rstrip(".")
+            n, release=_listed(s, rs), total=total, failure=first.rstrip(".")
         )
-        for (failed, total, first), releases in failing.items()
+        for (n, total, first), rs in failing.items()
     )
 
 
@@ -269,93 +194,58 @@ def report_stamp(
     current_sources: dict[str, str],
     torch_now: str | None,
     has_examples: bool,
-    report_name: str = REPORT.as_posix(),
     runs: list[tuple[Status, str, str]] = (),
 ) -> Stamp | None:
     """The stamp of one page (None: it has no code), from the test report (None:
-    there is none) and the release runs (``runs``: each release's Status for the page
-    as it is now, with the date and the device of its run)."""
-    s = STRINGS.in_language(language)
+    there is none) and ``runs``: each release's Status for the page, with the date
+    and the device of its run."""
     if not has_examples:
         return None
+    s = STRINGS.in_language(language)
     runs = sorted(runs, key=lambda run: release_key(run[0].release))
     passing = [run for run in runs if run[0].state == "passed"]
     also = _failing_releases(s, language, runs)
+    ran = [(status.release, date, device) for status, date, device in passing]
 
-    def verified(n: int, releases, dates, devices, skipped: int, reasons) -> Stamp:
-        date, device = (
-            _date(max(dates), language),
-            _listed(s, list(dict.fromkeys(devices))),
-        )
+    def verified(status: Status, proofs) -> Stamp:  # (release, date, device) each
+        releases, dates, devices = zip(*proofs, strict=True)
+        device = _listed(s, list(dict.fromkeys(devices)))
+        when = _date(max(dates), language)
+        line = s["verified"](status.passed, releases=RELEASES, device=device, date=when)
         return Stamp(
-            VERIFIED,
-            s["verified"](n, releases=RELEASES, device=device, date=date)
-            + _skips(s, skipped, reasons)
-            + also,
-            releases_span(s, releases),
+            VERIFIED, line + _skips(s, status) + also, releases_span(s, releases)
         )
 
     def unverified(text: str) -> Stamp:
         if passing:  # the release runs, made on the page as it is, speak for it
-            newest = max(passing, key=lambda run: run[1])[0]
-            return verified(
-                newest.passed,
-                [status.release for status, *_ in passing],
-                [date for _, date, _ in passing],
-                [device for *_, device in passing],
-                newest.skipped,
-                newest.skip_reasons,
-            )
+            return verified(max(passing, key=lambda run: run[1])[0], ran)
         return Stamp(UNVERIFIED, f"{s['unverified']} {text}{also}")
 
     if report is None:
-        return unverified(s["no_report"].format(report=report_name))
-    date = report.get("date", "?")
+        return unverified(s["no_report"].format(report=REPORT.as_posix()))
     if report.get("torch") != torch_now:
-        return unverified(
-            s["other_torch"].format(then=report.get("torch"), now=torch_now)
-        )
+        then = report.get("torch")
+        return unverified(s["other_torch"].format(then=then, now=torch_now))
     entry = (report.get("pages") or {}).get(page)
-    status = status_of(
-        report["torch"], entry, current_sources
-    )  # as each release's run is read
+    status = status_of(report["torch"], entry, current_sources)
     if status.state == "not_run":
-        return unverified(s["not_run"].format(date=date))
-    date = entry.get(
-        "date", date
-    )  # a page kept from an earlier run of the report: its own day
-    if status.state == "outdated":
-        return unverified(
-            s["changed"].format(
-                date=date, files=", ".join(f"`{path}`" for path in status.changed)
-            )
-            if status.changed
-            else s["unrecorded"].format(date=date)
-        )
+        return unverified(s["not_run"].format(date=report.get("date", "?")))
+    # A page kept from an earlier run of the report has its own day.
     facts = {
         "torch": report["torch"],
         "device": report.get("device", "?"),
-        "date": date,
+        "date": entry.get("date", report.get("date", "?")),
     }
+    if status.state == "outdated":
+        files = ", ".join(f"`{path}`" for path in status.changed)
+        key = "changed" if status.changed else "unrecorded"
+        return unverified(s[key].format(date=facts["date"], files=files))
     if status.state == "failed":
-        return Stamp(
-            FAILED,
-            s["failures"].format(failed=status.failed, total=status.total, **facts),
-            title=s["failed"],
-        )
+        counts = {"failed": status.failed, "total": status.total}
+        return Stamp(FAILED, s["failures"].format(**counts, **facts), title=s["failed"])
     if status.state == "skipped":
-        return unverified(
-            s["none_ran"].format(**facts)
-            + _skips(s, status.skipped, status.skip_reasons)
-        )
-    return verified(
-        status.passed,
-        [report["torch"], *(run.release for run, *_ in passing)],
-        [date, *(date for _, date, _ in passing)],
-        [facts["device"], *(device for *_, device in passing)],
-        status.skipped,
-        status.skip_reasons,
-    )
+        return unverified(s["none_ran"].format(**facts) + _skips(s, status))
+    return verified(status, [(facts["torch"], facts["date"], facts["device"]), *ran])
 
 
 def notebook_stamp(
@@ -367,19 +257,14 @@ def notebook_stamp(
     device: str,
     date: str,
 ) -> Stamp:
-    """The stamp of a notebook page that no test report covers: what this build's
-    execution proves."""
+    """A notebook page no test report covers: what this build's execution proves."""
     s = STRINGS.in_language(language)
-    if not executed:
-        return Stamp(UNVERIFIED, f"{s['unverified']} {s['notebook_off']}")
-    if cached:
-        return Stamp(UNVERIFIED, f"{s['unverified']} {s['notebook_cached']}")
-    return Stamp(
-        VERIFIED,
-        s["notebook_ran"](
-            cells, torch=torch_now, device=device, date=_date(date, language)
-        ),
-    )
+    if not executed or cached:
+        why = s["notebook_cached" if executed else "notebook_off"]
+        return Stamp(UNVERIFIED, f"{s['unverified']} {why}")
+    date = _date(date, language)
+    text = s["notebook_ran"](cells, torch=torch_now, device=device, date=date)
+    return Stamp(VERIFIED, text)
 
 
 def load_report(path: Path) -> dict | None:
@@ -398,131 +283,74 @@ def load_report(path: Path) -> dict | None:
     return report
 
 
-def _count_examples(path: Path, root: Path) -> int:
-    """The examples the test suite collects from this page: its Python blocks, as
-    Sybil sees them."""
-    from sybil import Document
-
-    from ptdocs.pages import PageBlockParser
-
-    document = Document(path.read_text(encoding="utf-8"), str(path))
-    return sum(1 for _ in PageBlockParser(root)(document))
-
-
-# ---- MkDocs events
-# ----------------------------------------------------------------------------
-
 _build: dict = {}
 
 
 def on_pre_build(config):
     root = Path(config.config_file_path).parent
-    _build.clear()
-    try:
-        releases = load_results(root)
-        # A missing translation stops the build here, in one line.
-        for language in STRINGS:
-            STRINGS[language], FAILURES[language]
-    except (VersionsError, CatalogError) as error:
-        raise PluginError(f"stamp hook: {error}") from None
     _build.update(
         root=root,
+        releases=compatibility.check_catalogs(STRINGS, root, "stamp hook"),
         report=load_report(root / REPORT),
         torch=installed_torch(),
-        notebooks={},
-        pages={},
-        releases=releases,
+        # The pages with examples, as the test suite collects them.
+        guides={page.resolve() for page in guide_pages(root)},
+        stamps={},
     )
 
 
 def on_page_markdown(markdown, page, config, files):
-    source = Path(page.file.abs_src_path)
+    source, uri = Path(page.file.abs_src_path), page.file.src_uri
     language = built_language(page.file, config, STRINGS)
-    report = _build["report"]
-    sources = page_sources(source, _build["root"])
+    report, sources = _build["report"], page_sources(source, _build["root"])
+    # A notebook (mkdocs-jupyter renders it; on_page_content adds the stamp) that no
+    # report covers gets what this build proves.
+    if source.suffix == ".ipynb" and (report or {}).get("pages", {}).get(uri) is None:
+        _build["stamps"][uri] = _notebook_build_stamp(source, language, config)
+        return markdown
     runs = [
-        (page_status(result, page.file.src_uri, sources), result.date, result.device)
+        (page_status(result, uri, sources), result.date, result.device)
         for result in _build["releases"].values()
     ]
-    if source.suffix == ".ipynb":
-        # mkdocs-jupyter renders notebooks itself; the stamp goes into its HTML
-        # (on_page_content).
-        if (report or {}).get("pages", {}).get(page.file.src_uri) is not None:
-            stamp = report_stamp(
-                language,
-                page.file.src_uri,
-                report,
-                sources,
-                _build["torch"],
-                True,
-                runs=runs,
-            )
-        else:
-            stamp = _notebook_build_stamp(source, language, config)
-        _build["notebooks"][page.file.src_uri] = stamp
-        return markdown
-    stamp = report_stamp(
-        language,
-        page.file.src_uri,
-        report,
-        sources,
-        _build["torch"],
-        _count_examples(source, _build["root"]) > 0,
-        runs=runs,
+    has_examples = source.suffix == ".ipynb" or source.resolve() in _build["guides"]
+    _build["stamps"][uri] = report_stamp(
+        language, uri, report, sources, _build["torch"], has_examples, runs=runs
     )
-    _build["pages"][page.file.src_uri] = stamp
     return markdown
 
 
 def on_page_content(html, page, config, files):
-    pages, notebooks = _build.get("pages", {}), _build.get("notebooks", {})
-    stamp = pages.get(page.file.src_uri) or notebooks.get(page.file.src_uri)
+    stamp = _build.get("stamps", {}).get(page.file.src_uri)
     if stamp is None:
         return html
-    if (
-        stamp.state == FAILED
-    ):  # where it cannot be missed; any other stamp at the page's end
+    if stamp.state == FAILED:  # where it cannot be missed
         return after_title(html, stamp.html())
-    return html + stamp.html(_releases_url(page, config, files))
-
-
-def _releases_url(page, config, files) -> str | None:
-    """The releases page of the page's language, relative to the page (None: the site
-    has none)."""
     language = built_language(page.file, config, STRINGS)
     releases = (
-        files.get_file_from_path(f"{language}/{RELEASES_PAGE}") if files else None
+        files.get_file_from_path(f"{language}/{compatibility.PAGE}") if files else None
     )
-    return get_relative_url(releases.url, page.url) if releases else None
+    return html + stamp.html(
+        get_relative_url(releases.url, page.url) if releases else None
+    )
 
 
 def _notebook_build_stamp(source: Path, language: str, config) -> Stamp:
     import nbformat
 
-    cells = sum(
-        1
-        for cell in nbformat.read(source, as_version=4).cells
-        if cell.cell_type == "code" and cell.source.strip()
-    )
+    cells = nbformat.read(source, as_version=4).cells
+    code = sum(1 for c in cells if c.cell_type == "code" and c.source.strip())
     executed, cached = _jupyter_execution(source, config)
+    device = ""
+    if executed and not cached:
+        # Only for a notebook that runs here: ptdocs.report imports pytest, and its
+        # device_description torch (seconds), which a build reusing renders skips.
+        from ptdocs.report import device_description
+
+        device = device_description()
+    today = datetime.date.today().isoformat()
     return notebook_stamp(
-        language,
-        cells,
-        executed,
-        cached,
-        _build["torch"],
-        _device() if executed and not cached else "",
-        datetime.date.today().isoformat(),
+        language, code, executed, cached, _build["torch"], device, today
     )
-
-
-def _device() -> str:
-    # Imported only for a notebook that runs in this build: ptdocs.report imports pytest
-    # and the page parser, and device_description torch (seconds), which a build that
-    # reuses every render does not need.
-    from ptdocs.report import device_description
-
-    return device_description()
 
 
 def _jupyter_execution(source: Path, config) -> tuple[bool, bool]:
@@ -537,7 +365,5 @@ def _jupyter_execution(source: Path, config) -> tuple[bool, bool]:
         return executed, False
     try:
         return executed, made_earlier(source, settings)
-    except (
-        ImportError
-    ):  # the cache layout is not what we know: do not claim a fresh run
+    except ImportError:  # an unknown cache layout: claim no fresh run
         return executed, True
