@@ -26,18 +26,6 @@ from ptdocs.catalog import CatalogError, Texts
 from ptdocs.hooks import language_links, search
 
 NAME = "404.html"
-# Other languages' in locale/<language>/LC_MESSAGES/interface.po (ptdocs.catalog).
-TEXTS = Texts(
-    "not_found",
-    {
-        "title": "Page not found",
-        "lost": "There is no page at this address: it may have moved, or the address "
-        "may be mistyped.",
-        "next": "Look for it in the menu or with the search, or start again from the "
-        "home page.",
-        "home": "Go to the home page",
-    },
-)
 TEMPLATE = """{% extends "main.html" %}
 {% block htmltitle %}<title>{{ not_found.title | e }} - {{ config.site_name | e }}</title>{% endblock %}
 {% block content %}
@@ -68,9 +56,25 @@ class NotFoundPageError(PluginError):
     pass
 
 
+# Other languages' in locale/es/LC_MESSAGES/interface.po, whose entries name this line.
+TEXTS = Texts(
+    "not_found",
+    {
+        "title": "Page not found",
+        "lost": "There is no page at this address: it may have moved, or the address "
+        "may be mistyped.",
+        "next": "Look for it in the menu or with the search, or start again from the "
+        "home page.",
+        "home": "Go to the home page",
+    },
+)
+
+
 def _language(config) -> str:
     i18n = config.plugins.get("i18n")
-    return i18n.current_language if i18n else config.theme.get("language") or "en"
+    if i18n is not None:
+        return i18n.current_language
+    return config.theme.get("language") or "en"
 
 
 def site_path(config) -> str:
