@@ -8,50 +8,11 @@ and, within it, in which order. i18n builds each other language inside its own
 
 from __future__ import annotations
 
+import importlib
+
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
-
-from .hooks import (
-    code_weight,
-    compatibility,
-    downloads,
-    interface,
-    language_links,
-    measuring_module,
-    not_found,
-    notebook_css,
-    notebook_math,
-    notebooks,
-    report_link,
-    results,
-    search,
-    stamp,
-    template_cache,
-    translations,
-)
-
-STEPS = {
-    module.__name__.rpartition(".")[2]: module
-    for module in (
-        template_cache,
-        notebooks,
-        downloads,
-        translations,
-        language_links,
-        notebook_math,
-        notebook_css,
-        stamp,
-        compatibility,
-        results,
-        measuring_module,
-        code_weight,
-        search,
-        interface,
-        not_found,
-        report_link,
-    )
-}
 
 # {event: {priority: the steps, in the order they run}}
 ORDER: dict[str, dict[int, str]] = {
@@ -77,6 +38,20 @@ ORDER: dict[str, dict[int, str]] = {
     # 100: before mkdocs-jupyter (0) evicts the renders it did not use and i18n (-100)
     # builds the next language.
     "post_build": {100: "notebooks downloads", -200: "results search not_found"},
+}
+
+
+# Imported by name: ORDER is the one list of them.
+STEPS = {
+    name: importlib.import_module(f"ptdocs.hooks.{name}")
+    for name in sorted(
+        {
+            name
+            for group in ORDER.values()
+            for names in group.values()
+            for name in names.split()
+        }
+    )
 }
 
 

@@ -1,13 +1,8 @@
 """A missing address gets a 404 page in its own language.
 
-GitHub Pages and ``mkdocs serve`` answer every missing path with the root ``404.html``
-(i18n's last language's won: ultrabug/mkdocs-static-i18n#284), and its links must be
-absolute (from ``site_url``) as it is served at any depth. So each language's 404 page
-is rendered with its own texts, its switcher on the home pages and its search index;
-``es/404.html`` is written, and the root page is the English one with a script right
-after ``<meta charset>`` that, under ``es/``, ``document.write``s the Spanish page and
-opens a ``<template>`` that makes the English rest inert: the address stays and no
-English script runs (fetching or redirecting would show both or change the address).
+GitHub Pages and ``mkdocs serve`` answer every missing path, at any depth, with the root
+``404.html`` (i18n's last language's won: ultrabug/mkdocs-static-i18n#284): its links
+are absolute, from ``site_url``, and it switches to another language's page by script.
 """
 
 from __future__ import annotations
@@ -36,6 +31,10 @@ TEMPLATE = """{% extends "main.html" %}
 {% endblock %}
 """
 _CHARSET = re.compile(r"<meta\s+charset=[^>]*>", re.I)
+# Right after <meta charset>, before anything loads: under <base><locale>/ it writes that
+# page into the document and opens a <template>, which makes the rest, the English page,
+# inert. The address stays and no English script runs (fetching the page after load
+# would run both; redirecting changes the address). Without JavaScript: English.
 _SWITCH = """<script>/* ptdocs/hooks/not_found.py: a missing address under <locale>/ gets that language's page */
 (function () {
   var pages = %(pages)s, base = %(base)s, path = location.pathname;
@@ -49,14 +48,15 @@ _SWITCH = """<script>/* ptdocs/hooks/not_found.py: a missing address under <loca
 })();
 </script>"""
 
-_rendered: dict[str, str] = {}  # the 404 page of each language built so far
+
+def _script_json(value) -> str:
+    """JSON to write inside a <script>: ``</`` and ``<!`` escaped, which would end the
+    element or change how the parser reads it."""
+    return re.sub(r"<(?=[/!])", r"\\u003c", json.dumps(value, ensure_ascii=False))
 
 
-class NotFoundPageError(PluginError):
-    pass
-
-
-# Other languages' in locale/es/LC_MESSAGES/interface.po, whose entries name this line.
+# Other languages' in locale/<language>/LC_MESSAGES/interface.po, whose entries name
+# this line: moved, they are stale (then run python -m ptdocs.catalog update).
 TEXTS = Texts(
     "not_found",
     {
@@ -68,6 +68,13 @@ TEXTS = Texts(
         "home": "Go to the home page",
     },
 )
+
+
+_rendered: dict[str, str] = {}  # the 404 page of each language built so far
+
+
+class NotFoundPageError(PluginError):
+    pass
 
 
 def _language(config) -> str:
@@ -84,14 +91,14 @@ def site_path(config) -> str:
 
 
 def texts(locale: str) -> dict[str, str]:
-    if locale not in TEXTS:
+    try:
+        return TEXTS[locale]
+    except KeyError:
         raise NotFoundPageError(
             f"404 hook: no text for language '{locale}'; add its catalog, "
             f"locale/{locale}/LC_MESSAGES/interface.po (python -m ptdocs.catalog "
             "update)"
-        )
-    try:
-        return TEXTS[locale]
+        ) from None
     except CatalogError as error:
         raise NotFoundPageError(f"404 hook: {error}") from None
 
@@ -164,9 +171,3 @@ def _parts(html: str, which: str) -> tuple[dict[str, str], int]:
             "did the theme change its template?"
         )
     return tag.attrs, charset.end()
-
-
-def _script_json(value) -> str:
-    """JSON to write inside a <script>: ``</`` and ``<!`` escaped, which would end the
-    element or change how the parser reads it."""
-    return re.sub(r"<(?=[/!])", r"\\u003c", json.dumps(value, ensure_ascii=False))

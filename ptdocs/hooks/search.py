@@ -1,18 +1,8 @@
 """One search index per language, and only a page's words in it.
 
-i18n's ``reconfigure_search`` leaves one index of both languages at the site's root,
-and Material loads ``search/search_index.json`` under ``config.base``: an English search
-listed Spanish pages (neither plugin has an option: mkdocs-static-i18n #33, #271,
-mkdocs-material #867). After the last build this hook splits the index, each other
-language's under ``<locale>/`` with locations relative to it, and points that
-language's pages' ``config.base`` there (Material resolves results against it too).
-
-Code blocks, notebook outputs and notebook chrome (permalinks, prompts, copy buttons)
-are marked ``data-search-exclude``: code was 147 of the English index's 344 kB (issue
-25), and every API name a reader searches for is in the prose that explains it.
-Material compares elements by tag alone, so a marked element holds none of its tag.
-Searches match typed words as prefixes, not stems: Material appends ``*`` to each, which
-lunr then skips its pipeline for (so a ``stemmer`` there would make whole words miss).
+i18n's ``reconfigure_search`` leaves one index of every language, which Material loads
+from under ``config.base``: an English search listed Spanish pages (no option in either
+plugin: mkdocs-static-i18n #33, #271, mkdocs-material #867).
 """
 
 from __future__ import annotations
@@ -21,6 +11,7 @@ import json
 import re
 from pathlib import Path
 
+import material
 from jinja2.utils import htmlsafe_json_dumps
 from mkdocs.exceptions import PluginError
 
@@ -32,8 +23,11 @@ _NEEDS_ROOT_BASE = {"navigation.instant", "navigation.instant.preview"}
 _CONFIG = re.compile(
     r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.S
 )
-# By class: code blocks (pymdownx.highlight, notebooks), outputs and the text the copy
-# buttons copy; nbconvert's heading permalink and prompts, mkdocs-jupyter's copy button.
+# Marked data-search-exclude, by class: code blocks, notebook outputs and the text copy
+# buttons copy (code was 147 of the English index's 344 kB, issue 25; the API names a
+# reader looks for are in the prose), nbconvert's heading permalink and prompts and
+# mkdocs-jupyter's copy button. Material compares elements by tag alone: a marked
+# element holds none of its own tag.
 _NOT_INDEXED = (
     "highlight|highlight-ipynb|jp-OutputArea-output|clipboard-copy-txt"
     "|anchor-link|jp-InputPrompt|jp-OutputPrompt|zeroclipboard-container"
@@ -42,11 +36,9 @@ _NOT_INDEXED_TAG = re.compile(
     rf'<(a|div)(?=\s[^>]*\bclass="(?:[^"]*\s)?(?:{_NOT_INDEXED})(?:\s[^"]*)?")'
     r"(?![^>]*\sdata-search-exclude\b)"
 )
-# The languages lunr can stem besides English, which ship with Material.
-_LUNR = (
-    Path(__import__("material").__file__).parent
-    / "templates/assets/javascripts/lunr/min"
-)
+# lunr's languages besides English, which ship with Material. (Typed words match as
+# prefixes, not stems: Material appends `*`, for which lunr skips its pipeline.)
+_LUNR = Path(material.__file__).parent / "templates/assets/javascripts/lunr/min"
 
 
 class SearchIndexError(PluginError):
@@ -55,7 +47,7 @@ class SearchIndexError(PluginError):
 
 def split_index(index: dict, default: str, others: list[str]) -> dict[str, dict]:
     """{locale: its index}: a document is another language's when its location starts
-    with ``<locale>/`` (where i18n builds that language), else the default's."""
+    with ``<locale>/`` (where i18n builds it), and then relative to that folder."""
 
     def owner(doc):
         location = doc["location"]
@@ -75,7 +67,8 @@ def split_index(index: dict, default: str, others: list[str]) -> dict[str, dict]
 
 
 def with_language_base(html: str, locale: str) -> str:
-    """The page with Material's ``config.base`` pointing at ``<locale>/``."""
+    """The page with Material's ``config.base``, where it fetches the index and resolves
+    results, pointing at ``<locale>/``."""
     match = _CONFIG.search(html)
     if match is None:
         raise SearchIndexError(
