@@ -8,10 +8,10 @@ from i18n's ``sitemap.xml``.
 
 import re
 
-# Written by Material's base.html: <link rel="alternate" href="../es/x/" hreflang="es">
+# Material's base.html: <link rel="alternate" href="../es/x/" hreflang="es">, one per
+# language, and the blank lines its template leaves after them.
 _LANGUAGE_LINK = re.compile(
-    r"""[ \t]*<link\b(?=[^>]*\brel=["']alternate["'])(?=[^>]*\bhreflang=)[^>]*>"""
-    r"[ \t]*\n?",
+    r"""[ \t]*<link\b(?=[^>]*\brel=["']alternate["'])(?=[^>]*\bhreflang=)[^>]*>\s*""",
     re.I,
 )
 
