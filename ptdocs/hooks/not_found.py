@@ -91,14 +91,14 @@ def site_path(config) -> str:
 
 
 def texts(locale: str) -> dict[str, str]:
-    try:
-        return TEXTS[locale]
-    except KeyError:
+    if locale not in TEXTS:
         raise NotFoundPageError(
             f"404 hook: no text for language '{locale}'; add its catalog, "
             f"locale/{locale}/LC_MESSAGES/interface.po (python -m ptdocs.catalog "
             "update)"
-        ) from None
+        )
+    try:
+        return TEXTS[locale]
     except CatalogError as error:
         raise NotFoundPageError(f"404 hook: {error}") from None
 
@@ -108,7 +108,7 @@ def on_pre_template(template, template_name, config):
         return template
     i18n = config.plugins.get("i18n")
     locale = _language(config)
-    # i18n's own switcher links, before a page edited them: item and attribute, which
+    # i18n's own switcher links, before a page edited them: the item, and the attribute
     # Jinja reads first.
     if i18n is not None and i18n.extra_alternate:
         alternate = copy.deepcopy(i18n.extra_alternate)
