@@ -23,22 +23,21 @@ PROJECT_CODE = (
     ROOT / "snippets" / "measuring" / "compare.py",
     ROOT / "mkdocs.yml",
 )
-_loaded = {"code": None}  # the digest of the project's code as its modules were loaded
 
 
 class Preview(BasePlugin):
     def on_startup(self, command, dirty):
         if command == "serve":
             sys.dont_write_bytecode = True  # a .pyc under ptdocs/ would start a rebuild
-            _loaded["code"] = code_digest()
+            self.loaded = code_digest()  # the project's code as its modules were loaded
             write_notebook_twins()
 
     def on_serve(self, server, config, builder):
         def rebuild(config=None):
             code = code_digest()  # before the reload: a later save shows next time
-            if code != _loaded["code"]:  # forgetting costs reloads and caches
+            if code != self.loaded:  # forgetting costs reloads and caches
                 forget_project_code()
-                _loaded["code"] = code
+                self.loaded = code
             write_notebook_twins()
             builder(config)
 
