@@ -1,10 +1,7 @@
-"""The interface text no option of the stack translates, in each build's language.
-
-The strings are mkdocs.yml's ``extra.interface`` (another language's under its i18n
-entry). Applied here: toc's ``permalink_title`` (i18n refuses per-language
-``markdown_extensions``), and mkdocs-jupyter's copy button, its notice and nbconvert's
-alt text of a picture without one, which have no option. ``made_with`` is read by
-overrides/partials/copyright.html.
+"""The interface text no option of the stack translates, from mkdocs.yml's
+``extra.interface`` (another language's under its i18n entry): toc's ``permalink_title``
+(i18n refuses per-language ``markdown_extensions``) and the English that nbconvert and
+mkdocs-jupyter write in a notebook; ``made_with`` is read by the footer's template.
 """
 
 import re

@@ -1,10 +1,8 @@
 """``mkdocs serve``: after a save, the preview is what a fresh build would show.
 
-The ``ptdocs-preview`` plugin, apart from ``ptdocs``: MkDocs keeps a plugin with
-``on_startup`` for the whole session (an edit here needs a restart) and loads the
-``ptdocs`` one again at each rebuild. Before a rebuild this forgets the project's
-modules when their code changed (Python imports a module once per process), and writes
-the exercise notebooks again from notebooks/*.py.
+The ``ptdocs-preview`` plugin: MkDocs keeps one with ``on_startup`` for the session (an
+edit here needs a restart). Before a rebuild it forgets the project's modules when their
+code changed, and writes the exercise notebooks again from notebooks/*.py.
 """
 
 import hashlib

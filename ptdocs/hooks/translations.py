@@ -29,8 +29,8 @@ def on_config(config):
         extensions.append(CommentLanguage(building, root))
     for language in getattr(getattr(i18n, "config", None), "languages", None) or []:
         if language.locale == TARGET:
-            nav = translations.untranslated_nav(config.nav, language.nav_translations)
-            for problem in nav:
+            labels = language.nav_translations
+            for problem in translations.untranslated_nav(config.nav, labels):
                 log.warning(problem)
     return config
 
