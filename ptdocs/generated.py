@@ -1,5 +1,4 @@
-"""What the hooks add to the built site: files next to a page of every language, HTML
-under a page's title."""
+"""What the hooks add to the built site: files beside a page, HTML under its title."""
 
 import posixpath
 
@@ -16,21 +15,16 @@ def pages_named(files, name):
 
 
 def add_beside(files, config, page, src_name, dest_name, content):
-    """Add a generated file: linked as ``src_name`` from the page's source (so MkDocs
-    validates and rewrites the link), written as ``dest_name`` next to the built
-    page."""
-    file = File.generated(
-        config,
-        posixpath.join(posixpath.dirname(page.src_uri), src_name),
-        content=content,
-    )
+    """A generated file, linked as ``src_name`` from the page's source (so MkDocs
+    checks and rewrites the link), written as ``dest_name`` beside the built page."""
+    src_uri = posixpath.join(posixpath.dirname(page.src_uri), src_name)
+    file = File.generated(config, src_uri, content=content)
     file.dest_uri = posixpath.join(posixpath.dirname(page.dest_uri), dest_name)
     files.append(file)
 
 
 def after_title(html, block):
-    """A page's HTML with ``block`` right after its title (its first ``</h1>``), or
-    at the top."""
+    """``block`` right after the title (the first ``</h1>``), or at the top."""
     end = html.find("</h1>")
     at = end + len("</h1>") if end >= 0 else 0
     return html[:at] + block + html[at:]

@@ -17,7 +17,7 @@ def test_names_and_whitespace_lose_their_spans_and_keep_their_text():
         'class="n">ones</span>'
     )
     assert (
-        code_weight.unwrap(html)
+        code_weight.on_page_content(html, None, None, None)
         == 'x <span class="o">=</span>torch<span class="p">.</span>ones'
     )
 

@@ -105,36 +105,30 @@ def test_the_site_path_ends_in_a_slash():
     assert not_found.site_path(SimpleNamespace(site_url=None)) == "/"
 
 
+def _post_build(tmp_path, monkeypatch, building):
+    """on_post_build with only the English page rendered."""
+    i18n = SimpleNamespace(
+        building=building, build_languages=["en", "es"], default_language="en"
+    )
+    config = SimpleNamespace(
+        plugins={"i18n": i18n}, site_dir=str(tmp_path), site_url="http://x/"
+    )
+    monkeypatch.setattr(not_found, "_rendered", {"en": ENGLISH})
+    not_found.on_post_build(config)
+
+
 def test_a_language_whose_404_page_was_not_rendered_fails_the_build(
     tmp_path, monkeypatch
 ):
-    i18n = SimpleNamespace(
-        building=False, build_languages=["en", "es"], default_language="en"
-    )
-    config = SimpleNamespace(
-        plugins={"i18n": i18n},
-        site_dir=str(tmp_path),
-        site_url="http://127.0.0.1:8000/",
-    )
-    monkeypatch.setattr(not_found, "_rendered", {"en": ENGLISH})
     with pytest.raises(
         not_found.NotFoundPageError, match="rendered no 404.html for es"
     ):
-        not_found.on_post_build(config)
+        _post_build(tmp_path, monkeypatch, building=False)
     assert not (tmp_path / "404.html").exists()
 
 
 def test_inside_the_language_builds_nothing_is_written_yet(tmp_path, monkeypatch):
-    i18n = SimpleNamespace(
-        building=True, build_languages=["en", "es"], default_language="en"
-    )
-    config = SimpleNamespace(
-        plugins={"i18n": i18n},
-        site_dir=str(tmp_path),
-        site_url="http://127.0.0.1:8000/",
-    )
-    monkeypatch.setattr(not_found, "_rendered", {"en": ENGLISH})
-    not_found.on_post_build(config)
+    _post_build(tmp_path, monkeypatch, building=True)
     assert list(tmp_path.iterdir()) == []
 
 

@@ -15,7 +15,7 @@ def test_every_event_function_of_every_step_is_in_the_order_once():
         (event, name)
         for event, groups in plugin.ORDER.items()
         for names in groups.values()
-        for name in names
+        for name in names.split()
     ]
     assert len(listed) == len(set(listed))
     steps = {info.name for info in pkgutil.iter_modules(hooks.__path__)} - {"preview"}

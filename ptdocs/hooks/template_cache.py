@@ -1,13 +1,9 @@
 """Compile the theme's templates once, not in every build: Jinja's bytecode cache.
 
-MkDocs makes a new Jinja environment for every build, and i18n builds each language
-on its own, so every build compiled Material's templates twice (half a second of each
-build, and of each save in ``mkdocs serve``). Jinja's ``FileSystemBytecodeCache``
-keeps the compiled code in ``.cache/jinja2/``; Jinja itself checks each entry against
-the template's source (a checksum) and the Python version, and this hook adds what
-the compiled code also depends on: Jinja's version and the environment's settings,
-extensions, filters and tests, which name the folder. Templates made from strings are
-not cached (Jinja compiles those every time).
+MkDocs makes a new Jinja environment for every build (one per language with i18n).
+Jinja checks each cached entry against the template's source and the Python version;
+the folder's name adds the rest the compiled code depends on: Jinja's version and the
+environment's settings, extensions, filters and tests.
 """
 
 import hashlib
@@ -17,25 +13,13 @@ import jinja2
 from jinja2 import FileSystemBytecodeCache
 
 FOLDER = Path(".cache") / "jinja2"  # under the project's root
+# The attributes of a jinja2.Environment that change its compiled code.
 SETTINGS = (
-    "block_start_string",
-    "block_end_string",
-    "variable_start_string",
-    "variable_end_string",
-    "comment_start_string",
-    "comment_end_string",
-    "line_statement_prefix",
-    "line_comment_prefix",
-    "trim_blocks",
-    "lstrip_blocks",
-    "newline_sequence",
-    "keep_trailing_newline",
-    "optimized",
-    "autoescape",
-    "finalize",
-    "is_async",
-    "undefined",
-)
+    "block_start_string block_end_string variable_start_string variable_end_string "
+    "comment_start_string comment_end_string line_statement_prefix line_comment_prefix "
+    "trim_blocks lstrip_blocks newline_sequence keep_trailing_newline optimized "
+    "autoescape finalize is_async undefined"
+).split()
 
 
 def on_env(env, config, files):
@@ -47,9 +31,8 @@ def on_env(env, config, files):
 
 
 def cache_folder(env: jinja2.Environment, root: Path) -> Path | None:
-    """The folder for this environment's compiled templates; None when its settings
-    cannot be named (a function's repr, "<function f at 0x...>", differs in every
-    process)."""
+    """None when the settings cannot be named: a function's repr ("<function f at
+    0x...>") differs in every process."""
     shape = repr(
         (
             jinja2.__version__,

@@ -1,20 +1,6 @@
-"""Tell readers when a translation lags its English page; fail the strict build when
-one is missing.
-
-* A menu title without a Spanish label in ``nav_translations`` is a warning too:
-  the Spanish menu would show it in English.
-* A page without its twin (``docs/en/x.md`` without ``docs/es/x.md``, or the
-  reverse) is logged as a warning, which ``mkdocs build --strict`` turns into a
-  failure. The nav already fails for nav pages; this covers every page.
-* A Spanish page whose recorded ``translation_of`` is not the hash of its English
-  page still builds, with a notice at the top, in the page's language, linking
-  the English page (see ``ptdocs.translations``). So does a Spanish page that shows
-  a code comment in English (its translation in ``locale/es/LC_MESSAGES/snippets.po``
-  is missing or fuzzy).
-* The Spanish build's code comments are Spanish: ``on_config`` adds
-  :class:`ptdocs.snippets.CommentLanguage` to the Markdown extensions of each
-  non-English build, after pymdownx.snippets (the i18n plugin refuses a per-language
-  ``markdown_extensions``; MkDocs reads the list again for every page).
+"""Translations in the build: the strict build fails on a missing twin or menu label,
+an outdated Spanish page (or one showing English code comments) gets a notice linking
+its English page, and each non-English build's code comments are in its language.
 """
 
 from pathlib import Path
@@ -27,120 +13,91 @@ from ptdocs import catalog, translations
 from ptdocs.snippets import CommentLanguage
 
 log = get_plugin_logger("translations")
+SOURCE, TARGET = translations.SOURCE, translations.TARGET
 
 
 def on_config(config):
-    """Every menu title has its Spanish label, or the strict build fails saying
-    which; the build's code comments are in its language."""
     i18n = config.plugins.get("i18n")
     building = getattr(i18n, "current_language", None) or catalog.SOURCE
-    # Each language's build runs on_config again on the same config: replace, never pile
-    # up.
-    config.markdown_extensions[:] = [
-        extension
-        for extension in config.markdown_extensions
-        if not isinstance(extension, CommentLanguage)
-    ]
-    # Without pymdownx.snippets a page includes no snippet, so there is nothing to
-    # translate.
-    if (
-        building in catalog.LANGUAGES
-        and "pymdownx.snippets" in config.markdown_extensions
-    ):
-        config.markdown_extensions.append(
-            CommentLanguage(building, Path(config.config_file_path).parent)
-        )
+    # Each language's build runs on_config again on the same config: replace, not add.
+    # i18n refuses a per-language markdown_extensions; MkDocs reads it for every page.
+    extensions = config.markdown_extensions
+    extensions[:] = [e for e in extensions if not isinstance(e, CommentLanguage)]
+    # After pymdownx.snippets, without which no page includes code to translate.
+    if building in catalog.LANGUAGES and "pymdownx.snippets" in extensions:
+        root = Path(config.config_file_path).parent
+        extensions.append(CommentLanguage(building, root))
     for language in getattr(getattr(i18n, "config", None), "languages", None) or []:
-        if language.locale == translations.TARGET:
-            for problem in translations.untranslated_nav(
-                config.nav, language.nav_translations
-            ):
+        if language.locale == TARGET:
+            labels = language.nav_translations
+            for problem in translations.untranslated_nav(config.nav, labels):
                 log.warning(problem)
     return config
 
 
+# A page without its twin: (its language, the other, what it lacks, what to do).
+_TWINLESS = (
+    (SOURCE, TARGET, "Spanish twin", f"run `{translations.COMMAND} status`"),
+    (TARGET, SOURCE, "English page", "rename or remove it"),
+)
+
+
 def on_files(files, config):
-    """Once per language built: warn about that language's pages that have no twin."""
+    """Warn, once per language built, about its pages that have no twin."""
     docs = Path(config.docs_dir)
-    i18n = config.plugins.get("i18n")
-    building = getattr(i18n, "current_language", None)
-    english = set(translations.pages(docs, translations.SOURCE))
-    spanish = set(translations.pages(docs, translations.TARGET))
-    if building in (None, translations.SOURCE):
-        for page in sorted(english - spanish):
-            log.warning(
-                f"docs/{translations.SOURCE}/{page} has no Spanish twin "
-                f"docs/{translations.TARGET}/{page}; run `{translations.COMMAND} "
-                "status`"
-            )
-    if building in (None, translations.TARGET):
-        for page in sorted(spanish - english):
-            log.warning(
-                f"docs/{translations.TARGET}/{page} has no English page "
-                f"docs/{translations.SOURCE}/{page}; rename or remove it"
-            )
+    building = getattr(config.plugins.get("i18n"), "current_language", None)
+    for language, other, lacks, advice in _TWINLESS:
+        if building in (None, language):
+            pages = set(translations.pages(docs, language))
+            for page in sorted(pages - set(translations.pages(docs, other))):
+                log.warning(
+                    f"docs/{language}/{page} has no {lacks} docs/{other}/{page}; "
+                    + advice
+                )
     return files
 
 
 def _outdated(page, config) -> str | None:
     """The page's path inside its language folder when it is an outdated translation."""
     language, _, relative = page.file.src_uri.partition("/")
-    if language != translations.TARGET:
+    if language != TARGET:
         return None
     docs = Path(config.docs_dir)
     if translations.freshness(docs, relative).state == translations.OUTDATED:
         return relative
-    # Code comments left in English: the page lags its English twin just the same.
     left = translations.untranslated_comments(docs, relative)
     if left:
-        log.info(
-            f"docs/{language}/{relative} shows code comments in English: "
-            f"{', '.join(map(str, left))}"
-        )
+        where = ", ".join(map(str, left))
+        log.info(f"docs/{language}/{relative} shows code comments in English: {where}")
         return relative
     return None
 
 
-def _notice(page, relative: str) -> tuple[str, str, str]:
-    """Title, body (with a raw link to the English page) and CSS type of the notice."""
-    words = translations.MESSAGES[translations.TARGET]
-    english = getattr(page.file, "alternates", {}).get(translations.SOURCE)
-    url = (
-        english.url
-        if english is not None
-        else page.url.removeprefix(f"{translations.TARGET}/")
-    )
-    # Raw HTML: the target is another language's page, which MkDocs' link check does not
-    # know.
+def _notice(page, config) -> str | None:
+    """The outdated page's notice, a Markdown admonition linking its English page."""
+    if _outdated(page, config) is None:
+        return None
+    words = translations.MESSAGES[TARGET]
+    english = getattr(page.file, "alternates", {}).get(SOURCE)
+    url = english.url if english is not None else page.url.removeprefix(f"{TARGET}/")
+    # Raw HTML: MkDocs' link check does not know another language's page.
     link = f'<a href="{get_relative_url(url, page.url)}">{words["original_page"]}</a>'
-    return words["outdated_title"], words["outdated_body"].format(link=link), "warning"
+    body = words["outdated_body"].format(link=link)
+    return f'!!! warning "{words["outdated_title"]}"\n\n    {body}'
 
 
 def on_page_markdown(markdown_text, page, config, files):
-    if not page.file.src_uri.endswith(".md"):
+    notice = page.file.src_uri.endswith(".md") and _notice(page, config)
+    if not notice:
         return markdown_text
-    relative = _outdated(page, config)
-    if relative is None:
-        return markdown_text
-    title, body, kind = _notice(page, relative)
-    admonition = f'!!! {kind} "{title}"\n\n    {body}\n\n'
     lines = markdown_text.split("\n")
-    # After the page's title, when it opens with one, so the title stays the first thing
-    # read.
-    at = 1 if lines and lines[0].startswith("# ") else 0
-    return "\n".join(lines[:at] + ["", admonition] + lines[at:])
+    at = 1 if lines and lines[0].startswith("# ") else 0  # the title stays first
+    return "\n".join(lines[:at] + ["", notice + "\n\n"] + lines[at:])
 
 
 def on_page_content(html, page, config, files):
-    """Notebooks are rendered by mkdocs-jupyter, not from Markdown: add the notice as
-    HTML."""
-    if not page.file.src_uri.endswith(".ipynb"):
+    # A notebook is rendered by mkdocs-jupyter, not from Markdown: the notice as HTML.
+    notice = page.file.src_uri.endswith(".ipynb") and _notice(page, config)
+    if not notice:
         return html
-    relative = _outdated(page, config)
-    if relative is None:
-        return html
-    title, body, kind = _notice(page, relative)
-    notice = markdown.markdown(
-        f'!!! {kind} "{title}"\n\n    {body}', extensions=["admonition"]
-    )
-    return notice + html
+    return markdown.markdown(notice, extensions=["admonition"]) + html
