@@ -1,26 +1,20 @@
 """The ``--8<--`` include syntax: an include line's target, and the lines of a snippet
-file it shows.
-
-:mod:`ptdocs.snippets` expands an include in a page's language (translated by
-:mod:`ptdocs.catalog`) and checks it against pymdownx.snippets; :mod:`ptdocs.catalog`
-reads which English lines the pages show. Both start here, and this module needs
-neither.
-"""
+file it shows (apart from :mod:`ptdocs.snippets`, which :mod:`ptdocs.catalog` cannot
+import)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-# An inline snippet line, as pymdownx.snippets accepts it: dashes, 8<, dashes, a quoted
-# path.
+# An include line as pymdownx.snippets accepts it: dashes, 8<, dashes, a quoted path.
 INCLUDE = re.compile(
     r"""^[ \t]*-+8<-+[ \t]+(?P<quote>["'])(?P<target>.+?)(?P=quote)[ \t]*$"""
 )
+NAME = r"[a-z][-_0-9a-z]*"
 # A section marker: `# --8<-- [start:name]` or `# --8<-- [end:name]`.
 SECTION = re.compile(
-    r"-+8<-+[ \t]+\[[ \t]*(?P<kind>start|end)[ \t]*:"
-    r"[ \t]*(?P<name>[a-z][-_0-9a-z]*)[ \t]*\]",
+    rf"-+8<-+[ \t]+\[[ \t]*(?P<kind>start|end)[ \t]*:[ \t]*(?P<name>{NAME})[ \t]*\]",
     re.I,
 )
 
@@ -37,7 +31,7 @@ def include_target(line: str) -> str | None:
 
 def split_target(target: str) -> tuple[str, str | None]:
     path, sep, section = target.rpartition(":")
-    if sep and re.fullmatch(r"[a-z][-_0-9a-z]*", section, re.I):
+    if sep and re.fullmatch(NAME, section, re.I):
         return path, section
     return target, None
 
@@ -51,17 +45,15 @@ def snippet_file(target: str, root: Path) -> tuple[str, Path]:
 
 
 def cut(target: str, lines: list[str]) -> tuple[int, list[str]]:
-    """The 1-based number of the first line the target shows of a file with ``lines``,
-    and the lines shown: its section (the whole file without one), other sections'
-    markers blanked so that the line numbers still match the file."""
+    """The 1-based number of the first line the target shows, and the lines shown:
+    its section (or the whole file), with other sections' markers blanked so that the
+    line numbers still match the file."""
     rel, section = split_target(target)
-    if section is None:
-        first, body = 1, lines
-    else:
-        starts = [
-            i for i, line in enumerate(lines) if _marker(line) == ("start", section)
-        ]
-        ends = [i for i, line in enumerate(lines) if _marker(line) == ("end", section)]
+    first, body = 1, lines
+    if section is not None:
+        markers = [_marker(line) for line in lines]
+        starts = [i for i, m in enumerate(markers) if m == ("start", section)]
+        ends = [i for i, m in enumerate(markers) if m == ("end", section)]
         if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
             raise IncludeError(
                 f'--8<-- "{target}": {rel} needs exactly one '

@@ -1,22 +1,12 @@
-"""Check every link of a served site: pages, anchors, assets; list external links
+"""Check every link of a served site: pages, anchors and assets; list external links
 unfetched.
 
-MkDocs validates Markdown links at build time, but it does not see anchors into
-notebook pages, links written by the theme or by plugins, or assets. This crawls the
-site as a browser would reach it: from the start pages it fetches every internal
-page, parses it with :mod:`html.parser`, and checks
-
-* every ``<a href>``: the target answers 200 and, when the link has a
-  ``#fragment``, the target page has an element with that ``id`` (or an
-  ``<a name>``);
-* every asset (``src`` of img/script/iframe/..., ``href`` of ``<link>``): it
-  answers 200 and lies on the site itself. An asset from another host (a CDN
-  script, a web font) is reported as an *external asset*: the site must work
-  offline.
-
-Links to other hosts are listed with the pages that hold them, never fetched.
-
-Against a running ``mkdocs serve``::
+MkDocs' own validation sees only Markdown links: not anchors into notebook pages,
+links the theme or plugins write, nor assets. This crawls the site from its start
+pages as a browser reaches it, and checks that each ``<a href>`` answers 200 (and
+its ``#fragment`` is an ``id`` or ``<a name>`` there) and each asset (``src``,
+``<link href>``) answers 200 from the site itself: one from another host (a CDN, a
+web font) is an *external asset*, since the site must work offline.
 
     python -m ptdocs.linkcheck http://127.0.0.1:8000/pytorch-explained/
 """
@@ -28,25 +18,14 @@ import sys
 import urllib.error
 import urllib.request
 from collections import defaultdict
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
-# Elements whose ``src`` the browser loads with the page.
-SOURCE_TAGS = {
-    "audio",
-    "embed",
-    "iframe",
-    "img",
-    "input",
-    "script",
-    "source",
-    "track",
-    "video",
-}
-# ``<link rel=...>`` values that make the browser load the target.
-LOADED_RELS = {"icon", "manifest", "modulepreload", "preload", "prefetch", "stylesheet"}
+# Elements whose ``src`` the browser loads with the page, and the ``<link rel=...>``
+# values that load the target.
+SOURCE_TAGS = set("audio embed iframe img input script source track video".split())
+LOADED_RELS = set("icon manifest modulepreload preload prefetch stylesheet".split())
 
 
 @dataclass(frozen=True)
@@ -73,7 +52,11 @@ class Fetched:
     status: int  # HTTP status, 0 when the request itself failed
     url: str  # after redirects
     html: bool
-    body: str
+    body: str  # the page's text, or why there was no answer
+
+    @property
+    def problem(self) -> str:
+        return f"HTTP {self.status}" if self.status else f"no answer: {self.body}"
 
 
 class _Page(HTMLParser):
@@ -89,140 +72,92 @@ class _Page(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attributes = {name: value for name, value in attrs if value is not None}
+        href = attributes.get("href")
         if "id" in attributes:
             self.ids.add(attributes["id"])
         if tag == "a" and "name" in attributes:
             self.ids.add(attributes["name"])
-        if tag == "base" and "href" in attributes and self.base is None:
-            self.base = attributes["href"]
-        elif tag in ("a", "area") and "href" in attributes:
-            self.links.append(attributes["href"])
+        if tag == "base" and href is not None and self.base is None:
+            self.base = href
+        elif tag in ("a", "area") and href is not None:
+            self.links.append(href)
         elif tag in SOURCE_TAGS and attributes.get("src"):
             self.assets.append(attributes["src"])
-        elif tag == "link" and attributes.get("href"):
+        elif tag == "link" and href:
             rels = set(attributes.get("rel", "").lower().split())
-            if (
-                "canonical" in rels
-            ):  # the page's own address where deployed, not a link to follow
-                self.canonical = attributes["href"]
-                return
-            (self.assets if rels & LOADED_RELS else self.links).append(
-                attributes["href"]
-            )
+            if "canonical" in rels:  # the page's address where deployed: not followed
+                self.canonical = href
+            else:
+                (self.assets if rels & LOADED_RELS else self.links).append(href)
 
 
 def fetch(url: str, timeout: float = 10) -> Fetched:
     """GET ``url`` with the standard library (follows redirects)."""
     try:
         with urllib.request.urlopen(url, timeout=timeout) as response:
-            kind = response.headers.get_content_type()
-            body = response.read()
-            html = kind == "text/html"
-            return Fetched(
-                response.status,
-                response.geturl(),
-                html,
-                body.decode("utf-8", "replace") if html else "",
-            )
+            html = response.headers.get_content_type() == "text/html"
+            body = response.read().decode("utf-8", "replace") if html else ""
+            return Fetched(response.status, response.geturl(), html, body)
     except urllib.error.HTTPError as error:
         return Fetched(error.code, url, False, "")
     except (urllib.error.URLError, OSError) as error:
         return Fetched(0, url, False, str(error))
 
 
-def _is_network(url: str) -> bool:
-    return urlsplit(url).scheme in ("http", "https", "ws", "wss", "")
-
-
-def check(
-    start: Iterable[str], root: str, get: Callable[[str], Fetched] = fetch
-) -> Report:
+def check(start, root: str, get=fetch) -> Report:
     """Crawl the site under ``root`` (a URL ending in /) from ``start``; check every
     link."""
-    root_parts = urlsplit(root)
-    report = Report()
-    fetched: dict[str, Fetched] = {}
-    parsed: dict[str, _Page] = {}
-
-    def inside(url: str) -> bool:
-        parts = urlsplit(url)
-        return (parts.scheme, parts.netloc) == (root_parts.scheme, root_parts.netloc)
+    origin = urlsplit(root)[:2]
+    report, fetched, parsed = Report(), {}, {}
+    external = defaultdict(set)
 
     def load(url: str) -> Fetched:
         if url not in fetched:
             fetched[url] = result = get(url)
             if result.status == 200 and result.html:
-                page = parsed[url] = _Page()
+                parsed[url] = page = _Page()
                 page.feed(result.body)
                 page.close()
         return fetched[url]
 
     queue = [urldefrag(url).url for url in start]
-    seen = set(queue)
-    starts = set(queue)
-    external: dict[str, set[str]] = defaultdict(set)
-    while queue:
-        url = queue.pop(0)
-        page_result = load(url)
-        page = parsed.get(url)
+    starts, seen = set(queue), set(queue)
+    for url in queue:  # grows as pages are found
+        loaded, page = load(url), parsed.get(url)
         if page is None:
-            if (
-                url in starts
-            ):  # a start page that does not load: nothing behind it was checked
-                reason = (
-                    (
-                        f"HTTP {page_result.status}"
-                        if page_result.status
-                        else f"no answer: {page_result.body}"
-                    )
-                    if page_result.status != 200
-                    else "not an HTML page"
-                )
+            if url in starts:  # nothing behind it was checked
+                reason = loaded.problem if loaded.status != 200 else "not an HTML page"
                 report.broken.append(Broken("start page", url, reason))
             continue
         report.pages.append(url)
-        base = urljoin(page_result.url, page.base) if page.base else page_result.url
+        base = urljoin(loaded.url, page.base) if page.base else loaded.url
         for kind, values in (("link", page.links), ("asset", page.assets)):
             for value in values:
                 target = urljoin(base, value.strip())
-                if not _is_network(target):  # mailto:, data:, javascript: ...
-                    continue
+                if urlsplit(target).scheme not in ("http", "https", "ws", "wss", ""):
+                    continue  # mailto:, data:, javascript: ...
                 report.checked += 1
-                if not inside(target):
-                    if kind == "asset":
-                        report.external_assets.append(
-                            Broken(url, value, "loaded from another host")
-                        )
-                    else:
-                        external[urldefrag(target).url].add(url)
-                    continue
-                if not target.startswith(root):
-                    report.broken.append(
-                        Broken(url, value, f"outside the site ({root})")
-                    )
-                    continue
                 document, fragment = urldefrag(target)
-                result = load(document)
-                if result.status != 200:
-                    reason = (
-                        f"HTTP {result.status}"
-                        if result.status
-                        else f"no answer: {result.body}"
-                    )
-                    report.broken.append(Broken(url, value, reason))
+                if urlsplit(target)[:2] != origin:
+                    if kind == "asset":
+                        reason = "loaded from another host"
+                        report.external_assets.append(Broken(url, value, reason))
+                    else:
+                        external[document].add(url)
                     continue
-                if fragment and kind == "link":
-                    target_page = parsed.get(document)
-                    if target_page is None:
-                        report.broken.append(
-                            Broken(url, value, "an anchor into a page that is not HTML")
-                        )
-                    elif unquote(fragment) not in target_page.ids:
-                        report.broken.append(
-                            Broken(
-                                url, value, f"no id {unquote(fragment)!r} on that page"
-                            )
-                        )
+                problem = None
+                if not target.startswith(root):
+                    problem = f"outside the site ({root})"
+                elif (result := load(document)).status != 200:
+                    problem = result.problem
+                elif fragment and kind == "link":
+                    anchors = parsed.get(document)
+                    if anchors is None:
+                        problem = "an anchor into a page that is not HTML"
+                    elif unquote(fragment) not in anchors.ids:
+                        problem = f"no id {unquote(fragment)!r} on that page"
+                if problem:
+                    report.broken.append(Broken(url, value, problem))
                 if document in parsed and document not in seen:
                     seen.add(document)
                     queue.append(document)
@@ -236,13 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m ptdocs.linkcheck", description=__doc__.split("\n\n")[0]
     )
-    parser.add_argument(
-        "root",
-        help="the site's root URL, e.g. http://127.0.0.1:8000/pytorch-explained/",
-    )
-    parser.add_argument(
-        "start", nargs="*", help="pages to start from (default: the root)"
-    )
+    parser.add_argument("root", help="the site's root URL, e.g. http://127.0.0.1:8000/")
+    parser.add_argument("start", nargs="*", help="pages to start from (default: root)")
     options = parser.parse_args(argv)
     root = options.root if options.root.endswith("/") else options.root + "/"
     for url in (root, *options.start):

@@ -1,39 +1,11 @@
 """What a page shows its code prints, and whether a run printed it: one set of rules
-for the page tests (:mod:`ptdocs.pages`) and for the downloads
-(:mod:`ptdocs.downloads`).
+for the page tests (:mod:`ptdocs.pages`) and the downloads (:mod:`ptdocs.downloads`).
 
-A download runs on the reader's machine with nothing but torch, so this module uses
-the standard library only, and a download carries its code: the part under
-"recording" is the download's first code cell, which keeps what each top-level
-statement prints; the part under "comparing" is its last cell, which compares that
-with the ``# >`` lines of the same code, as the page tests do, and says so in one
-line, in the page's language. The two markers below cut the module in those parts
-(``ptdocs.downloads.check_cells``), so nothing in them may lean on this docstring or
-on a ``from __future__`` import, no comment in them starts as an output line does,
-and their lines fit 88 columns, as all code a reader is shown (the tests check).
-
-The rules (each used by the page tests and by the downloads alike):
-
-* ``# > TEXT`` after a top-level statement is a line it prints; several are several
-  lines,
-  none means it prints nothing (:func:`expected_outputs`). Output comments stand at the
-  start of a line, after the whole statement.
-* ``# >[torch>=2.14] TEXT`` is printed only on the torch releases the condition names, a
-  PEP 440 specifier as pip reads it (:func:`release_holds`, which
-  ``tests/test_output_check.py`` holds to packaging's reading on every supported
-  release and
-  on local, pre- and post-release builds).
-* What a statement prints (its stdout, cut into lines) equals the lines that hold for
-  the
-  running release, exactly (:func:`matches`). The pages set no tolerance on printed
-  text:
-  where a value may vary, the snippet prints it rounded or asserts it with
-  ``torch.testing.assert_close``, and that assert runs in a download as on the page.
-* A download's example that the page skips on this machine (``if <condition>:
-  print('Skipped: ...')`` / ``else:`` the example, see
-  ``ptdocs.downloads.cell_code``) counts
-  as skipped with the reason it printed; otherwise the statements of its ``else`` are
-  checked.
+A download runs with nothing but torch, so this is the standard library only. The
+download carries its code: the part under "recording" is its first code cell, the part
+under "comparing" its last (``ptdocs.downloads.check_cells`` cuts at the markers), so
+neither may lean on this docstring or on ``from __future__``, and no comment in them
+may start as an output line does.
 """
 
 # ---------------------------------------------------------------- recording
@@ -48,18 +20,15 @@ from dataclasses import dataclass
 
 
 class Recorder:
-    """Stands in for sys.stdout while the examples run: what each statement prints.
-
-    A write is credited to the line of module-level code (in ``namespace``) running at
-    that moment: a statement, or the call inside which something prints. ``runs`` holds
-    each piece of code with its writes and its execution count: the script's own file
-    (count None), or each notebook cell as it runs."""
+    """Stands in for sys.stdout while the examples run: ``runs`` holds each piece of
+    code (the script, count None; or each notebook cell, with its execution count)
+    with its writes, each credited to the module-level line running at the time."""
 
     def __init__(self, namespace):
         self.namespace, self.stream, self.runs = namespace, sys.stdout, []
         ipython = sys.modules.get("IPython")
         self.shell = getattr(ipython, "get_ipython", lambda: None)()
-        if self.shell is not None:  # a notebook: each cell is code of its own
+        if self.shell is not None:
             self.shell.events.register("pre_run_cell", self.cell)
         elif namespace.get("__file__"):
             with open(namespace["__file__"], encoding="utf-8") as script:
@@ -147,13 +116,9 @@ def _numbers(release):
 
 
 def release_holds(specifier, version):
-    """Whether a torch release (``2.13.0+cpu``) satisfies ``>=2.11,<2.14``, as pip says.
-
-    As packaging's ``SpecifierSet.contains(version, prereleases=True)`` for
-    specifiers of release numbers: a local build (``+cpu``) is its release; a
-    pre-release (``2.14.0rc1``, ``2.14.0.dev20260101``) comes before its release, a
-    post-release after it; ``<V`` leaves out V's pre-releases, ``>V`` its
-    post-releases; ``~=2.13`` is ``>=2.13,==2.*``."""
+    """Whether a torch release (``2.13.0+cpu``) satisfies ``>=2.11,<2.14`` as
+    packaging's ``SpecifierSet.contains(version, prereleases=True)`` says: a local
+    build is its release, a pre-release comes before it and a post-release after it."""
     found = _VERSION.fullmatch(str(version))
     if found is None:
         raise ValueError(f"cannot read the torch release {version!r}")
@@ -170,8 +135,8 @@ def release_holds(specifier, version):
             "!=": here != bound,
             ">=": here >= bound,
             "<=": here <= bound,
-            "<": release < bound[0],
-            ">": release > bound[0],
+            "<": release < bound[0],  # leaves out the bound's pre-releases
+            ">": release > bound[0],  # and its post-releases
             "~=": here >= bound and prefix > 0 and same,
         }[operator]
         if not holds:
@@ -211,8 +176,8 @@ def output_line(comment, read_condition=read_releases):
 
 
 def output_comments(source, read_condition=read_releases):
-    """Each output comment of some code: ((line, column), OutputLine); OutputError
-    names the line of a malformed one."""
+    """Each output comment: ((line, column), OutputLine); OutputError names a bad
+    one's line."""
     found = []
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
         if token.type == tokenize.COMMENT and token.string.startswith(OUTPUT):
@@ -225,7 +190,7 @@ def output_comments(source, read_condition=read_releases):
 
 def expected_outputs(source, body, read_condition=read_releases, comments=None):
     """For each statement of ``body``, the output lines between it and the next one
-    (``comments``: those of ``output_comments`` to place, where not all of them)."""
+    (of ``comments``, where not all of the source's)."""
     if comments is None:
         comments = output_comments(source, read_condition)
     outputs = [[] for _ in body]
@@ -258,7 +223,7 @@ def shown(lines, version):
 
 
 def matches(printed, wanted):
-    """What a statement printed (its whole stdout) is exactly the lines shown for it."""
+    # No tolerance: where a value may vary, the snippet prints it rounded.
     return printed.splitlines() == wanted
 
 
@@ -320,9 +285,8 @@ def _units(source, tree, comments):
 
 
 def check(runs, version):
-    """The statements of the runs that print or should, and the reasons of the
-    examples skipped here: ``([Checked, ...], [reason, ...])``; OutputError for a
-    malformed output line."""
+    """``([Checked, ...], [reason, ...])``: the statements that print or should, and
+    why examples were skipped here."""
     results, skipped = [], []
     for source, writes, cell in runs:
         tree = ast.parse(source)
@@ -360,8 +324,7 @@ FIELD_LIMIT = 1500  # characters of a field in a link: GitHub refuses very long 
 
 
 def issue_url(repository, fields):
-    """A new issue of ``repository`` (https://github.com/OWNER/NAME) on the page-problem
-    form, with the form's fields (by their ids) filled in."""
+    """A new issue of ``repository`` on the page-problem form, its fields filled in."""
     fields = {
         key: value if len(value) <= FIELD_LIMIT else value[: FIELD_LIMIT - 1] + "…"
         for key, value in fields.items()
@@ -389,7 +352,7 @@ class OutputsDiffer(AssertionError):
 
 
 def report(results, skipped, texts, torch, device):
-    """(all match, the lines to print: the differences, then one line that sums up)."""
+    """(all match, the differences and then one line that sums up)."""
     bad = [result for result in results if not result.ok]
     lines = []
     for result in bad:
@@ -416,9 +379,8 @@ def report(results, skipped, texts, torch, device):
 
 
 def finish(recorder, texts, repository, fields):
-    """The download's last cell: compare what printed with the page and say how it went
-    in one line; where an output differs, print a report link with the differences
-    filled in, and fail (a script exits with status 1)."""
+    """The download's last cell: say in one line whether what printed is what the page
+    shows; where not, print a report link with the differences and fail."""
     import platform
 
     runs = recorder.stop()

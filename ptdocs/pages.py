@@ -1,22 +1,10 @@
-"""Sybil parser that runs a page's Python blocks as the reader sees them.
+"""Sybil parsers that run a page's examples as the reader sees them.
 
-* Every fenced block whose language is ``python`` (or ``py``) is collected,
-  attributes included (```` ```python title="x.py" ````), which Sybil's stock
-  Markdown lexer would silently skip.
-* A Python block holds only ``--8<--`` include lines; each is expanded with
-  :mod:`ptdocs.snippets` and compiled under the snippet's own file name, so a
-  failure names the snippet file and line. On a page under ``docs/<language>/``
-  the code carries that language's comments, as the site shows it.
-* Output shown on the page is checked: the ``# >`` comment lines after a
-  statement are exactly what that statement prints (none means it prints
-  nothing). A line may hold only on some torch releases: ``# >[torch>=2.14] 0.0``
-  (see :func:`output_line`); on each release exactly the lines whose condition
-  holds are expected, so an unconditioned line stays exact everywhere.
-* All blocks of a page share one namespace, in page order, as for a reader who
-  runs them top to bottom.
-* A number that the prose restates is pinned by a ``prose-values`` comment just
-  before its paragraph (:class:`ProseValuesParser`), so prose cannot drift from
-  what the code computes.
+A Python block holds only ``--8<--`` include lines (:mod:`ptdocs.snippets`), each
+compiled under the snippet's own file name, so a failure names the snippet's file and
+line; blocks of a page share one namespace, in page order. The ``# >`` lines after a
+statement are exactly what it prints (:mod:`ptdocs.output_check`), and a
+``prose-values`` comment pins a number the prose restates to the code.
 """
 
 from __future__ import annotations
@@ -30,7 +18,7 @@ import sys
 import traceback
 import unittest
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from importlib import metadata
 from pathlib import Path
 
@@ -46,14 +34,14 @@ from .output_check import (
     CONDITION_EXAMPLE,
     OUTPUT,
     OutputError,
-    OutputLine,
     matches,
     shown,
 )
 from .snippets import ROOT, Include, IncludeError, expand, include_target
 from .versions import SUPPORTED
 
-# The info string of a fence: its language, then anything (attributes, title=...).
+# The info string of a fence: its language, then anything (attributes, title=...),
+# which Sybil's stock Markdown lexer would skip.
 INFO = re.compile(
     r"[ \t]*\{?[ \t]*\.?(?P<language>[\w+-]*)(?P<attributes>[^\n]*)$\n", re.M
 )
@@ -96,32 +84,29 @@ def page_language(page: str) -> str:
 def _block(page: str, line: int, source: str, root) -> Block | str:
     """The includes of a block, or an error message to report when it runs."""
     includes = []
-    language = page_language(page)
     for offset, text in enumerate(source.splitlines()):
         if not text.strip():
             continue
         target = include_target(text)
+        where = f"{page}, line {line + 1 + offset}"
         if target is None:
             return (
-                f"{page}, line {line + 1 + offset}: a Python block on a page holds "
-                "only "
+                f"{where}: a Python block on a page holds only "
                 "'--8<-- \"snippets/...\"' include lines; put the code in a snippet "
                 "file"
             )
         try:
-            includes.append(expand(target, root, language))
+            includes.append(expand(target, root, page_language(page)))
         except IncludeError as error:
-            return f"{page}, line {line + 1 + offset}: {error}"
+            return f"{where}: {error}"
     if not includes:
         return f"{page}, line {line}: an empty Python block"
     return Block(page, line, tuple(includes))
 
 
 class Failure(str):
-    """A failure as Sybil reports it (its text), carrying the same failure as data:
-    ``record``, the fields :mod:`ptdocs.failures` says in a page's language
-    (``file``, ``line``, ``kind``, ...). ptdocs.report writes the record; no one
-    reads it back out of the text."""
+    """A failure as Sybil reports it (its text), carrying it as data too: ``record``,
+    the fields :mod:`ptdocs.failures` words in a page's language."""
 
     def __new__(cls, text: str, **record):
         failure = super().__new__(cls, text)
@@ -129,17 +114,27 @@ class Failure(str):
         return failure
 
 
+def _other(text: str, file=None, line=None, message=None, where="") -> Failure:
+    """A failure of no particular kind; with ``file``, its text starts there."""
+    if file is None:
+        return Failure(text, kind="other", message=text)
+    return Failure(
+        f"{file}, line {line}{where}: {text}",
+        file=file,
+        line=line,
+        kind="other",
+        message=text if message is None else message,
+    )
+
+
 def evaluate(example) -> str | None:
     """Run each include of the block; a returned string is the failure Sybil reports."""
     block = example.parsed
-    if isinstance(
-        block, str
-    ):  # a block the parser could not read: its message says where
-        return Failure(block, kind="other", message=block)
+    if isinstance(block, str):  # a block the parser could not read
+        return _other(block)
     for include in block.includes:
-        failure = run_include(
-            include, example.namespace, shown_on=f"{block.page}, line {block.line}"
-        )
+        shown_on = f"{block.page}, line {block.line}"
+        failure = run_include(include, example.namespace, shown_on=shown_on)
         if failure:
             return failure
     return None
@@ -154,18 +149,10 @@ def run_include(include: Include, namespace: dict, shown_on: str = "") -> str | 
         expected = _expected_outputs(source, tree.body)
     except (SyntaxError, ValueError) as error:
         line = getattr(error, "lineno", include.first_line)
-        return Failure(
-            f"{include.path}, line {line}{where}: {error}",
-            file=include.path,
-            line=line,
-            kind="other",
-            message=str(error),
-        )
+        return _other(str(error), include.path, line, where=where)
     version = None
     for statement, lines in zip(tree.body, expected, strict=False):
-        code = compile(
-            ast.Module(body=[statement], type_ignores=[]), include.path, "exec"
-        )
+        code = compile(ast.Module([statement], []), include.path, "exec")
         captured = io.StringIO()
         try:
             with contextlib.redirect_stdout(captured):
@@ -179,59 +166,33 @@ def run_include(include: Include, namespace: dict, shown_on: str = "") -> str | 
             try:
                 version = torch_version()
             except OutputError as error:
-                return Failure(
-                    f"{include.path}, line {statement.lineno}{where}: {error}",
-                    file=include.path,
-                    line=statement.lineno,
-                    kind="other",
-                    message=str(error),
-                )
-        want = shown(lines, version)
-        if not matches(captured.getvalue(), want):
-            got = captured.getvalue().splitlines()
-            which = f" (those for torch {version})" if conditioned else ""
-            # The first line that differs on each side (None: that side has no such
-            # line).
-            n = next(
-                (
-                    i
-                    for i, pair in enumerate(zip(want, got, strict=False))
-                    if pair[0] != pair[1]
-                ),
-                min(len(want), len(got)),
-            )
-            return Failure(
-                f"{include.path}, line {statement.lineno}{where}: what this prints "
-                "differs "
-                f"from the {OUTPUT} lines below it{which}\n"
-                + "--- shown on the page\n"
-                + _listing(want)
-                + "+++ printed when run\n"
-                + _listing(got),
-                file=include.path,
-                line=statement.lineno,
-                kind="output",
-                shown=want[n] if n < len(want) else None,
-                printed=got[n] if n < len(got) else None,
-            )
+                return _other(str(error), include.path, statement.lineno, where=where)
+        want, got = shown(lines, version), captured.getvalue().splitlines()
+        if matches(captured.getvalue(), want):
+            continue
+        which = f" (those for torch {version})" if conditioned else ""
+        differs = (i for i, (w, g) in enumerate(zip(want, got, strict=False)) if w != g)
+        n = next(differs, min(len(want), len(got)))  # the first line that differs
+        return Failure(
+            f"{include.path}, line {statement.lineno}{where}: what this prints "
+            f"differs from the {OUTPUT} lines below it{which}\n--- shown on the page\n"
+            f"{_listing(want)}+++ printed when run\n{_listing(got)}",
+            file=include.path,
+            line=statement.lineno,
+            kind="output",
+            shown=want[n] if n < len(want) else None,
+            printed=got[n] if n < len(got) else None,
+        )
     return None
 
 
-# ---------------------------------------------------------------- expected output "# >
-# TEXT" is printed on every release; "# >[torch>=2.14] TEXT" only where the running
-# torch satisfies the condition, a PEP 440 version specifier as in a requirements file
-# (a reader knows it from pip, and packaging reads it as pip does). The reader sees
-# every variant with its condition; on the pinned release the lines that hold for it are
-# checked exactly as before. The rules themselves live in ptdocs/output_check.py, which
-# the downloads carry: one set of rules for the page tests and for a reader's run. Here
-# a condition is read with packaging, so that a page's author gets its diagnosis, and
-# must be one the downloads' check reads the same way.
-
-
+# The rules of "# >" lines live in ptdocs/output_check.py, which the downloads carry;
+# here a release condition is read with packaging, as pip reads it, to tell a page's
+# author what is wrong with it.
 @cache
 def release_condition(condition: str) -> SpecifierSet:
-    """``torch>=2.14`` (or ``torch>=2.11,<2.14``) -> its version specifier;
-    ValueError if malformed."""
+    """``torch>=2.14`` (or ``torch>=2.11,<2.14``) -> its specifier; ValueError if
+    malformed."""
     try:
         requirement = Requirement(condition)
     except InvalidRequirement as error:
@@ -255,14 +216,13 @@ def release_condition(condition: str) -> SpecifierSet:
             f"the condition [{condition}] names no releases; "
             f"write it as in {CONDITION_EXAMPLE}"
         )
-    # A line no supported release prints would never be checked (ptdocs.versions runs
-    # them all).
     try:
         output_check.read_releases(condition)
     except ValueError as error:
         raise ValueError(
             f"{error}; a downloaded page checks its output with that form only"
         ) from None
+    # A line no supported release prints would never be checked.
     if not any(
         output_check.release_holds(requirement.specifier, release)
         for release in SUPPORTED
@@ -274,47 +234,39 @@ def release_condition(condition: str) -> SpecifierSet:
     return requirement.specifier
 
 
-def output_line(comment: str) -> OutputLine:
-    """One ``# >`` comment as the page's output; ValueError says what is malformed."""
-    return output_check.output_line(comment, release_condition)
-
-
-def output_comments(source: str) -> list[tuple[tuple[int, int], OutputLine]]:
-    """Each ``# >`` comment of some code: ((line, column), parsed line); OutputError
-    names the line."""
-    return output_check.output_comments(source, release_condition)
+# The rules of ptdocs.output_check, with a condition read as above.
+output_line = partial(output_check.output_line, read_condition=release_condition)
+output_comments = partial(
+    output_check.output_comments, read_condition=release_condition
+)
+_expected_outputs = partial(
+    output_check.expected_outputs, read_condition=release_condition
+)
 
 
 def shown_output(source: str, version: Version | str | None = None) -> list[str]:
     """The lines some code is shown to print on a torch release (default: the running
-    one).
-
-    The downloads' tests compare a download's printed output with this, as the pages
-    do."""
+    one), as a download's printed output is compared."""
     lines = [line for _, line in output_comments(source + "\n")]
     if version is None and any(line.condition is not None for line in lines):
         version = torch_version()
-    if isinstance(version, str):
-        version = Version(version)
-    return shown(lines, version)
+    return shown(lines, Version(version) if isinstance(version, str) else version)
 
 
 def has_conditioned_output(source: str) -> bool:
-    if (
-        OUTPUT + "[" not in source
-    ):  # the usual case, told without tokenizing (the downloads ask per include)
+    if OUTPUT + "[" not in source:  # the usual case, told without tokenizing
         return False
     return any(line.condition is not None for _, line in output_comments(source + "\n"))
 
 
 @lru_cache(maxsize=1)
 def torch_version() -> Version:
-    """The release of the torch these examples run with (read without importing
-    torch)."""
+    """The release of the torch the examples run with (read without importing it)."""
     torch = sys.modules.get("torch")
     try:
-        text = getattr(torch, "__version__", None) or metadata.version("torch")
-        return Version(str(text))
+        return Version(
+            str(getattr(torch, "__version__", None) or metadata.version("torch"))
+        )
     except (metadata.PackageNotFoundError, InvalidVersion) as error:
         raise OutputError(
             f"output conditioned on the torch release, but no torch release "
@@ -322,18 +274,13 @@ def torch_version() -> Version:
         ) from None
 
 
-def _expected_outputs(source: str, body: list[ast.stmt]) -> list[list[OutputLine]]:
-    """For each top-level statement, the ``# >`` lines between it and the next
-    statement."""
-    return output_check.expected_outputs(source, body, release_condition)
-
-
 def _exception_report(include: Include, error: BaseException, where: str) -> str:
+    # Our frames: the snippets are compiled under a relative path.
     frames = [
         frame
         for frame in traceback.extract_tb(error.__traceback__)
         if not os.path.isabs(frame.filename)
-    ]  # ours: compiled under a relative path
+    ]
     line = frames[-1].lineno if frames else include.first_line
     path = frames[-1].filename if frames else include.path
     trace = "".join(traceback.format_list(frames))
@@ -351,14 +298,11 @@ def _listing(lines: list[str]) -> str:
     return "".join(f"    {line}\n" for line in lines) if lines else "    (nothing)\n"
 
 
-# ---------------------------------------------------------------- prose values <!--
-# prose-values: x.grad.item() -> 6; x.item() -> 3 --> Each EXPR -> TEXT pair: EXPR,
-# evaluated in the page's namespace where the comment stands, formats as TEXT, and TEXT
-# appears verbatim in the paragraph below it. `EXPR :SPEC -> TEXT` formats with
-# format(value, SPEC); without a spec a float is formatted with "g" (6 significant
-# digits) and anything else with str(). `[torch<2.14] EXPR -> TEXT` is evaluated only on
-# the releases the condition names (as on `# >` lines); TEXT must appear in the
-# paragraph on every release, since the prose states it.
+# <!-- prose-values: x.grad.item() -> 6; area :.2f -> 12.57; [torch<2.14] y -> 1 -->
+# Each EXPR evaluated in the page's namespace where the comment stands, formatted with
+# its spec (else a float with "g", anything else with str()), gives TEXT, which appears
+# in the paragraph below. A conditioned pair is evaluated only on its releases, but its
+# TEXT must appear on every release, since the prose states it.
 PROSE_VALUES = re.compile(r"<!--[ \t]*prose-values:(?P<pairs>.*?)-->", re.S)
 _SPEC = re.compile(r"\s:(?P<spec>[^\s:]*)$")
 _PAIR_CONDITION = re.compile(r"\[(?P<condition>\s*torch\s*[<>=!~][^\]]*)\]")
@@ -385,11 +329,11 @@ def prose_value_pairs(pairs: str) -> tuple[ProseValue, ...]:
     malformed."""
     values = []
     for pair in filter(str.strip, pairs.split(";")):
-        condition = None
-        found = _PAIR_CONDITION.match(pair.strip())
+        pair, condition = pair.strip(), None
+        found = _PAIR_CONDITION.match(pair)
         if found:
             condition = release_condition(found["condition"].strip())
-            pair = pair.strip()[found.end() :]
+            pair = pair[found.end() :]
         expression, arrow, text = pair.rpartition("->")
         expression, text = expression.strip(), text.strip()
         if not arrow or not expression or not text:
@@ -413,36 +357,26 @@ def prose_value_pairs(pairs: str) -> tuple[ProseValue, ...]:
 
 
 def _following_paragraph(text: str, end: int) -> str:
-    """The paragraph after a comment: blank lines skipped, then up to the next blank
-    line."""
+    """The paragraph after a comment: blank lines skipped, then up to a blank line."""
     lines = text[end:].split("\n")
     lines[0] = lines[0].strip()  # the rest of the comment's own line
     while lines and not lines[0].strip():
         lines.pop(0)
-    paragraph = []
-    for line in lines:
-        if not line.strip():
-            break
-        paragraph.append(line)
-    return "\n".join(paragraph)
+    blank = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
+    return "\n".join(lines[:blank])
 
 
 def format_value(value, spec: str | None) -> str:
     item = getattr(value, "item", None)
-    if (
-        callable(item) and getattr(value, "ndim", 0) == 0
-    ):  # a 0-dim tensor or NumPy scalar
+    if callable(item) and getattr(value, "ndim", 0) == 0:  # 0-dim tensor, NumPy scalar
         value = item()
     if spec is not None:
         return format(value, spec)
-    if isinstance(value, float):
-        return format(value, "g")
-    return str(value)
+    return format(value, "g") if isinstance(value, float) else str(value)
 
 
 class ProseValuesParser:
-    """A Sybil parser: each ``prose-values`` comment is an example checked in page
-    order."""
+    """A Sybil parser: each ``prose-values`` comment is an example, in page order."""
 
     def __init__(self, root=ROOT) -> None:
         self.root = root
@@ -466,17 +400,11 @@ class ProseValuesParser:
 def check_prose_values(example) -> str | None:
     directive = example.parsed
     if isinstance(directive, str):
-        return Failure(directive, kind="other", message=directive)
-    where = f"{directive.page}, line {directive.line}"
-    if not directive.paragraph:
-        return Failure(
-            f"{where}: prose-values: no paragraph below the comment",
-            file=directive.page,
-            line=directive.line,
-            kind="other",
-            message="prose-values: no paragraph below the comment",
-        )
-    problems, first = [], None  # first: the first problem as data (ptdocs.failures)
+        return _other(directive)
+    page, line, paragraph = directive.page, directive.line, directive.paragraph
+    if not paragraph:
+        return _other("prose-values: no paragraph below the comment", page, line)
+    problems, first = [], None  # first: the first value that differs, as data
     for value in directive.values:
         if value.condition is not None:
             try:
@@ -486,7 +414,7 @@ def check_prose_values(example) -> str | None:
                 continue
             if not output_check.release_holds(value.condition, version):
                 if not appears(
-                    value.text, directive.paragraph
+                    value.text, paragraph
                 ):  # the prose states it all the same
                     problems.append(
                         f"{value.text!r} ({value.expression}, on torch "
@@ -494,42 +422,38 @@ def check_prose_values(example) -> str | None:
                     )
                 continue
         try:
-            shown = format_value(eval(value.expression, example.namespace), value.spec)  # noqa: S307
+            got = format_value(eval(value.expression, example.namespace), value.spec)  # noqa: S307
         except Exception as error:  # noqa: BLE001 - reported with the page's line
             problems.append(f"{value.expression}: {type(error).__name__}: {error}")
             continue
-        if shown != value.text:
+        if got != value.text:
             problems.append(
-                f"the prose says {value.text} for {value.expression}, "
-                f"the code gives {shown}"
+                f"the prose says {value.text} for {value.expression}, the code gives "
+                f"{got}"
             )
             first = first or {
                 "kind": "value",
                 "said": value.text,
                 "expression": value.expression,
-                "got": shown,
+                "got": got,
             }
-        elif not appears(value.text, directive.paragraph):
+        elif not appears(value.text, paragraph):
             problems.append(
                 f"{value.text!r} ({value.expression}) does not appear in the "
                 "paragraph below"
             )
-    if problems:
-        if first is None or not problems[0].startswith("the prose says"):
-            first = {"kind": "other", "message": problems[0]}
-        return Failure(
-            f"{where}: prose-values:\n"
-            + "".join(f"    {problem}\n" for problem in problems),
-            file=directive.page,
-            line=directive.line,
-            **first,
-        )
-    return None
+    if not problems:
+        return None
+    if first is None or not problems[0].startswith("the prose says"):
+        first = {"kind": "other", "message": problems[0]}
+    listed = "".join(f"    {problem}\n" for problem in problems)
+    return Failure(
+        f"{page}, line {line}: prose-values:\n{listed}", file=page, line=line, **first
+    )
 
 
 def appears(text: str, paragraph: str) -> bool:
     """``text`` occurs in ``paragraph`` as a whole number or word: 6 is not found in
     16 or 6.5."""
-    return (
-        re.search(rf"(?<![\w.]){re.escape(text)}(?![\w]|[.,]\d)", paragraph) is not None
-    )
+    found = re.search(rf"(?<![\w.]){re.escape(text)}(?![\w]|[.,]\d)", paragraph)
+    return found is not None

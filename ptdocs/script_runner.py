@@ -1,22 +1,10 @@
 """Run Python scripts as ``python script.py`` would, without paying ``import torch``
-for each.
-
-A multiprocessing fork server imports torch once (importing starts no OpenMP pool;
-nothing is run there); each script then runs in a child forked from it, set up as a
-fresh interpreter's ``__main__``: its own module, ``__file__`` the script's absolute
-path (as Python 3.9+ gives it), ``sys.path[0]`` the script's folder followed by a
-fresh interpreter's own ``sys.path``, the working directory given, stdout and stderr
-at file-descriptor level (so subprocesses' output is kept too), and the exit status
-the interpreter would give (``SystemExit`` code, 1 and a traceback for an uncaught
-exception).
+for each: each runs in a child of a fork server that imported torch once.
 
 Known differences from a fresh interpreter, none of which changes an exit status:
-``sys.argv[0]`` is the absolute path (as for ``python /abs/path/script.py``), torch
-(with torch._dynamo and torch.distributed.tensor) and multiprocessing are already in
-``sys.modules`` (a script still has to import them to use them; the warning filters
-are those right after ``import torch``, so a filter SymPy adds when torch._dynamo
-first imports it is missing), the string hash seed is the server's, and ``atexit``
-handlers do not run.
+``sys.argv[0]`` is absolute, torch and multiprocessing are already in ``sys.modules``
+(the warning filters are those right after ``import torch``), the string hash seed is
+the server's, and ``atexit`` handlers do not run.
 """
 
 from __future__ import annotations
@@ -36,44 +24,36 @@ import warnings
 from pathlib import Path
 from unittest import mock
 
-# torch, and what the first assert_close (torch.distributed.tensor) and the first
-# optimizer or torch.compile (torch._dynamo) import: ~3.5 s a script would otherwise pay
-# again.
+# What the first assert_close (torch.distributed.tensor) and the first optimizer or
+# torch.compile (torch._dynamo) import: ~3.5 s a script would otherwise pay again.
 PRELOAD = ("torch", "torch.distributed.tensor", "torch._dynamo")
 
 
 def preload(modules: tuple[str, ...] = PRELOAD) -> None:
-    """Import ``modules`` as the fork server does: one this torch build lacks is left
-    out (torch.distributed.tensor, in a build without torch.distributed)."""
+    """Import ``modules``, leaving out one this torch build lacks."""
     for name in modules:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
 
 
-# The warning filters after `import torch`, before the other preloads: importing
-# torch._dynamo adds SymPy's, which a script that never imports it would not have.
+# The filters right after `import torch`: importing torch._dynamo adds SymPy's, which a
+# script that never imports it would not have.
 _FILTERS = list(warnings.filters)
 
 
 class ScriptRunner:
     """Runs scripts in children of one fork server that has imported ``preload``."""
 
-    def __init__(
-        self, cwd: Path, env: dict[str, str], preload: tuple[str, ...] = PRELOAD
-    ):
-        self.cwd = Path(cwd)
-        self.env = env
-        # __name__ right after torch: it notes the warning filters a script that imports
-        # torch has, before the other modules add theirs (and unpickling each child's
-        # target is free).
+    def __init__(self, cwd: Path, env: dict[str, str], preload=PRELOAD):
+        self.cwd, self.env = Path(cwd), env
+        # This module right after torch, so that _FILTERS is taken before the rest.
         self.preload = [preload[0], __name__, *preload[1:]]
         self.context = multiprocessing.get_context("forkserver")
         self._path = None
 
     def start(self):
-        # What follows sys.path[0] in a fresh interpreter, with this environment
-        # (PYTHONPATH, .pth files): not this process's sys.path, which pytest extends
-        # with the repository root.
+        # What follows sys.path[0] in a fresh interpreter with this environment, not
+        # this process's sys.path (which pytest extends).
         probe = subprocess.run(
             [sys.executable, "-c", "import json, sys; print(json.dumps(sys.path[1:]))"],
             env={**os.environ, **self.env},
@@ -83,22 +63,17 @@ class ScriptRunner:
         )
         self._path = json.loads(probe.stdout)
         self.context.set_forkserver_preload(self.preload)
-        # The server imports the preloads from its working directory (Python 3.11's
-        # forkserver ignores the sys.path it is sent): this package's parent, so that it
-        # finds this module.
+        # Python 3.11's server imports the preloads from its working directory.
         with self._environment(), contextlib.chdir(Path(__file__).parents[1]):
             multiprocessing.forkserver.ensure_running()
         return self
 
     def _environment(self):
-        # The server, and every child, inherits the environment it starts with (warning
-        # filters too); multiprocessing restarts a server that died when the next child
-        # starts.
+        # The server and every child inherit it (a dead server restarts on next use).
         return mock.patch.dict(os.environ, self.env)
 
     def close(self):
-        # The standard library has no public way to stop its fork server before this
-        # process ends.
+        # No public way to stop the fork server before this process ends.
         multiprocessing.forkserver._forkserver._stop()
 
     def __enter__(self):
@@ -107,23 +82,19 @@ class ScriptRunner:
     def __exit__(self, *exc_info):
         self.close()
 
-    def run(
-        self, script: str | Path, timeout: float, cwd: Path | None = None
-    ) -> subprocess.CompletedProcess:
-        """As ``subprocess.run([sys.executable, script], cwd=cwd,
-        capture_output=True, text=True, timeout=timeout)``, with ``script`` absolute;
-        ``cwd`` is ``self.cwd`` unless given."""
+    def run(self, script, timeout: float, cwd=None) -> subprocess.CompletedProcess:
+        """As ``subprocess.run([sys.executable, script], cwd=cwd, capture_output=True,
+        text=True, timeout=timeout)``; ``cwd`` defaults to ``self.cwd``."""
         cwd = Path(cwd or self.cwd)
         script = os.path.abspath(cwd / script)
+        command = [sys.executable, script]
         with tempfile.TemporaryDirectory() as folder:
-            stdout, stderr = Path(folder, "stdout"), Path(folder, "stderr")
-            for name in (stdout, stderr):
+            outputs = [Path(folder, "stdout"), Path(folder, "stderr")]
+            for name in outputs:
                 name.touch()  # read below even if the child dies before it opens them
-            arguments = (script, str(cwd), self._path, str(stdout), str(stderr))
+            arguments = (script, str(cwd), self._path, *map(str, outputs))
             child = self.context.Process(target=_run_as_main, args=arguments)
-            # multiprocessing would have the child re-run this process's __main__
-            # (pytest's script, or fail on '<stdin>'); a bare one stands in while the
-            # child is sent.
+            # Else the child would re-run this process's __main__ (pytest's script).
             bare_main = {"__main__": types.ModuleType("__main__")}
             with mock.patch.dict(sys.modules, bare_main), self._environment():
                 child.start()
@@ -134,49 +105,34 @@ class ScriptRunner:
                 child.join()
             returncode = child.exitcode
             child.close()
-            out, err = (
-                Path(name).read_text(errors="replace") for name in (stdout, stderr)
-            )
+            out, err = (name.read_text(errors="replace") for name in outputs)
         if timed_out:
-            raise subprocess.TimeoutExpired([sys.executable, script], timeout, out, err)
-        return subprocess.CompletedProcess(
-            [sys.executable, script], returncode, out, err
-        )
+            raise subprocess.TimeoutExpired(command, timeout, out, err)
+        return subprocess.CompletedProcess(command, returncode, out, err)
 
 
 def _run_as_main(script, cwd, path, stdout, stderr):
     """In the forked child: a fresh interpreter's state for ``script``, then the
-    script.
-
-    multiprocessing's child bootstrap turns SystemExit into the exit status as the
-    interpreter does, joins non-daemon threads and flushes stdout and stderr.
-    """
-    for fd, name in ((1, stdout), (2, stderr)):
+    script (the bootstrap turns SystemExit into the exit status and flushes)."""
+    for fd, name in ((1, stdout), (2, stderr)):  # at fd level: subprocesses' too
         opened = os.open(name, os.O_WRONLY)
         os.dup2(opened, fd)
         os.close(opened)
-    # This module is importable only from the repository, as a script run by a reader is
-    # not.
+    # A reader's script cannot import this package.
     for name in [name for name in sys.modules if name.partition(".")[0] == __package__]:
         del sys.modules[name]
     warnings.resetwarnings()  # (which tells the warning caches the filters changed)
     warnings.filters.extend(_FILTERS)
-    multiprocessing.set_start_method(
-        None, force=True
-    )  # the bootstrap forced "forkserver" here
+    multiprocessing.set_start_method(None, force=True)  # the bootstrap forced it
     os.chdir(cwd)
     sys.argv = [script]
-    sys.path[:] = [
-        os.path.dirname(os.path.realpath(script)),
-        *path,
-    ]  # links resolved, as Python does
+    sys.path[:] = [os.path.dirname(os.path.realpath(script)), *path]
     try:
         runpy.run_path(script, run_name="__main__")
     except SystemExit:
         raise
     except BaseException as error:
-        # Reported as the interpreter does: through sys.excepthook, from the script's
-        # own frame (none for a syntax error), then exit status 1.
+        # As the interpreter reports it: from the script's own frame, then status 1.
         frames = error.__traceback__
         while frames is not None and frames.tb_frame.f_code.co_filename != script:
             frames = frames.tb_next

@@ -1,24 +1,16 @@
 """The strict site build the tests share: started once per test run, in the
-background.
+background, as soon as a collected test asks for ``built_site``; under pytest-xdist
+the first worker to take the lock starts it and all read its result from the run's
+shared folder.
 
-Building the site takes longer than anything else the tests do, and only some tests
-need it. As soon as a test process has collected a test that asks for ``built_site``,
-it starts ``mkdocs build --strict`` in a process of its own and goes on with other
-tests; a test that needs the site waits until the build has finished. Under
-pytest-xdist every worker collects the same tests: the first to get the lock starts
-the build, and every worker reads the same result from the run's shared temporary
-folder (one per run, so no run sees another's site).
-
-``python -m ptdocs.site_build FOLDER [PROJECT]`` is that background process: it
-builds the project (this repository unless named) into ``FOLDER/site`` (renamed there
-when whole) and then writes ``FOLDER/result.json``. The build is ``mkdocs build
---strict`` and never ``--quiet``: in MkDocs 1.6, ``--quiet`` drops warnings before
-strict mode counts them (mkdocs issue 4126), so a site with warnings (a broken
-anchor, a menu title without its Spanish label) built with exit 0.
+``python -m ptdocs.site_build FOLDER [PROJECT]`` is that build: ``mkdocs build
+--strict`` into ``FOLDER/site``, then ``FOLDER/result.json``. Never ``--quiet``: in
+MkDocs 1.6 it drops warnings before strict mode counts them (mkdocs issue 4126).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -34,9 +26,6 @@ from .atomic import write_atomically
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 900  # seconds a test waits for the build before it gives up, saying why
-# The strict build, as `python -m` arguments. No --quiet: it would hide warnings from
-# --strict.
-STRICT_BUILD = ["mkdocs", "build", "--strict"]
 
 
 class BuildFailed(Exception):
@@ -46,11 +35,8 @@ class BuildFailed(Exception):
 class SharedBuild:
     def __init__(self, folder: Path, command: list[str] | None = None) -> None:
         self.folder = Path(folder)
-        self.site = self.folder / "site"
-        self.result = self.folder / "result.json"
+        self.site, self.result = self.folder / "site", self.folder / "result.json"
         self.pid_file = self.folder / "started"
-        # The builder: this module's main(), which writes the result when the build has
-        # ended.
         self.command = command or [
             sys.executable,
             "-m",
@@ -75,11 +61,9 @@ class SharedBuild:
             self.pid_file.write_text(str(self._process.pid), encoding="utf-8")
 
     def wait(self, timeout: float = TIMEOUT) -> Path:
-        """The built site's folder, once the build has finished; BuildFailed with its
-        output if it failed. Waits for the result file (the condition), polling, up
-        to ``timeout``."""
-        # no-op when started; a test run without collection (-p no:...) still works
-        self.start()
+        """The built site's folder once the build has ended; BuildFailed with its
+        output if it failed."""
+        self.start()  # a run without collection (-p no:...) still works
         deadline = time.monotonic() + timeout
         while not self.result.exists():
             if not self._builder_alive() and not self.result.exists():
@@ -101,20 +85,17 @@ class SharedBuild:
     def _builder_alive(self) -> bool:
         if self._process is not None:  # this process started it
             return self._process.poll() is None
-        try:  # another worker did: is its builder still there?
+        try:  # another worker did
             os.kill(int(self.pid_file.read_text(encoding="utf-8")), 0)
         except ProcessLookupError:
             return False
-        except (
-            OSError,
-            ValueError,
-        ):  # not allowed to ask, or no signals here: assume it is
+        except (OSError, ValueError):  # not allowed to ask: assume it is alive
             pass
         return True
 
     def finish(self, interrupted: bool) -> None:
-        """At the end of the process that started the build: another worker may still be
-        waiting for it, so let it end, unless the run was interrupted."""
+        """In the process that started it: let the build end (another worker may wait
+        for it), unless the run was interrupted."""
         if self._process is None:
             return
         if interrupted and self._process.poll() is None:
@@ -123,14 +104,13 @@ class SharedBuild:
 
 
 class SiteBuildPlugin:
-    """Starts the shared build after collection, when a collected test needs the
-    site."""
+    """Starts the shared build after collection, when a collected test needs it."""
 
     def __init__(self, config) -> None:
         basetemp = config.getoption("basetemp", None)
+        self._temporary = None
         if hasattr(config, "workerinput") and basetemp:
             # pytest-xdist gives each worker <the run's temporary folder>/popen-gwN.
-            self._temporary = None
             folder = Path(basetemp).parent / "shared-site"
         else:
             self._temporary = tempfile.TemporaryDirectory(prefix="ptdocs-site-")
@@ -138,9 +118,7 @@ class SiteBuildPlugin:
         self.build = SharedBuild(folder)
 
     def pytest_collection_finish(self, session) -> None:
-        if session.config.option.collectonly:  # nothing will run
-            return
-        if any(
+        if not session.config.option.collectonly and any(
             "built_site" in getattr(item, "fixturenames", ()) for item in session.items
         ):
             self.build.start()
@@ -153,50 +131,36 @@ class SiteBuildPlugin:
 
 def main(folder: Path, project: Path = ROOT) -> int:
     partial = folder / "site.partial"
-    environment = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     done = subprocess.run(
-        [sys.executable, "-m", *STRICT_BUILD, "-d", str(partial.resolve())],
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", partial.resolve()],
         cwd=project,
-        env=environment,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
         capture_output=True,
         text=True,
     )
     if done.returncode == 0:
-        partial.rename(folder / "site")
-    write_atomically(
-        folder / "result.json",
-        json.dumps({"returncode": done.returncode, "output": done.stdout + done.stderr})
-        + "\n",
-    )
+        partial.rename(folder / "site")  # whole, or not there
+    result = {"returncode": done.returncode, "output": done.stdout + done.stderr}
+    write_atomically(folder / "result.json", json.dumps(result) + "\n")
     return 0
 
 
 def cli(argv: list[str] | None = None) -> int:
-    import argparse
-
     parser = argparse.ArgumentParser(
         prog="python -m ptdocs.site_build",
         description="Build the site strictly into FOLDER/site, then write "
         "FOLDER/result.json (the tests' shared build).",
     )
+    parser.add_argument("folder", type=Path, help="an existing folder (the run's own)")
     parser.add_argument(
-        "folder", type=Path, help="an existing folder (the test run's own)"
-    )
-    parser.add_argument(
-        "project",
-        type=Path,
-        nargs="?",
-        default=None,
-        help="the folder of the mkdocs.yml to build (default: this repository)",
+        "project", type=Path, nargs="?", default=ROOT, help="the mkdocs.yml's folder"
     )
     args = parser.parse_args(argv)
     if not args.folder.is_dir():
         parser.error(f"{args.folder}: no such folder")
-    if args.project is not None and not (args.project / "mkdocs.yml").is_file():
+    if not (args.project / "mkdocs.yml").is_file():
         parser.error(f"{args.project}: no mkdocs.yml there")
-    return (
-        main(args.folder) if args.project is None else main(args.folder, args.project)
-    )
+    return main(args.folder, args.project)
 
 
 if __name__ == "__main__":

@@ -1,23 +1,11 @@
 """Expand ``--8<--`` include lines exactly as pymdownx.snippets does, keeping line
-numbers.
+numbers, and check every expansion against pymdownx.snippets' own (configured as in
+mkdocs.yml), so the tests run what the site shows.
 
-A page's Python block holds only include lines such as::
-
-    --8<-- "snippets/autograd/basics.py:first_gradient"
-
-``expand`` returns the code of one include as an :class:`Include`: the lines the
-reader sees, and the same code padded with blank lines so that compiling it under the
-snippet's file name gives tracebacks with the snippet's real line numbers. Every
-expansion is compared with pymdownx.snippets' own output for the same line, with the
-configuration in ``mkdocs.yml``, so the tests run what the site shows.
-
-In another language than English the comments of a Python snippet are that language's
-(:mod:`ptdocs.catalog`), line for line, and so are its prose strings and the ``# >``
-output that shows them, so the code's tokens and line numbers stay the English ones.
-The site gets them from :class:`CommentLanguage`, a Markdown extension that the
-translations hook adds to each non-English build: it swaps pymdownx.snippets'
-preprocessor for one that translates in ``process_snippet_lines``, pymdownx's own
-hook for changing a snippet's lines.
+In another language, a Python snippet's comments, prose strings and their ``# >``
+output are that language's (:mod:`ptdocs.catalog`), line for line; the site gets them
+from :class:`CommentLanguage`, which translates in pymdownx's own hook for changing a
+snippet's lines, ``process_snippet_lines``.
 """
 
 from __future__ import annotations
@@ -48,35 +36,38 @@ class Include:
 
     @property
     def padded_source(self) -> str:
-        """The shown code, preceded by blank lines so line numbers match the file."""
+        """The shown code after blank lines, so that line numbers match the file."""
         return "\n" * (self.first_line - 1) + "\n".join(self.shown) + "\n"
-
-    @property
-    def location(self) -> str:
-        return f"{self.path}, line {self.first_line}"
 
 
 def expand(
     target: str, root: Path = ROOT, language: str = catalog.SOURCE, check: bool = True
 ) -> Include:
-    """Expand one include target into the code it shows, in a language (its comments),
-    checked against pymdownx unless ``check`` is false (for a caller that reads only its
-    comments; the page tests keep the check)."""
+    """One include target's code in a language, checked against pymdownx unless
+    ``check`` is false (for a caller that reads only its comments)."""
     rel, file = snippet_file(target, root)
     lines, untranslated = _lines(file, Path(root), language)
     first, shown = cut(target, lines)
     last = first + len(shown) - 1
     left = tuple(place for place in untranslated if first <= place.line <= last)
     include = Include(target, rel, first, tuple(shown), language, left)
-    if check:
-        _check_against_pymdownx(include, root)
+    if check and _visible(shown) != _visible(
+        pymdownx_expansion(target, root, language)
+    ):
+        raise IncludeError(
+            f'--8<-- "{target}": the test harness and pymdownx.snippets expand this '
+            "include differently; the tests would not run what the page shows"
+        )
     return include
 
 
-def _lines(
-    file: Path, root: Path, language: str
-) -> tuple[list[str], list[catalog.Place]]:
-    """A snippet file's lines, a Python one with the language's comments, and the
+def _visible(lines) -> list[str]:
+    """Without the blank lines a reader cannot see (markers, trailing newlines)."""
+    return [line for line in lines if line.strip()]
+
+
+def _lines(file: Path, root: Path, language: str):
+    """A snippet file's lines (a Python one with the language's comments), and the
     comments left in English."""
     if file.suffix not in catalog.SUFFIXES or language == catalog.SOURCE:
         return file.read_text(encoding="utf-8").split("\n"), []
@@ -87,8 +78,7 @@ def _lines(
 
 
 class _TranslatingSnippets(SnippetPreprocessor):
-    """pymdownx.snippets' preprocessor, with a Python snippet's comments in one
-    language."""
+    """pymdownx.snippets' preprocessor, with Python snippets' comments translated."""
 
     def __init__(self, config, md, language: str, root: Path):
         super().__init__(config, md)
@@ -99,9 +89,7 @@ class _TranslatingSnippets(SnippetPreprocessor):
         if target["is_url"] or path.suffix not in catalog.SUFFIXES:
             return lines
         translated, _ = _lines(path, self.root, self.language)
-        # The same selection (section or line range) of the translated file: same lines,
-        # other comments.
-        selected = self.select_snippet_lines(translated, target)
+        selected = self.select_snippet_lines(translated, target)  # same section
         if len(selected) != len(lines):  # cannot happen: translation keeps every line
             raise IncludeError(
                 f"{path}: translating the comments changed the number of lines"
@@ -118,27 +106,24 @@ class CommentLanguage(Extension):
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md):
-        snippets = next(
-            (
-                extension
-                for extension in md.registeredExtensions
-                if isinstance(extension, SnippetExtension)
-            ),
-            None,
-        )
-        if snippets is None:
+        snippets = [
+            e for e in md.registeredExtensions if isinstance(e, SnippetExtension)
+        ]
+        if not snippets:
             raise IncludeError(
                 "CommentLanguage needs pymdownx.snippets, loaded before it"
             )
         md.preprocessors.register(
-            _TranslatingSnippets(snippets.getConfigs(), md, self.language, self.root),
+            _TranslatingSnippets(
+                snippets[0].getConfigs(), md, self.language, self.root
+            ),
             "snippet",
             32,
         )
 
 
 class _TagTolerantLoader(yaml.SafeLoader):
-    """Reads mkdocs.yml's MkDocs-only tags (``!ENV``, ``!relative``) as plain values."""
+    """Reads mkdocs.yml's MkDocs-only tags (``!ENV``, ``!relative``) as None."""
 
 
 _TagTolerantLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
@@ -146,39 +131,29 @@ _TagTolerantLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
 
 @functools.cache
 def site_config(root: Path) -> dict:
-    """The repository's mkdocs.yml as plain data (shared: copy before changing any of
-    it)."""
-    return yaml.load(
-        (root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_TagTolerantLoader
-    )
-
-
-@functools.cache
-def _snippets_config(root: Path) -> dict:
-    for extension in site_config(root).get("markdown_extensions", []):
-        if isinstance(extension, dict) and "pymdownx.snippets" in extension:
-            settings = dict(extension["pymdownx.snippets"] or {})
-            settings["base_path"] = [
-                str(root / base) for base in settings.get("base_path", ["."])
-            ]
-            return settings
-    raise IncludeError("mkdocs.yml does not configure pymdownx.snippets")
+    """The repository's mkdocs.yml as plain data (shared: copy before changing it)."""
+    text = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    return yaml.load(text, Loader=_TagTolerantLoader)
 
 
 @functools.cache
 def snippet_preprocessor(root: Path = ROOT, language: str = catalog.SOURCE):
-    """pymdownx.snippets' preprocessor, configured as in mkdocs.yml: it expands
-    include lines, in another language with CommentLanguage, as the site's build of
-    that language does.
-
-    One per root and language, reused: each run() starts from a clean state, and
-    building the Markdown instance was most of what checking an include cost."""
+    """pymdownx.snippets' preprocessor as mkdocs.yml configures it, in a language as
+    that language's build has it; one per root and language (building the Markdown
+    instance was most of what checking an include cost)."""
+    root = Path(root)
+    for extension in site_config(root).get("markdown_extensions", []):
+        if isinstance(extension, dict) and "pymdownx.snippets" in extension:
+            settings = dict(extension["pymdownx.snippets"] or {})
+            break
+    else:
+        raise IncludeError("mkdocs.yml does not configure pymdownx.snippets")
+    settings["base_path"] = [str(root / b) for b in settings.get("base_path", ["."])]
     extensions = ["pymdownx.snippets"]
     if language != catalog.SOURCE:
-        extensions.append(CommentLanguage(language, Path(root)))
+        extensions.append(CommentLanguage(language, root))
     md = markdown.Markdown(
-        extensions=extensions,
-        extension_configs={"pymdownx.snippets": _snippets_config(Path(root))},
+        extensions=extensions, extension_configs={"pymdownx.snippets": settings}
     )
     return md.preprocessors["snippet"]
 
@@ -186,21 +161,5 @@ def snippet_preprocessor(root: Path = ROOT, language: str = catalog.SOURCE):
 def pymdownx_expansion(
     target: str, root: Path = ROOT, language: str = catalog.SOURCE
 ) -> list[str]:
-    """What pymdownx.snippets puts on the page of that language for this include
-    line."""
+    """What pymdownx.snippets puts on the page of that language for this include."""
     return snippet_preprocessor(root, language).run([f'--8<-- "{target}"'])
-
-
-def _strip(lines) -> list[str]:
-    """Drop the blank lines a reader cannot see (marker lines, trailing newlines)."""
-    return [line for line in lines if line.strip()]
-
-
-def _check_against_pymdownx(include: Include, root: Path) -> None:
-    expected = _strip(pymdownx_expansion(include.target, root, include.language))
-    if _strip(include.shown) != expected:
-        raise IncludeError(
-            f'--8<-- "{include.target}": the test harness and pymdownx.snippets '
-            "expand this "
-            "include differently; the tests would not run what the page shows"
-        )

@@ -76,17 +76,10 @@ def page_failure(site, path):
 
 
 def mkdocs_build(config_file, site_dir) -> subprocess.CompletedProcess:
-    """``mkdocs build --strict -d site_dir`` of ``config_file``, in this process and
-    in the configuration's folder, where ``mkdocs build`` (which looks for mkdocs.yml
-    in the working directory) is normally run: pymdownx.snippets resolves a relative
-    base_path against the working directory. A new interpreter costs about 1 s of CPU
-    a build (importing MkDocs, its plugins and the hooks), where a small site builds
-    in a tenth to a third of that once they are imported. The exit status is 1 where
-    MkDocs aborts (a BuildError such as a hook's PluginError, warnings in strict
-    mode, a bad configuration), as its command's; stderr holds what MkDocs logged at
-    warning level and above, a message a line, then the reason it aborted. Unlike the
-    command, it runs no ``on_startup``/``on_shutdown`` event (of the project's hooks,
-    only the preview's has one, and the tests' sites do not use it)."""
+    """``mkdocs build --strict -d site_dir`` of ``config_file`` in this process (a new
+    interpreter costs ~1 s of imports a build), from the configuration's folder, as
+    pymdownx.snippets resolves base_path there. Exit status 1 where MkDocs aborts;
+    stderr holds its warnings and the reason. No on_startup/on_shutdown event runs."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, ConfigurationError
@@ -99,13 +92,10 @@ def mkdocs_build(config_file, site_dir) -> subprocess.CompletedProcess:
     logger = logging.getLogger("mkdocs")
     level = logger.level
     logger.addHandler(handler)
-    logger.setLevel(
-        logging.INFO
-    )  # warnings reach strict mode's counter whatever set it before
+    # Warnings reach strict mode's counter whatever set the level before.
+    logger.setLevel(logging.INFO)
     returncode = 0
-    config_file = Path(
-        config_file
-    ).resolve()  # a relative one names a file from here, not from there
+    config_file = Path(config_file).resolve()  # a relative one is from here
     try:
         with contextlib.chdir(config_file.parent):
             build(load_config(str(config_file), strict=True, site_dir=str(site_dir)))

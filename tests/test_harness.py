@@ -33,71 +33,41 @@ def site(tmp_path):
 page, run = write_page, run_page
 
 
-def test_a_page_that_includes_a_section_runs_it(site):
-    path = page(
-        site,
-        "en/circle.md",
-        """
-        # Circle
-
-        ```python
-        --8<-- "snippets/demo/circle.py:area"
-        ```
-    """,
+def blocks(site, *targets, name="en/circle.md"):
+    """A page of one Python block per include target (under snippets/demo/)."""
+    body = "".join(
+        f'```python\n--8<-- "snippets/demo/{t}"\n```\n\nText.\n\n' for t in targets
     )
-    examples, failure = run(site, path)
+    return page(site, name, body)
+
+
+def test_a_page_that_includes_a_section_runs_it(site):
+    examples, failure = run(site, blocks(site, "circle.py:area"))
     assert len(examples) == 1
     assert failure is None
     assert examples[0].namespace["area"] == pytest.approx(12.566, abs=1e-3)
 
 
 def test_a_wrong_expectation_fails_naming_the_snippet_file_and_line(site):
-    path = page(
-        site,
-        "en/circle.md",
-        """
-        ```python
-        --8<-- "snippets/demo/circle.py:area"
-        ```
-
-        ```python
-        --8<-- "snippets/demo/circle.py:wrong"
-        ```
-    """,
-    )
-    _, failure = run(site, path)
+    _, failure = run(site, blocks(site, "circle.py:area", "circle.py:wrong"))
     assert failure is not None
     # Line 12 of the snippet file holds the assert, not a line of the page.
     assert "snippets/demo/circle.py, line 12" in str(failure)
     assert "the area of a circle of radius 2 is 4*pi" in str(failure)
 
 
-def test_shown_output_must_match_what_runs(site):
+@pytest.mark.parametrize(
+    "shown, said",
+    [("# > 12.57", ["12.57", "12.566"]), ("", ["(nothing)"])],
+    ids=["a wrong output", "printing without showing it"],
+)
+def test_shown_output_must_match_what_runs(site, shown, said):
     snippet = site / "snippets" / "demo" / "circle.py"
-    snippet.write_text(SNIPPET.replace("# > 12.566", "# > 12.57"))
-    path = page(
-        site,
-        "en/circle.md",
-        """
-        ```python
-        --8<-- "snippets/demo/circle.py:area"
-        ```
-    """,
-    )
-    _, failure = run(site, path)
+    snippet.write_text(SNIPPET.replace("# > 12.566\n", shown and shown + "\n"))
+    _, failure = run(site, blocks(site, "circle.py:area"))
     assert failure is not None
     assert "snippets/demo/circle.py, line 7" in str(failure)
-    assert "12.57" in str(failure) and "12.566" in str(failure)
-
-
-def test_printing_without_showing_it_fails(site):
-    snippet = site / "snippets" / "demo" / "circle.py"
-    snippet.write_text(SNIPPET.replace("# > 12.566\n", ""))
-    path = page(
-        site, "en/circle.md", '```python\n--8<-- "snippets/demo/circle.py:area"\n```\n'
-    )
-    _, failure = run(site, path)
-    assert failure is not None and "(nothing)" in str(failure)
+    assert all(text in str(failure) for text in said)
 
 
 def test_fences_with_attributes_are_collected(site):
@@ -122,21 +92,7 @@ def test_blocks_of_a_page_share_one_namespace_in_order(site):
     (site / "snippets" / "demo" / "later.py").write_text(
         "print(round(area * 2, 3))\n# > 25.133\n"
     )
-    path = page(
-        site,
-        "es/circulo.md",
-        """
-        ```python
-        --8<-- "snippets/demo/circle.py:area"
-        ```
-
-        Texto en medio.
-
-        ```python
-        --8<-- "snippets/demo/later.py"
-        ```
-    """,
-    )
+    path = blocks(site, "circle.py:area", "later.py", name="es/circulo.md")
     _, failure = run(site, path)
     assert failure is None
 
@@ -179,8 +135,7 @@ def test_output_inside_a_statement_is_refused(site):
     (site / "snippets" / "demo" / "loop.py").write_text(
         "for i in range(2):\n    print(i)\n    # > 0\n"
     )
-    path = page(site, "en/loop.md", '```python\n--8<-- "snippets/demo/loop.py"\n```\n')
-    _, failure = run(site, path)
+    _, failure = run(site, blocks(site, "loop.py"))
     assert failure is not None and "after the whole statement" in str(failure)
 
 

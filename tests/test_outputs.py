@@ -20,10 +20,10 @@ from packaging.version import Version
 
 from ptdocs import catalog, pages
 from ptdocs.downloads import TEXTS, Site, make_downloads, requirements
-from ptdocs.pages import OutputLine, output_line, prose_value_pairs, shown_output
+from ptdocs.output_check import OutputLine
+from ptdocs.pages import output_line, prose_value_pairs, shown_output
 from ptdocs.report import ExampleReport, failure_record
 from ptdocs.snippets import ROOT
-from ptdocs.versions import SUPPORTED
 
 # Prints "old" or "new" as a release would; the test decides which release is running.
 VARIANTS = """\
@@ -165,26 +165,17 @@ def test_a_line_of_another_release_is_not_accepted(site, monkeypatch):
     assert "--- shown on the page\n    new\n+++ printed when run\n    old\n" in failure
 
 
+CALL = 'print("new" if pages.torch_version() >= pages.Version("2.14") else "old")'
+
+
 @pytest.mark.parametrize(
     "broken",
     [
-        ("# > always", "# > Always"),  # an unconditioned line stays exact
-        (
-            "# >[torch<2.14] old",
-            "# >[torch<2.14] olde",
-        ),  # the pinned release's variant stays exact
-        (
-            "# >[torch<2.14] old",
-            "# >[torch<2.13] old",
-        ),  # a variant for no release here: one line too many
-        (
-            "# >[torch<2.14] old\n",
-            "",
-        ),  # a printed line with no variant for this release
-        (
-            'print("new" if pages.torch_version() >= pages.Version("2.14") else "old")',
-            "None",
-        ),  # not printed
+        pytest.param(("# > always", "# > Always"), id="an unconditioned line"),
+        pytest.param(("[torch<2.14] old", "[torch<2.14] olde"), id="its variant"),
+        pytest.param(("[torch<2.14] old", "[torch<2.13] old"), id="one line too many"),
+        pytest.param(("# >[torch<2.14] old\n", ""), id="no variant for it"),
+        pytest.param((CALL, "None"), id="not printed"),
     ],
 )
 def test_the_pinned_release_is_checked_as_strictly_as_before(site, monkeypatch, broken):
@@ -223,17 +214,6 @@ def test_the_real_examples_run_on_the_pinned_release_and_fail_when_its_line_is_w
         assert (failure is not None) == fails, (old, new, failure)
         if fails:
             assert f"snippets/demo/kinks.py, line {line}" in str(failure)
-
-
-def test_every_condition_in_the_snippets_holds_on_a_supported_release():
-    for snippet in sorted((ROOT / "snippets").rglob("*.py")):
-        for (line, _), output in pages.output_comments(
-            snippet.read_text(encoding="utf-8")
-        ):
-            if output.condition is not None:
-                assert any(output.holds(Version(release)) for release in SUPPORTED), (
-                    f"{snippet}:{line}"
-                )
 
 
 # ---------------------------------------------------------------- prose values
