@@ -201,9 +201,6 @@ class Downloads:
     notebook_text = property(lambda self: nbformat.writes(self.notebook))
 
 
-# ---------------------------------------------------------------- the page
-
-
 def language_of(page: Path, root: Path = ROOT) -> tuple[str, str]:
     """``(language, path inside the language folder)`` of a page under docs/."""
     try:
@@ -310,9 +307,6 @@ def _skip(argument: str | None, where: str) -> Skip:
     return Skip(text, str(reason), tuple(sorted(names)))
 
 
-# ---------------------------------------------------------------- the code
-
-
 def cell_code(example: Example) -> str:
     """The code of one example as it runs in a download: a skip becomes if/else."""
     skip = example.skip
@@ -358,10 +352,10 @@ def files_read(examples, root: Path = ROOT) -> dict[str, str]:
             try:
                 found[value] = file.read_text(encoding="utf-8")
             except UnicodeDecodeError:
-                message = (
-                    "the examples read a binary file, which a download cannot carry"
-                )
-                raise DownloadError(f"{value}: {message}") from None
+                raise DownloadError(
+                    f"{value}: the examples read a binary file, which a download "
+                    "cannot carry"
+                ) from None
     return dict(sorted(found.items()))
 
 
@@ -405,8 +399,6 @@ def packages(codes, root: Path = ROOT) -> list[str]:
             wanted.add(pinned[0])
     return [f"{n}=={pins[n]}" for n in sorted(wanted, key=lambda n: (n != "torch", n))]
 
-
-# ---------------------------------------------------------------- the check
 
 RECORDING, COMPARING = (
     "# ---------------------------------------------------------------- recording",
@@ -457,19 +449,17 @@ def check_cells(call: str) -> tuple[str, str]:
     return first, _code_only(tail).strip("\n") + "\n\n\n" + call
 
 
+def _plain(value):
+    return (tuple(value.forms), value.rule) if isinstance(value, Plural) else value
+
+
 def check_call(texts: dict, repository: str, fields: dict) -> str:
     """The call that ends a download: texts in the page's language, and the report's
     address. A Plural goes as (its forms, its Plural-Forms rule)."""
 
     def literal(mapping):
-        plain = {
-            key: (tuple(value.forms), value.rule)
-            if isinstance(value, Plural)
-            else value
-            for key, value in mapping.items()
-        }
         items = "".join(
-            f"        {key!r}: {value!r},\n" for key, value in plain.items()
+            f"        {key!r}: {_plain(value)!r},\n" for key, value in mapping.items()
         )
         return "{\n" + items + "    }"
 
@@ -477,9 +467,6 @@ def check_call(texts: dict, repository: str, fields: dict) -> str:
         f"finish(\n    _recorder,\n    texts={literal(texts)},\n    "
         f"repository={repository!r},\n    fields={literal(fields)},\n)"
     )
-
-
-# ---------------------------------------------------------------- the prose
 
 
 ADMONITION = re.compile(
@@ -614,12 +601,22 @@ def _split_at_headings(text: str) -> list[str]:
     return [cell.strip("\n") for cell in cells if cell.strip()]
 
 
-# ---------------------------------------------------------------- the downloads
-
-
 def run_command(page: str) -> str:
     """How to run the examples of one page as tests, from a clone."""
     return f"python -m pytest {page}"
+
+
+def texts_in(language: str, where: str) -> dict:
+    """The downloads' words in ``language``; a language without them stops the build."""
+    if language not in TEXTS:
+        raise DownloadError(
+            f"{where}: no download label for the language '{language}'; add the "
+            "language to the catalog (locale/, python -m ptdocs.catalog update)"
+        )
+    try:
+        return TEXTS[language]
+    except CatalogError as error:
+        raise DownloadError(f"{where}: {error}") from None
 
 
 def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | None:
@@ -627,14 +624,7 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     page = Path(page)
     language, relative = language_of(page, root)
     where = catalog.relative(page, root)
-    if language not in TEXTS:
-        raise DownloadError(
-            f"{where}: the catalog (locale/) has no texts for the language {language!r}"
-        )
-    try:
-        texts = TEXTS[language]
-    except CatalogError as error:
-        raise DownloadError(str(error)) from None
+    texts = texts_in(language, where)
     parts, examples = read_page(page, root)
     if not examples:
         return None
@@ -676,11 +666,11 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
             _markdown_cell(texts["files"].format(files=names)),
             _code_cell(FILES_CELL.format(files=items)),
         ]
-    # the script's comments: "# > " would read as an output line, so no block quote
     quoted = "\n>\n".join(
         "> " + line for line in [texts["origin"].format(**origin), *intro]
     )
     notebook_cells = [_markdown_cell(quoted), *shared]
+    # The script's intro is comments: no block quote, whose "# > " reads as output.
     script_cells = [
         _markdown_cell("\n\n".join([texts["origin_script"].format(**origin), *intro])),
         *shared,
@@ -701,13 +691,10 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     )
     # No jupytext header: the script is plain Python with comments. The code holds no
     # IPython magics, so "# cat joins ..." stays as written, not escaped to "# # cat".
-    script.metadata = {
-        "jupytext": {
-            "notebook_metadata_filter": "-all",
-            "cell_metadata_filter": "-all",
-            "comment_magics": False,
-        }
-    }
+    filters = dict.fromkeys(
+        ("notebook_metadata_filter", "cell_metadata_filter"), "-all"
+    )
+    script.metadata = {"jupytext": {**filters, "comment_magics": False}}
     script = jupytext.writes(script, fmt="py:percent")
     return Downloads(where, language, tuple(examples), notebook, script, last)
 

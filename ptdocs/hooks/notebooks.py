@@ -24,8 +24,7 @@ from mkdocs_jupyter.plugin import NotebookFile, _get_nb_toc_tokens
 
 from ptdocs import translations  # which files under docs/ are pages
 from ptdocs.atomic import write_atomically
-from ptdocs.catalog import CatalogError
-from ptdocs.downloads import TEXTS, Site  # the download label; the site's URL rules
+from ptdocs.downloads import Site, texts_in
 from ptdocs.layout import language as language_of
 from ptdocs.notebook_renders import executes, made_by_this_build, render_path
 
@@ -144,18 +143,9 @@ def with_download_link(html: str, src_uri: str) -> str:
     box, out of the search index; mkdocs-jupyter copies the notebook next to the
     page's HTML (``include_source``) but, with Material, shows no link to it."""
     try:
-        language = language_of(src_uri)
-    except ValueError:
-        language = ""
-    if language not in TEXTS:
-        raise PluginError(
-            f"{src_uri}: no download label for the language '{language}'; "
-            "add the language to the catalog (locale/, python -m ptdocs.catalog update)"
-        )
-    try:
-        label = TEXTS[language]["notebook"]
-    except CatalogError as error:
-        raise PluginError(f"{src_uri}: {error}") from None
+        label = texts_in(language_of(src_uri), src_uri)["notebook"]
+    except ValueError as error:  # no language folder, or no texts for it (locale/)
+        raise PluginError(str(error)) from None
     name = quote(posixpath.basename(src_uri))
     return (
         f'{html.rstrip()}\n<div class="ptdocs-end ptdocs-downloads" '
