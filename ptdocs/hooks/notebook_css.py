@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 import tinycss2
@@ -183,37 +182,35 @@ def file_name(css: str) -> str:
     return f"notebook.{hashlib.sha256(css.encode('utf-8')).hexdigest()[:8]}.css"
 
 
-@dataclass
-class _Build:
-    css: dict[str, str] = field(default_factory=dict)  # src_uri -> the CSS taken out
-    classes: set[str] = field(default_factory=set)  # of every notebook page
-    written: dict[str, str] = field(default_factory=dict)  # CSS taken out -> file name
-
-
-_build = _Build()
+# This build's: page src_uri -> the CSS taken out; the classes of every notebook page;
+# CSS taken out -> the name of the file written for it.
+_css: dict[str, str] = {}
+_classes: set[str] = set()
+_written: dict[str, str] = {}
 
 
 def on_pre_build(config):
-    global _build
-    _build = _Build()  # i18n builds each language in turn; `mkdocs serve` rebuilds
+    # i18n builds each language in turn; `mkdocs serve` rebuilds
+    for state in (_css, _classes, _written):
+        state.clear()
 
 
 def on_page_content(html, page, config, files):
     if not isinstance(page.file, NotebookFile):
         return html
-    html, _build.css[page.file.src_uri] = split_styles(html)
-    _build.classes |= classes_of(html)
+    html, _css[page.file.src_uri] = split_styles(html)
+    _classes.update(classes_of(html))
     return html
 
 
 def on_post_page(output, page, config):
-    css = _build.css.get(page.file.src_uri)
+    css = _css.get(page.file.src_uri)
     if css is None:
         return output
     # MkDocs renders every page's content before it writes the first: the classes are
     # complete, and a class the CSS names added since would have lost its rules. (The
     # words of the theme's scripts are no classes: its configuration names features.)
-    late = (classes_of(output, scripts=False) - _build.classes) & named_classes(css)
+    late = (classes_of(output, scripts=False) - _classes) & named_classes(css)
     late = sorted(name for name in late if not name.startswith(THEME_CLASS))
     if late:
         raise NotebookCssError(
@@ -221,13 +218,13 @@ def on_post_page(output, page, config):
             f"{', '.join(late)} after its content was rendered; their "
             "rules were trimmed away (see ptdocs/hooks/notebook_css.py)"
         )
-    if css not in _build.written:
-        trimmed = trim(css, frozenset(_build.classes))
-        _build.written[css] = file_name(trimmed)
-        path = Path(config.site_dir) / FOLDER / _build.written[css]
+    if css not in _written:
+        trimmed = trim(css, frozenset(_classes))
+        _written[css] = file_name(trimmed)
+        path = Path(config.site_dir) / FOLDER / _written[css]
         if not path.is_file():  # named by its digest: an existing one is the same
             write_atomically(path, trimmed)
-    href = get_relative_url(str(FOLDER / _build.written[css]), page.url)
+    href = get_relative_url(str(FOLDER / _written[css]), page.url)
     end = output.find("</head>")  # last in the head, after the theme's stylesheets
     if end < 0:
         raise NotebookCssError("notebook_css hook: a notebook page without </head>")
