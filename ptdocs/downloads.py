@@ -32,10 +32,49 @@ from .layout import language
 from .pages import PROSE_VALUES, PageBlockParser, has_conditioned_output
 from .snippets import ROOT, Include, snippet_preprocessor
 
+# pytorch.org's install command for each platform and CUDA version
 SELECTOR = "https://pytorch.org/get-started/locally/"
 
+# The names a skip condition may use, as conftest.py's _setup defines them for the
+# tests: the import each needs and the expression that computes it in a download.
+SETUP_NAMES = {
+    "HAS_ACCELERATOR": ("import torch", "torch.accelerator.is_available()"),
+    "ACCELERATOR": (
+        "import torch",
+        "torch.accelerator.current_accelerator().type if "
+        "torch.accelerator.is_available() else None",
+    ),
+}
+
+# The cell that writes the files the examples read, where a download runs without them
+FILES_CELL = """from pathlib import Path
+
+FILES = {{
+{files}}}
+for name, text in FILES.items():
+    path = Path(name)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")"""
+
+
+class DownloadError(ValueError):
+    """A page whose downloads cannot be made, with a message for its author."""
+
+
+@dataclass(frozen=True)
+class Skip:
+    """A skip directive of the page, as a download applies it."""
+
+    condition: str  # a Python expression, true where the example is skipped
+    reason: str
+    names: tuple[str, ...]  # the SETUP_NAMES it uses, defined just before it
+
+
 # In English; other languages come from locale/ (ptdocs.catalog): a missing entry stops
-# the build, instead of showing English on their pages.
+# the build, instead of showing English on their pages. locale/interface.pot records
+# the line of TEXTS and CHECK_TEXTS: to keep the catalog current (and the release runs
+# valid), lines are added or removed below them, not above or between.
 TEXTS = Texts(
     "downloads",
     {
@@ -68,6 +107,13 @@ TEXTS = Texts(
     },
 )
 
+# torch's functions that need a module torch does not install ("Numpy is not
+# available" without NumPy, imported or not).
+NEEDS_MODULE = {
+    "numpy": "numpy",  # Tensor.numpy()
+    "from_numpy": "numpy",  # torch.from_numpy()
+}
+
 # What the last cell prints (ptdocs.output_check.report); a Plural travels as its forms
 # and Plural-Forms rule, which Python's gettext applies there.
 CHECK_TEXTS = Texts(
@@ -90,35 +136,6 @@ CHECK_TEXTS = Texts(
         "its first cell.",
     },
 )
-
-# The names a skip condition may use, as conftest.py's _setup defines them for the
-# tests: the import each needs and the expression that computes it in a download.
-SETUP_NAMES = {
-    "HAS_ACCELERATOR": ("import torch", "torch.accelerator.is_available()"),
-    "ACCELERATOR": (
-        "import torch",
-        "torch.accelerator.current_accelerator().type if "
-        "torch.accelerator.is_available() else None",
-    ),
-}
-
-# torch's functions that need a module torch does not install ("Numpy is not
-# available" without NumPy, imported or not).
-NEEDS_MODULE = {"numpy": "numpy", "from_numpy": "numpy"}
-
-FILES_CELL = """from pathlib import Path
-
-FILES = {{
-{files}}}
-for name, text in FILES.items():
-    path = Path(name)
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")"""
-
-
-class DownloadError(ValueError):
-    """A page whose downloads cannot be made, with a message for its author."""
 
 
 @dataclass(frozen=True)
@@ -165,13 +182,6 @@ class Site:
         if name in ("index", "README"):
             return prefix + (directory + "/" if directory else "")
         return prefix + stem + "/"
-
-
-@dataclass(frozen=True)
-class Skip:
-    condition: str  # a Python expression, true where the example is skipped
-    reason: str
-    names: tuple[str, ...]  # the SETUP_NAMES it uses, defined just before it
 
 
 @dataclass(frozen=True)
