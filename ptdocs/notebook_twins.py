@@ -1,16 +1,9 @@
-"""Write each exercise notebook in every language from one source.
+"""Write each exercise notebook in every language from one jupytext source.
 
-``notebooks/<name>.py`` is a jupytext "percent" script: its code cells are written
-once, and each Markdown cell is tagged with its language, ``# %% [markdown]
-lang="en"`` or ``lang="es"``. For each language this writes
-``docs/<language>/exercises/<name>.ipynb`` with all the code cells and that
-language's prose, in source order, without outputs (the site and the tests execute
-the notebooks). So the code cannot differ between languages, and a translator only
-ever touches prose; the code cells' comments come from the catalog
-(``locale/<language>/LC_MESSAGES/snippets.po``, see ptdocs.catalog).
-
-    python -m ptdocs.notebook_twins            # write the notebooks
-    python -m ptdocs.notebook_twins --check    # exit 1 if a committed notebook is stale
+``notebooks/<name>.py`` holds the code cells once and each Markdown cell tagged with
+its language (``# %% [markdown] lang="es"``); ``docs/<language>/exercises/<name>.ipynb``
+gets every code cell, with the catalog's comments, and that language's prose, without
+outputs. ``--check`` writes nothing and exits 1 if a committed notebook is stale.
 """
 
 from __future__ import annotations
@@ -33,8 +26,7 @@ KERNEL = {"display_name": "Python 3", "language": "python", "name": "python3"}
 
 
 class SourceError(ValueError):
-    """A notebook source that cannot be split into languages, with a message for its
-    author."""
+    """A notebook source that cannot be split into languages, for its author."""
 
 
 def target(source: Path, language: str, root: Path = ROOT) -> Path:
@@ -44,17 +36,13 @@ def target(source: Path, language: str, root: Path = ROOT) -> Path:
 def twins(source: Path) -> dict[str, str]:
     """The text of the notebook for each language, from one source file."""
     cells = jupytext.read(source, fmt="py:percent").cells
-    prose: dict[str, list[int]] = {language: [] for language in LANGUAGES}
     for position, cell in enumerate(cells):
-        if cell.cell_type != "markdown":
-            continue
         language = cell.metadata.get("lang")
-        if language not in prose:
+        if cell.cell_type == "markdown" and language not in LANGUAGES:
             raise SourceError(
                 f"{source}: the Markdown cell {position + 1} needs lang= one of "
                 f"{', '.join(LANGUAGES)} (it has {language!r})"
             )
-        prose[language].append(position)
     _check_code(source, cells)
     # Every stretch of prose between two code cells exists in every language.
     shapes = {language: _shape(cells, language) for language in LANGUAGES}
@@ -70,14 +58,11 @@ def twins(source: Path) -> dict[str, str]:
             for cell in cells
             if cell.cell_type == "code" or cell.metadata.get("lang") == language
         ]
-        notebook = new_notebook(
-            metadata={"kernelspec": KERNEL, "language_info": {"name": "python"}}
-        )
+        metadata = {"kernelspec": KERNEL, "language_info": {"name": "python"}}
+        notebook = new_notebook(metadata=metadata)
+        # Stable ids, the same in every language: regenerating changes nothing.
         for index, cell in enumerate(kept):
-            # Stable ids, the same in every language: regenerating changes nothing.
-            if (
-                cell.cell_type == "code"
-            ):  # the same code, with the language's comments (locale/)
+            if cell.cell_type == "code":  # the language's comments (locale/)
                 code = catalog.translate_notebook_code(cell.source, language)
                 notebook.cells.append(new_code_cell(code, id=f"cell-{index:02d}"))
             else:
@@ -90,12 +75,9 @@ def twins(source: Path) -> dict[str, str]:
 
 
 def _check_code(source: Path, cells) -> None:
-    """Refuse a code cell that is not valid Python (IPython's %magics and !commands
-    allowed), naming the source file and line: it would otherwise land in every
-    language's notebook."""
-    from IPython.core.inputtransformer2 import (
-        TransformerManager,
-    )  # ipykernel's: runs the notebooks
+    """Refuse a code cell that is not Python (IPython's %magics and !commands allowed),
+    naming the file and line: it would otherwise land in every language's notebook."""
+    from IPython.core.inputtransformer2 import TransformerManager  # as ipykernel runs
 
     for position, first_line, cell in catalog.code_cells(source, cells):
         try:
@@ -103,28 +85,23 @@ def _check_code(source: Path, cells) -> None:
                 TransformerManager().transform_cell(cell.source), str(source), "exec"
             )
         except SyntaxError as error:
-            line = (first_line + (error.lineno or 1) - 1) if first_line else None
-            where = (
-                f"{source}, line {line}"
-                if line
-                else f"{source}, code cell {position + 1}"
-            )
-            raise SourceError(
-                f"{where}: {error.msg}: {(error.text or '').strip()}"
-            ) from None
+            where = f"{source}, code cell {position + 1}"
+            if first_line:
+                where = f"{source}, line {first_line + (error.lineno or 1) - 1}"
+            message = f"{where}: {error.msg}: {(error.text or '').strip()}"
+            raise SourceError(message) from None
 
 
 def _shape(cells, language: str) -> list[int]:
     """How many Markdown cells of one language come before each code cell, and after
     the last."""
-    shape, count = [], 0
+    shape = [0]
     for cell in cells:
         if cell.cell_type == "code":
-            shape.append(count)
-            count = 0
+            shape.append(0)
         elif cell.metadata.get("lang") == language:
-            count += 1
-    return shape + [count]
+            shape[-1] += 1
+    return shape
 
 
 def sources(root: Path = ROOT) -> list[Path]:
@@ -140,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="write nothing; exit 1 if a notebook differs from its source",
     )
-    arguments = parser.parse_args(argv)
+    check = parser.parse_args(argv).check
     stale = []
     for source in sources():
         try:
@@ -150,15 +127,13 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         for language, text in texts.items():
             path = target(source, language)
-            current = path.read_text(encoding="utf-8") if path.is_file() else None
-            if current == text:
-                continue
-            stale.append(path.relative_to(ROOT))
-            if not arguments.check:
-                write_atomically(path, text)
+            if not path.is_file() or path.read_text(encoding="utf-8") != text:
+                stale.append(path.relative_to(ROOT))
+                if not check:
+                    write_atomically(path, text)
     for path in stale:
-        print(f"{'stale' if arguments.check else 'wrote'}: {path}")
-    return 1 if arguments.check and stale else 0
+        print(f"{'stale' if check else 'wrote'}: {path}")
+    return 1 if check and stale else 0
 
 
 if __name__ == "__main__":

@@ -76,6 +76,16 @@ def code_cells(notebook):
     return [cell for cell in notebook.cells if cell.cell_type == "code"]
 
 
+def outputs(notebook, mime: str) -> list[str]:
+    """What the notebook's code cells display in one MIME type, in order."""
+    return [
+        output["data"][mime]
+        for cell in code_cells(notebook)
+        for output in cell.outputs
+        if mime in output.get("data", {})
+    ]
+
+
 @pytest.fixture(scope="module")
 def executed():
     """Each language's notebook, executed (both kernels at once), and the state its
@@ -281,10 +291,7 @@ def test_the_summary_tables_count_the_rows(executed, language):
     """The counts per dtype the notebook displays, recounted from the rows."""
     notebook, state = executed[language]
     tables = [
-        o["data"]["text/markdown"]
-        for cell in code_cells(notebook)
-        for o in cell.outputs
-        if "| `domain` |" in o.get("data", {}).get("text/markdown", "")
+        text for text in outputs(notebook, "text/markdown") if "| `domain` |" in text
     ]
     assert len(tables) == 2  # before and after the last cell's changes
     for table, rows in zip(tables, (state["rows"], state["after"]), strict=True):
@@ -338,12 +345,7 @@ def test_reduced_precision_failures_are_shown(executed, language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_page_shows_every_row_and_the_figure(executed, language):
     notebook, state = executed[language]
-    html = [
-        o["data"]["text/html"]
-        for cell in code_cells(notebook)
-        for o in cell.outputs
-        if "text/html" in o.get("data", {})
-    ]
+    html = outputs(notebook, "text/html")
     tables = [text for text in html if "<table>" in text]
     table = tables[0]  # the full table; the closing cell shows only the rows that moved
     lines = table.split("<tbody>")[1].split("<tr")[1:]

@@ -10,8 +10,11 @@ import subprocess
 import sys
 from concurrent.futures import Future
 from pathlib import Path
+from types import SimpleNamespace
 
 import nbformat
+from helpers import load_hook
+from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
 
 from ptdocs import notebook_renders
 
@@ -44,6 +47,24 @@ def _build(root: Path) -> subprocess.CompletedProcess:
         timeout=600,
     )
 
+
+# mkdocs-jupyter's settings that the cache key and the renders read
+SETTINGS = {
+    "execute": True,
+    "execute_ignore": [],
+    "cache": True,
+    "kernel_name": "",
+    "theme": "",
+    "allow_errors": False,
+    "show_input": True,
+    "no_input": False,
+    "no_prompt": False,
+    "remove_tag_config": {},
+    "highlight_extra_classes": "",
+    "include_requirejs": False,
+    "custom_mathjax_url": "",
+    "toc_depth": 6,
+}
 
 # Each cell appends its notebook's name to runs.txt: one line per run of a notebook.
 LOG = "open({log!r}, 'a').write({name!r} + '\\n')"
@@ -98,22 +119,7 @@ def test_a_notebook_that_fails_fails_the_build_with_its_error(tmp_path):
 def test_a_render_made_by_this_build_is_not_one_made_earlier(tmp_path, monkeypatch):
     notebook = tmp_path / "n.ipynb"
     _notebook(notebook, "1 + 1")
-    settings = {
-        "execute": True,
-        "execute_ignore": [],
-        "cache_dir": str(tmp_path / "cache"),
-        "kernel_name": "",
-        "theme": "",
-        "allow_errors": False,
-        "show_input": True,
-        "no_input": False,
-        "no_prompt": False,
-        "remove_tag_config": {},
-        "highlight_extra_classes": "",
-        "include_requirejs": False,
-        "custom_mathjax_url": "",
-        "toc_depth": 6,
-    }
+    settings = {**SETTINGS, "cache_dir": str(tmp_path / "cache")}
     monkeypatch.setattr(notebook_renders, "made_by_this_build", {})
     path = notebook_renders.render_path(notebook, settings)
     assert not notebook_renders.made_earlier(
@@ -128,3 +134,36 @@ def test_a_render_made_by_this_build_is_not_one_made_earlier(tmp_path, monkeypat
     assert not notebook_renders.made_earlier(
         notebook, settings
     )  # this build's own: it ran
+
+
+def test_a_language_build_keeps_the_other_languages_notebook_renders(tmp_path):
+    """i18n builds one language after the other; mkdocs-jupyter evicts what the
+    language just built did not use. The hook marks every language's current renders
+    as used first."""
+    hook = load_hook("notebooks")
+    docs = tmp_path / "docs"
+    for language in ("en", "es"):
+        (docs / language / "exercises").mkdir(parents=True)
+        (docs / language / "exercises" / "n.ipynb").write_text(
+            f'{{"lang": "{language}"}}'
+        )
+    (docs / "es" / "exercises" / ".ipynb_checkpoints").mkdir()
+    (
+        docs / "es" / "exercises" / ".ipynb_checkpoints" / "n-checkpoint.ipynb"
+    ).write_text("{}")
+    settings = {**SETTINGS, "cache_dir": str(tmp_path / "cache")}
+    english = _get_cache_path(
+        settings["cache_dir"],
+        _compute_cache_key(str(docs / "en/exercises/n.ipynb"), settings, True),
+    )
+    spanish = _get_cache_path(
+        settings["cache_dir"],
+        _compute_cache_key(str(docs / "es/exercises/n.ipynb"), settings, True),
+    )
+    jupyter = SimpleNamespace(
+        config=settings, _used_cache_paths={english}
+    )  # the English build's
+    hook.on_post_build(
+        SimpleNamespace(docs_dir=str(docs), plugins={"mkdocs-jupyter": jupyter})
+    )
+    assert jupyter._used_cache_paths == {english, spanish}

@@ -1,5 +1,5 @@
 """One jupytext source, one notebook per language (ptdocs.notebook_twins), and the
-download button of every notebook page (ptdocs/hooks/notebooks.py)."""
+download button and render cache of every notebook page (ptdocs/hooks/notebooks.py)."""
 
 from pathlib import Path
 
@@ -87,19 +87,21 @@ def test_ipython_magics_in_a_code_cell_are_fine(tmp_path):
     assert "%matplotlib inline" in texts["en"]
 
 
-def test_the_command_writes_nothing_for_a_broken_source_and_check_fails(
-    tmp_path, monkeypatch, capsys
-):
+@pytest.fixture
+def broken_source(tmp_path, monkeypatch):
+    """A project whose one notebook source has a syntax error on its line 8."""
     (tmp_path / "notebooks").mkdir()
-    (tmp_path / "notebooks" / "exercise.py").write_text(
-        SOURCE.replace("x = 1", "x = = 1")
-    )
+    source = tmp_path / "notebooks" / "exercise.py"
+    source.write_text(SOURCE.replace("x = 1", "x = = 1"))
     monkeypatch.setattr(notebook_twins, "ROOT", tmp_path)
-    monkeypatch.setattr(
-        notebook_twins,
-        "sources",
-        lambda root=tmp_path: [tmp_path / "notebooks" / "exercise.py"],
-    )
+    monkeypatch.setattr(notebook_twins, "sources", lambda root=tmp_path: [source])
+    return tmp_path
+
+
+def test_the_command_writes_nothing_for_a_broken_source_and_check_fails(
+    broken_source, capsys
+):
+    tmp_path = broken_source
     for argv in ([], ["--check"]):
         assert notebook_twins.main(argv) == 2
         assert "exercise.py, line 8: invalid syntax" in capsys.readouterr().err
@@ -132,59 +134,6 @@ def test_a_language_without_a_label_fails_the_build():
         load_hook("notebooks").with_download_link(
             "<h1>x</h1>", "fr/exercises/derivatives.ipynb"
         )
-
-
-def test_a_language_build_keeps_the_other_languages_notebook_renders(tmp_path):
-    """i18n builds one language after the other; mkdocs-jupyter evicts what the
-    language just built did not use. The hook marks every language's current renders
-    as used first."""
-    from types import SimpleNamespace
-
-    from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
-
-    hook = load_hook("notebooks")
-    docs = tmp_path / "docs"
-    for language in ("en", "es"):
-        (docs / language / "exercises").mkdir(parents=True)
-        (docs / language / "exercises" / "n.ipynb").write_text(
-            f'{{"lang": "{language}"}}'
-        )
-    (docs / "es" / "exercises" / ".ipynb_checkpoints").mkdir()
-    (
-        docs / "es" / "exercises" / ".ipynb_checkpoints" / "n-checkpoint.ipynb"
-    ).write_text("{}")
-    settings = {
-        "execute": True,
-        "execute_ignore": [],
-        "cache": True,
-        "cache_dir": str(tmp_path / "cache"),
-        "kernel_name": "",
-        "theme": "",
-        "allow_errors": False,
-        "show_input": True,
-        "no_input": False,
-        "no_prompt": False,
-        "remove_tag_config": {},
-        "highlight_extra_classes": "",
-        "include_requirejs": False,
-        "custom_mathjax_url": "",
-        "toc_depth": 6,
-    }
-    english = _get_cache_path(
-        settings["cache_dir"],
-        _compute_cache_key(str(docs / "en/exercises/n.ipynb"), settings, True),
-    )
-    spanish = _get_cache_path(
-        settings["cache_dir"],
-        _compute_cache_key(str(docs / "es/exercises/n.ipynb"), settings, True),
-    )
-    jupyter = SimpleNamespace(
-        config=settings, _used_cache_paths={english}
-    )  # the English build's
-    hook.on_post_build(
-        SimpleNamespace(docs_dir=str(docs), plugins={"mkdocs-jupyter": jupyter})
-    )
-    assert jupyter._used_cache_paths == {english, spanish}
 
 
 def test_notebook_renders_are_kept_per_python_environment(tmp_path, monkeypatch):
@@ -223,22 +172,11 @@ def test_notebook_renders_are_kept_per_python_environment(tmp_path, monkeypatch)
 
 
 def test_a_broken_notebook_source_stops_the_preview_with_its_error(
-    tmp_path, monkeypatch, capsys
+    broken_source, capsys
 ):
     """mkdocs serve writes the notebooks from their sources before each rebuild
     (ptdocs/hooks/preview.py)."""
-    preview = load_hook("preview")
-    (tmp_path / "notebooks").mkdir()
-    (tmp_path / "notebooks" / "exercise.py").write_text(
-        SOURCE.replace("x = 1", "x = = 1")
-    )
-    monkeypatch.setattr(notebook_twins, "ROOT", tmp_path)
-    monkeypatch.setattr(
-        notebook_twins,
-        "sources",
-        lambda root=tmp_path: [tmp_path / "notebooks" / "exercise.py"],
-    )
     with pytest.raises(PluginError, match="notebook source"):
-        preview.write_notebook_twins()
+        load_hook("preview").write_notebook_twins()
     assert "exercise.py, line 8: invalid syntax" in capsys.readouterr().err
-    assert not (tmp_path / "docs").exists()
+    assert not (broken_source / "docs").exists()

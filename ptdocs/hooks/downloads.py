@@ -1,15 +1,7 @@
-"""Offer every guide page as a notebook and a script, in its language.
-
-For each page with Python blocks (see ptdocs/downloads.py), in every language
-build: the links "Download notebook" / "Download script" and the command that
-runs just this page's examples go at the page's end, after the lesson, with the
-verification stamp (ptdocs/hooks/stamp.py) under them; and after the build
-both files are written next to the page's HTML (``site/autograd/autograd.ipynb``,
-``site/es/autograd/autograd.py``), so the relative links work under ``/es/`` too.
-Nothing is committed: the files exist only in the built site.
-
-mkdocs-static-i18n runs one build per language, each calling ``on_post_build``,
-so the pages recorded by one build are written and forgotten at its end.
+"""Offer every guide page as a notebook and a script (ptdocs/downloads.py), in its
+language: the links and the command that runs its examples close the page, and after
+the build both files are written next to its HTML, so relative links work under /es/.
+mkdocs-static-i18n runs one build per language, each ending with on_post_build.
 """
 
 import posixpath
@@ -17,19 +9,19 @@ from pathlib import Path
 
 from ptdocs.atomic import write_atomically
 from ptdocs.downloads import (
+    TEXTS,
     DownloadError,
     Site,
     language_of,
-    links_markdown,
     make_downloads,
+    run_command,
 )
 
 _pending = []  # (folder of the page in the site, Downloads) for this build
 
 
 def on_pre_build(config):
-    # what a failed build recorded (mkdocs serve rebuilds in one process)
-    _pending.clear()
+    _pending.clear()  # what a failed build recorded (mkdocs serve rebuilds)
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -45,29 +37,32 @@ def on_page_markdown(markdown, page, config, files):
     if downloads is None:
         return markdown
     # The notebook links back to the page by the same URL rules: check they hold.
-    language, relative = language_of(Path(source), root)
-    if site.page_url(language, relative) != page.url:
+    expected = site.page_url(*language_of(Path(source), root))
+    if expected != page.url:
         raise DownloadError(
             f"{page.file.src_uri}: the page is at '{page.url}', not "
-            f"'{site.page_url(language, relative)}' as ptdocs/downloads.py expects"
+            f"'{expected}' as ptdocs/downloads.py expects"
         )
     _pending.append((posixpath.dirname(page.file.dest_uri), downloads))
-    return at_the_end(markdown, links_markdown(downloads))
-
-
-def at_the_end(markdown: str, block: str) -> str:
-    """The page's Markdown with ``block`` at its end, in a box of its own
-    (md_in_html): the page opens with its lesson, and the downloads and the test
-    command close it."""
-    opening = '<div class="ptdocs-end ptdocs-downloads" markdown>'
-    return f"{markdown.rstrip()}\n\n{opening}\n\n{block.strip()}\n\n</div>\n"
+    # In a box of its own (md_in_html) after the lesson; out of the search index
+    # (Material's data-search-exclude): a result starts with the page's own words.
+    texts = TEXTS[downloads.language]
+    return (
+        f"{markdown.rstrip()}\n\n"
+        '<div class="ptdocs-end ptdocs-downloads" markdown>\n\n'
+        f'<a class="md-button" href="{downloads.notebook_name}" '
+        f"download>{texts['notebook']}</a>\n"
+        f'<a class="md-button" href="{downloads.script_name}" '
+        f"download>{texts['script']}</a>\n"
+        "{ data-search-exclude }\n\n"
+        f"{texts['run_page']} `{run_command(downloads.page)}`\n"
+        "{ data-search-exclude }\n\n</div>\n"
+    )
 
 
 def on_post_build(config):
-    site_dir = Path(config.site_dir)
     for folder, downloads in _pending:
-        write_atomically(
-            site_dir / folder / downloads.notebook_name, downloads.notebook_text
-        )
-        write_atomically(site_dir / folder / downloads.script_name, downloads.script)
+        folder = Path(config.site_dir) / folder
+        write_atomically(folder / downloads.notebook_name, downloads.notebook_text)
+        write_atomically(folder / downloads.script_name, downloads.script)
     _pending.clear()

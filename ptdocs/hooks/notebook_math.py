@@ -1,15 +1,7 @@
-"""Math in notebook pages, rendered at build time as MathML: no script, no font, no CDN.
-
-nbconvert leaves the math of a Markdown cell as TeX between dollars (``$x^2$``)
-for MathJax to typeset in the browser. mkdocs-jupyter would load MathJax from
-a CDN; configured offline (no ``custom_mathjax_url``) it loads none, and the
-reader saw the dollars. This hook turns each ``$...$`` (inline) and
-``$$...$$`` (display) of a notebook's Markdown cells into MathML with
-latex2mathml; browsers render MathML natively (MathML Core), offline.
-
-Only text inside nbconvert's Markdown output (``.jp-MarkdownOutput``) is
-touched, never code, ``<pre>``, scripts or styles, and never tag attributes:
-the page is read with :mod:`html.parser` and only its text runs are rewritten.
+"""Math in notebook pages, rendered at build time as MathML (latex2mathml): no script,
+font or CDN. nbconvert leaves ``$...$`` and ``$$...$$`` for MathJax, which the site
+does not load offline; only the text of Markdown cells (``.jp-MarkdownOutput``) is
+rewritten, never code, scripts, styles or tag attributes.
 """
 
 from __future__ import annotations
@@ -23,21 +15,7 @@ from mkdocs_jupyter.plugin import NotebookFile
 
 MARKDOWN_CELL = "jp-MarkdownOutput"
 LITERAL = {"code", "pre", "script", "style", "textarea", "math", "svg"}
-VOID = {
-    "area",
-    "base",
-    "br",
-    "col",
-    "embed",
-    "hr",
-    "img",
-    "input",
-    "link",
-    "meta",
-    "source",
-    "track",
-    "wbr",
-}
+VOID = set("area base br col embed hr img input link meta source track wbr".split())
 # $$display$$ first, then $inline$ (not empty, not starting or ending with a space, as
 # in TeX practice, so that "costs $5 and $6" is left alone).
 MATH = re.compile(
@@ -53,92 +31,64 @@ def on_page_content(content, page, config, files):
 
 def render_math(document: str) -> str:
     """``document`` with the TeX of its Markdown cells' text replaced by MathML."""
-    runs = _TextRuns(document)
     out, last = [], 0
-    for start, end in runs.spans:
-        out.append(document[last:start])
-        out.append(MATH.sub(_mathml, document[start:end]))
+    for start, end in _TextRuns(document).spans:
+        out += [document[last:start], MATH.sub(_mathml, document[start:end])]
         last = end
-    out.append(document[last:])
-    return "".join(out)
+    return "".join(out) + document[last:]
 
 
 def _mathml(match: re.Match) -> str:
-    display = match.group("display") is not None
-    tex = html.unescape(match.group("display") if display else match.group("inline"))
+    display = match["display"] is not None
+    tex = html.unescape(match["display"] if display else match["inline"])
     return convert(tex.strip(), display="block" if display else "inline")
 
 
 class _TextRuns(HTMLParser):
-    """The (start, end) offsets of the text between tags inside Markdown cells,
-    outside literals."""
+    """The (start, end) offsets of the runs of text (entities included) inside
+    Markdown cells, outside literals: each event starts where the one before ends."""
 
     def __init__(self, document: str) -> None:
         super().__init__(convert_charrefs=False)
-        self.document = document
         self.lines = [0] + [match.end() for match in re.finditer("\n", document)]
         self.stack: list[tuple[str, bool]] = []  # (tag, opens a Markdown cell)
-        self.cells = 0  # Markdown cells we are in
-        self.literals = 0  # literal elements we are in
-        self.text_from: int | None = None
-        self.spans: list[tuple[int, int]] = []
+        self.starts: list[tuple[int, bool]] = []  # (offset, is text to rewrite)
         self.feed(document)
         self.close()
+        self.spans, run = [], None
+        for offset, text in [*self.starts, (len(document), False)]:
+            if text and run is None:
+                run = offset
+            elif not text and run is not None:
+                self.spans.append((run, offset))
+                run = None
 
-    def _offset(self) -> int:
+    def _event(self, text: bool = False) -> None:
         line, column = self.getpos()
-        return self.lines[line - 1] + column
-
-    def _markup(self, end: int) -> None:
-        """A tag, comment or declaration from here to ``end``: close the text run
-        before it."""
-        start = self._offset()
-        if (
-            self.text_from is not None
-            and self.cells
-            and not self.literals
-            and start > self.text_from
-        ):
-            self.spans.append((self.text_from, start))
-        self.text_from = end
+        if text:
+            text = any(cell for _, cell in self.stack) and not any(
+                tag in LITERAL for tag, _ in self.stack
+            )
+        self.starts.append((self.lines[line - 1] + column, text))
 
     def handle_starttag(self, tag, attrs):
-        self._markup(self._offset() + len(self.get_starttag_text()))
-        if tag in VOID:
-            return
-        cell = MARKDOWN_CELL in (dict(attrs).get("class") or "").split()
-        self.stack.append((tag, cell))
-        self.cells += cell
-        self.literals += tag in LITERAL
-
-    def handle_startendtag(self, tag, attrs):
-        self._markup(self._offset() + len(self.get_starttag_text()))
+        self._event()
+        if tag not in VOID:
+            cell = MARKDOWN_CELL in (dict(attrs).get("class") or "").split()
+            self.stack.append((tag, cell))
 
     def handle_endtag(self, tag):
-        self._markup(self.document.index(">", self._offset()) + 1)
-        for index in range(
-            len(self.stack) - 1, -1, -1
-        ):  # close up to the matching open tag
-            if self.stack[index][0] == tag:
-                for name, cell in self.stack[index:]:
-                    self.cells -= cell
-                    self.literals -= name in LITERAL
-                del self.stack[index:]
-                break
+        self._event()
+        tags = [name for name, _ in self.stack]
+        if tag in tags:  # close up to the matching open tag
+            del self.stack[len(tags) - 1 - tags[::-1].index(tag) :]
 
-    def handle_comment(self, data):
-        self._markup(self.document.index("-->", self._offset()) + 3)
+    def handle_data(self, data):
+        self._event(text=True)
 
-    def handle_decl(self, decl):
-        self._markup(self.document.index(">", self._offset()) + 1)
+    handle_entityref = handle_charref = handle_data
 
-    def handle_pi(self, data):
-        self._markup(self.document.index(">", self._offset()) + 1)
+    def handle_startendtag(self, *_):
+        self._event()
 
-    def unknown_decl(self, data):  # <![CDATA[...]]>
-        self._markup(self.document.index("]]>", self._offset()) + 3)
-
-    def close(self):
-        super().close()
-        if self.text_from is not None and self.cells and not self.literals:
-            self.spans.append((self.text_from, len(self.document)))
+    handle_comment = handle_decl = handle_pi = unknown_decl = handle_startendtag
