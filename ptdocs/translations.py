@@ -46,7 +46,17 @@ FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n(?P<body>.*?\n)?(?:-{3}|\.{3})[ \t]*\n
 SCRIPT_HEADER = re.compile(r"\A# ---[ \t]*\n(?P<body>(?:#.*\n)*?)# ---[ \t]*\n")
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 
-# Shown to readers of an outdated page; other languages in locale/*/interface.po.
+
+class TranslationError(ValueError):
+    """Bad input to the command line: a one-line message for the translator."""
+
+
+class OutdatedTranslation(UserWarning):
+    """A Spanish page that lags its English page: a test warning, never a failure."""
+
+
+# Shown to readers of an outdated page; other languages in locale/*/interface.po,
+# which cite this line: moving it makes the catalog stale (catalog check).
 MESSAGES = Texts(
     "translations",
     {
@@ -58,14 +68,6 @@ MESSAGES = Texts(
         "original_page": "original page",
     },
 )
-
-
-class TranslationError(ValueError):
-    """Bad input to the command line: a one-line message for the translator."""
-
-
-class OutdatedTranslation(UserWarning):
-    """A Spanish page that lags its English page: a test warning, never a failure."""
 
 
 def pages(docs: Path, language: str) -> list[str]:
@@ -99,7 +101,7 @@ def missing_twins(docs: Path) -> list[str]:
     one."""
     english, spanish = set(pages(docs, SOURCE)), set(pages(docs, TARGET))
     problems = []
-    for page in sorted(english ^ spanish):
+    for page in sorted(english ^ spanish, key=lambda page: (page in spanish, page)):
         en, es = (shown(docs / language / page, docs) for language in (SOURCE, TARGET))
         problems.append(
             f"{en} has no Spanish twin: create {es} (same file name) and translate it"
@@ -113,7 +115,7 @@ def missing_twins(docs: Path) -> list[str]:
 def parity_problems(docs: Path) -> list[str]:
     """Every difference between the twins of a site, one sentence each."""
     return missing_twins(docs) + [
-        p for page in twins(docs) for p in compare(docs, page)
+        problem for page in twins(docs) for problem in compare(docs, page)
     ]
 
 
@@ -159,19 +161,18 @@ def code_blocks(text: str) -> list[CodeBlock]:
 def _renderer() -> markdown.Markdown:
     """Python-Markdown with the site's extensions but snippets: includes stay as
     written."""
-    names, settings = [], {}
-    for extension in site_config(ROOT).get("markdown_extensions", []):
-        name, options = (
-            next(iter(extension.items()))
-            if isinstance(extension, dict)
-            else (extension, None)
+    extensions = site_config(ROOT).get("markdown_extensions", [])
+    settings = {
+        name: dict(options or {})
+        for extension in extensions
+        for name, options in (
+            extension.items() if isinstance(extension, dict) else [(extension, None)]
         )
-        if name != "pymdownx.snippets":
-            names.append(name)
-            settings[name] = dict(options or {})
+        if name != "pymdownx.snippets"
+    }
     if "pymdownx.highlight" in settings:
         settings["pymdownx.highlight"]["use_pygments"] = False
-    return markdown.Markdown(extensions=names, extension_configs=settings)
+    return markdown.Markdown(extensions=list(settings), extension_configs=settings)
 
 
 def outline(markdown_text: str, page: str) -> tuple[list[tuple[int, str]], set[str]]:
@@ -258,21 +259,17 @@ def _compare_blocks(english, spanish, en: str, es: str) -> list[str]:
     if len(english) == len(spanish):
         return []
     sentence = f"{es} has {len(spanish)} code blocks where {en} has {len(english)}"
-
-    def key(block):
-        return block.language, tuple(target for target, _ in block.includes)
-
-    matcher = difflib.SequenceMatcher(
-        a=list(map(key, english)), b=list(map(key, spanish)), autojunk=False
-    )
+    keys = [
+        [(b.language, *(t for t, _ in b.includes)) for b in x]
+        for x in (english, spanish)
+    ]
+    matcher = difflib.SequenceMatcher(a=keys[0], b=keys[1], autojunk=False)
     changed = [op for op in matcher.get_opcodes() if op[0] != "equal"]
-    extra = [b for _, _, _, j1, j2 in changed for b in spanish[j1:j2]]
-    lacking = [b for _, i1, i2, _, _ in changed for b in english[i1:i2]]
-    if len(spanish) > len(english) and extra:
-        sentence += f"; the extra: {_describe(extra, es)}"
-    elif len(english) > len(spanish) and lacking:
-        sentence += f"; not translated: {_describe(lacking, en)}"
-    return [sentence]
+    if len(spanish) > len(english):
+        extra = [b for *_, j1, j2 in changed for b in spanish[j1:j2]]
+        return [f"{sentence}; the extra: {_describe(extra, es)}"]
+    lacking = [b for _, i1, i2, *_ in changed for b in english[i1:i2]]
+    return [f"{sentence}; not translated: {_describe(lacking, en)}"]
 
 
 def _compare_outlines(english, spanish, en: str, es: str) -> list[str]:
@@ -371,18 +368,14 @@ def _compare_notebooks(english: Path, spanish: Path, en, es, page) -> list[str]:
 
 
 def _first_difference(english: str, spanish: str) -> str:
-    theirs, ours = english.splitlines(), spanish.splitlines()
-    for number, (a, b) in enumerate(zip(theirs, ours, strict=False), 1):
+    lines = itertools.zip_longest(english.splitlines(), spanish.splitlines())
+    for number, (a, b) in enumerate(lines, 1):
+        if a is None:
+            return f"line {number}, `{b.strip()}`, is not in English"
+        if b is None:
+            return f"English line {number}, `{a.strip()}`, is missing"
         if a != b:
             return f"line {number} is `{b.strip()}` where English has `{a.strip()}`"
-    if len(ours) > len(theirs):
-        return (
-            f"line {len(theirs) + 1}, `{ours[len(theirs)].strip()}`, is not in English"
-        )
-    if len(theirs) > len(ours):
-        return (
-            f"English line {len(ours) + 1}, `{theirs[len(ours)].strip()}`, is missing"
-        )
     return "they differ only in line endings or a final newline"
 
 
@@ -464,10 +457,8 @@ def record_hash(docs: Path, path: Path, value: str) -> Path:
     return path
 
 
-@dataclass(frozen=True)
-class Freshness:
+class Freshness(NamedTuple):
     page: str  # the Spanish page, as shown: docs/es/x.md
-    source: str  # its English page
     state: str  # MISSING, OUTDATED, CURRENT or ORPHAN
     reason: str = ""  # a phrase to print after the page's name
     diff: str = ""
@@ -479,7 +470,7 @@ def freshness(docs: Path, page: str, with_diff: bool = False) -> Freshness:
     en, es = shown(english, docs), shown(spanish, docs)
 
     def result(state: str, reason: str = "", diff: str = "") -> Freshness:
-        return Freshness(es, en, state, reason, diff)
+        return Freshness(es, state, reason, diff)
 
     if not english.is_file():
         return result(
@@ -617,11 +608,6 @@ def untranslated_comments(docs: Path, page: str) -> list[catalog.Place]:
             except IncludeError:  # a broken include: the build and the tests say so
                 pass
     return list(dict.fromkeys(left))
-
-
-def status(docs: Path, with_diff: bool = True) -> list[Freshness]:
-    every = sorted(set(pages(docs, SOURCE)) | set(pages(docs, TARGET)))
-    return [freshness(docs, page, with_diff) for page in every]
 
 
 def mark(docs: Path, path: Path) -> str:
@@ -802,29 +788,24 @@ def prose_texts(path: Path, terms: list[Term]):
     N") with what is not prose blanked out, line breaks kept: front matter, HTML
     comments, code blocks and what :func:`_prose_line` leaves out."""
     if path.suffix == ".ipynb":
-        cells = nbformat.read(path, as_version=4).cells
+        cells = enumerate(nbformat.read(path, as_version=4).cells, start=1)
         sources = [
-            (f"cell {n}", cell.source)
-            for n, cell in enumerate(cells, start=1)
-            if cell.cell_type == "markdown"
+            (f"cell {n}", c.source) for n, c in cells if c.cell_type == "markdown"
         ]
     else:
         sources = [("line", path.read_text(encoding="utf-8"))]
+    asides = _asides(terms)
 
-    def blank(match):
+    def lines_only(match):  # what front matter and HTML comments leave
         return "\n" * match[0].count("\n")
 
-    asides = _asides(terms)
     for label, text in sources:
-        text = re.sub(r"<!--.*?-->", blank, FRONT_MATTER.sub(blank, text), flags=re.S)
+        text = FRONT_MATTER.sub(lines_only, text)
+        text = re.sub(r"<!--.*?-->", lines_only, text, flags=re.S)
         fenced = {n for b in code_blocks(text) for n in range(b.line, b.end + 1)}
         lines = enumerate(text.split("\n"), start=1)
-        yield (
-            label,
-            "\n".join(
-                "" if n in fenced else _prose_line(line, asides) for n, line in lines
-            ),
-        )
+        prose = ["" if n in fenced else _prose_line(line, asides) for n, line in lines]
+        yield label, "\n".join(prose)
 
 
 def _asides(terms: list[Term]) -> set[str]:
@@ -856,7 +837,8 @@ def _prose_line(line: str, asides: set[str], code: bool = False) -> str:
 
 
 def _print_status(docs: Path) -> int:
-    report = status(docs)
+    every = sorted(set(pages(docs, SOURCE)) | set(pages(docs, TARGET)))
+    report = [freshness(docs, page, with_diff=True) for page in every]
     for entry in report:
         print(
             f"{entry.state:<{len(ORPHAN)}}  {entry.page}"
@@ -918,41 +900,35 @@ def main(argv: list[str] | None = None) -> int:
         "date; exit status 1 unless all are up to date",
     )
     marking = commands.add_parser(
-        "mark",
-        help="record that Spanish pages translate the current English pages (after "
-        "you have updated them)",
+        "mark", help="record that Spanish pages translate today's English pages"
     )
-    marking.add_argument(
-        "pages", nargs="*", type=Path, help="Spanish pages, e.g. docs/es/autograd.md"
-    )
+    marking.add_argument("pages", nargs="*", type=Path, help="docs/es/autograd.md ...")
     marking.add_argument("--all", action="store_true", help="mark every Spanish page")
     arguments = parser.parse_args(argv)
-    docs = arguments.docs
+    docs, all_pages = arguments.docs, getattr(arguments, "all", False)
     if not (docs / SOURCE).is_dir() or not (docs / TARGET).is_dir():
         parser.error(
             f"--docs {docs}: no {SOURCE}/ and {TARGET}/ folders of pages in it"
         )
     if arguments.command == "status":
         return _print_status(docs)
-    if arguments.all and arguments.pages:
-        parser.error("give Spanish pages or --all, not both")
-    if not arguments.all and not arguments.pages:
-        parser.error("mark needs Spanish pages (docs/es/...) or --all")
+    if all_pages == bool(arguments.pages):
+        parser.error(
+            "give Spanish pages or --all, not both"
+            if all_pages
+            else "mark needs Spanish pages (docs/es/...) or --all"
+        )
     failed = 0
-    for path in arguments.pages or [
-        docs / TARGET / page for page in pages(docs, TARGET)
-    ]:
+    for path in arguments.pages or [docs / TARGET / p for p in pages(docs, TARGET)]:
         try:
-            state = (
-                freshness(docs, path.relative_to(docs / TARGET).as_posix())
-                if arguments.all
-                else None
-            )
             # --all records what has no record yet; it never calls an outdated page
             # current.
             if (
-                state
-                and state.state == OUTDATED
+                all_pages
+                and (
+                    state := freshness(docs, path.relative_to(docs / TARGET).as_posix())
+                ).state
+                == OUTDATED
                 and recorded_hash(docs, path) is not None
             ):
                 raise TranslationError(
