@@ -537,17 +537,16 @@ def _git(cwd: Path, *args: str) -> bytes:
 def translated_version(english: Path, recorded: str, name: str) -> tuple[str, bytes]:
     """(where, text) of the version of an English page (``name``, as shown) whose hash
     is ``recorded``, from git; TranslationError saying why there is none."""
+    english = english.resolve()
     try:
         top = Path(
-            _git(english.resolve().parent, "rev-parse", "--show-toplevel")
-            .decode()
-            .strip()
+            _git(english.parent, "rev-parse", "--show-toplevel").decode().strip()
         )
     except TranslationError:
         raise TranslationError(
             "not a git repository, so old versions cannot be recovered"
         ) from None
-    relative = english.resolve().relative_to(top.resolve()).as_posix()
+    relative = english.relative_to(top.resolve()).as_posix()
     log = _git(
         top, "log", "--follow", "--format=%x00%h %cs", "--name-only", "--", relative
     ).decode()

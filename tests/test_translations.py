@@ -1,6 +1,7 @@
 """The translators' checks on small fixture sites: each problem is caught and said
 clearly."""
 
+import itertools
 import logging
 import os
 import subprocess
@@ -289,16 +290,16 @@ def test_notebook_twins_need_identical_code_cells(tmp_path):
 # command
 
 
+IDENTITY = {"NAME": "t", "EMAIL": "t@example.invalid", "DATE": "2026-01-02T00:00:00"}
+
+
 def git(root, *args):
-    env = dict(
-        os.environ,
-        GIT_AUTHOR_NAME="t",
-        GIT_AUTHOR_EMAIL="t@example.invalid",
-        GIT_COMMITTER_NAME="t",
-        GIT_COMMITTER_EMAIL="t@example.invalid",
-        GIT_AUTHOR_DATE="2026-01-02T00:00:00",
-        GIT_COMMITTER_DATE="2026-01-02T00:00:00",
-    )
+    """Git as one fixed author and committer, on one fixed date."""
+    env = dict(os.environ)
+    for role, (key, value) in itertools.product(
+        ("AUTHOR", "COMMITTER"), IDENTITY.items()
+    ):
+        env[f"GIT_{role}_{key}"] = value
     return subprocess.run(
         ["git", *args], cwd=root, env=env, check=True, capture_output=True, text=True
     ).stdout
