@@ -112,13 +112,6 @@ def missing_twins(docs: Path) -> list[str]:
     return problems
 
 
-def parity_problems(docs: Path) -> list[str]:
-    """Every difference between the twins of a site, one sentence each."""
-    return missing_twins(docs) + [
-        problem for page in twins(docs) for problem in compare(docs, page)
-    ]
-
-
 # ---------------------------------------------------------------- structure
 
 
@@ -899,9 +892,13 @@ def main(argv: list[str] | None = None) -> int:
         "date; exit status 1 unless all are up to date",
     )
     marking = commands.add_parser(
-        "mark", help="record that Spanish pages translate today's English pages"
+        "mark",
+        help="record that Spanish pages translate the current English pages (after "
+        "you have updated them)",
     )
-    marking.add_argument("pages", nargs="*", type=Path, help="docs/es/autograd.md ...")
+    marking.add_argument(
+        "pages", nargs="*", type=Path, help="Spanish pages, e.g. docs/es/autograd.md"
+    )
     marking.add_argument("--all", action="store_true", help="mark every Spanish page")
     arguments = parser.parse_args(argv)
     docs, all_pages = arguments.docs, getattr(arguments, "all", False)
