@@ -69,9 +69,8 @@ def test_a_misspelled_word_in_a_translation_is_named_with_its_entry(tmp_path):
 
 def test_code_names_math_and_quoted_english_are_not_prose(tmp_path):
     page = (
-        "# Gradientes\n\n`requieres_grad` y [la guía](https://example.org/gradeinte) "
-        "y x² y eˣ, CPU,\n"
-        "«Automatic Differentiation» y *difusión "
+        "# Gradientes\n\n`requieres_grad` y [la guía](https://example.org/gradeinte) y "
+        "x² y eˣ, CPU,\n«Automatic Differentiation» y *difusión "
         "(broadcasting)*.\n\n```python\nprnt(x)\n```\n"
         '<!-- prose-values: wrng -> 1 -->\n!!! note "Por qué"\n    Porque sí.\n'
     )

@@ -1,6 +1,7 @@
 """The translators' checks on small fixture sites: each problem is caught and said
 clearly."""
 
+import itertools
 import logging
 import os
 import subprocess
@@ -23,7 +24,7 @@ from ptdocs.translations import (
     freshness,
     main,
     mark,
-    parity_problems,
+    missing_twins,
 )
 
 ENGLISH = """\
@@ -114,12 +115,13 @@ def status(docs, capsys) -> tuple[int, str]:
 
 
 def test_a_correct_pair_passes(docs):
-    assert parity_problems(docs) == []
+    assert missing_twins(docs) == []
+    assert [compare(docs, page) for page in ("autograd.md", "tensors.md")] == [[], []]
 
 
 def test_a_missing_spanish_twin_is_named(docs):
     (docs / "es" / "tensors.md").unlink()
-    assert parity_problems(docs) == [
+    assert missing_twins(docs) == [
         "docs/en/tensors.md has no Spanish twin: create docs/es/tensors.md (same file "
         "name) and translate it"
     ]
@@ -127,21 +129,72 @@ def test_a_missing_spanish_twin_is_named(docs):
 
 def test_a_spanish_page_without_english_page_is_named(docs):
     write(docs.parent, {"docs/es/extra.md": "# Extra\n"})
-    assert parity_problems(docs) == [
-        "docs/es/extra.md has no English page docs/en/extra.md: rename it to match "
-        "its English "
-        "page, or remove it"
+    assert missing_twins(docs) == [
+        "docs/es/extra.md has no English page docs/en/extra.md: rename it to match its "
+        "English page, or remove it"
     ]
 
 
-def test_a_different_snippet_is_named_with_both_lines(docs):
-    spanish = docs / "es" / "autograd.md"
-    spanish.write_text(SPANISH.replace("basics.py:twice", "basics.py:thrice"))
-    assert compare(docs, "autograd.md") == [
-        "docs/es/autograd.md, line 15, includes snippets/autograd/basics.py:thrice "
-        "where "
-        "docs/en/autograd.md, line 15, includes snippets/autograd/basics.py:twice"
-    ]
+TEXT_BLOCK = "```text\nuna nota que no es código\n```\n"
+
+
+@pytest.mark.parametrize(
+    "old, new, expected",
+    [
+        (  # a different snippet, named with both lines
+            "basics.py:twice",
+            "basics.py:thrice",
+            [
+                "docs/es/autograd.md, line 15, includes snippets/autograd/basics.py:"
+                "thrice where docs/en/autograd.md, line 15, includes "
+                "snippets/autograd/basics.py:twice"
+            ],
+        ),
+        (  # a missing snippet, and its block
+            '    ```python\n    --8<-- "snippets/autograd/basics.py:twice"\n    ```\n',
+            "",
+            [
+                "docs/es/autograd.md does not include snippets/autograd/basics.py:"
+                "twice, which docs/en/autograd.md includes at line 15",
+                "docs/es/autograd.md has 2 code blocks where docs/en/autograd.md has "
+                "3; not translated: the ```python block at line 14 of "
+                "docs/en/autograd.md, first include snippets/autograd/basics.py:twice",
+            ],
+        ),
+        (  # an extra code block
+            TEXT_BLOCK,
+            TEXT_BLOCK + "\n```text\notra nota\n```\n",
+            [
+                "docs/es/autograd.md has 4 code blocks where docs/en/autograd.md has "
+                "3; the extra: the ```text block at line 22 of docs/es/autograd.md"
+            ],
+        ),
+        (  # a missing heading, named with both lists
+            "## Acumulación\n",
+            "Acumulación\n",
+            [
+                "docs/es/autograd.md has 0 level-2 headings (##) where "
+                "docs/en/autograd.md has 1: Spanish (none); English «Accumulation»"
+            ],
+        ),
+        (  # a link to another page (anchors may differ: #shapes, #formas)
+            "tensors.md#formas",
+            "index.md",
+            [
+                "docs/es/autograd.md does not link to tensors.md, which "
+                "docs/en/autograd.md links to",
+                "docs/es/autograd.md links to index.md, which docs/en/autograd.md "
+                "does not link to",
+            ],
+        ),
+    ],
+    ids=["snippet", "missing snippet", "extra block", "heading", "link"],
+)
+def test_a_structure_difference_is_named(docs, old, new, expected):
+    assert compare(docs, "autograd.md") == []
+    assert old in SPANISH
+    (docs / "es" / "autograd.md").write_text(SPANISH.replace(old, new))
+    assert compare(docs, "autograd.md") == expected
 
 
 def test_snippets_in_another_order_are_caught(docs):
@@ -155,32 +208,6 @@ def test_snippets_in_another_order_are_caught(docs):
     assert problems and all("includes" in problem for problem in problems)
 
 
-def test_a_missing_snippet_is_named(docs):
-    (docs / "es" / "autograd.md").write_text(
-        SPANISH.replace(
-            '    ```python\n    --8<-- "snippets/autograd/basics.py:twice"\n    ```\n',
-            "",
-        )
-    )
-    assert compare(docs, "autograd.md") == [
-        "docs/es/autograd.md does not include snippets/autograd/basics.py:twice, which "
-        "docs/en/autograd.md includes at line 15",
-        "docs/es/autograd.md has 2 code blocks where docs/en/autograd.md has 3; not "
-        "translated: "
-        "the ```python block at line 14 of docs/en/autograd.md, first include "
-        "snippets/autograd/basics.py:twice",
-    ]
-
-
-def test_an_extra_code_block_is_named(docs):
-    (docs / "es" / "autograd.md").write_text(SPANISH + "\n```text\notra nota\n```\n")
-    assert compare(docs, "autograd.md") == [
-        "docs/es/autograd.md has 4 code blocks where docs/en/autograd.md has 3; the "
-        "extra: "
-        "the ```text block at line 22 of docs/es/autograd.md"
-    ]
-
-
 def test_a_fence_shown_inside_a_longer_fence_is_one_block():
     text = (
         '````markdown\n```python\n--8<-- "snippets/a.py:x"\n```\n````\n'
@@ -190,32 +217,6 @@ def test_a_fence_shown_inside_a_longer_fence_is_one_block():
     assert [(b.line, b.end, b.language, b.includes) for b in blocks] == [
         (1, 5, "markdown", (("snippets/a.py:x", 3),)),
         (7, 9, "", ()),
-    ]
-
-
-def test_a_missing_heading_is_named_with_both_lists(docs):
-    (docs / "es" / "autograd.md").write_text(
-        SPANISH.replace("## Acumulación\n", "Acumulación\n")
-    )
-    assert compare(docs, "autograd.md") == [
-        "docs/es/autograd.md has 0 level-2 headings (##) where docs/en/autograd.md "
-        "has 1: "
-        "Spanish (none); English «Accumulation»"
-    ]
-
-
-def test_links_must_lead_to_the_same_pages_but_anchors_may_differ(docs):
-    assert (
-        compare(docs, "autograd.md") == []
-    )  # #shapes vs #formas: anchors are translated
-    (docs / "es" / "autograd.md").write_text(
-        SPANISH.replace("tensors.md#formas", "index.md")
-    )
-    assert compare(docs, "autograd.md") == [
-        "docs/es/autograd.md does not link to tensors.md, which docs/en/autograd.md "
-        "links to",
-        "docs/es/autograd.md links to index.md, which docs/en/autograd.md does not "
-        "link to",
     ]
 
 
@@ -268,10 +269,9 @@ def test_notebook_twins_need_identical_code_cells(tmp_path):
     )
     assert compare(docs, "exercises/n.ipynb") == [
         "docs/es/exercises/n.ipynb, cell 2: its code differs from cell 2 of "
-        "docs/en/exercises/n.ipynb "
-        "(line 1 is `x = 2` where English has `x = 1`); code cells are never "
-        "translated (their comments "
-        "are, in locale/es/LC_MESSAGES/snippets.po), copy the English cell"
+        "docs/en/exercises/n.ipynb (line 1 is `x = 2` where English has `x = 1`); code "
+        "cells are never translated (their comments are, in "
+        "locale/es/LC_MESSAGES/snippets.po), copy the English cell"
     ]
     (docs / "es/exercises/n.ipynb").write_text(
         notebook(
@@ -291,16 +291,16 @@ def test_notebook_twins_need_identical_code_cells(tmp_path):
 # command
 
 
+IDENTITY = {"NAME": "t", "EMAIL": "t@example.invalid", "DATE": "2026-01-02T00:00:00"}
+
+
 def git(root, *args):
-    env = dict(
-        os.environ,
-        GIT_AUTHOR_NAME="t",
-        GIT_AUTHOR_EMAIL="t@example.invalid",
-        GIT_COMMITTER_NAME="t",
-        GIT_COMMITTER_EMAIL="t@example.invalid",
-        GIT_AUTHOR_DATE="2026-01-02T00:00:00",
-        GIT_COMMITTER_DATE="2026-01-02T00:00:00",
-    )
+    """Git as one fixed author and committer, on one fixed date."""
+    env = dict(os.environ)
+    for role, (key, value) in itertools.product(
+        ("AUTHOR", "COMMITTER"), IDENTITY.items()
+    ):
+        env[f"GIT_{role}_{key}"] = value
     return subprocess.run(
         ["git", *args], cwd=root, env=env, check=True, capture_output=True, text=True
     ).stdout
@@ -358,8 +358,7 @@ def test_all_up_to_date_exits_zero(repository, capsys):
     code, out = status(repository, capsys)
     assert code == 0
     assert out == (
-        "up to date       docs/es/autograd.md\n"
-        "up to date       docs/es/tensors.md\n"
+        "up to date       docs/es/autograd.md\nup to date       docs/es/tensors.md\n"
         "\n1 up to date (2 pages)\n".replace("1 up", "2 up")
     )
 
@@ -381,10 +380,8 @@ def test_a_stale_hash_shows_the_english_diff_since_the_translated_version(
         "outdated         docs/es/autograd.md: docs/en/autograd.md has changed since "
         "the version "
         f"translated here (translation_of: {recorded}, commit {commit}, 2026-01-02); "
-        "update the "
-        "translation, then run: python -m ptdocs.translations mark "
-        "docs/es/autograd.md. "
-        "What changed in English:\n"
+        "update the translation, then run: python -m ptdocs.translations mark "
+        "docs/es/autograd.md. What changed in English:\n"
     ) in out
     assert (
         f"    --- docs/en/autograd.md (commit {commit}, 2026-01-02)\n    +++ "
@@ -418,12 +415,9 @@ def test_a_hash_found_nowhere_in_history_is_said(repository, capsys):
     assert code == 1
     assert (
         "outdated         docs/es/autograd.md: docs/en/autograd.md has changed since "
-        "the version "
-        "translated here (translation_of: 0123456789ab); no diff: no version of "
-        "docs/en/autograd.md "
-        "in the git history has that hash (was it marked against uncommitted text?), "
-        "so compare "
-        "the pages by hand\n"
+        "the version translated here (translation_of: 0123456789ab); no diff: no "
+        "version of docs/en/autograd.md in the git history has that hash (was it "
+        "marked against uncommitted text?), so compare the pages by hand\n"
     ) in out
 
 
@@ -443,18 +437,15 @@ def test_status_of_unmarked_missing_and_orphan_pages(docs, capsys):
     assert code == 1
     assert out.splitlines()[:4] == [
         "outdated         docs/es/autograd.md: records no version of "
-        "docs/en/autograd.md (no "
-        "translation_of); compare the two pages, update the translation, then run: "
-        "python -m ptdocs.translations mark docs/es/autograd.md",
+        "docs/en/autograd.md (no translation_of); compare the two pages, update the "
+        "translation, then run: python -m ptdocs.translations mark docs/es/autograd.md",
         "missing          docs/es/measuring.md: create it: translate "
         "docs/en/measuring.md, then run: "
         "python -m ptdocs.translations mark docs/es/measuring.md",
         "no English page  docs/es/old.md: docs/en/old.md does not exist; rename this "
-        "page to match "
-        "its English page, or remove it",
-        "outdated         docs/es/tensors.md: records no version of "
-        "docs/en/tensors.md (no "
-        "translation_of); compare the two pages, update the translation, then run: "
+        "page to match its English page, or remove it",
+        "outdated         docs/es/tensors.md: records no version of docs/en/tensors.md "
+        "(no translation_of); compare the two pages, update the translation, then run: "
         "python -m ptdocs.translations mark docs/es/tensors.md",
     ]
     assert out.endswith(
@@ -468,9 +459,8 @@ def test_status_lists_structure_differences_too(docs, capsys):
     )
     code, out = status(docs, capsys)
     assert (
-        "\nWhere the Spanish page's structure differs from the English page (the "
-        "tests report "
-        "these too):\n  docs/es/autograd.md, line 15, includes "
+        "\nWhere the Spanish page's structure differs from the English page (the tests "
+        "report these too):\n  docs/es/autograd.md, line 15, includes "
         "snippets/autograd/basics.py:thrice"
     ) in out
 
@@ -785,12 +775,10 @@ def test_the_catalog_translations_follow_the_glossary_too(tmp_path):
     English (the task name ``gradient``), and neither is an outdated (fuzzy) entry,
     still to be translated."""
     guide = (
-        "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
-        "| wall time | tiempo transcurrido | tiempo de pared, tiempo real | |\n"
-        "| scratch buffer | búfer temporal | búfer auxiliar | |\n"
-        "| profiler | perfilador | profiler | |\n"
-        "| percent | 5% | /\\d %/ | |\n"
-        "| gradient | gradiente | gradient | |\n"
+        "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n| wall time | tiempo "
+        "transcurrido | tiempo de pared, tiempo real | |\n| scratch buffer | búfer "
+        "temporal | búfer auxiliar | |\n| profiler | perfilador | profiler | |\n| "
+        "percent | 5% | /\\d %/ | |\n| gradient | gradiente | gradient | |\n"
     )
     po = """\
         msgid ""
@@ -935,7 +923,7 @@ def test_a_page_never_translated_is_outdated_and_not_yet_checked_as_spanish(tmp_
     terms = translations.glossary(tmp_path / "guide.md")
     assert (
         translations.glossary_problems(docs, terms) == []
-        and parity_problems(docs) == []
+        and missing_twins(docs) == compare(docs, "m.md") == []
     )
     assert freshness(docs, "m.md").state == translations.OUTDATED
     mark(
