@@ -50,9 +50,9 @@ _NOT_PROSE = re.compile(
 _PRAGMA_THEN_PROSE = re.compile(
     r"#\s*noqa(?::\s*[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*)?\s+(?=[^\W\d_])", re.I
 )
-# A YAML comment: "#" at the start of a line or after a space, outside quotes.
+# A YAML line's comment: "#" at the start or after a space, outside quotes.
 _YAML_COMMENT = re.compile(
-    r"""^(?:[^'"#\n]|'[^'\n]*'|"(?:[^"\\\n]|\\.)*")*?(?:^|(?<=\s))(#.*)$""", re.M
+    r"""(?:[^'"#]|'[^']*'|"(?:[^"\\]|\\.)*")*?(?:^|(?<=\s))(#.*)$"""
 )
 # A string is prose when its text (fields and HTML tags aside) has two words in a row:
 # "relative error", not "cpu", "cuda:0" or "ij,jk->ik".
@@ -61,12 +61,12 @@ _TAG = re.compile(r"<[^<>]*>")
 _PY_STRING = re.compile(r"(?P<prefix>[a-zA-Z]*)(?P<quote>'{3}|\"{3}|'|\")", re.S)
 _FIELD = re.compile(r"\{\{|\}\}|\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")  # "{x:.{n}f}": one
 _OUTPUT = re.compile(r"# >(?:\[[^\]\n]*\])? ?")
-# The auto-comment that marks an entry's kind, and what it tells the translator.
-_KIND_NOTES = {"string": "a string of the code", "output": "what the code prints"}
-_ADVICE = {
-    "string": "keep each {field} as it is, and escape a quote that ends the string",
-    "output": "translate as its strings are translated, keep what torch prints "
-    "(numbers, tensors); the Spanish page's tests check it",
+# The auto-comment that marks an entry's kind (what it starts with), for translators.
+_KIND_NOTES = {
+    "string": "a string of the code: keep each {field} as it is, and escape a quote "
+    "that ends the string",
+    "output": "what the code prints: translate as its strings are translated, keep "
+    "what torch prints (numbers, tensors); the Spanish page's tests check it",
 }
 
 
@@ -107,16 +107,9 @@ class Comment:
 
 def _comment_tokens(source: str, suffix: str) -> list[tuple[tuple[int, int], str]]:
     if suffix in (".yaml", ".yml"):
-        return [
-            (
-                (
-                    source.count("\n", 0, match.start(1)) + 1,
-                    match.start(1) - (source.rfind("\n", 0, match.start(1)) + 1),
-                ),
-                match[1],
-            )
-            for match in _YAML_COMMENT.finditer(source)
-        ]
+        lines = enumerate(source.split("\n"), start=1)
+        found = [(row, _YAML_COMMENT.match(line)) for row, line in lines]
+        return [((row, match.start(1)), match[1]) for row, match in found if match]
     return [
         (token.start, token.string)
         for token in tokenize.generate_tokens(io.StringIO(source).readline)
@@ -615,15 +608,6 @@ def _cut(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _read(path: Path, locale: str | None = None) -> Catalog:
-    """A PO file or template, refused (POSyntaxError, CatalogError) unless sound."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise CatalogError(f"{path}: no such catalog; run `{COMMAND} update`") from None
-    return _parse(data, relative(path, ROOT), locale)
-
-
 def _parse(data: bytes, name: str, locale: str | None = None) -> Catalog:
     problems = syntax_problems(data, name)
     if problems:
@@ -682,7 +666,7 @@ def content(data: bytes, name: str) -> tuple:
 
 @functools.lru_cache(maxsize=16)
 def _loaded(path: Path, stamp: tuple[int, int], locale: str) -> Catalog:
-    return _read(path, locale)
+    return _parse(path.read_bytes(), relative(path, ROOT), locale)
 
 
 def load(domain: str, language: str, root: Path = ROOT) -> Catalog:
@@ -733,11 +717,16 @@ def line_translations(
         if message.id
         and message.string
         and not message.fuzzy
-        and any(note.startswith(_KIND_NOTES[kind]) for note in message.auto_comments)
+        and _is_kind(message, kind)
         for pair in zip(
             message.id.split("\n"), message.string.split("\n"), strict=False
         )
     )
+
+
+def _is_kind(message, kind: str) -> bool:
+    label = _KIND_NOTES[kind].split(":")[0]  # what an older file's note says too
+    return any(note.startswith(label) for note in message.auto_comments)
 
 
 def translate_file(
@@ -935,14 +924,10 @@ def code_cells(source: Path, cells=None):
             yield position, (text.count("\n", 0, at) + 1 if at >= 0 else None), cell
 
 
-def notebook_code_comments(source: Path) -> list[tuple[int, Comment]]:
-    """The entries of a notebook source's code cells, with the line offset of each."""
-    return [
-        (line - 1, comment)
-        for _, line, cell in code_cells(source)
-        if line and cell.source.strip()
-        for comment in texts(cell.source)
-    ]
+def _notebook_code(source: Path) -> list[tuple[int, str]]:
+    """(line offset in the file, code) of each code cell of a notebook source."""
+    cells = code_cells(source)
+    return [(line - 1, cell.source) for _, line, cell in cells if line and cell.source]
 
 
 def translate_notebook_code(code: str, language: str, root: Path = ROOT) -> str:
@@ -958,20 +943,17 @@ def untranslated_notebook_comments(
     """The place of each entry of a notebook source's code cells left in English."""
     if language == SOURCE:
         return []
-    known = comment_translations(language, root)
-    name = relative(Path(source), root)
+    known, name = comment_translations(language, root), relative(Path(source), root)
     return [
         Place(name, offset + comment.line)
-        for offset, comment in notebook_code_comments(Path(source))
-        if comment.msgid not in known
-        or known[comment.msgid].count("\n") + 1 != len(comment.lines)
+        for offset, code in _notebook_code(Path(source))
+        for comment in translate_source(code, known)[1]
     ]
 
 
 def extract_comments(root: Path = ROOT) -> Catalog:
-    catalog = _new_catalog(
-        "snippets", "Comments in the code of the pages, downloads and notebooks"
-    )
+    about = "Comments in the code of the pages, downloads and notebooks"
+    catalog = _catalog("snippets", _HEADER.format(about))
     found = []
     for path, numbers in sorted(shown_lines(root).items()):
         try:
@@ -982,10 +964,13 @@ def extract_comments(root: Path = ROOT) -> Catalog:
         found += [(path, 0, c) for c in entries if c.line in numbers]
     for source in sorted((Path(root) / NOTEBOOKS).glob("*.py")):
         name = relative(source, root)
-        found += [(name, at, c) for at, c in notebook_code_comments(source)]
+        found += [
+            (name, at, comment)
+            for at, code in _notebook_code(source)
+            for comment in texts(code)
+        ]
     for path, offset, comment in found:
-        kind = comment.kind
-        notes = [f"{_KIND_NOTES[kind]}: {_ADVICE[kind]}"] if kind in _ADVICE else []
+        notes = [_KIND_NOTES[comment.kind]] if comment.kind in _KIND_NOTES else []
         if len(comment.lines) > 1:
             count = len(comment.lines)
             notes.append(f"{count} lines: keep {count} lines in the translation")
@@ -1038,9 +1023,8 @@ def _literal(node: ast.AST):
 
 
 def extract_interface(root: Path = ROOT) -> Catalog:
-    catalog = _new_catalog(
-        "interface", "The site's interface strings (msgctxt: where the code uses it)"
-    )
+    about = "The site's interface strings (msgctxt: where the code uses it)"
+    catalog = _catalog("interface", _HEADER.format(about))
     for path, line, name, english in interface_tables(root):
         for key, text in _flatten(english, name):
             braces = re.search(r"\{\w*\}", "".join(text))
@@ -1049,16 +1033,13 @@ def extract_interface(root: Path = ROOT) -> Catalog:
     return catalog
 
 
-def _new_catalog(domain: str, description: str) -> Catalog:
+def _catalog(domain: str, header: str, **options) -> Catalog:
     return Catalog(
-        project=PROJECT,
-        domain=domain,
-        charset="utf-8",
-        fuzzy=False,
-        header_comment=f"# {description}.\n# Regenerate with `{COMMAND} update`.",
+        project=PROJECT, domain=domain, fuzzy=False, header_comment=header, **options
     )
 
 
+_HEADER = f"# {{}}.\n# Regenerate with `{COMMAND} update`."
 EXTRACT = {"snippets": extract_comments, "interface": extract_interface}
 
 
@@ -1074,12 +1055,12 @@ def _po_text(catalog: Catalog, domain: str, previous: bool = False) -> str:
         message.flags -= unflagged
     # Babel writes a previous msgid of several lines as one wrapped comment whose later
     # lines lose their "#|" (an invalid file): they are written here, in gettext's
-    # layout, where a placeholder flag (after "fuzzy", which they go with) marks them.
+    # layout, where a placeholder flag (sorted last: "~") marks their place.
     marks = {}
     for message in catalog if previous else ():
         if message.previous_id:
-            marks[f"ptdocs-previous-{len(marks)}"] = message.previous_id
-            message.flags.add(f"ptdocs-previous-{len(marks) - 1}")
+            marks[f"~previous-{len(marks)}"] = message.previous_id
+            message.flags.add(f"~previous-{len(marks) - 1}")
     buffer = io.BytesIO()
     # width=100 wraps like the code, so that a diff stays readable.
     write_po(buffer, catalog, width=100)
@@ -1090,10 +1071,8 @@ def _po_text(catalog: Catalog, domain: str, previous: bool = False) -> str:
             for keyword, text_id in zip(("msgid", "msgid_plural"), ids, strict=False)
             for line in f"{keyword} {normalize(text_id, width=100)}".split("\n")
         )
-        flags_line = re.search(rf"^#, (.*\b{mark}\b.*)\n", text, re.M)
-        kept = ", ".join(flag for flag in flags_line[1].split(", ") if flag != mark)
-        kept = f"#, {kept}\n" if kept else ""
-        text = text[: flags_line.start()] + kept + lines + text[flags_line.end() :]
+        text = text.replace(f"\n#, {mark}\n", f"\n{lines}", 1)  # its only flag
+        text = text.replace(f", {mark}\n", f"\n{lines}", 1)
     for message in catalog:
         message.flags -= set(marks)
     # The dates change on every run; without them a diff shows real changes only.
@@ -1109,28 +1088,19 @@ def merged(domain: str, language: str, root: Path = ROOT) -> tuple[str, str]:
     template = EXTRACT[domain](root)
     path = po_path(domain, language, root)
     if path.is_file():
-        catalog = _read(path, language)
-        before = {message.id: message for message in catalog if message.id}
-        catalog.update(template, update_header_comment=False)
-        for message in catalog:
-            old = before.get(
-                message.previous_id[0] if message.previous_id else message.id
-            )
-            if message.fuzzy and old is not None and old.fuzzy and old.previous_id:
-                # Changed again before anyone translated it: the translation still
-                # translates the older English.
-                message.previous_id = list(old.previous_id)
-            elif not message.fuzzy:
-                message.previous_id = []
+        catalog = _parse(path.read_bytes(), relative(path, ROOT), language)
     else:
-        catalog = Catalog(
-            locale=language,
-            project=PROJECT,
-            domain=domain,
-            fuzzy=False,
-            header_comment=template.header_comment,
-        )
-        catalog.update(template)
+        catalog = _catalog(domain, template.header_comment, locale=language)
+    before = {message.id: message for message in catalog if message.id}
+    catalog.update(template)
+    for message in catalog:
+        old = before.get(message.previous_id[0] if message.previous_id else message.id)
+        if message.fuzzy and old is not None and old.fuzzy and old.previous_id:
+            # Changed again before anyone translated it: the translation still
+            # translates the older English.
+            message.previous_id = list(old.previous_id)
+        elif not message.fuzzy:
+            message.previous_id = []
     catalog.language_team = f"{language} <{PROJECT}>"
     catalog.last_translator = "the project's translators"
     return _po_text(template, domain), _po_text(catalog, domain, previous=True)
@@ -1147,7 +1117,6 @@ def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
         label = f"{message.context} " if message.context else ""
         strings = message.string
         strings = strings if isinstance(strings, tuple) else (strings,)
-        lines = (message.id.count("\n") + 1, message.string.count("\n") + 1)
         if not all(strings):
             found.append(f"{ref}: {label}not translated: {_short(message.id)}")
         elif message.fuzzy:
@@ -1155,17 +1124,15 @@ def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
         elif domain == "interface":
             extra = _extra_fields("".join(message.id), "".join(strings))
             found += [f"{ref}: {label}{problem}" for problem in extra]
-        elif any(
-            note.startswith(_KIND_NOTES["string"]) for note in message.auto_comments
-        ) and not _same_fields(message.id, message.string):
+        elif _is_kind(message, "string") and not _same_fields(message.id, strings[0]):
             found.append(
                 f"{ref}: the translation's {{fields}} differ from the English "
                 f"{sorted(_fields(message.id))}: keep each one as it is"
             )
-        elif lines[0] != lines[1]:
+        elif (lines := strings[0].count("\n") + 1) != message.id.count("\n") + 1:
             found.append(
-                f"{ref}: the translation has {lines[1]} lines, the comment "
-                f"{lines[0]}; keep the same number"
+                f"{ref}: the translation has {lines} lines, the comment "
+                f"{message.id.count(chr(10)) + 1}; keep the same number"
             )
     return found
 
