@@ -456,35 +456,19 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
         if not line:
             continue
         if line.startswith('"'):
-            if not _STRING.fullmatch(line):
-                found.append((number, _string_problem(line)))
-            elif continues[kind] is None:
-                found.append((number, _STRAY))
+            problem = _text_problem("", line)
+            if problem or continues[kind] is None:
+                found.append((number, problem or _STRAY))
             elif not kind:
                 entries[-1][continues[kind]][1] += unescape(line)
             continue
         match = _KEYWORD.fullmatch(line)
         keyword, rest = (match[1], (match[2] or "").strip()) if match else (None, "")
-        continues[kind] = None
-        if keyword is None:
-            found.append((number, f"unknown keyword {line.split()[0]!r}: {_LINES}"))
-        elif not rest:
-            found.append(
-                (number, f'{keyword} has no text; write {keyword} "" for none')
-            )
-        elif not rest.startswith('"'):
-            found.append(
-                (
-                    number,
-                    f"the text of {keyword} must be in double quotes: "
-                    f'{keyword} "{_cut(rest)}"',
-                )
-            )
-        elif not _STRING.fullmatch(rest):
-            found.append((number, _string_problem(rest)))
-        else:
-            continues[kind] = keyword
-        if kind or continues[kind] is None:
+        problem = _text_problem(keyword, rest) if keyword else _unknown(line)
+        continues[kind] = None if problem else keyword
+        if problem:
+            found.append((number, problem))
+        if kind or problem:
             continue
         entry = entries[-1] if entries else None
         if keyword in ("msgctxt", "msgid") and (
@@ -508,10 +492,6 @@ _CONFLICT = (
     "#-#-#-#-# lines"
 )
 _STRAY = "a quoted line that continues no msgid, msgstr or msgctxt"
-_LINES = (
-    'a line holds msgid, msgstr or msgctxt and a "quoted text", a "quoted text" '
-    "alone, or a # comment"
-)
 
 
 def _entries(entries: list[dict]) -> list[tuple[int, str]]:
@@ -588,16 +568,28 @@ def _directives(text: str) -> list:
     )
 
 
-def _string_problem(text: str) -> str:
-    """What is wrong with a quoted PO string that does not match _STRING."""
-    at = _STRING_START.match(text).end()
+def _unknown(line: str) -> str:
+    return (
+        f"unknown keyword {line.split()[0]!r}: a line holds msgid, msgstr or msgctxt "
+        'and a "quoted text", a "quoted text" alone, or a # comment'
+    )
+
+
+def _text_problem(keyword: str, text: str) -> str | None:
+    """What is wrong with the text of a keyword (or a line that goes on with one)."""
+    if not text:
+        return f'{keyword} has no text; write {keyword} "" for none'
+    if not text.startswith('"'):
+        return (
+            f'the text of {keyword} must be in double quotes: {keyword} "{_cut(text)}"'
+        )
+    at = _STRING_START.match(text).end()  # where the text stops being a PO string
+    if text[at:] == '"':
+        return None
     if at == len(text):
         return f'the text {_cut(text)} is not closed: end it with a " on the same line'
     if text[at] == '"':
-        return (
-            f"a quote ends the text {_cut(text)} early; "
-            'write \\" for a quote in the text'
-        )
+        return f'a quote ends the text {_cut(text)} early; write \\" for a quote in it'
     return (
         f"unknown escape {text[at : at + 2]!r} in {_cut(text)}; "
         "write \\\\ for a backslash in the text"
