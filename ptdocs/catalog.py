@@ -518,32 +518,23 @@ def _entries(entries: list[dict]) -> list[tuple[int, str]]:
                 )
             )
         seen[key] = number
-        if not msgid or "fuzzy" in entry["flags"]:  # msgfmt -c skips fuzzy entries
+        flags, plural = entry["flags"], entry.get("msgid_plural", [0, ""])[1]
+        if not msgid or "fuzzy" in flags:  # msgfmt -c skips fuzzy entries too
             continue
-        plural = entry.get("msgid_plural", [0, ""])[1]
-        for keyword in strings:
-            at, string = entry[keyword]
-            if string:
-                problems = _translation_problems(msgid, string, entry["flags"], plural)
-                found += [(at, problem) for problem in problems]
-    return found
-
-
-def _translation_problems(
-    msgid: str, string: str, flags: set[str], plural: str = ""
-) -> list[str]:
-    found = [
-        f"msgid and msgstr do not both {edge} with a line break (\\n)"
-        for edge, test in (("begin", str.startswith), ("end", str.endswith))
-        if test(msgid, "\n") != test(string, "\n")
-    ]
-    if "python-format" in flags and _directives(msgid) != _directives(string):
-        found.append(
-            "the translation's %-placeholders differ from the English text's "
-            "(python-format)"
-        )
-    if "python-brace-format" in flags:
-        found += _extra_fields(msgid + plural, string, " (python-brace-format)")
+        for at, string in (entry[key] for key in strings if entry[key][1]):
+            said = [
+                f"msgid and msgstr do not both {edge} with a line break (\\n)"
+                for edge, test in (("begin", str.startswith), ("end", str.endswith))
+                if test(msgid, "\n") != test(string, "\n")
+            ]
+            if "python-format" in flags and _directives(msgid) != _directives(string):
+                said.append(
+                    "the translation's %-placeholders differ from the English "
+                    "text's (python-format)"
+                )
+            if "python-brace-format" in flags:
+                said += _extra_fields(msgid + plural, string, " (python-brace-format)")
+            found += [(at, problem) for problem in said]
     return found
 
 
