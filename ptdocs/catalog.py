@@ -105,21 +105,19 @@ class Comment:
         return self.lines[0][0]
 
 
-def _comment_tokens(source: str, suffix: str) -> list[tuple[tuple[int, int], str]]:
-    if suffix in (".yaml", ".yml"):
-        lines = enumerate(source.split("\n"), start=1)
-        found = [(row, _YAML_COMMENT.match(line)) for row, line in lines]
-        return [((row, match.start(1)), match[1]) for row, match in found if match]
-    return [
-        (token.start, token.string)
-        for token in tokenize.generate_tokens(io.StringIO(source).readline)
-        if token.type == tokenize.COMMENT
-    ]
-
-
 def comments(source: str, suffix: str = ".py") -> list[Comment]:
     """The translatable comments of some Python (or YAML) code, in order."""
     lines = source.split("\n")
+    if suffix in (".yaml", ".yml"):
+        found = [(row, _YAML_COMMENT.match(line)) for row, line in enumerate(lines, 1)]
+        tokens = [((row, match.start(1)), match[1]) for row, match in found if match]
+    else:
+        readline = io.StringIO(source).readline
+        tokens = [
+            (token.start, token.string)
+            for token in tokenize.generate_tokens(readline)
+            if token.type == tokenize.COMMENT
+        ]
     found: list[Comment] = []
     run: list[tuple[tuple[int, int], str]] = []  # ((line, column), text)
 
@@ -132,7 +130,7 @@ def comments(source: str, suffix: str = ".py") -> list[Comment]:
             )
         run.clear()
 
-    for (row, column), token in _comment_tokens(source, suffix):
+    for (row, column), token in tokens:
         pragma = _PRAGMA_THEN_PROSE.match(token)
         if pragma or _NOT_PROSE.match(token):
             close()
@@ -201,10 +199,6 @@ def _pieces(token: tokenize.TokenInfo) -> list[tuple[tuple[int, int, int], str]]
 
 def _fields(text: str) -> list[str]:
     return [field for field in _FIELD.findall(text) if field not in ("{{", "}}")]
-
-
-def _same_fields(english: str, translated: str) -> bool:
-    return sorted(_fields(english)) == sorted(_fields(translated))
 
 
 def is_prose(text: str) -> bool:
@@ -372,7 +366,7 @@ def translate_source(
             comment.kind == "string"
             # An unescaped quote would end the string early.
             and not (
-                _same_fields(comment.msgid, translated)
+                sorted(_fields(comment.msgid)) == sorted(_fields(translated))
                 and same_code(source, _edited(lines, change))
             )
         ):
@@ -442,7 +436,7 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
     for number, line in enumerate(text.split("\n"), start=1):
         line, kind = line.strip(), ""
         if line.startswith("#-#-#"):
-            found.append((number, _CONFLICT))
+            found.append((number, "a msgcat conflict marker: " + _CONFLICT))
             continue
         if line.startswith("#"):
             # Obsolete entries (#~) and previous msgids (#|): their syntax only.
@@ -464,7 +458,11 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
             continue
         match = _KEYWORD.fullmatch(line)
         keyword, rest = (match[1], (match[2] or "").strip()) if match else (None, "")
-        problem = _text_problem(keyword, rest) if keyword else _unknown(line)
+        problem = (
+            _text_problem(keyword, rest)
+            if keyword
+            else _UNKNOWN.format(line.split()[0])
+        )
         continues[kind] = None if problem else keyword
         if problem:
             found.append((number, problem))
@@ -487,9 +485,10 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
     return [f"{name}:{line}: {problem}" for line, problem in found + _entries(entries)]
 
 
-_CONFLICT = (
-    "a msgcat conflict marker: keep one translation and delete the others and the "
-    "#-#-#-#-# lines"
+_CONFLICT = "keep one translation and delete the others and the #-#-#-#-# lines"
+_UNKNOWN = (
+    "unknown keyword {0!r}: a line holds msgid, msgstr or msgctxt and a "
+    '"quoted text", a "quoted text" alone, or a # comment'
 )
 _STRAY = "a quoted line that continues no msgid, msgstr or msgctxt"
 
@@ -556,13 +555,6 @@ def _directives(text: str) -> list:
     return sorted(
         (name, kinds.get(kind, kind))
         for name, kind in _PERCENT.findall(text.replace("%%", ""))
-    )
-
-
-def _unknown(line: str) -> str:
-    return (
-        f"unknown keyword {line.split()[0]!r}: a line holds msgid, msgstr or msgctxt "
-        'and a "quoted text", a "quoted text" alone, or a # comment'
     )
 
 
@@ -1107,7 +1099,9 @@ def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
         elif domain == "interface":
             extra = _extra_fields("".join(message.id), "".join(strings))
             found += [f"{ref}: {label}{problem}" for problem in extra]
-        elif _is_kind(message, "string") and not _same_fields(message.id, strings[0]):
+        elif _is_kind(message, "string") and sorted(_fields(message.id)) != sorted(
+            _fields(strings[0])
+        ):
             found.append(
                 f"{ref}: the translation's {{fields}} differ from the English "
                 f"{sorted(_fields(message.id))}: keep each one as it is"
