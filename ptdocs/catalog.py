@@ -92,17 +92,21 @@ class Comment:
     """One entry: a comment (a run of full-line comments at one indentation is one
     sentence), a run of adjacent prose string literals, or a run of output lines."""
 
-    lines: tuple[tuple[int, int], ...]  # (line, column) where each msgid line stands
+    # (line, start, end column) of what each msgid line replaces: a comment from its
+    # "#", a string's text between its quotes, an output line's after "# > ".
+    spans: tuple[tuple[int, int, int], ...]
     msgid: str  # one line per line of the code: the translation keeps the count
     prefix: str = ""  # kept before the translation: "# noqa: E731  " (one line only)
-    # (line, start, end column) of the text that each msgid line replaces (strings:
-    # between the quotes; output: after "# > "); none for a comment.
-    spans: tuple[tuple[int, int, int], ...] = ()
     kind: str = "comment"  # "comment", "string" or "output"
 
     @property
     def line(self) -> int:
-        return self.lines[0][0]
+        return self.spans[0][0]
+
+    def replacement(self, text: str) -> str:
+        if self.kind != "comment":
+            return text
+        return self.prefix + text if self.prefix else f"# {text}" if text else "#"
 
 
 def comments(source: str, suffix: str = ".py") -> list[Comment]:
@@ -119,32 +123,33 @@ def comments(source: str, suffix: str = ".py") -> list[Comment]:
             if token.type == tokenize.COMMENT
         ]
     found: list[Comment] = []
-    run: list[tuple[tuple[int, int], str]] = []  # ((line, column), text)
+    run: list[tuple[tuple[int, int, int], str]] = []  # (span, text)
 
     def close() -> None:
         while run and not run[-1][1]:  # a trailing bare "#" belongs to no sentence
             run.pop()
         if any(re.search(r"[^\W\d_]", text) for _, text in run):  # a letter
             found.append(
-                Comment(tuple(at for at, _ in run), "\n".join(t for _, t in run))
+                Comment(tuple(span for span, _ in run), "\n".join(t for _, t in run))
             )
         run.clear()
 
     for (row, column), token in tokens:
+        span = (row, column, len(lines[row - 1]))
         pragma = _PRAGMA_THEN_PROSE.match(token)
         if pragma or _NOT_PROSE.match(token):
             close()
             if pragma:
                 prose = token[pragma.end() :].rstrip()
-                found.append(Comment(((row, column),), prose, token[: pragma.end()]))
+                found.append(Comment((span,), prose, token[: pragma.end()]))
             continue
         text = token[1:].removeprefix(" ").rstrip()
         full_line = not lines[row - 1][:column].strip()
-        goes_on = full_line and run and run[-1][0] == (row - 1, column)
+        goes_on = full_line and run and run[-1][0][:2] == (row - 1, column)
         if not goes_on:
             close()
         if goes_on or text or not full_line:
-            run.append(((row, column), text))
+            run.append((span, text))
         if not full_line:  # after code: a comment of its own
             close()
     close()
@@ -232,8 +237,7 @@ def _string_texts(tokens) -> list[Comment]:
         text = "\n".join(text for _, text in pieces)
         if pieces and is_prose(text):
             spans = tuple(span for span, _ in pieces)
-            lines = tuple(span[:2] for span in spans)
-            found.append(Comment(lines, text, spans=spans, kind="string"))
+            found.append(Comment(spans, text, kind="string"))
     return found
 
 
@@ -254,8 +258,7 @@ def _output_texts(source: str, strings: list[Comment]) -> list[Comment]:
         texts = [line[start:] for _, start, line in run]
         if any(phrase in text for phrase in ours for text in texts):
             spans = tuple((row, start, len(line)) for row, start, line in run)
-            lines = tuple((row, 0) for row, _, _ in run)
-            result.append(Comment(lines, "\n".join(texts), spans=spans, kind="output"))
+            result.append(Comment(spans, "\n".join(texts), kind="output"))
     return result
 
 
@@ -291,7 +294,7 @@ def texts(
         strings = _string_texts(_tokens(source))
         imported = _imported_strings(source, name, root)
         found += strings + _output_texts(source, strings + imported)
-    return sorted(found, key=lambda comment: comment.lines[0])
+    return sorted(found, key=lambda comment: comment.spans[0])
 
 
 def code_tokens(source: str) -> list[tuple]:
@@ -351,18 +354,11 @@ def translate_source(
     for comment in texts(source, suffix, name, root):
         translated = translations.get(comment.msgid)
         parts = translated.split("\n") if translated else []
-        if comment.spans:
-            change = [
-                (*span, text) for span, text in zip(comment.spans, parts, strict=False)
-            ]
-        else:
-            change = [
-                (row, column, len(lines[row - 1]), comment.prefix + text)
-                if comment.prefix
-                else (row, column, len(lines[row - 1]), f"# {text}" if text else "#")
-                for (row, column), text in zip(comment.lines, parts, strict=False)
-            ]
-        if len(parts) != len(comment.lines) or (
+        change = [
+            (*span, comment.replacement(text))
+            for span, text in zip(comment.spans, parts, strict=False)
+        ]
+        if len(parts) != len(comment.spans) or (
             comment.kind == "string"
             # An unescaped quote would end the string early.
             and not (
@@ -946,8 +942,8 @@ def extract_comments(root: Path = ROOT) -> Catalog:
         ]
     for path, offset, comment in found:
         notes = [_KIND_NOTES[comment.kind]] if comment.kind in _KIND_NOTES else []
-        if len(comment.lines) > 1:
-            count = len(comment.lines)
+        if len(comment.spans) > 1:
+            count = len(comment.spans)
             notes.append(f"{count} lines: keep {count} lines in the translation")
         location = (path, offset + comment.line)
         catalog.add(comment.msgid, locations=[location], auto_comments=notes)
