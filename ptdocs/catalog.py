@@ -38,7 +38,6 @@ PROJECT = "PyTorch explained"
 COMMAND = "python -m ptdocs.catalog"
 SUFFIXES = (".py", ".yaml", ".yml")  # the files whose comments are translated
 NOTEBOOKS = Path("notebooks")
-INTERFACE_SOURCES = ("ptdocs",)
 
 # Comments that are not prose: checked output, section and cell markers, tool pragmas.
 _NOT_PROSE = re.compile(
@@ -953,29 +952,27 @@ def extract_comments(root: Path = ROOT) -> Catalog:
 def interface_tables(root: Path = ROOT):
     """(file, line, name, English table) of every ``Texts("name", {...})`` of the
     project's Python."""
-    for folder in INTERFACE_SOURCES:
-        for path in sorted((Path(root) / folder).rglob("*.py")):
-            text = path.read_text(encoding="utf-8")
-            if "Texts(" not in text:
+    for path in sorted((Path(root) / "ptdocs").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(text, str(path))) if "Texts(" in text else ():
+            if not (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", getattr(node.func, "attr", None))
+                == "Texts"
+                and len(node.args) >= 2
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[1], ast.Dict)
+            ):
                 continue
-            for node in ast.walk(ast.parse(text, str(path))):
-                if not (
-                    isinstance(node, ast.Call)
-                    and getattr(node.func, "id", getattr(node.func, "attr", None))
-                    == "Texts"
-                    and len(node.args) >= 2
-                    and isinstance(node.args[0], ast.Constant)
-                    and isinstance(node.args[1], ast.Dict)
-                ):
-                    continue
-                where = f"{relative(path, root)}:{node.lineno}"
-                try:
-                    english = _literal(node.args[1])
-                except (ValueError, TypeError):  # or Plural(...) of other than two
-                    raise CatalogError(
-                        f"{where}: the English table of Texts(...) must be a literal"
-                    ) from None
-                yield relative(path, root), node.lineno, node.args[0].value, english
+            where = relative(path, root)
+            try:
+                english = _literal(node.args[1])
+            except (ValueError, TypeError):  # or Plural(...) of other than two
+                raise CatalogError(
+                    f"{where}:{node.lineno}: the English table of Texts(...) must be "
+                    "a literal"
+                ) from None
+            yield where, node.lineno, node.args[0].value, english
 
 
 def _literal(node: ast.AST):
@@ -1130,32 +1127,18 @@ def main(argv: list[str] | None = None) -> int:
     root, update = arguments.root, arguments.action == "update"
     if not (root / "docs" / SOURCE).is_dir():
         parser.error(f"{root}: not the site's repository (no docs/{SOURCE}/ in it)")
-    stale, bad = [], []
+    pairs = list(itertools.product(DOMAINS, LANGUAGES))
     try:
         # Every file is read before any is written: a damaged one stops the command.
-        results = [
-            (domain, language, merged(domain, language, root))
-            for domain in DOMAINS
-            for language in LANGUAGES
+        files = {}
+        for domain, language in pairs:
+            template, po = merged(domain, language, root)
+            files[pot_path(domain, root)] = template
+            files[po_path(domain, language, root)] = po
+        stale = [
+            path for path, text in files.items() if _stale(path, text, root, update)
         ]
-        for domain, language, (template, po) in results:
-            for path, text in (
-                (pot_path(domain, root), template),
-                (po_path(domain, language, root), po),
-            ):
-                name = relative(path, root)
-                current = path.read_bytes() if path.is_file() else None
-                if update and (current is None or current.decode("utf-8") != text):
-                    stale.append(name)  # layout included
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    write_atomically(path, text)
-                # Content only: a file saved by Poedit or msgcat is current.
-                elif not update and (
-                    current is None
-                    or content(current, name) != content(text.encode("utf-8"), name)
-                ):
-                    stale.append(name)
-            bad += [] if update else problems(domain, language, root)
+        bad = [] if update else [p for pair in pairs for p in problems(*pair, root)]
     except POSyntaxError as error:
         for problem in error.problems:
             print(f"error: {problem}", file=sys.stderr)
@@ -1169,7 +1152,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)  # CatalogError, a page's IncludeError
         return 2
     for path in stale:
-        print(f"{'wrote' if update else 'stale'}: {path}")
+        if update:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(path, files[path])
+        print(f"{'wrote' if update else 'stale'}: {relative(path, root)}")
     for problem in bad:
         print(problem)
     if update:
@@ -1179,6 +1165,17 @@ def main(argv: list[str] | None = None) -> int:
     # Missing and outdated translations are listed, not failed: the page shows a notice.
     malformed = [p for p in bad if "not translated" not in p and "(fuzzy)" not in p]
     return 1 if stale or malformed else 0
+
+
+def _stale(path: Path, text: str, root: Path, layout: bool) -> bool:
+    """Whether a file differs from ``text``: with ``layout``, byte for byte; else in
+    content (a file saved by Poedit or msgcat is current)."""
+    if not path.is_file():
+        return True
+    if layout:
+        return path.read_bytes().decode("utf-8") != text
+    name = relative(path, root)
+    return content(path.read_bytes(), name) != content(text.encode("utf-8"), name)
 
 
 if __name__ == "__main__":
