@@ -168,14 +168,8 @@ def _tokens(source: str) -> list[tokenize.TokenInfo]:
                 (first, column), (last, end) = start.start, token.end
                 text = "\n".join(lines[first - 1 : last])
                 text = text[column : len(text) - len(lines[last - 1]) + end]
-                tokens.append(
-                    token._replace(
-                        type=tokenize.STRING,
-                        string=text,
-                        start=start.start,
-                        line=start.line,
-                    )
-                )
+                string = (tokenize.STRING, text, start.start, token.end, start.line)
+                tokens.append(tokenize.TokenInfo(*string))
         elif not opened:
             tokens.append(token)
     return tokens
@@ -612,24 +606,22 @@ def content(data: bytes, name: str) -> tuple:
     fields such as Poedit's X-Generator): equal for the same catalog. Refuses a
     damaged file (POSyntaxError)."""
     catalog = _parse(data, name)
-
-    def entry(message, obsolete: bool) -> tuple:
-        return (
-            obsolete,
-            message.context or "",
-            str(message.id),
-            str(message.string),
-            tuple(sorted(message.flags - {"python-format"})),
-            tuple(sorted(map(str, message.locations))),
-            tuple(message.auto_comments),
-            tuple(message.user_comments),
-            tuple(message.previous_id) if message.fuzzy else (),
-        )
-
+    messages = [(False, m) for m in catalog if m.id]
+    messages += [(True, m) for m in catalog.obsolete.values()]
     return tuple(
         sorted(
-            [entry(message, False) for message in catalog if message.id]
-            + [entry(message, True) for message in catalog.obsolete.values()]
+            (
+                obsolete,
+                m.context or "",
+                str(m.id),
+                str(m.string),
+                tuple(sorted(m.flags - {"python-format"})),
+                tuple(sorted(map(str, m.locations))),
+                tuple(m.auto_comments),
+                tuple(m.user_comments),
+                tuple(m.previous_id) if m.fuzzy else (),
+            )
+            for obsolete, m in messages
         )
     )
 
