@@ -88,8 +88,7 @@ class Place(NamedTuple):
 
 @dataclass(frozen=True)
 class Comment:
-    """One entry: a comment (a run of full-line comments at one indentation is one
-    sentence), a run of adjacent prose string literals, or a run of output lines."""
+    """One entry: a comment (or run of them at one indentation), strings or output."""
 
     # (line, start, end column) of what each msgid line replaces: a comment from its
     # "#", a string's text between its quotes, an output line's after "# > ".
@@ -181,8 +180,7 @@ def _opening(token: str) -> tuple[str, str]:
 
 
 def _pieces(token: tokenize.TokenInfo) -> list[tuple[tuple[int, int, int], str]]:
-    """((line, start, end column), text) of each line of a string token: quotes and
-    (after the first line) indentation left out."""
+    """(span, text) of each line of a string token, without quotes or indentation."""
     prefix, quote = _opening(token.string)
     row, column = token.start
     parts = token.string.split("\n")
@@ -214,8 +212,7 @@ def phrases(text: str) -> list[str]:
 
 
 def _string_texts(tokens) -> list[Comment]:
-    """Each run of adjacent string literals (implicit concatenation) whose text is
-    prose, one msgid line per line of each literal. Bytes are data, not text."""
+    """Each run of adjacent prose string literals (bytes are data, not text)."""
     found = []
     code = [t for t in tokens if t.type not in (tokenize.NL, tokenize.COMMENT)]
     for is_string, run in itertools.groupby(
@@ -256,8 +253,8 @@ def _output_texts(source: str, strings: list[Comment]) -> list[Comment]:
 
 
 def _imported_strings(source: str, name: str, root: Path) -> list[Comment]:
-    """The prose strings of the modules beside ``name`` that the code imports at its
-    top level: what it prints of theirs is the project's text too."""
+    """The prose strings of the modules beside ``name`` that the code imports: what
+    it prints of theirs is the project's text too."""
     try:
         body = ast.parse(source).body if name else []
     except SyntaxError:
@@ -279,9 +276,8 @@ def _imported_strings(source: str, name: str, root: Path) -> list[Comment]:
 def texts(
     source: str, suffix: str = ".py", name: str = "", root: Path = ROOT
 ) -> list[Comment]:
-    """Everything a translator translates in some code (``name``: the file, from
-    ``root``), in order: comments, and in Python the prose strings and the output
-    that shows them or those of the modules beside it that it imports."""
+    """Everything a translator translates in some code (``name``: its file), in order:
+    comments, prose strings and the output that shows those or imported ones."""
     found = comments(source, suffix)
     if suffix == ".py":
         strings = _string_texts(_tokens(source))
@@ -292,8 +288,7 @@ def texts(
 
 def code_tokens(source: str) -> list[tuple]:
     """Every token but comments, by its line; a string by its prefix, quotes and
-    f-string fields. Equal for two versions that differ in comments and string texts
-    at most."""
+    f-string fields: equal where two versions differ in comments and texts at most."""
     found = []
     for token in _tokens(source):
         if token.type in (tokenize.NL, tokenize.NEWLINE):
@@ -338,9 +333,8 @@ def translate_source(
     name: str = "",
     root: Path = ROOT,
 ) -> tuple[str, list[Comment]]:
-    """The code with each entry that has a translation replaced, line for line, and
-    the entries left in English. Line numbers and every other token stay: a string
-    keeps its prefix, quotes and f-string fields, or stays English."""
+    """The code with each translated entry replaced line for line (every token and
+    line number kept, else it stays English), and the entries left in English."""
     lines = source.split("\n")
     edits: list[tuple[int, int, int, str]] = []  # (line, start, end column, new text)
     untranslated = []
@@ -410,9 +404,8 @@ class POSyntaxError(CatalogError):
 
 
 def syntax_problems(data: bytes, name: str) -> list[str]:
-    """``name:line: what is wrong`` for each line of a PO file that msgfmt rejects or
-    Babel would read lossily, and what ``msgfmt -c`` checks in a translation (the
-    same placeholders, a leading or trailing line break kept). [] for a sound file."""
+    """``name:line: what is wrong`` for what msgfmt (``-c``) rejects in a PO file or
+    Babel would read lossily; [] for a sound file."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -603,8 +596,7 @@ def _parse(data: bytes, name: str, locale: str | None = None) -> Catalog:
 
 def content(data: bytes, name: str) -> tuple:
     """What a PO file or template says, whatever its layout (wrapping, order, header
-    fields such as Poedit's X-Generator): equal for the same catalog. Refuses a
-    damaged file (POSyntaxError)."""
+    fields such as Poedit's X-Generator); POSyntaxError for a damaged one."""
     catalog = _parse(data, name)
     messages = [(False, m) for m in catalog if m.id]
     messages += [(True, m) for m in catalog.obsolete.values()]
@@ -694,8 +686,7 @@ def _is_kind(message, kind: str) -> bool:
 def translate_file(
     path: Path, language: str, root: Path = ROOT
 ) -> tuple[list[str], list[Place]]:
-    """A code file's lines in the language, and the place of each entry left in
-    English."""
+    """A code file's lines in the language, and where an entry is left in English."""
     if language == SOURCE:
         text = Path(path).read_text(encoding="utf-8")
         return text.split("\n") if text else [], []
@@ -754,14 +745,9 @@ class Plural:
 
 
 class Texts(Mapping):
-    """Interface strings of one part of the site, written here in English.
-
-    ``Texts(name, {...})[language]`` is the table in that language from
-    ``interface.po``: each string's msgctxt is its key path (``name.key``,
-    ``name.key.0`` for an item of a tuple), its msgid the English. A missing or
-    outdated entry raises CatalogError naming it. ``update`` reads these tables from
-    the source, so the English table must be a literal (``Plural`` of two strings).
-    """
+    """Interface strings of one part of the site, written here in English (a literal:
+    ``update`` reads it from the source); ``[language]`` reads interface.po, msgctxt
+    the key path (``name.key.0``), and raises CatalogError naming a missing entry."""
 
     def __init__(self, name: str, english: dict, root: Path = ROOT) -> None:
         self.name, self.english, self.root = name, english, Path(root)
@@ -871,8 +857,7 @@ def shown_lines(root: Path = ROOT) -> dict[str, set[int]]:
 
 
 def code_cells(source: Path, cells=None):
-    """(position, first line in the file or None, cell) of each code cell of a
-    jupytext script."""
+    """(position, first line or None, cell) of each code cell of a jupytext script."""
     import jupytext
 
     text = Path(source).read_text(encoding="utf-8")
@@ -942,8 +927,7 @@ def extract_comments(root: Path = ROOT) -> Catalog:
 
 
 def interface_tables(root: Path = ROOT):
-    """(file, line, name, English table) of every ``Texts("name", {...})`` of the
-    project's Python."""
+    """(file, line, name, English table) of every ``Texts("name", {...})``."""
     for path in sorted((Path(root) / "ptdocs").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
         for node in ast.walk(ast.parse(text, str(path))) if "Texts(" in text else ():
