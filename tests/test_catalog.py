@@ -256,15 +256,16 @@ def test_the_catalog_files_are_current_and_well_formed():
     )
 
 
+def _edit(path: Path, old: str, new: str) -> None:
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8"
+    )
+
+
 def test_a_changed_comment_becomes_fuzzy_as_with_msgmerge(tmp_path):
     root = _small_site(tmp_path, translated="Dobla el valor.")
     snippet = root / "snippets" / "demo.py"
-    snippet.write_text(
-        snippet.read_text(encoding="utf-8").replace(
-            "Double the value.", "Double the value, twice."
-        ),
-        encoding="utf-8",
-    )
+    _edit(snippet, "Double the value.", "Double the value, twice.")
     _, po = catalog.merged("snippets", "es", root)
     # The English that the translation translates stays beside it (#|), for the
     # translator.
@@ -279,10 +280,7 @@ def test_a_changed_comment_becomes_fuzzy_as_with_msgmerge(tmp_path):
     assert catalog.merged("snippets", "es", root)[1] == po
     # Changed again before anyone translated it: #| still names what the translation
     # translates.
-    snippet.write_text(
-        snippet.read_text(encoding="utf-8").replace("twice.", "three times."),
-        encoding="utf-8",
-    )
+    _edit(snippet, "twice.", "three times.")
     _, po = catalog.merged("snippets", "es", root)
     assert (
         '#| msgid "Double the value."\nmsgid "Double the value, three times."' in po
@@ -299,11 +297,7 @@ def test_a_changed_comment_of_two_lines_keeps_every_previous_line_marked(tmp_pat
     # "#|".
     root = _small_site(tmp_path, translated="Dobla el valor.")
     snippet = root / "snippets" / "demo.py"
-    two = "# Double the value,\n# then keep it.\n"
-    snippet.write_text(
-        snippet.read_text(encoding="utf-8").replace("# Double the value.\n", two),
-        encoding="utf-8",
-    )
+    _edit(snippet, "# Double the value.\n", "# Double the value,\n# then keep it.\n")
     po = catalog.merged("snippets", "es", root)[1]
     po = po.replace('#, fuzzy\n#| msgid "Double the value."\n', "").replace(
         'msgstr "Dobla el valor."', 'msgstr ""\n"Dobla el valor,\\n"\n"y guárdalo."'
@@ -311,10 +305,7 @@ def test_a_changed_comment_of_two_lines_keeps_every_previous_line_marked(tmp_pat
     catalog.po_path("snippets", "es", root).write_text(
         po, encoding="utf-8"
     )  # translated
-    snippet.write_text(
-        snippet.read_text(encoding="utf-8").replace("keep it.", "keep it twice."),
-        encoding="utf-8",
-    )
+    _edit(snippet, "keep it.", "keep it twice.")
     _, again = catalog.merged("snippets", "es", root)
     assert (
         '#| msgid ""\n#| "Double the value,\\n"\n#| "then keep it."\nmsgid ""' in again
@@ -413,6 +404,14 @@ def test_the_spanish_page_tests_run_the_code_with_spanish_comments():
 # ---------------------------------------------------------------- gaps are reported
 
 
+def _write(po: Catalog, root: Path) -> None:
+    """A Babel catalog as the language's PO file of its domain under ``root``."""
+    path = catalog.po_path(po.domain, po.locale_identifier, root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as handle:
+        write_po(handle, po)
+
+
 def _small_site(tmp_path: Path, translated: str = "", fuzzy: bool = False) -> Path:
     """A site with one snippet comment, its page in both languages and a catalog."""
     root = tiny_site(
@@ -435,10 +434,7 @@ def _small_site(tmp_path: Path, translated: str = "", fuzzy: bool = False) -> Pa
     )
     if fuzzy:
         message.flags.add("fuzzy")
-    path = catalog.po_path("snippets", "es", root)
-    path.parent.mkdir(parents=True)
-    with path.open("wb") as handle:
-        write_po(handle, po)
+    _write(po, root)
     translations.mark(
         root / "docs", root / "docs" / "es" / "demo.md"
     )  # the page itself is current
@@ -521,10 +517,7 @@ def test_interface_strings_come_from_the_catalog_and_a_gap_names_its_entry(tmp_p
     po = Catalog(locale="es", domain="interface", fuzzy=False)
     po.add("Download notebook", "Descargar notebook", context="demo.notebook")
     po.add("time", "vez", context="demo.times.0")
-    path = catalog.po_path("interface", "es", tmp_path)
-    path.parent.mkdir(parents=True)
-    with path.open("wb") as handle:
-        write_po(handle, po)
+    _write(po, tmp_path)
     texts = catalog.Texts(
         "demo",
         {"notebook": "Download notebook", "times": ("time", "times")},
@@ -564,10 +557,7 @@ def test_a_plural_is_one_gettext_entry_chosen_by_the_languages_plural_forms(tmp_
     po.add(
         entry.id, ("1 ejemplo", "{n} de ejemplos", "{n} ejemplos"), context="demo.ran"
     )
-    path = catalog.po_path("interface", "es", tmp_path)
-    path.parent.mkdir(parents=True)
-    with path.open("wb") as handle:
-        write_po(handle, po)
+    _write(po, tmp_path)
     texts = catalog.Texts(
         "demo",
         {"ran": catalog.Plural("1 example ran", "{n} examples ran")},
@@ -589,8 +579,7 @@ def test_a_plural_is_one_gettext_entry_chosen_by_the_languages_plural_forms(tmp_
         "",
         "{n} ejemplos",
     )
-    with path.open("wb") as handle:
-        write_po(handle, po)
+    _write(po, tmp_path)
     with pytest.raises(catalog.CatalogError, match="demo.ran"):
         catalog.Texts(
             "demo",
@@ -862,11 +851,7 @@ def test_a_po_file_saved_by_an_editor_is_current_and_update_restores_the_layout(
         "Double the value, which is a long comment"
         " that any PO editor wraps at 79 columns."
     )
-    snippet = root / "snippets" / "demo.py"
-    snippet.write_text(
-        snippet.read_text(encoding="utf-8").replace("Double the value.", long),
-        encoding="utf-8",
-    )
+    _edit(root / "snippets" / "demo.py", "Double the value.", long)
     assert catalog.main(["update", "--root", str(root)]) == 0
     written = path.read_text(encoding="utf-8")
     if editor == "Poedit":
@@ -895,12 +880,7 @@ def test_check_notices_a_changed_translation_that_the_layout_hides(tmp_path, cap
     root = _small_site(tmp_path, translated="Dobla el valor.")
     assert catalog.main(["update", "--root", str(root)]) == 0
     path = catalog.po_path("snippets", "es", root)
-    path.write_text(
-        path.read_text(encoding="utf-8").replace(
-            "#: snippets/demo.py:3", "#: snippets/demo.py:4"
-        ),
-        encoding="utf-8",
-    )
+    _edit(path, "#: snippets/demo.py:3", "#: snippets/demo.py:4")
     assert catalog.main(["check", "--root", str(root)]) == 1
     assert "stale: locale/es/LC_MESSAGES/snippets.po" in capsys.readouterr().out
 
