@@ -73,8 +73,7 @@ class Skip:
 
 # In English; other languages come from locale/ (ptdocs.catalog): a missing entry stops
 # the build, instead of showing English on their pages. locale/interface.pot records
-# the line of TEXTS and CHECK_TEXTS: to keep the catalog current (and the release runs
-# valid), lines are added or removed below them, not above or between.
+# the line of TEXTS and CHECK_TEXTS; moved, they need python -m ptdocs.catalog update.
 TEXTS = Texts(
     "downloads",
     {

@@ -182,7 +182,7 @@ def _cell(text) -> str:
 
 
 # English here; other languages in locale/<language>/LC_MESSAGES/interface.po
-# (ptdocs.catalog), whose references name this line: keep it where it is.
+# (ptdocs.catalog), whose references name this line (moved: catalog update).
 STRINGS = Texts(
     "results",
     {
