@@ -12,11 +12,10 @@ import ast
 import contextlib
 import dataclasses
 import io
-import json
+import multiprocessing
 import os
 import random
 import re
-import select
 import signal
 import sys
 import tempfile
@@ -34,30 +33,17 @@ from ptdocs.snippets import ROOT, Include
 
 KNOWN = Path(__file__).with_name("mutants-known.txt")
 
-# operator: (its text, the mutant's)
-BINARY = {
-    ast.Add: ("+", "-"),
-    ast.Sub: ("-", "+"),
-    ast.Mult: ("*", "/"),
-    ast.Div: ("/", "*"),
-    ast.FloorDiv: ("//", "/"),
-    ast.Pow: ("**", "*"),
-    ast.MatMult: ("@", "*"),
-    ast.BitAnd: ("&", "|"),
-    ast.BitOr: ("|", "&"),
+# An operator of ast (binary or comparison), its text and the mutant's text.
+OPERATORS = {
+    getattr(ast, name): (old, new)
+    for name, old, new in map(
+        str.split,
+        "Add + -, Sub - +, Mult * /, Div / *, FloorDiv // /, Pow ** *, MatMult @ *, "
+        "BitAnd & |, BitOr | &, Lt < >=, GtE >= <, Gt > <=, LtE <= >, Eq == !=, "
+        "NotEq != ==".split(", "),
+    )
 }
-AUGMENTED = {
-    op: (BINARY[op][0] + "=", BINARY[op][1] + "=")
-    for op in (ast.Add, ast.Sub, ast.Mult, ast.Div)
-}
-COMPARE = {
-    ast.Lt: ("<", ">="),
-    ast.GtE: (">=", "<"),
-    ast.Gt: (">", "<="),
-    ast.LtE: ("<=", ">"),
-    ast.Eq: ("==", "!="),
-    ast.NotEq: ("!=", "=="),
-}
+AUGMENTED = (ast.Add, ast.Sub, ast.Mult, ast.Div)  # += <-> -=, *= <-> /=
 # Names swapped for each other, a pair at a time (a name may have several partners).
 PAIRS = """sum mean, max min, amax amin, argmax argmin, exp log, sin cos, tanh sigmoid,
 add sub, mul div, add_ sub_, mul_ div_, zeros ones, zeros_like ones_like, all any,
@@ -73,14 +59,9 @@ UNCHECKED_CALLS = set(
     "filterwarnings".split()
 )
 UNCHECKED_KEYWORDS = {"seed", "precision", "linewidth", "number", "min_run_time"}
-CLOCKS = {
-    "perf_counter",
-    "perf_counter_ns",
-    "monotonic",
-    "time",
-    "record",
-    "synchronize",
-}
+# A statement calling one of these reads a clock or marks a time: swapped with its
+# neighbour, it times something else.
+CLOCKS = set("perf_counter perf_counter_ns monotonic time record synchronize".split())
 TOLERANCE = re.compile(r"(.*_)?(atol|rtol|tol|tolerance)")
 LOOSER = 10  # a tolerance mutant is this many times looser
 KIND_ORDER = tuple(
@@ -100,11 +81,10 @@ class Mutant:
     @property
     def change(self) -> str:
         """What changed, without where: the known list's key (line numbers move)."""
-        return (
-            " / ".join(map(_code, self.before.split("\n")))
-            + "  ->  "
-            + " / ".join(map(_code, self.after.split("\n")))
+        before, after = (
+            map(_code, text.split("\n")) for text in (self.before, self.after)
         )
+        return " / ".join(before) + "  ->  " + " / ".join(after)
 
     @property
     def key(self) -> str:
@@ -141,19 +121,19 @@ class Outcome:
 @dataclass
 class Section:
     target: str  # "snippets/x.py:name", as written on the page
-    include: Include
     skipped: str | None = None  # the reason, when the page skips the block showing it
     mutants: list[Mutant] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
-    untried: int = 0  # mutants the time budget left untried
+
+    @property
+    def untried(self) -> int:  # left by the time budget
+        return len(self.mutants) - len(self.outcomes)
 
 
 # --------------------------------------------------------------------- mutants
 def _call_name(call: ast.Call) -> str:
     func = call.func
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return func.id if isinstance(func, ast.Name) else ""
+    return getattr(func, "attr", None) or getattr(func, "id", "")
 
 
 def expectation_lines(tree: ast.AST) -> set[int]:
@@ -177,15 +157,12 @@ def _protected(tree: ast.AST) -> set[int]:
     """ids of nodes inside f-strings, seed/print-option calls and timing keywords."""
     protected: set[int] = set()
     for node in ast.walk(tree):
-        root = None
-        if isinstance(node, ast.JoinedStr) or (
+        if isinstance(node, ast.keyword) and node.arg in UNCHECKED_KEYWORDS:
+            protected.update(id(inner) for inner in ast.walk(node.value))
+        elif isinstance(node, ast.JoinedStr) or (
             isinstance(node, ast.Call) and _call_name(node) in UNCHECKED_CALLS
         ):
-            root = node
-        elif isinstance(node, ast.keyword) and node.arg in UNCHECKED_KEYWORDS:
-            root = node.value
-        if root is not None:
-            protected.update(id(inner) for inner in ast.walk(root))
+            protected.update(id(inner) for inner in ast.walk(node))
     return protected
 
 
@@ -211,8 +188,7 @@ def _operator_column(lines: list[str], left: ast.AST, right: ast.AST, text: str)
 
 
 def bound_names(tree: ast.AST) -> set[str]:
-    """The names a piece of code binds (assignments, loops, imports, ``as``,
-    definitions)."""
+    """The names code binds (assignments, loops, imports, ``as``, definitions)."""
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -258,19 +234,13 @@ def writes(node: ast.stmt) -> set[str]:
 
 
 def reads(node: ast.stmt) -> set[str]:
-    return {
-        n.id
-        for n in ast.walk(node)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
-    }
+    names = (n for n in ast.walk(node) if isinstance(n, ast.Name))
+    return {n.id for n in names if isinstance(n.ctx, ast.Load)}
 
 
 def _reads_clock(node: ast.stmt) -> bool:
-    """A statement that reads a clock or marks a time: what runs next to it is what it
-    times."""
-    return any(
-        isinstance(n, ast.Call) and _call_name(n) in CLOCKS for n in ast.walk(node)
-    )
+    calls = (n for n in ast.walk(node) if isinstance(n, ast.Call))
+    return any(_call_name(call) in CLOCKS for call in calls)
 
 
 def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[Mutant]:
@@ -288,9 +258,8 @@ def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             imported |= bound_names(node)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            first_binding[node.id] = min(
-                first_binding.get(node.id, node.lineno), node.lineno
-            )
+            line = min(first_binding.get(node.id, node.lineno), node.lineno)
+            first_binding[node.id] = line
     with_calls = {
         id(item.context_expr.func)
         for node in ast.walk(tree)
@@ -305,6 +274,12 @@ def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[
     def token(line, column, old, new, kind, *, in_check=False):
         if in_check or line not in checks:
             tokens.add((line, column, old, new, kind))
+
+    def operator(left, right, old, new):
+        at = _operator_column(lines, left, right, old)
+        longer = {"*": "**", "<": "<=", ">": ">="}.get(old)  # not * of **, < of <=
+        if at and not (longer and lines[at[0] - 1].startswith(longer, at[1])):
+            token(*at, old, new, "operator")
 
     def statement(node: ast.stmt, new: str, kind: str):
         if node.lineno not in checks:
@@ -349,44 +324,30 @@ def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[
         elif (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and TOLERANCE.fullmatch(node.targets[0].id)
+            and TOLERANCE.fullmatch(getattr(node.targets[0], "id", ""))
         ):
             value, in_check = node.value, False
         if value is not None and value.lineno == value.end_lineno:
             old = lines[value.lineno - 1][value.col_offset : value.end_col_offset]
-            number = isinstance(value, ast.Constant) and type(value.value) in (
-                int,
-                float,
-            )
-            new = (
-                f"{value.value * LOOSER:.6g}"
-                if number and in_check
-                else f"({old}) * {LOOSER}"
-            )
+            new = f"({old}) * {LOOSER}"
+            if in_check and type(getattr(value, "value", None)) in (int, float):
+                new = f"{value.value * LOOSER:.6g}"
             token(
                 value.lineno, value.col_offset, old, new, "tolerance", in_check=in_check
             )
         # ---- one token
-        if isinstance(node, ast.BinOp) and type(node.op) in BINARY:
+        if isinstance(node, ast.BinOp) and type(node.op) in OPERATORS:
             if any(_is_text(side) for side in (node.left, node.right)):
                 continue  # string arithmetic: concatenation, repetition
-            old, new = BINARY[type(node.op)]
-            at = _operator_column(lines, node.left, node.right, old)
-            if at and not (old == "*" and lines[at[0] - 1].startswith("**", at[1])):
-                token(*at, old, new, "operator")
-        elif isinstance(node, ast.AugAssign) and type(node.op) in AUGMENTED:
-            old, new = AUGMENTED[type(node.op)]
-            if at := _operator_column(lines, node.target, node.value, old):
-                token(*at, old, new, "operator")
+            operator(node.left, node.right, *OPERATORS[type(node.op)])
+        elif isinstance(node, ast.AugAssign) and isinstance(node.op, AUGMENTED):
+            old, new = OPERATORS[type(node.op)]
+            operator(node.target, node.value, old + "=", new + "=")
         elif isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
             for op, left, right in zip(node.ops, operands, operands[1:], strict=False):
-                if type(op) in COMPARE:
-                    old, new = COMPARE[type(op)]
-                    at = _operator_column(lines, left, right, old)
-                    if at and not lines[at[0] - 1].startswith(old + "=", at[1]):
-                        token(*at, old, new, "operator")
+                if type(op) in OPERATORS:
+                    operator(left, right, *OPERATORS[type(op)])
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.Not)):
             old = "-" if isinstance(node.op, ast.USub) else "not"
             if lines[node.lineno - 1].startswith(old, node.col_offset):
@@ -411,23 +372,22 @@ def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[
                 new = str(number + 1)
                 if number and id(node) in keyword_values:  # schedule(warmup=1): none
                     token(node.lineno, node.col_offset, old, "0", "number")
+            elif number == 0 or abs(number) >= 1:
+                new = repr(number + 1.0)
             else:
-                new = repr(
-                    number + 1.0 if number == 0 or abs(number) >= 1 else number * 2
-                )
+                new = repr(number * 2)
             token(node.lineno, node.col_offset, old, new, "number")
 
     # ---- two adjacent statements, swapped where one changes what the other reads or
     # changes, or one reads a clock
     bodies = (
-        body
+        getattr(node, name, None)
         for node in ast.walk(tree)
-        for body in (
-            getattr(node, name, None) for name in ("body", "orelse", "finalbody")
-        )
-        if isinstance(body, list) and body and isinstance(body[0], ast.stmt)
+        for name in ("body", "orelse", "finalbody")
     )
     for body in bodies:
+        if not (isinstance(body, list) and body and isinstance(body[0], ast.stmt)):
+            continue
         for first, second in zip(body, body[1:], strict=False):
             if not (
                 _simple(first)
@@ -518,7 +478,7 @@ def site_sybil():
 
 
 class PageRunner:
-    """Runs one page as the tests do, with an optional mutant substituted in memory."""
+    """Runs one page as the tests do, with mutants substituted in memory."""
 
     def __init__(self, page: Path, root: Path = ROOT, pages=None) -> None:
         from sybil import Sybil
@@ -547,20 +507,15 @@ class PageRunner:
         examples = list(document.examples())
         first: dict[int, list[Mutant]] = {}
         for mutant in mutants:
-            index = next(
-                (
-                    k
-                    for k, example in enumerate(examples)
-                    if isinstance(example.parsed, Block)
-                    and any(
-                        mutate_include(i, mutant) is not i
-                        for i in example.parsed.includes
-                    )
-                ),
-                None,
-            )
-            if index is not None:  # else no example shows it: it stays untried
-                first.setdefault(index, []).append(mutant)
+            shows = [
+                isinstance(example.parsed, Block)
+                and any(
+                    mutate_include(i, mutant) is not i for i in example.parsed.includes
+                )
+                for example in examples
+            ]
+            if True in shows:  # else no example shows it: it stays untried
+                first.setdefault(shows.index(True), []).append(mutant)
         skipped: dict[str, str] = {}
         with _isolated(self.root):
             if self.sybil.setup:
@@ -603,44 +558,35 @@ def _examples(examples, skipped: dict[str, str], timeout=None):
 
 def _in_child(examples, mutant: Mutant, timeout: float) -> tuple[str, str] | None:
     """The rest of the page, with ``mutant``, in a forked child: its failure or None."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns
-        status = 0
-        try:
-            os.close(read)
-            for example in examples:
-                if isinstance(example.parsed, Block):
-                    includes = example.parsed.includes
-                    example.parsed = dataclasses.replace(
-                        example.parsed,
-                        includes=tuple(mutate_include(i, mutant) for i in includes),
-                    )
-            failure = _examples(examples, {}, timeout)
-            os.write(write, json.dumps(failure).encode())
-        except BaseException:  # noqa: BLE001 - whatever it is, the parent says it crashed
-            status = 1
-        finally:
-            os._exit(status)
-    os.close(write)
-    chunks = []
-    with os.fdopen(read, "rb") as pipe:
+
+    def rest_of_page() -> None:
+        for example in examples:
+            if isinstance(example.parsed, Block):
+                blocks = example.parsed
+                includes = tuple(mutate_include(i, mutant) for i in blocks.includes)
+                example.parsed = dataclasses.replace(blocks, includes=includes)
+        send.send(_examples(examples, {}, timeout))
+
+    fork = multiprocessing.get_context("fork")
+    receive, send = fork.Pipe(duplex=False)
+    child = fork.Process(target=rest_of_page)
+    child.start()
+    send.close()
+    try:
         # A child stuck in native code never sees its alarm: stop it from here.
-        while select.select([pipe], [], [], timeout + 30)[0]:
-            if not (chunk := os.read(pipe.fileno(), 65536)):
-                break
-            chunks.append(chunk)
-        else:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+        if not receive.poll(timeout + 30):
+            child.kill()
             return "timeout", f"the page ran over {timeout:g} s (stopped from outside)"
-    _, status = os.waitpid(pid, 0)
-    if not chunks:
-        return "error: child", f"the run ended with status {status} before it reported"
-    failure = json.loads(b"".join(chunks))
-    return tuple(failure) if failure else None
+        return receive.recv()
+    except EOFError:
+        child.join()
+        return (
+            "error: child",
+            f"the run ended with status {child.exitcode} before it reported",
+        )
+    finally:
+        child.join()
+        receive.close()
 
 
 def _classify(result: str) -> tuple[str, str]:
@@ -742,12 +688,11 @@ class PageResult:
 
 
 def page_sections(runner: PageRunner, patterns: list[str]) -> list[Section]:
-    sections: dict[str, Section] = {}
-    for block in runner.blocks():
-        for include in block.includes:
-            if not patterns or any(pattern in include.target for pattern in patterns):
-                sections.setdefault(include.target, Section(include.target, include))
-    return list(sections.values())
+    targets = [
+        include.target for block in runner.blocks() for include in block.includes
+    ]
+    wanted = (t for t in targets if not patterns or any(p in t for p in patterns))
+    return [Section(target) for target in dict.fromkeys(wanted)]
 
 
 def mutants_of(runner: PageRunner, sections: list[Section], limit: int | None) -> None:
@@ -774,7 +719,7 @@ def mutate_page(
 ) -> PageResult:
     """Mutate every (matching) section of ``page`` and run the page with each mutant."""
     root = Path(root)
-    page = Path(page) if Path(page).is_absolute() else root / page
+    page = root / page  # an absolute page stays as it is
     runner = PageRunner(page, root, pages)
     name = str(page.relative_to(root)) if page.is_relative_to(root) else str(page)
     result = PageResult(name, page_sections(runner, list(patterns)))
@@ -784,7 +729,6 @@ def mutate_page(
     if failure:
         result.baseline_failure = failure
         return result
-    timeout = timeout or max(30.0, 10 * result.baseline_seconds)
     for section in result.sections:
         section.skipped = skipped.get(section.target)
     mutants_of(runner, result.sections, limit)
@@ -793,11 +737,11 @@ def mutate_page(
     def done(mutant, failure):
         owner[mutant].outcomes.append(Outcome(mutant, *(failure or ())))
 
+    timeout = timeout or max(30.0, 10 * result.baseline_seconds)
     runner.run(list(owner), timeout, deadline, done)
     for section in result.sections:
-        section.untried = len(section.mutants) - len(section.outcomes)
         order = {mutant: number for number, mutant in enumerate(section.mutants)}
-        section.outcomes.sort(key=lambda outcome: order[outcome.mutant])
+        section.outcomes.sort(key=lambda outcome: order[outcome.mutant])  # noqa: B023
     result.seconds = time.monotonic() - start
     return result
 
@@ -818,14 +762,10 @@ def report(result: PageResult, known: dict[str, str], verbose: bool = False) -> 
         print(f"   the page fails WITHOUT any mutant ({kind}): {where}")
         return
     for section in result.sections:
-        if section.skipped is not None:
-            print(
-                f"   {section.target}: not mutated: the page skips it "
-                f"({section.skipped})"
-            )
-            continue
         line = counts(section.outcomes) if section.mutants else "nothing to mutate"
-        if section.untried:
+        if section.skipped is not None:
+            line = f"not mutated: the page skips it ({section.skipped})"
+        elif section.untried:
             line += f", {section.untried} not tried (time budget)"
         print(f"   {section.target}: {line}")
         for outcome in section.outcomes:
@@ -892,39 +832,16 @@ def main(argv: list[str] | None = None, pages=None) -> int:
         prog="python -m tools.mutate", description=__doc__.split("\n")[0]
     )
     add = parser.add_argument
-    add("pages", nargs="*", metavar="PAGE", help="default: every page under docs/en")
-    add(
-        "--section",
-        action="append",
-        default=[],
-        metavar="TEXT",
-        help="only sections whose target contains TEXT (repeatable)",
-    )
-    add(
-        "--max-mutants",
-        type=int,
-        metavar="N",
-        help="per section, kinds in turn (default: all)",
-    )
-    add(
-        "--budget",
-        type=float,
-        metavar="SECONDS",
-        help="start no mutant after this long",
-    )
+    add("pages", nargs="*", type=Path, help="default: every page under docs/en")
+    add("--section", action="append", default=[], help="only targets containing it")
+    add("--max-mutants", type=int, help="per section, kinds in turn (default: all)")
+    add("--budget", type=float, help="seconds after which no mutant is started")
     add(
         "--timeout",
         type=float,
-        metavar="SECONDS",
-        help="one mutant's run (default: 10 times the page's, at least 30 s)",
+        help="seconds for a mutant (default: 10 times the page's)",
     )
-    add(
-        "--known",
-        type=Path,
-        default=KNOWN,
-        metavar="FILE",
-        help=f"the known survivors (default: tools/{KNOWN.name})",
-    )
+    add("--known", type=Path, default=KNOWN, help=f"default: tools/{KNOWN.name}")
     add("--verbose", action="store_true", help="show the caught mutants too")
     add("--list", action="store_true", help="list the mutants; run nothing")
     add("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
@@ -932,15 +849,14 @@ def main(argv: list[str] | None = None, pages=None) -> int:
     # torch.compile's worker processes would be shared by every forked child.
     os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
     root = args.root.resolve()
-    listed = sorted(p.relative_to(root) for p in (root / "docs" / "en").rglob("*.md"))
-    to_run = [Path(p) for p in args.pages] or listed
+    to_run = args.pages or sorted(
+        path.relative_to(root) for path in (root / "docs" / "en").rglob("*.md")
+    )
     for page in to_run:
         path = root / page  # an absolute page stays as it is
         if not (
-            page.suffix == ".md"
-            and path.is_file()
-            and path.resolve().is_relative_to(root / "docs")
-        ):
+            page.suffix == ".md" and path.is_file()
+        ) or not path.resolve().is_relative_to(root / "docs"):
             parser.error(
                 f"{page}: no such page; give a page such as docs/en/autograd.md"
             )
@@ -953,12 +869,13 @@ def main(argv: list[str] | None = None, pages=None) -> int:
     if not args.known.is_file():
         parser.error(f"--known {args.known}: no such file")
     known = read_known(args.known)
+    limit = args.max_mutants
     if args.list:
         for page in to_run:
             print(f"== {page}")
             runner = PageRunner(root / page, root, pages)
             sections = page_sections(runner, args.section)
-            mutants_of(runner, sections, args.max_mutants)
+            mutants_of(runner, sections, limit)
             for section in sections:
                 print(f"   {section.target}: {len(section.mutants)} mutant(s)")
                 for mutant in section.mutants:
@@ -968,18 +885,19 @@ def main(argv: list[str] | None = None, pages=None) -> int:
     deadline = started + args.budget if args.budget else None
     results = []
     for page in to_run:
-        result = mutate_page(
-            page,
-            root,
-            patterns=args.section,
-            limit=args.max_mutants,
-            timeout=args.timeout,
-            deadline=deadline,
-            pages=pages,
+        results.append(
+            mutate_page(
+                page,
+                root,
+                patterns=args.section,
+                limit=limit,
+                timeout=args.timeout,
+                deadline=deadline,
+                pages=pages,
+            )
         )
-        report(result, known, verbose=args.verbose)
+        report(results[-1], known, verbose=args.verbose)
         sys.stdout.flush()
-        results.append(result)
     line, status = summary(results, known)
     print(f"{line}  [{time.monotonic() - started:.1f} s]")
     return status
