@@ -31,22 +31,15 @@ PLANTED = 1.5
 
 
 def realtime() -> None:
-    """SCHED_FIFO for the benchmark (needs the right to): ahead of every ordinary
-    process, it still gets a core on a machine others keep loaded. A nice value does
-    not do it where the kernel groups processes by session (autogroup): -20 left the
-    cells waiting for a core 75-85% of the time here."""
+    """SCHED_FIFO (needs the right to): the benchmark gets a core on a machine others
+    keep loaded. Not a nice value: with autogroup, -20 left cells waiting 75-85%."""
     os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
 
 
 def measure(output: Path, fifo: bool = False, repeats: int = 4) -> None:
+    settings = [*SETTINGS, f"--repeats={repeats}", f"--output={output}"]
     done = subprocess.run(
-        [
-            sys.executable,
-            BENCHMARK,
-            *SETTINGS,
-            f"--repeats={repeats}",
-            f"--output={output}",
-        ],
+        [sys.executable, BENCHMARK, *settings],
         capture_output=True,
         text=True,
         preexec_fn=realtime if fifo else None,
@@ -153,12 +146,8 @@ def main(argv=None) -> int:
             for path in pair:
                 measure(path, args.fifo, args.repeats)
                 seen.append(os.getloadavg()[0])
-        loads[str(index)] = {
-            "hog": workers,
-            "fifo": args.fifo,
-            "repeats": args.repeats,
-            "load": seen,
-        }
+        settings = {"fifo": args.fifo, "repeats": args.repeats}
+        loads[str(index)] = {"hog": workers, **settings, "load": seen}
         log.write_text(json.dumps(loads, indent=1))
         print(
             f"aa_check: pair {index} measured{' (hogged)' if workers else ''}, load "
@@ -166,15 +155,10 @@ def main(argv=None) -> int:
             file=sys.stderr,
         )
     failures = 0
-    print(
-        "pair | hog | load average | flagged A/B | calibrated A/A drift | A/A verdicts"
-        " | planted 1.5x verdicts"
-        + (
-            " | flagged judged too: A/A drift, A/A | planted"
-            if args.judge_flagged
-            else ""
-        )
-    )
+    header = "pair | hog | load average | flagged A/B | calibrated A/A drift | A/A "
+    header += "verdicts | planted 1.5x verdicts"
+    extra = " | flagged judged too: A/A drift, A/A | planted"
+    print(header + (extra if args.judge_flagged else ""))
     for index, (first, second) in enumerate(pairs, 1):
         others = [path for pair in pairs if pair != (first, second) for path in pair]
         drift = compare.calibrate(*others)  # from the other pairs, never from itself
@@ -204,10 +188,8 @@ def main(argv=None) -> int:
             f"{index} | {hogged} | {load} | {flagged(first)}/{flagged(second)} | "
             f"×{1 + drift:.3f} | {counts(aa)} | {counts(slow)}{diagnostic}"
         )
-    verdict = "FAIL" if failures else "ok"
-    print(
-        f"aa_check: {verdict}: {failures} wrong verdict(s) on cells compare.py judges"
-    )
+    verdict = f"{'FAIL' if failures else 'ok'}: {failures} wrong verdict(s)"
+    print(f"aa_check: {verdict} on cells compare.py judges")
     return 1 if failures else 0
 
 

@@ -5,8 +5,6 @@ CONTRIBUTING.md ("Do the checks bite?") explains the kinds of mutants, what is n
 changed, the outcomes (caught, crashed, survived) and tools/mutants-known.txt.
 """
 
-from __future__ import annotations
-
 import argparse
 import ast
 import contextlib
@@ -172,21 +170,6 @@ def _is_text(node: ast.AST) -> bool:
     )
 
 
-def _operator_column(lines: list[str], left: ast.AST, right: ast.AST, text: str):
-    """(line, column) of ``text``, the operator between two operands (spaces, ``)``
-    and comments skipped), or None."""
-    line, column = left.end_lineno, left.end_col_offset
-    while (line, column) < (right.lineno, right.col_offset):
-        current = lines[line - 1]
-        if column >= len(current) or current[column] == "#" or current[column:] == "\\":
-            line, column = line + 1, 0
-        elif current[column] in " \t)":
-            column += 1
-        else:
-            return (line, column) if current.startswith(text, column) else None
-    return None
-
-
 def bound_names(tree: ast.AST) -> set[str]:
     """The names code binds (assignments, loops, imports, ``as``, definitions)."""
     names = set()
@@ -267,6 +250,12 @@ def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[
         for item in node.items
         if isinstance(item.context_expr, ast.Call)
     }
+    readline = io.StringIO(source).readline
+    signs = [
+        t
+        for t in tokenize.generate_tokens(readline)
+        if t.type == tokenize.OP and t.string != ")"
+    ]
     keyword_values = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.keyword)}
     tokens = set()  # (line, column, old, new, kind): one token changed
     whole = set()  # (line, old lines, new lines, kind)
@@ -276,10 +265,12 @@ def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[
             tokens.add((line, column, old, new, kind))
 
     def operator(left, right, old, new):
-        at = _operator_column(lines, left, right, old)
-        longer = {"*": "**", "<": "<=", ">": ">="}.get(old)  # not * of **, < of <=
-        if at and not (longer and lines[at[0] - 1].startswith(longer, at[1])):
-            token(*at, old, new, "operator")
+        """The operator between two operands: the first token after the left one but
+        a closing parenthesis (``*`` is not ``**``, nor ``<`` ``<=``)."""
+        span = (left.end_lineno, left.end_col_offset), (right.lineno, right.col_offset)
+        found = next((t for t in signs if span[0] <= t.start < span[1]), None)
+        if found and found.string == old:
+            token(*found.start, old, new, "operator")
 
     def statement(node: ast.stmt, new: str, kind: str):
         if node.lineno not in checks:
@@ -428,25 +419,23 @@ def choose(mutants: list[Mutant], limit: int | None) -> list[Mutant]:
     """Up to ``limit`` mutants (all: None), kinds in turn, a new line each while there
     is one: deterministic, so CI tries the same ones every run."""
     limit = len(mutants) if limit is None else limit
-    queues = {kind: [m for m in mutants if m.kind == kind] for kind in KIND_ORDER}
     chosen: list[Mutant] = []
     for same_line in (False, True):
-        progress = True
-        while len(chosen) < limit and progress:
-            progress = False
+        while len(chosen) < limit:
+            before = len(chosen)
             for kind in KIND_ORDER:
                 used = {m.line for m in chosen}
-                mutant = next(
-                    (
-                        m
-                        for m in queues[kind]
-                        if m not in chosen and (same_line or m.line not in used)
-                    ),
-                    None,
+                fresh = (
+                    m
+                    for m in mutants
+                    if m.kind == kind
+                    and m not in chosen
+                    and (same_line or m.line not in used)
                 )
-                if mutant and len(chosen) < limit:
+                if len(chosen) < limit and (mutant := next(fresh, None)):
                     chosen.append(mutant)
-                    progress = True
+            if len(chosen) == before:
+                break
     return chosen
 
 
@@ -469,21 +458,16 @@ def mutate_include(include: Include, mutant: Mutant) -> Include:
 
 
 # --------------------------------------------------------------------- running a page
-def site_sybil():
-    """The Sybil the tests collect pages with: the root conftest.py's ``pages``
-    (``python -m`` puts the root first on sys.path)."""
-    import conftest
-
-    return conftest.pages
-
-
 class PageRunner:
     """Runs one page as the tests do, with mutants substituted in memory."""
 
     def __init__(self, page: Path, root: Path = ROOT, pages=None) -> None:
         from sybil import Sybil
 
-        pages = pages or site_sybil()
+        if pages is None:  # the tests' own: ``python -m`` puts the root on sys.path
+            import conftest
+
+            pages = conftest.pages
         self.root, self.page = Path(root), Path(page)
         # The tests' parsers, in the tests' order, reading snippets under ``root``.
         parsers = [
