@@ -14,10 +14,8 @@ import multiprocessing
 import os
 import random
 import re
-import signal
 import sys
 import tempfile
-import threading
 import time
 import tokenize
 import warnings
@@ -445,15 +443,12 @@ def mutate_include(include: Include, mutant: Mutant) -> Include:
     index = mutant.line - include.first_line
     before = mutant.before.split("\n")
     end = index + len(before)
-    if include.path != mutant.path or not 0 <= index <= len(include.shown) - len(
-        before
-    ):
+    if include.path != mutant.path or index < 0 or end > len(include.shown):
         return include
     if list(include.shown[index:end]) != before:
         raise RuntimeError(f"{mutant.path} changed while the mutants ran: run again")
-    shown = (
-        include.shown[:index] + tuple(mutant.after.split("\n")) + include.shown[end:]
-    )
+    after = tuple(mutant.after.split("\n"))
+    shown = include.shown[:index] + after + include.shown[end:]
     return dataclasses.replace(include, shown=shown)
 
 
@@ -518,25 +513,21 @@ class PageRunner:
                     self.sybil.teardown(document.namespace)
 
 
-def _examples(examples, skipped: dict[str, str], timeout=None):
+def _examples(examples, skipped: dict[str, str]):
     """Evaluate the examples in order: the first failure (kind, first line), if any."""
     from sybil.example import SybilFailure
 
-    try:
-        with _alarm(timeout):
-            for example in examples:
-                try:
-                    example.evaluate()
-                except SkipTest as skip:
-                    if isinstance(example.parsed, Block):
-                        for include in example.parsed.includes:
-                            skipped.setdefault(include.target, str(skip))
-                except SybilFailure as error:
-                    return _classify(error.result)
-                except Exception as error:  # noqa: BLE001 - raised outside the page's code
-                    return f"error: {type(error).__name__}", str(error).split("\n")[0]
-    except _Timeout:
-        return "timeout", f"the page ran over {timeout:g} s"
+    for example in examples:
+        try:
+            example.evaluate()
+        except SkipTest as skip:
+            if isinstance(example.parsed, Block):
+                for include in example.parsed.includes:
+                    skipped.setdefault(include.target, str(skip))
+        except SybilFailure as error:
+            return _classify(error.result)
+        except Exception as error:  # noqa: BLE001 - raised outside the page's code
+            return f"error: {type(error).__name__}", str(error).split("\n")[0]
     return None
 
 
@@ -549,7 +540,7 @@ def _in_child(examples, mutant: Mutant, timeout: float) -> tuple[str, str] | Non
                 blocks = example.parsed
                 includes = tuple(mutate_include(i, mutant) for i in blocks.includes)
                 example.parsed = dataclasses.replace(blocks, includes=includes)
-        send.send(_examples(examples, {}, timeout))
+        send.send(_examples(examples, {}))
 
     fork = multiprocessing.get_context("fork")
     receive, send = fork.Pipe(duplex=False)
@@ -557,10 +548,10 @@ def _in_child(examples, mutant: Mutant, timeout: float) -> tuple[str, str] | Non
     child.start()
     send.close()
     try:
-        # A child stuck in native code never sees its alarm: stop it from here.
-        if not receive.poll(timeout + 30):
+        # Stopped from here: a child stuck in native code would not see an alarm.
+        if not receive.poll(timeout):
             child.kill()
-            return "timeout", f"the page ran over {timeout:g} s (stopped from outside)"
+            return "timeout", f"the page ran over {timeout:g} s"
         return receive.recv()
     except EOFError:
         child.join()
@@ -588,28 +579,6 @@ def _classify(result: str) -> tuple[str, str]:
     if name and message and message != name[1]:
         first = f"{first}: {message[:160]}"
     return (f"error: {name[1]}" if name else "error"), first
-
-
-class _Timeout(BaseException):
-    """The alarm's: a BaseException, so the runner's ``except Exception`` lets it by."""
-
-
-@contextlib.contextmanager
-def _alarm(seconds: float | None):
-    if not seconds or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def ring(signum, frame):
-        raise _Timeout
-
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @contextlib.contextmanager
