@@ -1,9 +1,7 @@
 """Do a page's checks bite? Change the code a page runs, in memory, one mutant at a
 time, and run the page with each: ``python -m tools.mutate [PAGE...]`` from the root.
-
 CONTRIBUTING.md ("Do the checks bite?") explains the kinds of mutants, what is never
-changed, the outcomes (caught, crashed, survived) and tools/mutants-known.txt.
-"""
+changed, the outcomes (caught, crashed, survived) and tools/mutants-known.txt."""
 
 import argparse
 import ast
