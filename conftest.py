@@ -63,8 +63,8 @@ ROOT = Path(__file__).parent
 BROWSER_TESTS = ROOT / "tests" / "browser"
 
 
-# The files that take longest, longest first (measured on two cores: tools/flake_hunt.py
-# and --durations). pytest-xdist hands out whole files in the order of the collection
+# The files that take longest, longest first (measured on two cores with pytest
+# --durations). pytest-xdist hands out whole files in the order of the collection
 # (--no-loadscope-reorder, pyproject.toml): started first, they do not end the run
 # alone. Its own order, by number of tests, started the tour of every page (8 tests,
 # 50-70 s) last. Only an order: a file missing here runs all the same, after these.

@@ -297,19 +297,6 @@ CASES = {
         "/nonexistent",
         says="not a checkout of the site",
     ),
-    "flake_hunt: no such command": case(
-        PY,
-        "tools/flake_hunt.py",
-        "--",
-        "nonexistent-cmd",
-        says="'nonexistent-cmd': no such command",
-    ),
-    "flake_hunt: no command": case(
-        PY, "tools/flake_hunt.py", "--runs", "2", says="a command after --"
-    ),
-    "flake_hunt: --runs 0": case(
-        PY, "tools/flake_hunt.py", "--runs", "0", "--", PY, says="--runs >= 1"
-    ),
     # snippets/measuring/benchmark.py and compare.py: arguments checked before torch
     # loads
     "benchmark: unknown preset": case(

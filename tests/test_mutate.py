@@ -241,17 +241,6 @@ def test_a_mutant_that_never_ends_is_stopped_and_counted_as_crashed(site, pages)
     assert loop["n = 1"].status == "survived"  # n still ends at 3
 
 
-def test_forked_children_and_whole_runs_agree(site, pages, result):
-    """Each mutant forked from the page run so far, or the whole page run again: one
-    result."""
-    whole = mutate.mutate_page(
-        site / "docs" / "en" / "demo.md", site, pages=pages, fork=False
-    )
-    assert [(o.mutant, o.how) for o in whole.outcomes] == [
-        (o.mutant, o.how) for o in result.outcomes
-    ]
-
-
 def test_a_skipped_example_is_reported_not_mutated_with_its_reason(result):
     [skipped] = [s for s in result.sections if s.target.endswith(":accelerator")]
     assert skipped.skipped == "needs a second device" and not skipped.outcomes

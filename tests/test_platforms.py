@@ -1,20 +1,17 @@
 """What the other platforms' CI jobs exercise, kept tested here: the accelerator
-skips as an Apple (MPS) or CUDA machine sees them, line endings as a Windows clone
-has them, and the CPU hog used to hunt flaky tests under load.
+skips as an Apple (MPS) or CUDA machine sees them, and line endings as a Windows
+clone has them.
 
 A clone with core.autocrlf=true (Git for Windows' default) is tested end to end for
 the translation records in tests/test_translations.py
 (test_a_clone_with_autocrlf_sees_the_pages_as_up_to_date).
 """
 
-import re
 import shutil
 import subprocess
-import sys
 import unittest
 from pathlib import Path
 
-import psutil
 import pytest
 import torch
 from sybil.evaluators.skip import Skipper
@@ -27,7 +24,6 @@ EVENTS = "snippets/measuring/events.py:events"
 MISMATCH = "snippets/tensors/devices.py:mismatch"
 PAGES = {EVENTS: "measuring.md", MISMATCH: "tensors.md"}
 LANGUAGES = ("en", "es")
-HUNT = ROOT / "tools" / "flake_hunt.py"
 
 
 # ---------------------------------------------------------------- accelerators
@@ -195,101 +191,3 @@ def test_text_is_written_as_given_whatever_the_platform(tmp_path):
 
     write_atomically(tmp_path / "a.txt", "one\ntwo\r\n")
     assert (tmp_path / "a.txt").read_bytes() == b"one\ntwo\r\n"
-
-
-# ---------------------------------------------------------------- the flake hunt
-
-
-def _hunt(folder, test_file: str, *hunt_options: str, pytest_options=()):
-    """Run the flake hunt over a small pytest project in ``folder`` holding one test
-    file."""
-    (folder / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    (folder / "test_sample.py").write_text(test_file, encoding="utf-8")
-    return subprocess.run(
-        [
-            sys.executable,
-            str(HUNT),
-            *hunt_options,
-            "--",
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            *pytest_options,
-            "-p",
-            "no:cacheprovider",
-            "test_sample.py",
-        ],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-
-
-def test_the_flake_hunt_counts_failing_runs_and_tests(tmp_path):
-    done = _hunt(
-        tmp_path,
-        "from pathlib import Path\n"
-        "def test_passes(): pass\n"
-        "def test_always_fails(): assert False\n"
-        "def test_fails_on_the_first_run():\n"
-        "    marker = Path(__file__).with_name('ran-once')\n"
-        "    first = not marker.exists()\n"
-        "    marker.touch()\n"
-        "    assert not first\n",
-        "--runs",
-        "2",
-        "--hog-workers",
-        "0",
-    )
-    assert done.returncode == 1, done.stdout + done.stderr
-    lines = [
-        line
-        for line in done.stdout.splitlines()
-        if re.match(r"flake hunt: |  \d+ of \d+ runs: ", line)
-    ]  # its own, not pytest's
-    assert re.fullmatch(
-        r"flake hunt: run 1 of 2: exit status 1, 2 failed, 1 passed, [\d.]+ s", lines[0]
-    )
-    assert re.fullmatch(
-        r"flake hunt: run 2 of 2: exit status 1, 1 failed, 2 passed, [\d.]+ s",
-        lines[-4],
-    )
-    assert lines[-3:] == [
-        "flake hunt: 2 of 2 runs failed, without a CPU hog",
-        "  2 of 2 runs: test_sample::test_always_fails",
-        "  1 of 2 runs: test_sample::test_fails_on_the_first_run",
-    ]
-
-
-@pytest.mark.skipif(
-    shutil.which("stress-ng") is None,
-    reason="stress-ng (the flake hunt's CPU hog) is not installed; .ci/run installs it",
-)
-def test_the_flake_hunt_runs_the_command_under_stress_ng_and_stops_it(tmp_path):
-    """The tests run while stress-ng's workers are busy; none is left when the hunt
-    ends."""
-    done = _hunt(
-        tmp_path,
-        "import psutil\n"
-        "def test_the_hog_is_busy():\n"
-        "    hunt = psutil.Process().parent()\n"
-        "    [hog] = [p for p in hunt.children() if p.name() == 'stress-ng']\n"
-        "    workers = hog.children()\n"
-        "    assert len(workers) == 2 and all(sum(w.cpu_times()[:2]) > 0 for w in "
-        "workers)\n"
-        "    print('hog pid', hog.pid)\n",
-        "--runs",
-        "1",
-        "--hog-workers",
-        "2",
-        pytest_options=("-s",),
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "flake hunt: 0 of 1 runs failed, under a CPU hog of 2 workers" in done.stdout
-    hog = int(re.search(r"hog pid (\d+)", done.stdout)[1])
-    assert (
-        not psutil.pid_exists(hog)
-        or psutil.Process(hog).status() == psutil.STATUS_ZOMBIE
-    )

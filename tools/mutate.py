@@ -1,185 +1,65 @@
-"""Do a page's checks bite? Change the code under test, in memory, and see the page
-fail.
-
-    python -m tools.mutate                            # every English page under docs/en
-    python -m tools.mutate docs/en/autograd.md        # one page (or several)
-    python -m tools.mutate docs/en/measuring.md --section profiler.py
-    python -m tools.mutate docs/en/tensors.md --list  # the mutants only, nothing is run
-    python -m tools.mutate --max-mutants 4            # what CI runs: 4 per section
-
-For every section a page includes (each ``--8<-- "snippets/...py:name"`` line of a
-Python block) it makes small changes to the code the section shows, one at a time,
-and runs the whole page with that change (up to its first failure), in this process,
-exactly as the tests run it (the Sybil parsers and setup of ``conftest.py``, in page
-order, one namespace). Each mutant ends one of three ways:
-
-* **caught**: a check failed: an ``assert``/``assert_close`` (``assertion``), a
-  ``# >`` line (``output``: also how an expected exception that is no longer raised
-  shows, since its message is printed) or a ``prose-values`` comment;
-* **crashed**: the page raised something no check raised (``error: NameError``...),
-  or ran over ``--timeout``. The code broke loudly, but no check said why: reported
-  apart, never counted as caught;
-* **survived**: the page passed with the wrong code. Every survivor is a finding: the
-  check would pass if the code were wrong. One that cannot be caught (an equivalent
-  change) or is open elsewhere is listed, with why, in ``tools/mutants-known.txt``.
-
-**What is changed** (``kind``: the change), semantic kinds first:
-
-* ``statement``: a statement becomes ``pass`` (a call such as ``x.grad.zero_()``,
-  an assignment to an attribute, an item or a name bound before; never an import or
-  the first binding of a name, whose loss can only crash);
-* ``context``: a context manager swapped (``inference_mode`` <-> ``no_grad``,
-  ``no_grad`` -> ``enable_grad``) or dropped (``with torch.no_grad():`` -> ``if
-  True:``);
-* ``return``: a function returns its first argument unchanged;
-* ``order``: two adjacent statements swapped when one changes what the other reads or
-  changes, or one reads a clock (the clock started after the call it times);
-* ``tolerance``: an ``atol=``/``rtol=``/``tolerance`` value 10 times looser: the one
-  change made inside a check. It survives unless something pins how tight the
-  tolerance is (a value just outside it that must fail);
-* ``operator``, ``attribute``, ``number``, ``boolean``: one token (``+``<->``-``,
-  ``<``<->``>=``, ``sum``<->``mean``, ``float32``<->``float64``, ``n`` -> ``n+1``,
-  a keyword's whole number -> 0, ``True``<->``False``, a unary ``-``/``not`` dropped).
-
-**What is never changed**: the expectations (``assert``, ``raise``, calls whose name
-contains ``assert``, ``torch.testing.*``, ``print(...)``, f-strings, ``# >`` lines),
-except a tolerance; seeds and print settings (``manual_seed``, ``set_printoptions``),
-and timing knobs (``min_run_time=``, ``number=``) whose changes no correct check
-should notice. A change that does not parse is not made. Nothing on disk is touched:
-the mutated lines replace the originals only in the page's parsed includes.
-
-``--max-mutants N`` tries at most N per section, kinds in turn (in the order above),
-a new line each while there is one: deterministic, so CI tries the same ones every
-run. Without it every mutant is tried (minutes to hours on the measuring page).
-
-Skipped examples (a Sybil ``skip`` directive) cannot be mutated here; they are listed
-with the reason. One language is enough: both include the same sections in the same
-blocks (tests/test_translation_parity.py), so the English page runs, and the report
-says whether the Spanish twin includes exactly the same sections.
-
-Exit status: 0 when every survivor is listed in the known file and every listed one
-that was tried survived; 1 when a survivor is not listed, or a listed one no longer
-survives (take it out of the list); 2 when a page fails before any mutation; 3 when
-``--budget`` ran out before every mutant was tried.
-"""
-
-from __future__ import annotations
+"""Do a page's checks bite? Change the code a page runs, in memory, one mutant at a
+time, and run the page with each: ``python -m tools.mutate [PAGE...]`` from the root.
+CONTRIBUTING.md ("Do the checks bite?") explains the kinds of mutants, what is never
+changed, the outcomes (caught, crashed, survived) and tools/mutants-known.txt."""
 
 import argparse
 import ast
 import contextlib
 import dataclasses
 import io
-import json
+import multiprocessing
 import os
 import random
 import re
-import select
-import signal
 import sys
-import threading
+import tempfile
 import time
 import tokenize
 import warnings
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from unittest import SkipTest
 
-from ptdocs import layout
 from ptdocs.pages import Block, PageBlockParser, ProseValuesParser
 from ptdocs.snippets import ROOT, Include
 
 KNOWN = Path(__file__).with_name("mutants-known.txt")
 
-BINARY = {
-    ast.Add: "-",
-    ast.Sub: "+",
-    ast.Mult: "/",
-    ast.Div: "*",
-    ast.FloorDiv: "/",
-    ast.Pow: "*",
-    ast.MatMult: "*",
-    ast.BitAnd: "|",
-    ast.BitOr: "&",
+# An operator of ast (binary or comparison), its text and the mutant's text.
+OPERATORS = {
+    getattr(ast, name): (old, new)
+    for name, old, new in map(
+        str.split,
+        "Add + -, Sub - +, Mult * /, Div / *, FloorDiv // /, Pow ** *, MatMult @ *, "
+        "BitAnd & |, BitOr | &, Lt < >=, GtE >= <, Gt > <=, LtE <= >, Eq == !=, "
+        "NotEq != ==".split(", "),
+    )
 }
-BINARY_TEXT = {
-    ast.Add: "+",
-    ast.Sub: "-",
-    ast.Mult: "*",
-    ast.Div: "/",
-    ast.FloorDiv: "//",
-    ast.Pow: "**",
-    ast.MatMult: "@",
-    ast.BitAnd: "&",
-    ast.BitOr: "|",
-}
-AUGMENTED = {
-    ast.Add: ("+=", "-="),
-    ast.Sub: ("-=", "+="),
-    ast.Mult: ("*=", "/="),
-    ast.Div: ("/=", "*="),
-}
-COMPARE = {
-    ast.Lt: ("<", ">="),
-    ast.GtE: (">=", "<"),
-    ast.Gt: (">", "<="),
-    ast.LtE: ("<=", ">"),
-    ast.Eq: ("==", "!="),
-    ast.NotEq: ("!=", "=="),
-}
-_PAIRS = [
-    "sum mean",
-    "max min",
-    "amax amin",
-    "argmax argmin",
-    "exp log",
-    "sin cos",
-    "tanh sigmoid",
-    "add sub",
-    "mul div",
-    "add_ sub_",
-    "mul_ div_",
-    "zeros ones",
-    "zeros_like ones_like",
-    "cumsum cumprod",
-    "floor ceil",
-    "all any",
-    "float32 float64",
-    "float16 bfloat16",
-    "int32 int64",
-    "no_grad enable_grad",
-    "inference_mode no_grad",
-    "cat stack",
-    "matmul mul",
-]
+AUGMENTED = (ast.Add, ast.Sub, ast.Mult, ast.Div)  # += <-> -=, *= <-> /=
+# Names swapped for each other, a pair at a time (a name may have several partners).
+PAIRS = """sum mean, max min, amax amin, argmax argmin, exp log, sin cos, tanh sigmoid,
+add sub, mul div, add_ sub_, mul_ div_, zeros ones, zeros_like ones_like, all any,
+cumsum cumprod, floor ceil, float32 float64, float16 bfloat16, int32 int64, cat stack,
+no_grad enable_grad, inference_mode no_grad, matmul mul"""
 ATTRIBUTES: dict[str, list[str]] = {}
-for _pair in _PAIRS:
-    _a, _b = _pair.split()
+for _a, _b in (pair.split() for pair in PAIRS.split(",")):
     ATTRIBUTES.setdefault(_a, []).append(_b)
     ATTRIBUTES.setdefault(_b, []).append(_a)
 # Calls and keywords whose arguments no correct check should notice.
-UNCHECKED_CALLS = {
-    "manual_seed",
-    "seed",
-    "set_printoptions",
-    "printoptions",
-    "catch_warnings",
-    "simplefilter",
-    "filterwarnings",
-}
+UNCHECKED_CALLS = set(
+    "manual_seed seed set_printoptions printoptions catch_warnings simplefilter "
+    "filterwarnings".split()
+)
 UNCHECKED_KEYWORDS = {"seed", "precision", "linewidth", "number", "min_run_time"}
+# A statement calling one of these reads a clock or marks a time: swapped with its
+# neighbour, it times something else.
+CLOCKS = set("perf_counter perf_counter_ns monotonic time record synchronize".split())
 TOLERANCE = re.compile(r"(.*_)?(atol|rtol|tol|tolerance)")
 LOOSER = 10  # a tolerance mutant is this many times looser
-KIND_ORDER = (
-    "statement",
-    "tolerance",
-    "context",
-    "return",
-    "order",
-    "operator",
-    "attribute",
-    "number",
-    "boolean",
+KIND_ORDER = tuple(
+    "statement tolerance context return order operator attribute number boolean".split()
 )
 CAUGHT = ("assertion", "output", "prose-values")
 
@@ -194,13 +74,11 @@ class Mutant:
 
     @property
     def change(self) -> str:
-        """What changed, without where: the key of the known list (line numbers
-        move)."""
-        return (
-            " / ".join(map(_code, self.before.split("\n")))
-            + "  ->  "
-            + " / ".join(map(_code, self.after.split("\n")))
+        """What changed, without where: the known list's key (line numbers move)."""
+        before, after = (
+            map(_code, text.split("\n")) for text in (self.before, self.after)
         )
+        return " / ".join(before) + "  ->  " + " / ".join(after)
 
     @property
     def key(self) -> str:
@@ -211,14 +89,13 @@ class Mutant:
 
 
 def _code(line: str) -> str:
-    """A line without its indentation and trailing comment, for the report."""
+    """A line without its indentation and trailing comment (kept where the line does
+    not tokenize alone), as the known list writes it."""
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(line.strip()).readline))
-        comment = next(
-            (tok.start[1] for tok in tokens if tok.type == tokenize.COMMENT), None
-        )
     except (tokenize.TokenError, SyntaxError):
-        comment = None
+        tokens = []
+    comment = next((t.start[1] for t in tokens if t.type == tokenize.COMMENT), None)
     return line.strip()[:comment].rstrip()
 
 
@@ -227,7 +104,6 @@ class Outcome:
     mutant: Mutant
     how: str = ""  # assertion / output / prose-values / error: X / timeout; "" survived
     where: str = ""  # the first line of the failure
-    seconds: float = 0.0
 
     @property
     def status(self) -> str:
@@ -239,62 +115,48 @@ class Outcome:
 @dataclass
 class Section:
     target: str  # "snippets/x.py:name", as written on the page
-    include: Include
-    skipped: str | None = (
-        None  # the reason, when the page skips the block that shows it
-    )
+    skipped: str | None = None  # the reason, when the page skips the block showing it
     mutants: list[Mutant] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
-    untried: int = 0  # mutants the time budget left untried
 
-    def count(self, status: str) -> int:
-        return sum(outcome.status == status for outcome in self.outcomes)
+    @property
+    def untried(self) -> int:  # left by the time budget
+        return len(self.mutants) - len(self.outcomes)
 
 
 # --------------------------------------------------------------------- mutants
+def _call_name(call: ast.Call) -> str:
+    func = call.func
+    return getattr(func, "attr", None) or getattr(func, "id", "")
+
+
 def expectation_lines(tree: ast.AST) -> set[int]:
     """The lines of the statements that state what the code should do: never mutated."""
     lines: set[int] = set()
     for node in ast.walk(tree):
+        call = node.value if isinstance(node, ast.Expr) else None
         if isinstance(node, (ast.Assert, ast.Raise)) or (
-            isinstance(node, ast.Expr)
-            and isinstance(node.value, ast.Call)
-            and _is_expectation_call(node.value)
+            isinstance(call, ast.Call)
+            and (
+                _call_name(call) == "print"
+                or "assert" in _call_name(call).lower()
+                or ast.unparse(call.func).startswith("torch.testing.")
+            )
         ):
             lines.update(range(node.lineno, node.end_lineno + 1))
     return lines
-
-
-def _call_name(call: ast.Call) -> str:
-    func = call.func
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return func.id if isinstance(func, ast.Name) else ""
-
-
-def _is_expectation_call(call: ast.Call) -> bool:
-    name = _call_name(call)
-    dotted = ast.unparse(call.func)
-    return (
-        name == "print"
-        or "assert" in name.lower()
-        or dotted.startswith("torch.testing.")
-    )
 
 
 def _protected(tree: ast.AST) -> set[int]:
     """ids of nodes inside f-strings, seed/print-option calls and timing keywords."""
     protected: set[int] = set()
     for node in ast.walk(tree):
-        roots = []
-        if isinstance(node, ast.JoinedStr):
-            roots = [node]
-        elif isinstance(node, ast.Call) and _call_name(node) in UNCHECKED_CALLS:
-            roots = [node]
-        elif isinstance(node, ast.keyword) and node.arg in UNCHECKED_KEYWORDS:
-            roots = [node.value]
-        for root in roots:
-            protected.update(id(inner) for inner in ast.walk(root))
+        if isinstance(node, ast.keyword) and node.arg in UNCHECKED_KEYWORDS:
+            protected.update(id(inner) for inner in ast.walk(node.value))
+        elif isinstance(node, ast.JoinedStr) or (
+            isinstance(node, ast.Call) and _call_name(node) in UNCHECKED_CALLS
+        ):
+            protected.update(id(inner) for inner in ast.walk(node))
     return protected
 
 
@@ -304,27 +166,8 @@ def _is_text(node: ast.AST) -> bool:
     )
 
 
-def _operator_column(
-    lines: list[str], start: tuple[int, int], end: tuple[int, int], text: str
-) -> tuple[int, int] | None:
-    """Where ``text`` (an operator) stands between two operands: skips spaces, ``)``
-    and comments."""
-    line, column = start
-    while (line, column) < end:
-        current = lines[line - 1]
-        if column >= len(current) or current[column] == "#" or current[column:] == "\\":
-            line, column = line + 1, 0
-            continue
-        if current[column] in " \t)":
-            column += 1
-            continue
-        return (line, column) if current.startswith(text, column) else None
-    return None
-
-
 def bound_names(tree: ast.AST) -> set[str]:
-    """The names a piece of code binds (assignments, loops, imports, ``as``,
-    definitions)."""
+    """The names code binds (assignments, loops, imports, ``as``, definitions)."""
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -332,32 +175,25 @@ def bound_names(tree: ast.AST) -> set[str]:
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names.update(
-                (alias.asname or alias.name).split(".")[0] for alias in node.names
-            )
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
     return names
 
 
 def _simple(node: ast.stmt) -> bool:
     """A one-line statement that does something a check may see (not an import, not a
-    check)."""
+    check, not a bare annotation such as a dataclass field)."""
     if node.lineno != node.end_lineno:
         return False
     if isinstance(node, ast.Expr):
-        return (
-            isinstance(node.value, ast.Call)
-            and _call_name(node.value) not in UNCHECKED_CALLS
-        )
+        value = node.value
+        return isinstance(value, ast.Call) and _call_name(value) not in UNCHECKED_CALLS
     if isinstance(node, ast.AnnAssign):
-        return (
-            node.value is not None
-        )  # a bare annotation (a dataclass field) does nothing
+        return node.value is not None
     return isinstance(node, (ast.Assign, ast.AugAssign, ast.Delete))
 
 
 def _base(node: ast.AST) -> str | None:
-    """The name an attribute, item or method chain starts from: ``x`` of
-    ``x.grad[0].zero_``."""
+    """The name a chain starts from: ``x`` of ``x.grad[0].zero_``."""
     while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
         node = node.func if isinstance(node, ast.Call) else node.value
     return node.id if isinstance(node, ast.Name) else None
@@ -376,70 +212,33 @@ def writes(node: ast.stmt) -> set[str]:
     return changed - {None}
 
 
-CLOCKS = {
-    "perf_counter",
-    "perf_counter_ns",
-    "monotonic",
-    "time",
-    "record",
-    "synchronize",
-}
+def reads(node: ast.stmt) -> set[str]:
+    names = (n for n in ast.walk(node) if isinstance(n, ast.Name))
+    return {n.id for n in names if isinstance(n.ctx, ast.Load)}
 
 
 def _reads_clock(node: ast.stmt) -> bool:
-    """A statement that reads a clock or marks a time: what runs next to it is what
-    it times."""
-    return any(
-        isinstance(n, ast.Call) and _call_name(n) in CLOCKS for n in ast.walk(node)
-    )
-
-
-def reads(node: ast.stmt) -> set[str]:
-    return {
-        n.id
-        for n in ast.walk(node)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
-    }
-
-
-def _bodies(tree: ast.AST):
-    """Every statement list: the module's, and each compound statement's."""
-    for node in ast.walk(tree):
-        for name in ("body", "orelse", "finalbody"):
-            body = getattr(node, name, None)
-            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
-                yield body
+    calls = (n for n in ast.walk(node) if isinstance(n, ast.Call))
+    return any(_call_name(call) in CLOCKS for call in calls)
 
 
 def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[Mutant]:
-    """Every mutant of ``source`` (a snippet's code, padded so line numbers are the
-    file's).
+    """Every mutant of ``source`` (a snippet's code, padded to the file's line numbers).
 
     ``defined``: names the page binds before this code runs (so deleting a later
     assignment to one of them changes a value instead of raising NameError)."""
     tree = ast.parse(source)
     lines = source.split("\n")
-    skip_lines = expectation_lines(tree)
+    checks = expectation_lines(tree)
     protected = _protected(tree)
-    imported = {
-        name
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.Import, ast.ImportFrom))
-        for name in bound_names(node)
-    }
-    found: list[tuple[int, int, str, str, str]] = []  # line, column, old, new, kind
-    whole: list[tuple[int, str, str, str]] = []  # line, old lines, new lines, kind
-
-    def add(line, column, old, new, kind, *, check=False):
-        if check or line not in skip_lines:
-            found.append((line, column, old, new, kind))
-
-    def whole_line(node: ast.stmt, new: str, kind: str):
-        if node.lineno not in skip_lines:
-            before = lines[node.lineno - 1]
-            indent = before[: len(before) - len(before.lstrip())]
-            whole.append((node.lineno, before, indent + new, kind))
-
+    imported = set()
+    first_binding: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            imported |= bound_names(node)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            line = min(first_binding.get(node.id, node.lineno), node.lineno)
+            first_binding[node.id] = line
     with_calls = {
         id(item.context_expr.func)
         for node in ast.walk(tree)
@@ -447,15 +246,33 @@ def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[
         for item in node.items
         if isinstance(item.context_expr, ast.Call)
     }
-    keyword_ints = {
-        id(node.value) for node in ast.walk(tree) if isinstance(node, ast.keyword)
-    }
-    first_binding: dict[str, int] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            first_binding[node.id] = min(
-                first_binding.get(node.id, node.lineno), node.lineno
-            )
+    readline = io.StringIO(source).readline
+    signs = [
+        t
+        for t in tokenize.generate_tokens(readline)
+        if t.type == tokenize.OP and t.string != ")"
+    ]
+    keyword_values = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.keyword)}
+    tokens = set()  # (line, column, old, new, kind): one token changed
+    whole = set()  # (line, old lines, new lines, kind)
+
+    def token(line, column, old, new, kind, *, in_check=False):
+        if in_check or line not in checks:
+            tokens.add((line, column, old, new, kind))
+
+    def operator(left, right, old, new):
+        """The operator between two operands: the first token after the left one but
+        a closing parenthesis (``*`` is not ``**``, nor ``<`` ``<=``)."""
+        span = (left.end_lineno, left.end_col_offset), (right.lineno, right.col_offset)
+        found = next((t for t in signs if span[0] <= t.start < span[1]), None)
+        if found and found.string == old:
+            token(*found.start, old, new, "operator")
+
+    def statement(node: ast.stmt, new: str, kind: str):
+        if node.lineno not in checks:
+            before = lines[node.lineno - 1]
+            indent = before[: len(before) - len(before.lstrip())]
+            whole.add((node.lineno, before, indent + new, kind))
 
     def bound_before(name: str, line: int) -> bool:
         return name in defined or first_binding.get(name, line) < line
@@ -464,145 +281,109 @@ def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[
         if id(node) in protected:
             continue
         # ---- whole statements
-        if isinstance(node, ast.stmt) and _simple(node) and id(node) not in protected:
+        if isinstance(node, ast.stmt) and _simple(node):
             if all(bound_before(name, node.lineno) for name in bound_names(node)):
-                whole_line(node, "pass", "statement")
+                statement(node, "pass", "statement")
         if (
-            isinstance(node, (ast.With, ast.AsyncWith))
+            isinstance(node, ast.With)
             and node.lineno == node.body[0].lineno - 1
+            and len(node.items) == 1
+            and node.items[0].optional_vars is None
+            and id(node.items[0].context_expr) not in protected
         ):
-            item = node.items[0]
-            if (
-                len(node.items) == 1
-                and item.optional_vars is None
-                and not isinstance(node, ast.AsyncWith)
-                and id(item.context_expr) not in protected
-            ):
-                whole_line(node, "if True:", "context")
+            statement(node, "if True:", "context")
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            params = [
-                a.arg for a in node.args.posonlyargs + node.args.args if a.arg != "self"
-            ]
+            arguments = node.args.posonlyargs + node.args.args
+            params = [a.arg for a in arguments if a.arg != "self"]
             for inner in ast.walk(node):
                 if (
-                    isinstance(inner, ast.Return)
+                    params
+                    and isinstance(inner, ast.Return)
                     and inner.value is not None
-                    and params
                     and inner.lineno == inner.end_lineno
                     and ast.unparse(inner.value) != params[0]
                 ):
-                    whole_line(inner, f"return {params[0]}", "return")
-        # ---- tolerances: the one change inside a check
-        if (
-            isinstance(node, ast.keyword)
-            and node.arg
-            and TOLERANCE.fullmatch(node.arg)
-            and node.value.lineno == node.value.end_lineno
-        ):
-            value = node.value
-            old = lines[value.lineno - 1][value.col_offset : value.end_col_offset]
-            new = (
-                f"{value.value * LOOSER:.6g}"
-                if isinstance(value, ast.Constant) and type(value.value) in (int, float)
-                else f"({old}) * {LOOSER}"
-            )
-            add(value.lineno, value.col_offset, old, new, "tolerance", check=True)
+                    statement(inner, f"return {params[0]}", "return")
+        # ---- tolerances: the one change made inside a check
+        value = None
+        if isinstance(node, ast.keyword) and node.arg and TOLERANCE.fullmatch(node.arg):
+            value, in_check = node.value, True
         elif (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and TOLERANCE.fullmatch(node.targets[0].id)
-            and node.value.lineno == node.value.end_lineno
+            and TOLERANCE.fullmatch(getattr(node.targets[0], "id", ""))
         ):
-            value = node.value
+            value, in_check = node.value, False
+        if value is not None and value.lineno == value.end_lineno:
             old = lines[value.lineno - 1][value.col_offset : value.end_col_offset]
-            add(value.lineno, value.col_offset, old, f"({old}) * {LOOSER}", "tolerance")
+            new = f"({old}) * {LOOSER}"
+            if in_check and type(getattr(value, "value", None)) in (int, float):
+                new = f"{value.value * LOOSER:.6g}"
+            token(
+                value.lineno, value.col_offset, old, new, "tolerance", in_check=in_check
+            )
         # ---- one token
-        if isinstance(node, ast.BinOp) and type(node.op) in BINARY:
+        if isinstance(node, ast.BinOp) and type(node.op) in OPERATORS:
             if any(_is_text(side) for side in (node.left, node.right)):
                 continue  # string arithmetic: concatenation, repetition
-            text = BINARY_TEXT[type(node.op)]
-            at = _operator_column(
-                lines,
-                (node.left.end_lineno, node.left.end_col_offset),
-                (node.right.lineno, node.right.col_offset),
-                text,
-            )
-            if at and not (text == "*" and lines[at[0] - 1].startswith("**", at[1])):
-                add(*at, text, BINARY[type(node.op)], "operator")
-        elif isinstance(node, ast.AugAssign) and type(node.op) in AUGMENTED:
-            old, new = AUGMENTED[type(node.op)]
-            at = _operator_column(
-                lines,
-                (node.target.end_lineno, node.target.end_col_offset),
-                (node.value.lineno, node.value.col_offset),
-                old,
-            )
-            if at:
-                add(*at, old, new, "operator")
+            operator(node.left, node.right, *OPERATORS[type(node.op)])
+        elif isinstance(node, ast.AugAssign) and isinstance(node.op, AUGMENTED):
+            old, new = OPERATORS[type(node.op)]
+            operator(node.target, node.value, old + "=", new + "=")
         elif isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
             for op, left, right in zip(node.ops, operands, operands[1:], strict=False):
-                if type(op) in COMPARE:
-                    old, new = COMPARE[type(op)]
-                    at = _operator_column(
-                        lines,
-                        (left.end_lineno, left.end_col_offset),
-                        (right.lineno, right.col_offset),
-                        old,
-                    )
-                    if at and not lines[at[0] - 1].startswith(old + "=", at[1]):
-                        add(*at, old, new, "operator")
+                if type(op) in OPERATORS:
+                    operator(left, right, *OPERATORS[type(op)])
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.Not)):
             old = "-" if isinstance(node.op, ast.USub) else "not"
             if lines[node.lineno - 1].startswith(old, node.col_offset):
-                add(node.lineno, node.col_offset, old, "", "operator")
+                token(node.lineno, node.col_offset, old, "", "operator")
         elif isinstance(node, ast.Attribute) and node.attr in ATTRIBUTES:
             column = node.end_col_offset - len(node.attr)
             if lines[node.end_lineno - 1][column : node.end_col_offset] == node.attr:
                 kind = "context" if id(node) in with_calls else "attribute"
                 for new in ATTRIBUTES[node.attr]:
-                    add(node.end_lineno, column, node.attr, new, kind)
+                    token(node.end_lineno, column, node.attr, new, kind)
         elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
-            add(
-                node.lineno,
-                node.col_offset,
-                str(node.value),
-                str(not node.value),
-                "boolean",
-            )
+            value = str(node.value)
+            token(node.lineno, node.col_offset, value, str(not node.value), "boolean")
         elif (
             isinstance(node, ast.Constant)
             and type(node.value) in (int, float)
             and node.lineno == node.end_lineno
         ):
             old = lines[node.lineno - 1][node.col_offset : node.end_col_offset]
-            value = node.value
-            if isinstance(value, int):
-                new = str(value + 1)
-                if (
-                    value and id(node) in keyword_ints
-                ):  # schedule(warmup=1): none at all
-                    add(node.lineno, node.col_offset, old, "0", "number")
-            elif value == 0 or abs(value) >= 1:
-                new = repr(value + 1.0)
+            number = node.value
+            if isinstance(number, int):
+                new = str(number + 1)
+                if number and id(node) in keyword_values:  # schedule(warmup=1): none
+                    token(node.lineno, node.col_offset, old, "0", "number")
+            elif number == 0 or abs(number) >= 1:
+                new = repr(number + 1.0)
             else:
-                new = repr(value * 2)
-            add(node.lineno, node.col_offset, old, new, "number")
+                new = repr(number * 2)
+            token(node.lineno, node.col_offset, old, new, "number")
 
-    # ---- two adjacent statements that share a name, swapped
-    for body in _bodies(tree):
+    # ---- two adjacent statements, swapped where one changes what the other reads or
+    # changes, or one reads a clock
+    bodies = (
+        getattr(node, name, None)
+        for node in ast.walk(tree)
+        for name in ("body", "orelse", "finalbody")
+    )
+    for body in bodies:
+        if not (isinstance(body, list) and body and isinstance(body[0], ast.stmt)):
+            continue
         for first, second in zip(body, body[1:], strict=False):
             if not (
                 _simple(first)
                 and _simple(second)
                 and second.lineno == first.lineno + 1
-                and not {first.lineno, second.lineno} & skip_lines
-                and id(first) not in protected
-                and id(second) not in protected
+                and not {first.lineno, second.lineno} & checks
+                and not {id(first), id(second)} & protected
             ):
                 continue
-            # One changes what the other reads or changes: the order matters.
             shared = (
                 (writes(first) & (reads(second) | writes(second)))
                 | (writes(second) & reads(first))
@@ -612,19 +393,18 @@ def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[
                 for name in reads(second) & bound_names(first)
             ):
                 a, b = lines[first.lineno - 1], lines[second.lineno - 1]
-                whole.append((first.lineno, f"{a}\n{b}", f"{b}\n{a}", "order"))
+                whole.add((first.lineno, f"{a}\n{b}", f"{b}\n{a}", "order"))
 
-    mutants = []
-    for line, column, old, new, kind in sorted(set(found)):
+    for line, column, old, new, kind in tokens:
         before = lines[line - 1]
         after = before[:column] + new + before[column + len(old) :]
         if after != before:
-            whole.append((line, before, after, kind))
-    for line, before, after, kind in sorted(set(whole)):
-        span = before.count("\n") + 1
-        changed = lines[: line - 1] + after.split("\n") + lines[line - 1 + span :]
-        try:
-            ast.parse("\n".join(changed))
+            whole.add((line, before, after, kind))
+    mutants = []
+    for line, before, after, kind in sorted(whole):
+        end = line - 1 + before.count("\n") + 1
+        try:  # a change that does not parse is not made
+            ast.parse("\n".join(lines[: line - 1] + after.split("\n") + lines[end:]))
         except SyntaxError:
             continue
         mutants.append(Mutant(path, line, kind, before, after))
@@ -632,72 +412,56 @@ def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[
 
 
 def choose(mutants: list[Mutant], limit: int | None) -> list[Mutant]:
-    """Up to ``limit`` mutants (all: None): kinds in turn, a new line each where
-    possible."""
-    if limit is None:
-        limit = len(mutants)
-    queues = {kind: [m for m in mutants if m.kind == kind] for kind in KIND_ORDER}
+    """Up to ``limit`` mutants (all: None), kinds in turn, a new line each while there
+    is one: deterministic, so CI tries the same ones every run."""
+    limit = len(mutants) if limit is None else limit
     chosen: list[Mutant] = []
-    for allow_same_line in (False, True):
-        progress = True
-        while len(chosen) < limit and progress:
-            progress = False
+    for same_line in (False, True):
+        while len(chosen) < limit:
+            before = len(chosen)
             for kind in KIND_ORDER:
-                if len(chosen) >= limit:
-                    break
                 used = {m.line for m in chosen}
-                for mutant in queues[kind]:
-                    if mutant not in chosen and (
-                        allow_same_line or mutant.line not in used
-                    ):
-                        chosen.append(mutant)
-                        progress = True
-                        break
+                fresh = (
+                    m
+                    for m in mutants
+                    if m.kind == kind
+                    and m not in chosen
+                    and (same_line or m.line not in used)
+                )
+                if len(chosen) < limit and (mutant := next(fresh, None)):
+                    chosen.append(mutant)
+            if len(chosen) == before:
+                break
     return chosen
 
 
 def mutate_include(include: Include, mutant: Mutant) -> Include:
-    """The include as it reads with ``mutant`` applied to its file (as is, if it does
-    not show those lines)."""
+    """The include with ``mutant`` applied to its file (as is, if it does not show
+    those lines)."""
     index = mutant.line - include.first_line
     before = mutant.before.split("\n")
-    if include.path != mutant.path or not 0 <= index <= len(include.shown) - len(
-        before
-    ):
+    end = index + len(before)
+    if include.path != mutant.path or index < 0 or end > len(include.shown):
         return include
-    if list(include.shown[index : index + len(before)]) != before:
-        raise RuntimeError(
-            f"{mutant.path} changed while the mutants ran: run the tool again"
-        )
-    shown = (
-        include.shown[:index]
-        + tuple(mutant.after.split("\n"))
-        + include.shown[index + len(before) :]
-    )
+    if list(include.shown[index:end]) != before:
+        raise RuntimeError(f"{mutant.path} changed while the mutants ran: run again")
+    after = tuple(mutant.after.split("\n"))
+    shown = include.shown[:index] + after + include.shown[end:]
     return dataclasses.replace(include, shown=shown)
 
 
 # --------------------------------------------------------------------- running a page
-def site_sybil():
-    """The Sybil the tests collect pages with: the root conftest.py's ``pages``.
-
-    ``python -m tools.mutate`` runs from the root, which is first on ``sys.path``;
-    under pytest, pass the conftest pytest loaded (``tests/conftest.py`` is
-    ``conftest`` there)."""
-    import conftest
-
-    return conftest.pages
-
-
 class PageRunner:
-    """Runs one page as the tests do, with an optional mutant substituted in memory."""
+    """Runs one page as the tests do, with mutants substituted in memory."""
 
     def __init__(self, page: Path, root: Path = ROOT, pages=None) -> None:
         from sybil import Sybil
 
-        pages = pages or site_sybil()
-        self.root = Path(root)
-        self.page = Path(page)
+        if pages is None:  # the tests' own: ``python -m`` puts the root on sys.path
+            import conftest
+
+            pages = conftest.pages
+        self.root, self.page = Path(root), Path(page)
         # The tests' parsers, in the tests' order, reading snippets under ``root``.
         parsers = [
             type(parser)(self.root)
@@ -708,94 +472,47 @@ class PageRunner:
         self.sybil = Sybil(parsers=parsers, setup=pages.setup, teardown=pages.teardown)
 
     def blocks(self) -> list[Block]:
-        document = self.sybil.parse(self.page)
-        return [
-            region.parsed
-            for _, region in document.regions
-            if isinstance(region.parsed, Block)
-        ]
+        regions = self.sybil.parse(self.page).regions
+        return [r.parsed for _, r in regions if isinstance(r.parsed, Block)]
 
-    def run(self, mutant: Mutant | None = None, timeout: float | None = None):
-        """(failure or None, {target: skip reason}) for one run of the whole page."""
-        document = self.sybil.parse(self.page)
-        if mutant is not None:
-            for _, region in document.regions:
-                if isinstance(region.parsed, Block):
-                    block = region.parsed
-                    region.parsed = dataclasses.replace(
-                        block,
-                        includes=tuple(
-                            mutate_include(i, mutant) for i in block.includes
-                        ),
-                    )
-        skipped: dict[str, str] = {}
-        failure = None
-        with _isolated(self.root):
-            try:
-                with _alarm(timeout):
-                    failure = self._evaluate(document, skipped)
-            except _Timeout:
-                failure = ("timeout", f"the page ran over {timeout:g} s")
-        return failure, skipped
-
-    def _evaluate(self, document, skipped: dict[str, str]) -> tuple[str, str] | None:
-        """Each example in page order, as pytest runs them; the first failure, if
-        any."""
-        if self.sybil.setup:
-            self.sybil.setup(document.namespace)
-        try:
-            return _examples(list(document.examples()), skipped)
-        finally:
-            if self.sybil.teardown:
-                self.sybil.teardown(document.namespace)
-
-    def run_forked(
-        self,
-        mutants: list[Mutant],
-        timeout: float,
-        deadline: float | None = None,
-        done=None,
-    ) -> None:
-        """Run the page once; before the first example a mutant changes, fork, and
-        let the child run the rest of the page with the mutant. The examples before
-        it run once for every mutant, not once each: the measuring page's mutants
-        cost what follows them. ``done(mutant, failure, seconds)`` is called for
-        each; past ``deadline`` no more are started."""
+    def run(self, mutants=(), timeout=None, deadline=None, done=None):
+        """Run the page once, as the tests do: (its first failure or None, {target:
+        skip reason}). Before the first example a mutant changes, a forked child runs
+        the rest of the page with it, so what comes before runs once, not once per
+        mutant; ``done(mutant, failure)`` for each, none started past ``deadline``."""
         document = self.sybil.parse(self.page)
         examples = list(document.examples())
         first: dict[int, list[Mutant]] = {}
         for mutant in mutants:
-            index = next(
-                (
-                    k
-                    for k, example in enumerate(examples)
-                    if isinstance(example.parsed, Block)
-                    and any(
-                        mutate_include(i, mutant) is not i
-                        for i in example.parsed.includes
-                    )
-                ),
-                None,
-            )
-            if index is not None:  # else no example shows it: it stays untried
-                first.setdefault(index, []).append(mutant)
+            shows = [
+                isinstance(example.parsed, Block)
+                and any(
+                    mutate_include(i, mutant) is not i for i in example.parsed.includes
+                )
+                for example in examples
+            ]
+            if True in shows:  # else no example shows it: it stays untried
+                first.setdefault(shows.index(True), []).append(mutant)
+        skipped: dict[str, str] = {}
         with _isolated(self.root):
             if self.sybil.setup:
                 self.sybil.setup(document.namespace)
-            for index, example in enumerate(examples):
-                for mutant in first.get(index, []):
-                    if deadline is not None and time.monotonic() > deadline:
-                        return
-                    begun = time.monotonic()
-                    failure = _in_child(examples[index:], mutant, timeout)
-                    done(mutant, failure, time.monotonic() - begun)
-                if _examples([example], {}):
-                    # the page fails unmutated now: the baseline run said it did not
-                    return
+            try:
+                for index, example in enumerate(examples):
+                    for mutant in first.get(index, []):
+                        if deadline is not None and time.monotonic() > deadline:
+                            return None, skipped
+                        done(mutant, _in_child(examples[index:], mutant, timeout))
+                    if failure := _examples([example], skipped):
+                        return failure, skipped
+                return None, skipped
+            finally:
+                if self.sybil.teardown:
+                    self.sybil.teardown(document.namespace)
 
 
-def _examples(examples, skipped: dict[str, str]) -> tuple[str, str] | None:
-    """Evaluate examples in order; the first failure, if any."""
+def _examples(examples, skipped: dict[str, str]):
+    """Evaluate the examples in order: the first failure (kind, first line), if any."""
     from sybil.example import SybilFailure
 
     for example in examples:
@@ -814,50 +531,35 @@ def _examples(examples, skipped: dict[str, str]) -> tuple[str, str] | None:
 
 def _in_child(examples, mutant: Mutant, timeout: float) -> tuple[str, str] | None:
     """The rest of the page, with ``mutant``, in a forked child: its failure or None."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns
-        status = 0
-        try:
-            os.close(read)
-            for example in examples:
-                if isinstance(example.parsed, Block):
-                    example.parsed = dataclasses.replace(
-                        example.parsed,
-                        includes=tuple(
-                            mutate_include(i, mutant) for i in example.parsed.includes
-                        ),
-                    )
-            try:
-                with _alarm(timeout):
-                    failure = _examples(examples, {})
-            except _Timeout:
-                failure = ("timeout", f"the page ran over {timeout:g} s")
-            os.write(write, json.dumps(failure).encode())
-        except BaseException:  # noqa: BLE001 - whatever it is, the parent says it crashed
-            status = 1
-        finally:
-            os._exit(status)
-    os.close(write)
-    chunks = []
-    with os.fdopen(read, "rb") as pipe:
-        # A child stuck in native code never sees its alarm: stop it from here.
-        while select.select([pipe], [], [], timeout + 30)[0]:
-            chunk = os.read(pipe.fileno(), 65536)
-            if not chunk:
-                break
-            chunks.append(chunk)
-        else:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            return "timeout", f"the page ran over {timeout:g} s (stopped from outside)"
-    _, status = os.waitpid(pid, 0)
-    if not chunks:
-        return "error: child", f"the run ended with status {status} before it reported"
-    failure = json.loads(b"".join(chunks))
-    return tuple(failure) if failure else None
+
+    def rest_of_page() -> None:
+        for example in examples:
+            if isinstance(example.parsed, Block):
+                blocks = example.parsed
+                includes = tuple(mutate_include(i, mutant) for i in blocks.includes)
+                example.parsed = dataclasses.replace(blocks, includes=includes)
+        send.send(_examples(examples, {}))
+
+    fork = multiprocessing.get_context("fork")
+    receive, send = fork.Pipe(duplex=False)
+    child = fork.Process(target=rest_of_page)
+    child.start()
+    send.close()
+    try:
+        # Stopped from here: a child stuck in native code would not see an alarm.
+        if not receive.poll(timeout):
+            child.kill()
+            return "timeout", f"the page ran over {timeout:g} s"
+        return receive.recv()
+    except EOFError:
+        child.join()
+        return (
+            "error: child",
+            f"the run ended with status {child.exitcode} before it reported",
+        )
+    finally:
+        child.join()
+        receive.close()
 
 
 def _classify(result: str) -> tuple[str, str]:
@@ -877,108 +579,49 @@ def _classify(result: str) -> tuple[str, str]:
     return (f"error: {name[1]}" if name else "error"), first
 
 
-class _Timeout(BaseException):
-    """Raised by the alarm: a BaseException, so the page runner's ``except
-    Exception`` lets it by."""
-
-
-@contextlib.contextmanager
-def _alarm(seconds: float | None):
-    if (
-        not seconds
-        or not hasattr(signal, "setitimer")
-        or threading.current_thread() is not threading.main_thread()
-    ):
-        yield
-        return
-
-    def ring(signum, frame):
-        raise _Timeout
-
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 @contextlib.contextmanager
 def _isolated(root: Path):
-    """Run from the root, as pytest does, and undo the global state a mutant may have
-    changed."""
+    """Run from the root, as pytest does, stderr (warnings, the profiler's log lines)
+    discarded as pytest captures it; then undo the global state a mutant changed."""
     import torch
 
-    saved = dict(
-        cwd=os.getcwd(),
-        path=list(sys.path),
-        dtype=torch.get_default_dtype(),
-        grad=torch.is_grad_enabled(),
-        rng=torch.get_rng_state(),
-        random=random.getstate(),
-        threads=torch.get_num_threads(),
-        anomaly=torch.is_anomaly_enabled(),
-        deterministic=torch.are_deterministic_algorithms_enabled(),
-        printoptions=_print_options(torch),
-    )
+    state = [
+        (os.getcwd, os.chdir),
+        (random.getstate, random.setstate),
+        (torch.get_default_dtype, torch.set_default_dtype),
+        (torch.is_grad_enabled, torch.set_grad_enabled),
+        (torch.get_rng_state, torch.set_rng_state),
+        (torch.get_num_threads, torch.set_num_threads),
+        (torch.is_anomaly_enabled, torch.set_anomaly_enabled),
+        (
+            torch.are_deterministic_algorithms_enabled,
+            torch.use_deterministic_algorithms,
+        ),
+    ]
+    saved = [(get(), put) for get, put in state]
+    options = torch._tensor_str.PRINT_OPTS  # torch.set_printoptions has no getter
+    printing = {n: getattr(options, n) for n in dir(options) if not n.startswith("_")}
     os.chdir(root)
     # One thread: a forked child that enters an OpenMP parallel region the parent's
     # threads were part of waits for them forever (libgomp is not fork-safe). Baseline
     # and mutants alike run so; an output that depends on it fails the baseline.
     torch.set_num_threads(1)
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
+    native = os.dup(2)
     try:
-        # What a page's code writes to stderr (warnings) is not the page's output:
-        # pytest captures it too.
         with (
             warnings.catch_warnings(),
             contextlib.redirect_stderr(io.StringIO()),
-            _quiet_fd(2),
+            tempfile.TemporaryFile() as scratch,
         ):
+            os.dup2(scratch.fileno(), 2)
             yield
     finally:
-        os.chdir(saved["cwd"])
-        sys.path[:] = saved["path"]
-        torch.set_default_dtype(saved["dtype"])
-        torch.set_grad_enabled(saved["grad"])
-        torch.set_rng_state(saved["rng"])
-        random.setstate(saved["random"])
-        torch.set_num_threads(saved["threads"])
-        torch.set_anomaly_enabled(saved["anomaly"])
-        torch.use_deterministic_algorithms(saved["deterministic"])
-        for name, value in saved["printoptions"].items():
-            setattr(torch._tensor_str.PRINT_OPTS, name, value)
-
-
-@contextlib.contextmanager
-def _quiet_fd(fd: int):
-    """Send what native code writes to ``fd`` (the profiler's log lines) to a scratch
-    file."""
-    import tempfile
-
-    try:
-        saved = os.dup(fd)
-    except OSError:
-        yield
-        return
-    with tempfile.TemporaryFile() as scratch:
-        os.dup2(scratch.fileno(), fd)
-        try:
-            yield
-        finally:
-            os.dup2(saved, fd)
-            os.close(saved)
-
-
-def _print_options(torch) -> dict:
-    options = torch._tensor_str.PRINT_OPTS
-    return {
-        name: getattr(options, name)
-        for name in dir(options)
-        if not name.startswith("_") and not callable(getattr(options, name))
-    }
+        os.dup2(native, 2)
+        os.close(native)
+        for value, put in saved:
+            put(value)
+        for name, value in printing.items():
+            setattr(options, name, value)
 
 
 # --------------------------------------------------------------------- a page's report
@@ -989,64 +632,25 @@ class PageResult:
     baseline_failure: tuple[str, str] | None = None
     baseline_seconds: float = 0.0
     seconds: float = 0.0
-    twin_note: str = ""
 
     @property
     def outcomes(self) -> list[Outcome]:
         return [outcome for section in self.sections for outcome in section.outcomes]
 
-    def count(self, status: str) -> int:
-        return sum(section.count(status) for section in self.sections)
-
 
 def page_sections(runner: PageRunner, patterns: list[str]) -> list[Section]:
-    sections: dict[str, Section] = {}
-    for block in runner.blocks():
-        for include in block.includes:
-            if include.target in sections:
-                continue
-            if patterns and not any(pattern in include.target for pattern in patterns):
-                continue
-            sections[include.target] = Section(include.target, include)
-    return list(sections.values())
-
-
-def twin_note(page: Path, root: Path, pages=None) -> str:
-    """Whether the other language's page includes the same sections in the same
-    order."""
-    try:
-        relative = page.resolve().relative_to((root / "docs").resolve()).as_posix()
-        language = layout.language(relative)
-    except ValueError:  # not a page under docs/<language>/
-        return ""
-    if language not in ("en", "es"):
-        return ""
-    other = "es" if language == "en" else "en"
-    twin = root / "docs" / other / relative.partition("/")[2]
-    if not twin.is_file():
-        return f"no {other} twin"
-
-    def targets(path: Path) -> list[str]:
-        return [
-            include.target
-            for block in PageRunner(path, root, pages).blocks()
-            for include in block.includes
-        ]
-
-    same = targets(twin) == targets(page)
-    return (
-        f"the {other} twin includes the same sections in the same order"
-        if same
-        else f"the {other} twin's includes DIFFER: run it too"
-    )
+    targets = [
+        include.target for block in runner.blocks() for include in block.includes
+    ]
+    wanted = (t for t in targets if not patterns or any(p in t for p in patterns))
+    return [Section(target) for target in dict.fromkeys(wanted)]
 
 
 def mutants_of(runner: PageRunner, sections: list[Section], limit: int | None) -> None:
     """Each section's mutants, knowing the names the page bound before it."""
     defined: set[str] = set()
-    all_targets = [include for block in runner.blocks() for include in block.includes]
     wanted = {section.target: section for section in sections}
-    for include in all_targets:
+    for include in [include for block in runner.blocks() for include in block.includes]:
         source = include.padded_source
         section = wanted.get(include.target)
         if section is not None and not section.mutants and section.skipped is None:
@@ -1063,104 +667,65 @@ def mutate_page(
     timeout: float | None = None,
     deadline: float | None = None,
     pages=None,
-    fork: bool = True,
 ) -> PageResult:
     """Mutate every (matching) section of ``page`` and run the page with each mutant."""
     root = Path(root)
-    page = Path(page) if Path(page).is_absolute() else root / page
+    page = root / page  # an absolute page stays as it is
     runner = PageRunner(page, root, pages)
     name = str(page.relative_to(root)) if page.is_relative_to(root) else str(page)
-    result = PageResult(
-        name,
-        page_sections(runner, list(patterns)),
-        twin_note=twin_note(page, root, pages),
-    )
+    result = PageResult(name, page_sections(runner, list(patterns)))
     start = time.monotonic()
     failure, skipped = runner.run()
     result.baseline_seconds = time.monotonic() - start
     if failure:
         result.baseline_failure = failure
         return result
-    timeout = timeout or max(30.0, 10 * result.baseline_seconds)
     for section in result.sections:
         section.skipped = skipped.get(section.target)
     mutants_of(runner, result.sections, limit)
-    owner = {
-        mutant: section for section in result.sections for mutant in section.mutants
-    }
+    owner = {m: section for section in result.sections for m in section.mutants}
 
-    def done(mutant, failure, seconds):
-        owner[mutant].outcomes.append(
-            Outcome(mutant, *(failure or ("", "")), seconds=seconds)
-        )
+    def done(mutant, failure):
+        owner[mutant].outcomes.append(Outcome(mutant, *(failure or ())))
 
-    if fork and hasattr(os, "fork"):
-        runner.run_forked(list(owner), timeout, deadline, done)
-    else:  # each mutant runs the whole page
-        for mutant in owner:
-            if deadline is not None and time.monotonic() > deadline:
-                break
-            begun = time.monotonic()
-            done(mutant, runner.run(mutant, timeout)[0], time.monotonic() - begun)
+    timeout = timeout or max(30.0, 10 * result.baseline_seconds)
+    runner.run(list(owner), timeout, deadline, done)
     for section in result.sections:
-        section.untried = len(section.mutants) - len(section.outcomes)
         order = {mutant: number for number, mutant in enumerate(section.mutants)}
-        section.outcomes.sort(key=lambda outcome: order[outcome.mutant])
+        section.outcomes.sort(key=lambda outcome: order[outcome.mutant])  # noqa: B023
     result.seconds = time.monotonic() - start
     return result
 
 
-def counts(outcomes_of) -> str:
-    tried = (
-        outcomes_of.count("caught")
-        + outcomes_of.count("crashed")
-        + outcomes_of.count("survived")
-    )
+def counts(outcomes: list[Outcome]) -> str:
+    tally = Counter(outcome.status for outcome in outcomes)
     return (
-        f"{tried} tried, {outcomes_of.count('caught')} caught, "
-        f"{outcomes_of.count('survived')} survived, {outcomes_of.count('crashed')} "
-        "crashed"
+        f"{len(outcomes)} tried, {tally['caught']} caught, {tally['survived']} "
+        f"survived, {tally['crashed']} crashed"
     )
 
 
-def report(
-    result: PageResult, known: dict[str, str], out=None, verbose: bool = False
-) -> None:
-    out = out or sys.stdout
+def report(result: PageResult, known: dict[str, str], verbose: bool = False) -> None:
     surviving = {o.mutant.key for o in result.outcomes if o.status == "survived"}
-    print(
-        f"== {result.page} (run in {result.baseline_seconds:.1f} s unmutated"
-        + (f"; {result.twin_note}" if result.twin_note else "")
-        + ")",
-        file=out,
-    )
+    print(f"== {result.page} (run in {result.baseline_seconds:.1f} s unmutated)")
     if result.baseline_failure:
         kind, where = result.baseline_failure
-        print(f"   the page fails WITHOUT any mutant ({kind}): {where}", file=out)
+        print(f"   the page fails WITHOUT any mutant ({kind}): {where}")
         return
     for section in result.sections:
+        line = counts(section.outcomes) if section.mutants else "nothing to mutate"
         if section.skipped is not None:
-            print(
-                f"   {section.target}: not mutated: the page skips it "
-                f"({section.skipped})",
-                file=out,
-            )
-            continue
-        line = counts(section) if section.mutants else "nothing to mutate"
-        if section.untried:
+            line = f"not mutated: the page skips it ({section.skipped})"
+        elif section.untried:
             line += f", {section.untried} not tried (time budget)"
-        print(f"   {section.target}: {line}", file=out)
+        print(f"   {section.target}: {line}")
         for outcome in section.outcomes:
-            status = outcome.status
+            status, key = outcome.status, outcome.mutant.key
             if status == "survived":
-                mark = (
-                    "survived, known: " + known[outcome.mutant.key]
-                    if outcome.mutant.key in known
-                    else "SURVIVED"
-                )
+                mark = f"survived, known: {known[key]}" if key in known else "SURVIVED"
             elif status == "crashed":
                 mark = f"crashed ({outcome.how}): {outcome.where}"
-            elif outcome.mutant.key in known and outcome.mutant.key not in surviving:
+            elif key in known and key not in surviving:
                 mark = (
                     f"{status} ({outcome.how}), but LISTED as surviving: "
                     f"take it out of {KNOWN.name}"
@@ -1169,15 +734,14 @@ def report(
                 mark = f"caught ({outcome.how}): {outcome.where}"
             else:
                 continue
-            print(
-                f"      {outcome.mutant.kind}: {outcome.mutant.describe()}\n         "
-                f"{mark}",
-                file=out,
-            )
-    print(f"   {result.page}: {counts(result)} in {result.seconds:.0f} s", file=out)
+            print(f"      {outcome.mutant.kind}: {outcome.mutant.describe()}")
+            print(f"         {mark}")
+    print(f"   {result.page}: {counts(result.outcomes)} in {result.seconds:.0f} s")
 
 
 def summary(results: list[PageResult], known: dict[str, str]) -> tuple[str, int]:
+    """The closing line and the exit status: 2 a page fails unmutated; 1 a survivor
+    not listed, or a listed one that survives no more; 3 the budget ran out; else 0."""
     outcomes = [o for r in results for o in r.outcomes]
     new = [o for o in outcomes if o.status == "survived" and o.mutant.key not in known]
     # A key names a change, not a line: the same change may survive on one line and be
@@ -1185,12 +749,8 @@ def summary(results: list[PageResult], known: dict[str, str]) -> tuple[str, int]
     surviving = {o.mutant.key for o in outcomes if o.status == "survived"}
     stale = {o.mutant.key for o in outcomes if o.mutant.key in known} - surviving
     untried = sum(s.untried for r in results for s in r.sections)
-
-    class All:
-        count = staticmethod(lambda status: sum(o.status == status for o in outcomes))
-
     line = (
-        f"{counts(All)}: {len(new)} survivor(s) not in {KNOWN.name},"
+        f"{counts(outcomes)}: {len(new)} survivor(s) not in {KNOWN.name},"
         f" {len(stale)} listed there but no longer surviving"
     )
     if any(r.baseline_failure for r in results):
@@ -1222,88 +782,51 @@ def main(argv: list[str] | None = None, pages=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tools.mutate", description=__doc__.split("\n")[0]
     )
-    parser.add_argument(
-        "pages",
-        nargs="*",
-        metavar="PAGE",
-        help="pages to mutate (default: every page under docs/en)",
-    )
-    parser.add_argument(
-        "--section",
-        action="append",
-        default=[],
-        metavar="TEXT",
-        help="only sections whose target contains TEXT (repeatable)",
-    )
-    parser.add_argument(
-        "--max-mutants",
-        type=int,
-        metavar="N",
-        help="mutants per section, kinds in turn (default: every mutant)",
-    )
-    parser.add_argument(
-        "--budget",
-        type=float,
-        metavar="SECONDS",
-        help="stop starting mutants after this long; untried ones are counted",
-    )
-    parser.add_argument(
+    add = parser.add_argument
+    add("pages", nargs="*", type=Path, help="default: every page under docs/en")
+    add("--section", action="append", default=[], help="only targets containing it")
+    add("--max-mutants", type=int, help="per section, kinds in turn (default: all)")
+    add("--budget", type=float, help="seconds after which no mutant is started")
+    add(
         "--timeout",
         type=float,
-        metavar="SECONDS",
-        help="one mutant's run (default: 10 times the unmutated page, at least 30 s)",
+        help="seconds for a mutant (default: 10 times the page's)",
     )
-    parser.add_argument(
-        "--known",
-        type=Path,
-        default=KNOWN,
-        metavar="FILE",
-        help=f"the surviving mutants known, with why (default: tools/{KNOWN.name})",
-    )
-    parser.add_argument(
-        "--verbose", action="store_true", help="show the caught mutants too"
-    )
-    parser.add_argument(
-        "--list", action="store_true", help="list the mutants; run nothing"
-    )
-    parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
+    add("--known", type=Path, default=KNOWN, help=f"default: tools/{KNOWN.name}")
+    add("--verbose", action="store_true", help="show the caught mutants too")
+    add("--list", action="store_true", help="list the mutants; run nothing")
+    add("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    # torch.compile's worker processes would be shared by every forked child: compile
-    # here.
+    # torch.compile's worker processes would be shared by every forked child.
     os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
     root = args.root.resolve()
-    listed = sorted(p.relative_to(root) for p in (root / "docs" / "en").rglob("*.md"))
-    pages_to_run = [Path(p) for p in args.pages] or listed
-    for page in pages_to_run:
-        path = page if page.is_absolute() else root / page
-        if (
-            page.suffix != ".md"
-            or not path.is_file()
-            or not path.resolve().is_relative_to(root / "docs")
-        ):
+    to_run = args.pages or sorted(
+        path.relative_to(root) for path in (root / "docs" / "en").rglob("*.md")
+    )
+    for page in to_run:
+        path = root / page  # an absolute page stays as it is
+        if not (
+            page.suffix == ".md" and path.is_file()
+        ) or not path.resolve().is_relative_to(root / "docs"):
             parser.error(
                 f"{page}: no such page; give a page such as docs/en/autograd.md"
             )
-    if not pages_to_run:
+    if not to_run:
         parser.error(f"no pages under {root / 'docs' / 'en'}")
-    for name, value in (
-        ("--max-mutants", args.max_mutants),
-        ("--budget", args.budget),
-        ("--timeout", args.timeout),
-    ):
+    for option in ("max_mutants", "budget", "timeout"):
+        value = getattr(args, option)
         if value is not None and not value > 0:
-            parser.error(f"{name} must be above 0, not {value}")
+            parser.error(f"--{option.replace('_', '-')} must be above 0, not {value}")
     if not args.known.is_file():
         parser.error(f"--known {args.known}: no such file")
     known = read_known(args.known)
+    limit = args.max_mutants
     if args.list:
-        for page in pages_to_run:
-            runner = PageRunner(
-                page if page.is_absolute() else root / page, root, pages
-            )
+        for page in to_run:
             print(f"== {page}")
+            runner = PageRunner(root / page, root, pages)
             sections = page_sections(runner, args.section)
-            mutants_of(runner, sections, args.max_mutants)
+            mutants_of(runner, sections, limit)
             for section in sections:
                 print(f"   {section.target}: {len(section.mutants)} mutant(s)")
                 for mutant in section.mutants:
@@ -1312,19 +835,20 @@ def main(argv: list[str] | None = None, pages=None) -> int:
     started = time.monotonic()
     deadline = started + args.budget if args.budget else None
     results = []
-    for page in pages_to_run:
-        result = mutate_page(
-            page,
-            root,
-            patterns=args.section,
-            limit=args.max_mutants,
-            timeout=args.timeout,
-            deadline=deadline,
-            pages=pages,
+    for page in to_run:
+        results.append(
+            mutate_page(
+                page,
+                root,
+                patterns=args.section,
+                limit=limit,
+                timeout=args.timeout,
+                deadline=deadline,
+                pages=pages,
+            )
         )
-        report(result, known, verbose=args.verbose)
+        report(results[-1], known, verbose=args.verbose)
         sys.stdout.flush()
-        results.append(result)
     line, status = summary(results, known)
     print(f"{line}  [{time.monotonic() - started:.1f} s]")
     return status
