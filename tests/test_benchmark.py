@@ -10,6 +10,7 @@ import datetime
 import gc
 import hashlib
 import importlib.util
+import itertools
 import json
 import math
 import os
@@ -19,6 +20,8 @@ import subprocess
 import sys
 import threading
 import time
+import types
+import weakref
 from pathlib import Path
 
 import pytest
@@ -429,6 +432,28 @@ def test_training_memory_is_comparable_with_the_gradient_tasks():
     )
 
 
+def test_the_memory_pass_frees_earlier_garbage_before_it_measures():
+    # A cycle holding a tensor (a failed cell's traceback, say) is garbage that only a
+    # collection frees: freed before the build, not left allocated beside the cell.
+    class Node:
+        pass
+
+    threshold = gc.get_threshold()
+    gc.set_threshold(0)  # no automatic collection: only the pass's own can free it
+    try:
+        node = Node()
+        node.itself, node.tensor = node, torch.ones(4)
+        alive = weakref.ref(node)
+        del node
+        cell = tiny_cell()
+        bench.peak_memory(
+            lambda: bench.build(cell, bench.make_inputs(cell), torch.float32, CPU), CPU
+        )
+        assert alive() is None
+    finally:
+        gc.set_threshold(*threshold)
+
+
 @pytest.mark.parametrize("workload", bench.WORKLOADS)
 @pytest.mark.parametrize("task", ["inference", "training", "gradient"])
 def test_flops_are_the_hand_figure(workload, task):
@@ -437,6 +462,20 @@ def test_flops_are_the_hand_figure(workload, task):
         bench.build(cell, bench.make_inputs(cell), torch.float32, CPU)
     )
     assert counted == hand_flops(task, workload, 3, 6, 10)
+
+
+def test_an_inference_call_runs_in_inference_mode():
+    # Not only parameters without requires_grad: no autograd bookkeeping at all.
+    cell = tiny_cell()
+    (out,) = bench.build(cell, bench.make_inputs(cell), torch.float32, CPU)()
+    assert out.is_inference()
+
+
+def test_the_first_call_is_timed_from_before_it_starts_to_after_the_wait():
+    # A 20 ms call, then a 20 ms wait for the device: each inside the time.
+    seconds, outputs = bench.first_call(lambda: time.sleep(0.02) or "out", lambda: None)
+    assert seconds >= 0.02 and outputs == "out"
+    assert bench.first_call(lambda: None, lambda: time.sleep(0.02))[0] >= 0.02
 
 
 # ------------------------------------------------------------ noise
@@ -1300,13 +1339,51 @@ def test_cpu_share_is_cpu_time_over_wall_time_per_thread():
     assert waiting.cpu_share < bench.CONTENTION_THRESHOLD and not waiting.contended
 
 
+def test_shares_are_the_clock_differences_around_the_timing(monkeypatch):
+    # Clocks read before and after: 2 s of wall time on 2 threads, 3 s of CPU time,
+    # 0.5 s of waiting for a core.
+    readings = {"perf_counter": [100.0, 102.0], "process_time": [5.0, 8.0]}
+    clocks = {name: iter(values).__next__ for name, values in readings.items()}
+    monkeypatch.setattr(bench, "time", types.SimpleNamespace(**clocks))
+    monkeypatch.setattr(bench, "core_wait", iter([1.0, 1.5]).__next__)
+    timing = bench.steady_state(
+        lambda: None, lambda: None, threads=2, min_run_time=0.01, max_run_time=0.1
+    )
+    assert (timing.cpu_share, timing.wait_share) == (3 / 4, 0.5 / 4)
+    assert timing.contended  # off a core 12.5% of the time: over the 10% allowed
+
+
+def test_a_cpu_cell_whose_threads_waited_for_a_core_is_contended(monkeypatch):
+    # Each reading 10 s after the last: far more waiting than the cell's wall time.
+    monkeypatch.setattr(bench, "core_wait", itertools.count(0.0, 10.0).__next__)
+    row = measure(tiny_cell())
+    assert (row["contended"], row["noisy"]) == ("true", "true")
+
+
 @pytest.mark.skipif(
-    not os.path.exists("/proc/self/task"), reason="Linux's schedstat only"
+    not os.path.exists("/proc/self/task") or not hasattr(os, "sched_setaffinity"),
+    reason="Linux's schedstat only",
 )
 def test_core_wait_reads_the_threads_run_delay_on_linux():
     first = bench.core_wait()
-    sum(range(10**5))  # some work in between: the counters never go back
-    assert first is not None and 0 <= first <= bench.core_wait()
+    # This thread and a busy child pinned to one core: each waits while the other runs.
+    mine, core = os.sched_getaffinity(0), min(os.sched_getaffinity(0))
+    rival = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        os.sched_setaffinity(rival.pid, {core})
+        os.sched_setaffinity(0, {core})  # 0: this thread
+        before, wall, spent = bench.core_wait(), time.perf_counter(), time.thread_time()
+        while time.thread_time() - spent < 0.05:  # 50 ms of this thread's CPU time
+            pass
+        waited, wall = bench.core_wait() - before, time.perf_counter() - wall
+    finally:
+        os.sched_setaffinity(0, mine)
+        rival.kill()
+        rival.wait()
+    assert first is not None and 0 <= first <= before  # the counters never go back
+    # Seconds: the rival's turns on the core (about as long as this thread's), within
+    # the wall time.
+    assert 0.01 <= waited <= wall
 
 
 @pytest.mark.parametrize(
