@@ -147,3 +147,21 @@ def test_a_script_that_hangs_times_out(script_runner, tmp_path):
     script.write_text("import threading\nthreading.Event().wait()\n")
     with pytest.raises(subprocess.TimeoutExpired):
         script_runner.run(script, timeout=1)
+
+
+def test_the_profiler_snippet_deletes_its_trace(script_runner, tmp_path):
+    """profiler.py writes its trace into a temporary folder, then deletes the folder: a
+    learner's temporary directory keeps no trace (torch's own caches may stay)."""
+    script = ROOT / "snippets" / "measuring" / "profiler.py"
+    env = {**os.environ, **script_runner.env, "TMPDIR": str(tmp_path)}
+    run = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert list(tmp_path.glob("*/mlp_trace.json")) == []
+    assert [p for p in tmp_path.iterdir() if not p.name.startswith("torch")] == []
