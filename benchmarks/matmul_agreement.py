@@ -31,11 +31,7 @@ import argparse
 import itertools
 import statistics
 import sys
-from pathlib import Path
 
-MODULE = (
-    Path(__file__).resolve().parent.parent / "snippets" / "measuring"
-)  # the module under test
 LIMIT = 0.05
 ORDERS = tuple(itertools.permutations(("module", "plain", "again")))
 
@@ -121,8 +117,7 @@ def main(argv=None):
     import torch
     from torch.utils.benchmark import Timer
 
-    sys.path.insert(0, str(MODULE))
-    import benchmark  # the module under test, a plain script beside the guide
+    from snippets.measuring import benchmark  # the module under test (pip install -e .)
 
     args.threads = args.threads or torch.get_num_threads()
     torch.set_num_threads(args.threads)

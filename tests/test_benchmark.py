@@ -9,7 +9,6 @@ import csv
 import datetime
 import gc
 import hashlib
-import importlib.util
 import itertools
 import json
 import math
@@ -29,6 +28,8 @@ import torch
 from helpers import OLD_EXTRAS, TEMPLATE
 from torch.utils.benchmark import Measurement
 
+from snippets.measuring import benchmark as bench
+
 ROOT = Path(__file__).resolve().parent.parent
 MODULE = ROOT / "snippets" / "measuring" / "benchmark.py"
 SAMPLE = ROOT / "samples" / "benchmark-cpu.csv"
@@ -43,15 +44,6 @@ COMMAND = (
 TINY = ["--preset", "tiny", "--threads", "1", "--no-progress"]
 
 
-def load_module():
-    spec = importlib.util.spec_from_file_location("benchmark_under_test", MODULE)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = load_module()
 CPU = torch.device("cpu")
 
 

@@ -7,7 +7,6 @@ real module check that it reads what the benchmark writes.
 
 import csv
 import hashlib
-import importlib.util
 import json
 import random
 import subprocess
@@ -17,22 +16,14 @@ from pathlib import Path
 import pytest
 from helpers import OLD_EXTRAS, TEMPLATE
 
+from benchmarks import matmul_agreement as agreement
+from snippets.measuring import compare
+
 ROOT = Path(__file__).resolve().parent.parent
 MODULE = ROOT / "snippets" / "measuring" / "compare.py"
 BENCHMARK = ROOT / "snippets" / "measuring" / "benchmark.py"
 NEW_EXTRAS = OLD_EXTRAS + ("blocks", "noisy")
 BUILD = "2.13.0+cpu git cf30153c4c13 cuda none hip none"
-
-
-def load_module():
-    spec = importlib.util.spec_from_file_location("compare_under_test", MODULE)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
-
-
-compare = load_module()
 
 
 def row(
@@ -613,17 +604,7 @@ def test_runs_that_differ_in_more_than_one_setting_or_overlap_in_time_are_warned
     assert not any("same time" in w for w in compare.compare([base, other]).warnings)
 
 
-def load_agreement():
-    spec = importlib.util.spec_from_file_location(
-        "matmul_agreement", ROOT / "benchmarks" / "matmul_agreement.py"
-    )
-    agreement = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(agreement)
-    return agreement
-
-
 def test_matmul_agreement_judges_against_its_aa_control_one_slow_round_cannot_flip():
-    agreement = load_agreement()
     steady_aa = [0.99, 1.0, 1.01, 1.0, 0.995, 1.005, 1.0]
     one_slow_round = [
         1.0,
@@ -672,7 +653,6 @@ def test_matmul_agreement_judges_against_its_aa_control_one_slow_round_cannot_fl
 def test_matmul_agreement_needs_a_steady_aa_control_to_say_agree():
     """A module within 5% of a Timer that disagrees with itself by 20-30% has not
     been shown to agree."""
-    agreement = load_agreement()
     wide_aa = [0.7, 0.8, 1.0, 1.0, 1.0, 1.3, 1.4]
     assert agreement.verdict([1.03] * 7, wide_aa) == ("inconclusive", 1.03, (0.8, 1.3))
     assert (
@@ -710,7 +690,7 @@ def test_matmul_agreement_runs_end_to_end_on_a_small_matmul(capsys):
     with pytest.raises(
         SystemExit
     ) as refused:  # argparse's refusal, before anything is timed
-        load_agreement().main(["--rounds", "6"])
+        agreement.main(["--rounds", "6"])
     assert refused.value.code == 2 and "--rounds must be odd" in capsys.readouterr().err
 
 

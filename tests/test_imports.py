@@ -99,12 +99,18 @@ PATH_TRICKS = re.compile(
 )
 
 
-@pytest.mark.parametrize(
-    "path", sorted((ROOT / "ptdocs").rglob("*.py")), ids=lambda path: path.name
+OURS = sorted(
+    path
+    for folder in ("ptdocs", "tools", "tests", "benchmarks")
+    for path in (ROOT / folder).rglob("*.py")
+    if path.name not in ("script_runner.py", "test_imports.py")  # the runner; this list
 )
-def test_no_module_of_ptdocs_loads_a_module_by_its_path_or_edits_sys_path(path):
-    if path.name == "script_runner.py":
-        return
+
+
+@pytest.mark.parametrize(
+    "path", OURS, ids=lambda path: path.relative_to(ROOT).as_posix()
+)
+def test_no_module_of_ours_loads_a_module_by_its_path_or_edits_sys_path(path):
     found = [
         line.strip()
         for line in path.read_text(encoding="utf-8").splitlines()
