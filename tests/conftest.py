@@ -4,18 +4,17 @@ import functools
 import importlib.metadata
 import os
 import subprocess
-import sys
 import venv
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from filelock import FileLock
+from helpers import benchmark
 
 from ptdocs.script_runner import ScriptRunner
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCHMARK = ROOT / "snippets" / "measuring" / "benchmark.py"
 
 
 @dataclass(frozen=True)
@@ -27,13 +26,7 @@ class BenchmarkRun:
 def run_benchmark(output, *arguments):
     """The benchmark module from the shell, as a user runs it: a BenchmarkRun, or a
     failed test."""
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARK), *arguments, "--output", str(output)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = benchmark(*arguments, "--output", str(output))
     assert done.returncode == 0, (
         f"benchmark.py {' '.join(arguments)}: {done.stderr[-2000:]}"
     )

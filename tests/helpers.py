@@ -7,6 +7,7 @@ import logging
 import re
 import shutil
 import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -140,3 +141,19 @@ OLD_EXTRAS = (
     "tolerance",
     "error",
 )
+
+
+BENCHMARK = ROOT / "snippets" / "measuring" / "benchmark.py"
+
+
+def benchmark(*arguments, python=(), timeout=300, **options):
+    """`python [PYTHON OPTIONS] benchmark.py ARGUMENTS` from the repository root, as a
+    user runs it; its CompletedProcess, text."""
+    return subprocess.run(
+        [sys.executable, *python, str(BENCHMARK), *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        **options,
+    )

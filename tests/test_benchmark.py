@@ -25,13 +25,12 @@ from pathlib import Path
 
 import pytest
 import torch
-from helpers import OLD_EXTRAS, TEMPLATE
+from helpers import BENCHMARK, OLD_EXTRAS, TEMPLATE, benchmark
 from torch.utils.benchmark import Measurement
 
 from snippets.measuring import benchmark as bench
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULE = ROOT / "snippets" / "measuring" / "benchmark.py"
 SAMPLE = ROOT / "samples" / "benchmark-cpu.csv"
 CONTRACT = (
     "blocks",
@@ -42,6 +41,7 @@ COMMAND = (
     " --preset quick --output results/benchmark.csv"
 )
 TINY = ["--preset", "tiny", "--threads", "1", "--no-progress"]
+ONE_CELL = [*TINY, "--tasks", "inference", "--dtypes", "float32"]  # per batch size
 
 
 CPU = torch.device("cpu")
@@ -71,6 +71,19 @@ def read_csv(path):
         header = next(reader)
         rows = [dict(zip(header, values, strict=True)) for values in reader]
     return tuple(header), rows
+
+
+def assert_stopped_with_rows_kept(output, stderr, how):
+    """A run stopped mid-way (`how`: interrupted, terminated) said so in one line and
+    left its complete rows, at least two, in a CSV its metadata matches."""
+    assert re.search(
+        rf"benchmark.py: {how}: wrote the \d+ complete rows of 600", stderr
+    )
+    meta = json.loads(output.with_suffix(".json").read_text(encoding="utf-8"))
+    assert (
+        meta["interrupted"] is True and meta["cells"] == len(read_csv(output)[1]) >= 2
+    )
+    assert meta["csv_sha256"] == hashlib.sha256(output.read_bytes()).hexdigest()
 
 
 def positive_float(text):
@@ -332,7 +345,9 @@ def test_metadata_beside_the_csv(tiny_run):
     assert precision["float32_matmul_precision"] == torch.get_float32_matmul_precision()
     assert precision["mkldnn_fp32_precision"] == torch.backends.mkldnn.fp32_precision
     assert precision["cuda_matmul_allow_tf32"] == torch.backends.cuda.matmul.allow_tf32
-    assert meta["module"]["sha256"] == hashlib.sha256(MODULE.read_bytes()).hexdigest()
+    assert (
+        meta["module"]["sha256"] == hashlib.sha256(BENCHMARK.read_bytes()).hexdigest()
+    )
     assert meta["columns"] == list(read_csv(output)[0]) == list(meta["column_meanings"])
     assert meta["csv_sha256"] == hashlib.sha256(output.read_bytes()).hexdigest()
     # The run's span: it began before it ended, and took as long as it says.
@@ -854,20 +869,8 @@ def test_a_bad_output_path_is_refused_before_anything_is_measured(
 
 def test_an_absent_device_exits_non_zero_from_the_shell(tmp_path):
     absent = "xla"  # a device type torch knows, which no test machine has
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(MODULE),
-            *TINY,
-            "--device",
-            absent,
-            "--output",
-            str(tmp_path / "b.csv"),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    done = benchmark(
+        *TINY, "--device", absent, "--output", str(tmp_path / "b.csv"), timeout=120
     )
     assert done.returncode != 0
     lines = [line for line in done.stderr.splitlines() if line.strip()]
@@ -969,7 +972,7 @@ class Child:
 
     def __init__(self, *arguments, python_options=()):
         self.process = subprocess.Popen(
-            [sys.executable, *python_options, str(MODULE), *arguments],
+            [sys.executable, *python_options, str(BENCHMARK), *arguments],
             cwd=ROOT,
             stderr=subprocess.PIPE,
         )
@@ -1028,14 +1031,7 @@ def test_ctrl_c_from_the_shell_is_one_message_and_a_consistent_pair(tmp_path):
         status, stderr = child.interrupt()
     assert status == 130, stderr
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
-    assert re.search(
-        r"benchmark.py: interrupted: wrote the \d+ complete rows of 600", stderr
-    )
-    meta = json.loads(output.with_suffix(".json").read_text(encoding="utf-8"))
-    assert (
-        meta["interrupted"] is True and meta["cells"] == len(read_csv(output)[1]) >= 2
-    )
-    assert meta["csv_sha256"] == hashlib.sha256(output.read_bytes()).hexdigest()
+    assert_stopped_with_rows_kept(output, stderr, "interrupted")
 
 
 def test_ctrl_c_while_torch_loads_is_one_line_and_writes_nothing(tmp_path):
@@ -1081,20 +1077,7 @@ def test_the_pair_is_written_metadata_first_with_ctrl_c_held_back(
     monkeypatch.setattr(bench.os, "replace", rename)
     handlers = [signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)]
     output = tmp_path / "benchmark.csv"
-    assert (
-        bench.main(
-            [
-                *TINY,
-                "--tasks",
-                "inference",
-                "--dtypes",
-                "float32",
-                "--output",
-                str(output),
-            ]
-        )
-        == 0
-    )
+    assert bench.main([*ONE_CELL, "--output", str(output)]) == 0
     # After each of the 2 rows, then once more marked finished; every time, the signals
     # held.
     assert replaced == [("benchmark.json", True), ("benchmark.csv", True)] * 3
@@ -1305,13 +1288,17 @@ def test_a_contended_cell_is_flagged_retimed_and_named(monkeypatch, capsys):
 def test_cpu_share_is_cpu_time_over_wall_time_per_thread():
     # A call that sleeps uses no CPU: its thread "had a core" for almost none of the
     # time.
-    asleep = bench.steady_state(
-        lambda: time.sleep(0.002),
-        lambda: None,
-        threads=1,
-        min_run_time=0.02,
-        max_run_time=0.1,
-    )
+    def sleeping(**options):  # a call that sleeps 2 ms, timed
+        return bench.steady_state(
+            lambda: time.sleep(0.002),
+            lambda: None,
+            threads=1,
+            min_run_time=0.02,
+            max_run_time=0.1,
+            **options,
+        )
+
+    asleep = sleeping()
     assert asleep.cpu_share < bench.CONTENTION_THRESHOLD
     # Whether that is contention is the rule's call, on the values recorded beside it.
     assert asleep.contended == bench.is_contended(
@@ -1320,14 +1307,7 @@ def test_cpu_share_is_cpu_time_over_wall_time_per_thread():
     assert asleep.contended <= bench.is_noisy(asleep)
     # On an accelerator the host may sleep while it waits: recorded, not called
     # contention.
-    waiting = bench.steady_state(
-        lambda: time.sleep(0.002),
-        lambda: None,
-        threads=1,
-        min_run_time=0.02,
-        max_run_time=0.1,
-        host=False,
-    )
+    waiting = sleeping(host=False)
     assert waiting.cpu_share < bench.CONTENTION_THRESHOLD and not waiting.contended
 
 
@@ -1478,14 +1458,7 @@ def test_sigterm_from_the_shell_keeps_every_finished_row(tmp_path):
         stderr = child.seen.decode()
     assert status == 143, stderr
     assert "Traceback" not in stderr
-    assert re.search(
-        r"benchmark.py: terminated: wrote the \d+ complete rows of 600", stderr
-    )
-    meta = json.loads(output.with_suffix(".json").read_text(encoding="utf-8"))
-    assert (
-        meta["interrupted"] is True and meta["cells"] == len(read_csv(output)[1]) >= 2
-    )
-    assert meta["csv_sha256"] == hashlib.sha256(output.read_bytes()).hexdigest()
+    assert_stopped_with_rows_kept(output, stderr, "terminated")
 
 
 def test_a_full_disk_keeps_the_rows_written_before_and_exits_3(
@@ -1533,22 +1506,10 @@ def test_a_file_size_limit_is_exit_3_and_one_line_from_the_shell(tmp_path):
         resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
 
     output = tmp_path / "benchmark.csv"
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(MODULE),
-            *TINY,
-            "--tasks",
-            "inference",
-            "--dtypes",
-            "float32",
-            "--output",
-            str(output),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    done = benchmark(
+        *ONE_CELL,
+        "--output",
+        str(output),
         preexec_fn=small_files,
     )
     assert done.returncode == 3, done.stderr
@@ -1577,19 +1538,14 @@ def test_a_file_size_limit_is_exit_3_and_one_line_from_the_shell(tmp_path):
 def test_bad_arguments_are_refused_before_torch_is_imported(
     tmp_path, arguments, message
 ):
-    done = subprocess.run(
-        [
-            sys.executable,
+    done = benchmark(
+        *arguments,
+        "--output",
+        str(tmp_path / "b.csv"),
+        python=(
             "-X",
             "importtime",
-            str(MODULE),
-            *arguments,
-            "--output",
-            str(tmp_path / "b.csv"),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
+        ),
         timeout=120,
     )
     assert done.returncode == 2
@@ -1609,13 +1565,7 @@ def test_bad_arguments_are_refused_before_torch_is_imported(
 
 
 def test_help_shows_each_presets_values():
-    done = subprocess.run(
-        [sys.executable, str(MODULE), "--help"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = benchmark("--help", timeout=120)
     text = re.sub(
         r"-\s+", "-", " ".join(done.stdout.split())
     )  # argparse wraps at hyphens

@@ -14,14 +14,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import OLD_EXTRAS, TEMPLATE
+from helpers import OLD_EXTRAS, TEMPLATE, benchmark
 
 from benchmarks import matmul_agreement as agreement
 from snippets.measuring import compare
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULE = ROOT / "snippets" / "measuring" / "compare.py"
-BENCHMARK = ROOT / "snippets" / "measuring" / "benchmark.py"
 NEW_EXTRAS = OLD_EXTRAS + ("blocks", "noisy")
 BUILD = "2.13.0+cpu git cf30153c4c13 cuda none hip none"
 
@@ -485,22 +484,14 @@ def test_without_arguments_it_compares_the_committed_pair():
 def test_it_reads_what_the_real_module_writes(tiny_run, tmp_path):
     """Two tiny runs of the benchmark itself, at 1 thread (tests/conftest.py's) and
     at 2: every cell matched."""
-    made = subprocess.run(
-        [
-            sys.executable,
-            str(BENCHMARK),
-            "--preset",
-            "tiny",
-            "--threads",
-            "2",
-            "--no-progress",
-            "--output",
-            str(tmp_path / "t2.csv"),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    made = benchmark(
+        "--preset",
+        "tiny",
+        "--threads",
+        "2",
+        "--no-progress",
+        "--output",
+        str(tmp_path / "t2.csv"),
     )
     assert made.returncode == 0, made.stderr[-2000:]
     pair = [tiny_run.csv, tmp_path / "t2.csv"]
