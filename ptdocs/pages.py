@@ -428,8 +428,8 @@ def check_prose_values(example) -> str | None:
             continue
         if got != value.text:
             problems.append(
-                f"the prose says {value.text} for {value.expression}, the code gives "
-                f"{got}"
+                f"the prose says {value.text} for {value.expression}, the "
+                f"code gives {got}"
             )
             first = first or {
                 "kind": "value",

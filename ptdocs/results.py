@@ -190,8 +190,8 @@ STRINGS = Texts(
         "fresh": (
             "The site was built with `{csv}` present, so this page shows it and the "
             "metadata beside it instead of the committed sample (`{sample}`). The "
-            "machine, torch build, date and preset below are what that metadata "
-            "records."
+            "machine, torch build, date and preset below are what that "
+            "metadata records."
         ),
         "sample_title": "Committed sample, not a measurement of this site build",
         "sample": (
@@ -239,8 +239,8 @@ STRINGS = Texts(
         ),
         "noise_rule": (
             "A cell is flagged noisy when the IQR of its block means is at least "
-            "{threshold} of their median, or when fewer than {min_blocks} blocks were "
-            "timed."
+            "{threshold} of their median, or when fewer than {min_blocks} "
+            "blocks were timed."
         ),
         "contention_rule": (
             "It is also flagged when it was contended: its threads waited for a core "
@@ -272,8 +272,8 @@ STRINGS = Texts(
             "speed without the accepted result does not count."
         ),
         "all_passed": (
-            "All {total} cells passed the quality check (✓: every criterion of the "
-            "task was met)."
+            "All {total} cells passed the quality check (✓: every criterion of "
+            "the task was met)."
         ),
         "download": "The files: [CSV]({csv}) · [metadata (JSON)]({json}).",
         "tasks": {
@@ -291,8 +291,8 @@ STRINGS = Texts(
         ),
         "differs": "From their metadata, {label} differs from [1] in {changed}",
         "differs_none": (
-            "From their metadata, {label} differs from [1] in none of {names}: an A/A "
-            "pair"
+            "From their metadata, {label} differs from [1] in none of "
+            "{names}: an A/A pair"
         ),
         "agrees": "; they agree in {same}",
         "settings": {

@@ -227,8 +227,8 @@ def _differences(english, spanish, en: str, es: str, verbs: tuple[str, ...]):
             continue
         for (target, line), (mine, my_line) in zip(theirs, ours, strict=False):
             problems.append(
-                f"{es}, line {my_line}, {has} {mine} where {en}, line {line}, "
-                f"{has} {target}"
+                f"{es}, line {my_line}, {has} {mine} where {en}, line "
+                f"{line}, {has} {target}"
             )
         problems += [
             f"{es} {lacks} {t}, which {en} {at} {n}" for t, n in theirs[len(ours) :]

@@ -859,8 +859,8 @@ def test_a_po_file_saved_by_an_editor_is_current_and_update_restores_the_layout(
     else:
         if not shutil.which("msgcat"):
             pytest.skip(
-                "gettext's msgcat is not installed (apt-get install gettext; .ci/run "
-                "installs it)"
+                "gettext's msgcat is not installed (apt-get install gettext; "
+                ".ci/run installs it)"
             )
         saved = subprocess.run(
             ["msgcat", "-"], input=written, capture_output=True, text=True, check=True
@@ -909,8 +909,8 @@ def test_msgfmt_accepts_every_committed_po_file():
     template."""
     if not shutil.which("msgfmt"):
         pytest.skip(
-            "gettext's msgfmt is not installed (apt-get install gettext); .ci/run "
-            "installs it"
+            "gettext's msgfmt is not installed (apt-get install gettext); "
+            ".ci/run installs it"
         )
     files = sorted((ROOT / "locale").rglob("*.po")) + sorted(
         (ROOT / "locale").glob("*.pot")

@@ -100,9 +100,8 @@ def _broken(field, value):
 BROKEN = {
     "misspelt field": (
         _broken("target_device", "target_devise: cpu"),
-        "$.selection: 'target_device' is a required property; "
-        "$.selection: Additional properties are not allowed ('target_devise' was "
-        "unexpected)",
+        "$.selection: 'target_device' is a required property; $.selection: Additional "
+        "properties are not allowed ('target_devise' was unexpected)",
     ),
     "value not allowed": (
         _broken("target_device", "target_device: gpu"),

@@ -531,8 +531,8 @@ def test_metadata_names_the_hardware_preset_and_when_the_run_took_place(pair):
     )  # only the thread count differs, and [2] records no start
     text = compare.render(result)
     assert (
-        "cpu (Test CPU), 1 thread, preset quick, started 2026-01-01T10:00:00+00:00, "
-        "took 30 s" in text
+        "cpu (Test CPU), 1 thread, preset quick, started "
+        "2026-01-01T10:00:00+00:00, took 30 s" in text
     )
     assert (
         "cpu (Test CPU), 2 threads, preset quick, finished 2026-01-01T10:00:30+00:00"

@@ -33,8 +33,7 @@ def _build(root: Path) -> subprocess.CompletedProcess:
     (root / "mkdocs.yml").write_text(
         "site_name: t\ndocs_dir: docs\ntheme: mkdocs\n"
         "plugins:\n  - mkdocs-jupyter:\n      execute: true\n      allow_errors: "
-        "false\n"
-        "      include: ['*.ipynb']\n"
+        "false\n      include: ['*.ipynb']\n"
         "  - ptdocs:\n      steps: [notebooks]\n",
         encoding="utf-8",
     )

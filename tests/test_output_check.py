@@ -151,8 +151,7 @@ def test_a_line_holds_on_the_releases_its_condition_names():
 def test_a_skipped_example_counts_as_skipped_and_its_else_is_checked_where_it_runs():
     source = (
         "if GONE:\n    print('Skipped: needs a GPU')\nelse:\n    print('a')\n    # > "
-        "a\n"
-        "    print('b')\n    # > b\n"
+        "a\n    print('b')\n    # > b\n"
     )
     results, skipped = output_check.check(
         runs(source, [(2, "Skipped: needs a GPU\n")]), "2.13.0"

@@ -159,8 +159,7 @@ def test_a_line_of_another_release_is_not_accepted(site, monkeypatch):
     failure = str(page_failure(site, demo_page(site)))
     assert (
         "line 5 (shown on docs/en/demo.md, line 3): what this prints differs from the "
-        "# > lines "
-        "below it (those for torch 2.14.1)" in failure
+        "# > lines below it (those for torch 2.14.1)" in failure
     )
     assert "--- shown on the page\n    new\n+++ printed when run\n    old\n" in failure
 

@@ -21,29 +21,28 @@ PRIVATE = [
         "_get_nb_toc_tokens",
         ["ptdocs/hooks/notebooks.py"],
         "renders every notebook in threads at the first build, writing its cache "
-        "entry as "
-        "mkdocs-jupyter's own render does (content, table of contents, title)",
+        "entry as mkdocs-jupyter's own render does (content, table of contents, title)",
     ),
     (
         "mkdocs_jupyter.plugin._compute_cache_key and _get_cache_path",
         "_get_cache_path",
         ["ptdocs/notebook_renders.py"],
-        "where mkdocs-jupyter keeps a notebook's render: the stamp says whether it ran "
-        "in this build",
+        "where mkdocs-jupyter keeps a notebook's render: the stamp says whether it "
+        "ran in this build",
     ),
     (
         "the mkdocs-jupyter plugin's _used_cache_paths",
         "_used_cache_paths",
         ["ptdocs/hooks/notebooks.py"],
-        "marks the other language's renders used, or mkdocs-jupyter evicts them after "
-        "each language",
+        "marks the other language's renders used, or mkdocs-jupyter evicts them "
+        "after each language",
     ),
     (
         "mkdocs_jupyter.convert.nb2html's keywords (undocumented)",
         "convert.nb2html",
         ["ptdocs/hooks/notebooks.py"],
-        "the render in a thread is made with mkdocs-jupyter's own converter and "
-        "settings",
+        "the render in a thread is made with mkdocs-jupyter's own "
+        "converter and settings",
     ),
     (
         "mkdocs-static-i18n's plugin attributes (undocumented): current_language, "
@@ -58,22 +57,22 @@ PRIVATE = [
             "ptdocs/hooks/search.py",
             "ptdocs/hooks/translations.py",
         ],
-        "which language a build is for, and whether it is the last: i18n documents no "
-        "API for it",
+        "which language a build is for, and whether it is the last: i18n "
+        "documents no API for it",
     ),
     (
         "multiprocessing.forkserver._forkserver._stop",
         "_forkserver._stop",
         ["ptdocs/script_runner.py"],
-        "the standard library has no public way to stop its fork server before the "
-        "process ends",
+        "the standard library has no public way to stop its fork server before "
+        "the process ends",
     ),
     (
         "torch._dynamo",
         "torch._dynamo",
         ["ptdocs/script_runner.py"],
-        "imported ahead, once, in the fork server: torch.compile's import costs a "
-        "script seconds",
+        "imported ahead, once, in the fork server: torch.compile's import costs "
+        "a script seconds",
     ),
     (
         "torch._tensor_str.PRINT_OPTS",

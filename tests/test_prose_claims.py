@@ -86,8 +86,8 @@ def test_no_page_says_its_examples_ran(language):
 # that is fine.
 CAUGHT = {
     "en": [
-        "Every example on this page ran in this site's tests, in both languages, and "
-        "each printed",
+        "Every example on this page ran in this site's tests, in both languages, "
+        "and each printed",
         "Every Python example on this page ran in this site's tests",
         "Every example on this page ran as a test, in English and in Spanish",
         "and every example ran on the device named in the\nverification stamp",
@@ -108,28 +108,28 @@ CAUGHT = {
 }
 ALLOWED = {
     "en": [
-        "Every example on this page is a test of this site, and passes only if it "
-        "prints",
+        "Every example on this page is a test of this site, and passes "
+        "only if it prints",
         'The stamp says "ran and passed" only when every example passed.',
         "**Were the examples on this page run?**\nThe stamp at the top of the page "
         "answers.",
-        "Autograd differentiates the operations that ran, so the result is the "
-        "derivative.",
+        "Autograd differentiates the operations that ran, so the result is "
+        "the derivative.",
         "A trace records what ran for the example inputs.",
-        "The example shows that one seed reproduces one draw on the machine that ran "
-        "it.",
-        "Every value is an output of this notebook (the stamp above says whether this "
-        "build ran it).",
+        "The example shows that one seed reproduces one draw on the "
+        "machine that ran it.",
+        "Every value is an output of this notebook (the stamp above says whether "
+        "this build ran it).",
     ],
     "es": [
-        "Cada ejemplo de esta página es una prueba de este sitio, y solo pasa si "
-        "imprime",
+        "Cada ejemplo de esta página es una prueba de este sitio, y solo "
+        "pasa si imprime",
         "solo pone «se ejecutaron y pasaron» cuando todos los ejemplos pasaron",
         "**¿Se ejecutaron los ejemplos de esta página?**\nLo dice el sello del "
         "principio de la página.",
         "Una traza registra lo que se ejecutó con las entradas de ejemplo.",
-        "El sello dice si sus ejemplos se ejecutaron y pasaron para la página tal "
-        "como la ves.",
+        "El sello dice si sus ejemplos se ejecutaron y pasaron para la página "
+        "tal como la ves.",
     ],
 }
 

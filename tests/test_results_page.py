@@ -423,16 +423,14 @@ def test_noisy_cells_are_flagged_in_the_table_with_the_criterion_from_the_metada
     # in English.
     assert (
         "A cell is flagged noisy when the IQR of its block means is at least 15% of "
-        "their median, or when "
-        "fewer than 5 blocks were timed. A noisy cell was timed again, up to 2 more "
-        "times"
+        "their median, or when fewer than 5 blocks were timed. A noisy cell was timed "
+        "again, up to 2 more times"
     ) in english
     assert (
         "Una celda se marca como ruidosa cuando el IQR de sus medias por bloque es al "
         "menos el 15% de su "
         "mediana, o cuando se midieron menos de 5 bloques. Una celda ruidosa se "
-        "volvió a medir hasta 2 veces "
-        "más"
+        "volvió a medir hasta 2 veces más"
     ) in spanish
     assert (
         "noisy = true" not in english + spanish
@@ -453,8 +451,8 @@ def test_metadata_that_gives_the_noise_criterion_only_in_words_is_quoted(tmp_pat
     )
     shown = results.load(tmp_path)
     assert (
-        "as the metadata states it: IQR above 10% of the median, or fewer than 5 "
-        "blocks." in results.table(shown, "en")
+        "as the metadata states it: IQR above 10% of the median, or "
+        "fewer than 5 blocks." in results.table(shown, "en")
     )
     assert "tal como lo dan los metadatos (en inglés)" in results.table(shown, "es")
 
@@ -905,8 +903,8 @@ def test_an_aa_marker_without_its_pair_fails_the_build(tmp_path):
         tmp_path, "# Results\n\n<!-- results -->\n\n<!-- comparison-aa -->\n"
     )
     assert (
-        "'<!-- comparison-aa -->' needs the committed pair samples/benchmark-cpu.csv "
-        "and" in stderr
+        "'<!-- comparison-aa -->' needs the committed pair "
+        "samples/benchmark-cpu.csv and" in stderr
     )
 
 
@@ -991,8 +989,8 @@ def test_a_measuring_page_without_the_sample_marker_fails_the_build(tmp_path):
     _copy_sample(tmp_path)
     stderr = _refused(tmp_path, "# Measuring\n", "measuring.md")
     assert (
-        "measuring.md: put exactly one '<!-- sample-table -->' line where the sample "
-        "goes" in stderr
+        "measuring.md: put exactly one '<!-- sample-table -->' line where "
+        "the sample goes" in stderr
     )
 
 
@@ -1047,9 +1045,8 @@ def test_with_block_times_the_verdict_is_an_interval_and_the_page_says_so(
         (
             "en",
             "It is also flagged when it was contended: its threads waited for a core "
-            "more than 10% "
-            "of the wall time (the `wait_share` column, measured by Linux; elsewhere, "
-            "`cpu_share` under 0.9",
+            "more than 10% of the wall time (the `wait_share` column, measured by "
+            "Linux; elsewhere, `cpu_share` under 0.9",
         ),
         (
             "es",

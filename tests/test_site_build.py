@@ -104,8 +104,8 @@ def test_a_plot_is_drawn_once_and_again_whenever_something_it_is_drawn_from_chan
     with matplotlib.rc_context({"font.size": 13}):
         plot()
     assert len(drawn) == 7, (
-        "a change of data, language, scheme, code or matplotlib settings must draw "
-        "again"
+        "a change of data, language, scheme, code or matplotlib settings "
+        "must draw again"
     )
     assert (
         plot() == "<svg>(1, 2) en light 6</svg>" and len(drawn) == 7

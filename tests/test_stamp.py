@@ -420,8 +420,7 @@ COUNTED = {
         "✓ 1 ejemplo verificado con torch 2.13 en CPU (x86_64), 30 nov 2026. Se "
         "omitió 1 ejemplo (no GPU).",
         "✓ 2 ejemplos verificados con torch 2.13 en CPU (x86_64), 30 nov 2026. Se "
-        "omitieron 2 ejemplos "
-        "(no GPU).",
+        "omitieron 2 ejemplos (no GPU).",
         "✓ La única celda de código de este notebook se ejecutó sin errores al "
         "generar esta página, con "
         "torch 2.13.0+cpu en CPU, 30 nov 2026.",

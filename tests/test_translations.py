@@ -237,8 +237,8 @@ def test_prose_values_must_be_the_same_checks_in_both_languages(docs):
     )
     assert compare(docs, "autograd.md") == [
         "docs/es/autograd.md, line 11, has <!-- prose-values: x.grad.item() -> 7 --> "
-        "where "
-        "docs/en/autograd.md, line 11, has <!-- prose-values: x.grad.item() -> 6 -->"
+        "where docs/en/autograd.md, line 11, has <!-- prose-values: "
+        "x.grad.item() -> 6 -->"
     ]
     spanish.write_text(SPANISH)
     assert compare(docs, "autograd.md") == [
@@ -282,8 +282,8 @@ def test_notebook_twins_need_identical_code_cells(tmp_path):
     )
     assert compare(docs, "exercises/n.ipynb") == [
         "docs/es/exercises/n.ipynb has 3 cells (markdown, markdown, code) where "
-        "docs/en/exercises/n.ipynb has 2 (markdown, code): keep one Spanish cell per "
-        "English cell"
+        "docs/en/exercises/n.ipynb has 2 (markdown, code): keep one Spanish cell "
+        "per English cell"
     ]
 
 

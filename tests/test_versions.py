@@ -344,16 +344,16 @@ def test_a_failure_is_said_in_the_pages_language_with_only_the_codes_own_text_as
             "`tensor([1., 2.])`",
             "`snippets/demo.py`, line 4: prints nothing where the page shows `done`",
             f"`snippets/demo.py`, line 2: raises `{ERROR}`",
-            "`docs/en/demo.md`, line 9: the prose says `1` for `f(0)`, the code gives "
-            "`0`",
+            "`docs/en/demo.md`, line 9: the prose says `1` for `f(0)`, "
+            "the code gives `0`",
         ],
         "es": [
             "`snippets/demo.py`, línea 4: imprime `tensor([1, 2])` donde la página "
             "muestra `tensor([1., 2.])`",
             "`snippets/demo.py`, línea 4: imprime nada donde la página muestra `done`",
             f"`snippets/demo.py`, línea 2: lanza `{ERROR}`",
-            "`docs/en/demo.md`, línea 9: el texto dice `1` para `f(0)`, pero el "
-            "código da `0`",
+            "`docs/en/demo.md`, línea 9: el texto dice `1` para `f(0)`, pero "
+            "el código da `0`",
         ],
     }[language]
     output = {
@@ -617,8 +617,7 @@ def test_the_command_needs_only_the_standard_library():
     nothing installed (.github/workflows/site.yml): neither the module nor what its
     `run` imports may need a package."""
     refuse = (
-        "import sys\n"
-        "class Refuse:\n"
+        "import sys\nclass Refuse:\n"
         "    def find_spec(self, name, path=None, target=None):\n"
         "        if name.partition('.')[0] not in sys.stdlib_module_names | "
         "{'ptdocs'}:\n"

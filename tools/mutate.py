@@ -33,8 +33,8 @@ OPERATORS = {
     for name, old, new in map(
         str.split,
         "Add + -, Sub - +, Mult * /, Div / *, FloorDiv // /, Pow ** *, MatMult @ *, "
-        "BitAnd & |, BitOr | &, Lt < >=, GtE >= <, Gt > <=, LtE <= >, Eq == !=, "
-        "NotEq != ==".split(", "),
+        "BitAnd & |, BitOr | &, Lt < >=, GtE >= <, Gt > <=, LtE <= >, Eq == "
+        "!=, NotEq != ==".split(", "),
     )
 }
 AUGMENTED = (ast.Add, ast.Sub, ast.Mult, ast.Div)  # += <-> -=, *= <-> /=
@@ -49,8 +49,8 @@ for _a, _b in (pair.split() for pair in PAIRS.split(",")):
     ATTRIBUTES.setdefault(_b, []).append(_a)
 # Calls and keywords whose arguments no correct check should notice.
 UNCHECKED_CALLS = set(
-    "manual_seed seed set_printoptions printoptions catch_warnings simplefilter "
-    "filterwarnings".split()
+    "manual_seed seed set_printoptions printoptions catch_warnings "
+    "simplefilter filterwarnings".split()
 )
 UNCHECKED_KEYWORDS = {"seed", "precision", "linewidth", "number", "min_run_time"}
 # A statement calling one of these reads a clock or marks a time: swapped with its

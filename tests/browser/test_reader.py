@@ -161,8 +161,7 @@ def test_search_finds_the_autograd_page_and_only_pages_in_the_readers_language(
     expected = Site.in_language("autograd/", language)
     assert expected in found, (
         f"searching {term!r} on the {language} home page ({meta!r}) does not list "
-        f"/{expected}; "
-        f"it lists {sorted(found)}"
+        f"/{expected}; it lists {sorted(found)}"
     )
     foreign = sorted(path for path in found if Site.language(path) != language)
     assert not foreign, (
