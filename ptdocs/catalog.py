@@ -45,7 +45,8 @@ _NOT_PROSE = re.compile(
     r"|#\s*(?:noqa|type:|pragma|fmt:|pylint:|isort:|mypy:)",
     re.I,
 )
-# "# noqa: E731  one call of the work to time": the pragma stays, the words translate.
+# A pragma, then words ("noqa: E731  one call of the work to time"): the pragma stays,
+# the words translate.
 _PRAGMA_THEN_PROSE = re.compile(
     r"#\s*noqa(?::\s*[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*)?\s+(?=[^\W\d_])", re.I
 )
@@ -94,7 +95,7 @@ class Comment:
     # "#", a string's text between its quotes, an output line's after "# > ".
     spans: tuple[tuple[int, int, int], ...]
     msgid: str  # one line per line of the code: the translation keeps the count
-    prefix: str = ""  # kept before the translation: "# noqa: E731  " (one line only)
+    prefix: str = ""  # a pragma kept before the translation (one line only)
     kind: str = "comment"  # "comment", "string" or "output"
 
     @property
@@ -575,7 +576,7 @@ def _parse(data: bytes, name: str, locale: str | None = None) -> Catalog:
     )
     try:
         catalog = read_po(io.BytesIO(data), locale=locale, abort_invalid=True)
-    except Exception as error:  # noqa: BLE001 - Babel's parse errors, in one line
+    except Exception as error:  # Babel's parse errors, in one line
         raise CatalogError(f"{name}: not a valid PO file: {error}") from None
     for message in (*catalog, *catalog.obsolete.values()):
         # Babel reads "#| msgid ..." as translator comments: the previous msgid again.

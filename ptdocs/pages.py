@@ -159,7 +159,7 @@ def run_include(include: Include, namespace: dict, shown_on: str = "") -> str | 
                 exec(code, namespace)
         except unittest.SkipTest:
             raise
-        except Exception as error:  # noqa: BLE001 - reported with the snippet's line
+        except Exception as error:  # reported with the snippet's line
             return _exception_report(include, error, where)
         conditioned = any(line.condition is not None for line in lines)
         if conditioned and version is None:
@@ -422,8 +422,9 @@ def check_prose_values(example) -> str | None:
                     )
                 continue
         try:
-            got = format_value(eval(value.expression, example.namespace), value.spec)  # noqa: S307
-        except Exception as error:  # noqa: BLE001 - reported with the page's line
+            # The expression the page's author wrote, in the page's own namespace.
+            got = format_value(eval(value.expression, example.namespace), value.spec)
+        except Exception as error:  # reported with the page's line
             problems.append(f"{value.expression}: {type(error).__name__}: {error}")
             continue
         if got != value.text:

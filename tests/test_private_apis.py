@@ -192,7 +192,7 @@ def test_multiprocessing_fork_server_can_be_stopped():
 
 def test_torch_private_modules_and_options():
     import torch
-    import torch._dynamo  # noqa: F401  the preload must import
+    import torch._dynamo  # the preload must import it
     from torch.testing._comparison import default_tolerances
 
     options = torch._tensor_str.PRINT_OPTS

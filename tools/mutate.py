@@ -524,7 +524,7 @@ def _examples(examples, skipped: dict[str, str]):
                     skipped.setdefault(include.target, str(skip))
         except SybilFailure as error:
             return _classify(error.result)
-        except Exception as error:  # noqa: BLE001 - raised outside the page's code
+        except Exception as error:  # raised outside the page's code
             return f"error: {type(error).__name__}", str(error).split("\n")[0]
     return None
 
@@ -692,7 +692,7 @@ def mutate_page(
     runner.run(list(owner), timeout, deadline, done)
     for section in result.sections:
         order = {mutant: number for number, mutant in enumerate(section.mutants)}
-        section.outcomes.sort(key=lambda outcome: order[outcome.mutant])  # noqa: B023
+        section.outcomes.sort(key=lambda outcome: order[outcome.mutant])
     result.seconds = time.monotonic() - start
     return result
 

@@ -739,7 +739,7 @@ def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
                     second["result"] = _visit_in_own_context(other, site, halves[1])
                 finally:
                     other.close()
-        except BaseException as error:  # noqa: BLE001 - raised again in the calling thread
+        except BaseException as error:  # raised again in the calling thread
             second["error"] = error
 
     # A daemon: should the join below be interrupted, the interpreter does not wait for

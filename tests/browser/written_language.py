@@ -86,7 +86,7 @@ def code_units(code: str) -> list[Unit]:
         for token in tokenize.generate_tokens(io.StringIO(code).readline):
             if token.type == tokenize.COMMENT:
                 pragma = catalog._PRAGMA_THEN_PROSE.match(token.string)
-                if pragma:  # "# noqa: E731  one call of the work to time": the words count
+                if pragma:  # a pragma, then words: the words count
                     units.append(Unit("comment", token.string[pragma.end() :].strip()))
                     continue
                 if catalog._NOT_PROSE.match(
