@@ -4,8 +4,8 @@ the first worker to take the lock starts it and all read its result from the run
 shared folder.
 
 ``python -m ptdocs.site_build FOLDER [PROJECT]`` is that build: ``mkdocs build
---strict`` into ``FOLDER/site``, then ``FOLDER/result.json``. Never ``--quiet``: in
-MkDocs 1.6 it drops warnings before strict mode counts them (mkdocs issue 4126).
+--strict`` into ``FOLDER/site``, then ``FOLDER/result.json``. Never in quiet mode: in
+MkDocs 1.6 that drops warnings before strict mode counts them (mkdocs issue 4126).
 """
 
 from __future__ import annotations
