@@ -334,6 +334,9 @@ STRINGS = Texts(
                 "failed the quality check", "failed the quality check"
             ),
             "flagged noisy": Plural("flagged noisy", "flagged noisy"),
+            "repeats disagree": Plural(
+                "had repeats that disagree", "had repeats that disagree"
+            ),
             "no IQR": Plural("has no IQR", "have no IQR"),
         },
         "beyond": "beyond ×{f}",
@@ -362,8 +365,9 @@ STRINGS = Texts(
             "direction, that any cell of those pairs showed (never less than 1 + "
             "{floor}): above both, slower; below their inverses, faster. A cell is not "
             "compared (no ratio shown) when, in either run, it did not run, had a "
-            "repeat that failed, failed the quality check or is flagged noisy "
-            "(contended included); it is missing when a run lacks it."
+            "repeat that failed, failed the quality check, is flagged noisy "
+            "(contended included) or had repeats whose medians disagree (their IQR at "
+            "{repeat_spread} of the median or more); it is missing when a run lacks it."
         ),
         "interval": "95% {low}–{high}, limit ×{f}",
         "counts": "{label} against [1], cells per verdict: {counts}.",
@@ -842,7 +846,11 @@ def comparison_table(comparison, root: Path, language: str) -> str:
         lines.append(_row(cells))
     blocks = any(entry.blocks for run in runs for entry in run.cells.values())
     floor = f"{comparison.min_change:.0%}"
-    lines += ["", w["criterion_blocks" if blocks else "criterion"].format(floor=floor)]
+    rule = w["criterion_blocks" if blocks else "criterion"]
+    lines += [
+        "",
+        rule.format(floor=floor, repeat_spread=f"{compare.REPEAT_SPREAD:.0%}"),
+    ]
     for index, run in enumerate(runs[1:], 1):
         tally = comparison.counts(index).items()
         counts = ", ".join(f"{w['verdicts'][kind]} {n}" for kind, n in tally if n)

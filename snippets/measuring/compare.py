@@ -23,7 +23,8 @@ the machine drifts between runs: with --calibrate A1.csv A2.csv [B1.csv B2.csv .
 the ratio itself must also lie beyond the largest time ratio (either way) that the
 judged cells of one or more A/A pairs (two runs of the same settings each) showed.
 With several repeats, a repeat flagged noisy is left out when most were not.
-A cell flagged noisy, contended included, is not compared. For a CSV without
+A cell flagged noisy, contended included, is not compared, nor one whose repeats
+disagree (the IQR of their medians at 10% of the median or more). For a CSV without
 block times the verdict falls back to a rule of thumb: the ratio beyond a factor
 of 1 + the larger of --min-change and the two rows' IQR / median summed.
 The JSON metadata beside a CSV
@@ -82,8 +83,15 @@ REASONS = (
     "a repeat failed",
     "failed the quality check",
     "flagged noisy",
+    "repeats disagree",
     "no IQR",
 )
+# Repeats disagree when the IQR of their medians reaches this share of the median:
+# benchmark.py's noise threshold (torch's own warning level), one level up.
+REPEAT_SPREAD = 0.10
+# Calibration counts a cell whose repeats disagree: not judged, but it shows how far
+# the machine moves between runs, which is what the calibration measures.
+MOVES = {"", "repeats disagree"}
 # What describes a run; a comparison should vary one of them (warned otherwise).
 SETTINGS = ("torch build", "device", "CPU model", "threads", "preset")
 
@@ -111,6 +119,15 @@ class Entry:
     # per timed repeat, its blocks' seconds per call (from the metadata)
     blocks: tuple = ()
     noisy_repeats: int = 0  # repeats flagged noisy and left out (see combine())
+
+    @property
+    def repeat_spread(self) -> float:
+        """IQR of the repeats' median blocks relative to their median (0 for one)."""
+        if len(self.blocks) < 2:
+            return 0.0
+        medians = [statistics.median(blocks) for blocks in self.blocks]
+        low, _, high = statistics.quantiles(medians, n=4, method="inclusive")
+        return (high - low) / statistics.median(medians)
 
     @property
     def spread(self) -> float | None:
@@ -441,6 +458,8 @@ def _unusable(entry: Entry) -> str:
         return "failed the quality check"
     if entry.noisy:
         return "flagged noisy"
+    if entry.repeat_spread >= REPEAT_SPREAD:  # the run cannot say which repeat holds
+        return "repeats disagree"
     if entry.iqr is None:
         return "no IQR"
     return ""
@@ -563,7 +582,7 @@ def calibrate(*paths, floor=MIN_CHANGE) -> float:
         base, other = load_run(Path(first), "[1]"), load_run(Path(second), "[2]")
         for key, entry in base.cells.items():
             found = other.cells.get(key)
-            if found is None or _unusable(entry) or _unusable(found):
+            if found is None or {_unusable(entry), _unusable(found)} - MOVES:
                 continue  # not compared, so not calibrated on either
             if entry.blocks and found.blocks:
                 ratio = typical(found.blocks) / typical(entry.blocks)
@@ -825,8 +844,9 @@ def render(comparison: Comparison) -> str:
         ),
         "Not compared (time / [1] shown as —): a row that did not run, had a repeat "
         "that failed, failed the quality check, is flagged noisy (contended "
-        "included) or has no IQR. "
-        "Missing: the cell is absent from a run.",
+        "included), whose repeats disagree (the IQR of their medians at "
+        f"{REPEAT_SPREAD:.0%} of the median or more) or has no IQR. Missing: the cell "
+        "is absent from a run.",
         "",
     ]
     out += [cell_table(comparison, key) for key in comparison.keys]
@@ -988,8 +1008,9 @@ def parse_args(argv):
             "beyond 1 + t, t the larger of --min-change and the two rows' IQR / median "
             "summed, a rule of thumb), within noise, not compared (a row did not run, "
             "had a repeat that failed, failed the quality check, is flagged noisy or "
-            "contended, or has no IQR; no ratio shown), missing (the cell is absent "
-            "from a run). Warnings on stderr. Exit status 2 on bad input."
+            "contended, its repeats disagree, or has no IQR; no ratio shown), "
+            "missing (the cell is absent from a run). Warnings on stderr. Exit status "
+            "2 on bad input."
         ),
     )
     parser.add_argument(
