@@ -479,7 +479,8 @@ def test_an_inference_call_runs_in_inference_mode():
 
 
 def test_the_first_call_is_timed_from_before_it_starts_to_after_the_wait():
-    # A 20 ms call, then a 20 ms wait for the device: each inside the time.
+    # Two runs: one whose call takes 20 ms, one whose wait for the device does; the
+    # time must include each.
     seconds, outputs = bench.first_call(lambda: time.sleep(0.02) or "out", lambda: None)
     assert seconds >= 0.02 and outputs == "out"
     assert bench.first_call(lambda: None, lambda: time.sleep(0.02))[0] >= 0.02
@@ -1352,7 +1353,7 @@ def test_core_wait_reads_the_threads_run_delay_on_linux():
         os.sched_setaffinity(0, mine)
         rival.kill()
         rival.wait()
-    assert first is not None and 0 <= first <= before  # the counters never go back
+    assert first is not None and 0 <= first <= before  # run_delays only grow; no thread ends here
     # Seconds: the rival's turns on the core (about as long as this thread's), within
     # the wall time.
     assert 0.01 <= waited <= wall
