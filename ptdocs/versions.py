@@ -250,9 +250,9 @@ def environment(release: str, root: Path = ROOT, log=print) -> str:
     record = folder / "ptdocs-requirements.txt"  # what it was last installed from
     if python.is_file() and record.is_file() and record.read_text("utf-8") == wanted:
         return str(python)
-    if not python.is_file():
+    if not record.is_file():  # never finished: a venv cut off may lack pip, so anew
         log(f"torch {release}: making {folder.relative_to(root)}")
-        venv = [sys.executable, "-m", "venv", str(folder)]
+        venv = [sys.executable, "-m", "venv", "--clear", str(folder)]
         made = subprocess.run(venv, capture_output=True, text=True)
         if made.returncode != 0:
             raise VersionsError(

@@ -1353,7 +1353,8 @@ def test_core_wait_reads_the_threads_run_delay_on_linux():
         os.sched_setaffinity(0, mine)
         rival.kill()
         rival.wait()
-    assert first is not None and 0 <= first <= before  # run_delays only grow; no thread ends here
+    # run_delays only grow, and no thread ends here, so their sum cannot go back.
+    assert first is not None and 0 <= first <= before
     # Seconds: the rival's turns on the core (about as long as this thread's), within
     # the wall time.
     assert 0.01 <= waited <= wall

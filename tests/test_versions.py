@@ -186,6 +186,24 @@ def test_a_failed_install_is_reported_and_the_environment_not_recorded_as_ready(
     ).exists()
 
 
+def test_an_environment_never_finished_is_made_anew(project, monkeypatch):
+    # A venv cut off while it was made has a python but may have no pip.
+    folder = project / ".cache" / "versions" / "2.99.0"
+    (folder / "bin").mkdir(parents=True)
+    (folder / "bin" / "python").write_text("")
+    calls = []
+
+    def fake_run(command, **kwargs):
+        calls.append(command)
+        return SimpleNamespace(returncode=0, stdout="", stderr="")
+
+    monkeypatch.setattr(versions.subprocess, "run", fake_run)
+    monkeypatch.setattr(versions.os, "name", "posix")
+    versions.environment("2.99.0", project, log=lambda line: None)
+    assert calls[0][1:] == ["-m", "venv", "--clear", str(folder)]
+    assert (folder / "ptdocs-requirements.txt").is_file()  # installed, then recorded
+
+
 def test_the_command_refuses_bad_input_in_one_line():
     for argv, says in [
         (["run", "2.14"], "'2.14' is not a torch release number"),
