@@ -380,7 +380,10 @@ single = measure_cell(
 )
 print(single["quality_pass"], single["quality_failure"] == "")
 # > true True
-assert 0 < float(single["rel_error"]) < 1e-4
+# Each term of a float32 sum rounds by at most u; the gradients chain sums of size,
+# hidden and batch terms, a few times over.
+bound = 4 * (cell.size + cell.hidden + cell.batch) * torch.finfo(torch.float32).eps / 2
+assert 0 < float(single["rel_error"]) <= bound
 assert int(single["memory"]) == peak["training"] * 4  # float32: no scratch, to the byte
 
 # A cell that cannot run still gets its row, and the run goes on.
