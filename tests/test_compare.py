@@ -250,7 +250,7 @@ def test_the_table_is_one_compare_style_block_per_cell(pair):
             reason.replace("a repeat failed", "had a repeat that failed")
             .replace("no IQR", "has no IQR")
             .replace("flagged noisy", "is flagged noisy")
-            .replace("repeats disagree", "whose repeats disagree")
+            .replace("repeats disagree", "had repeats that disagree")
             in text
         )
 

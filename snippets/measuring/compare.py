@@ -21,7 +21,8 @@ interval lies beyond a factor of 1 + --min-change (5% by default, a chosen value
 in either direction. Blocks and repeats show the spread within a run, not how far
 the machine drifts between runs: with --calibrate A1.csv A2.csv [B1.csv B2.csv ...]
 the ratio itself must also lie beyond the largest time ratio (either way) that the
-judged cells of one or more A/A pairs (two runs of the same settings each) showed.
+cells of one or more A/A pairs (two runs of the same settings each) showed, judged
+or whose repeats disagree.
 With several repeats, a repeat flagged noisy is left out when most were not.
 A cell flagged noisy, contended included, is not compared, nor one whose repeats
 disagree (the IQR of their medians at 10% of the median or more). For a CSV without
@@ -593,8 +594,8 @@ def calibrate(*paths, floor=MIN_CHANGE) -> float:
 
 
 def limit_from(verdicts, floor=MIN_CHANGE) -> float:
-    """The largest change, in either direction, of any judged cell's time ratio in A/A
-    pairs: how far this machine drifts between runs; never below `floor`.
+    """The largest change, in either direction, of any calibrated cell's time ratio in
+    A/A pairs: how far this machine drifts between runs; never below `floor`.
 
     The ratio, not the far end of its interval: the interval of a cell judged later
     already covers the spread within its own runs, and counting that spread twice makes
@@ -844,7 +845,7 @@ def render(comparison: Comparison) -> str:
         ),
         "Not compared (time / [1] shown as —): a row that did not run, had a repeat "
         "that failed, failed the quality check, is flagged noisy (contended "
-        "included), whose repeats disagree (the IQR of their medians at "
+        "included), had repeats that disagree (the IQR of their medians at "
         f"{REPEAT_SPREAD:.0%} of the median or more) or has no IQR. Missing: the cell "
         "is absent from a run.",
         "",
@@ -1008,7 +1009,7 @@ def parse_args(argv):
             "beyond 1 + t, t the larger of --min-change and the two rows' IQR / median "
             "summed, a rule of thumb), within noise, not compared (a row did not run, "
             "had a repeat that failed, failed the quality check, is flagged noisy or "
-            "contended, its repeats disagree, or has no IQR; no ratio shown), "
+            "contended, had repeats that disagree, or has no IQR; no ratio shown), "
             "missing (the cell is absent from a run). Warnings on stderr. Exit status "
             "2 on bad input."
         ),

@@ -172,11 +172,13 @@ assert half.item() == 1.0
 # 2**-22 is just above the midpoint between 1 and 1 + 2**-10, so it
 # rounds up; 2**-11 alone in float16 would tie and round to 1.
 half = torch.tensor([1.0], dtype=torch.float16)
-half.add_(torch.tensor([2**-11 + 2**-22], dtype=torch.float64))
+just_above = torch.tensor([2**-11 + 2**-22], dtype=torch.float64)
+half.add_(just_above)
 assert half.item() == 1 + 2**-10
 # 7 // (2**32 + 2) is 0; the divisor cast first to int32 would wrap to 2, giving 3.
 sevens = torch.tensor([7], dtype=torch.int32)
-sevens.floor_divide_(torch.tensor([2**32 + 2]))
+divisor = torch.tensor([2**32 + 2])
+sevens.floor_divide_(divisor)
 assert sevens.item() == 7 // (2**32 + 2) == 0
 
 # Only a cast to a lower category is refused, and then nothing is written:
