@@ -531,7 +531,8 @@ def test_the_comparison_is_the_compare_commands_verdicts_as_a_table(tmp_path):
     )
     assert "not compared ([2] flagged noisy)" in noisy
     ratio = comparison.verdicts[comparison.keys[0], 1].ratio
-    # %g keeps 6 significant digits, within 5e-6 relative; doubled for float64's own.
+    # One rounding, %g's 6 significant digits: under 5e-6 relative (float64 adds
+    # ~1e-16); 2 x is margin.
     assert ratio == pytest.approx(0.5, rel=2 * 5e-6)  # halved, on paper ...
     assert (
         _cells(noisy)[5] == "—" and "0.50" not in noisy

@@ -21,8 +21,8 @@ interval lies beyond a factor of 1 + --min-change (5% by default, a chosen value
 in either direction. Blocks and repeats show the spread within a run, not how far
 the machine drifts between runs: with --calibrate A1.csv A2.csv [B1.csv B2.csv ...]
 the ratio itself must also lie beyond the largest time ratio (either way) that the
-cells of one or more A/A pairs (two runs of the same settings each) showed, judged
-or whose repeats disagree.
+cells of one or more A/A pairs (two runs of the same settings each) showed, counting
+the cells judged and those whose repeats disagree.
 With several repeats, a repeat flagged noisy is left out when most were not.
 A cell flagged noisy, contended included, is not compared, nor one whose repeats
 disagree (the IQR of their medians at 10% of the median or more). For a CSV without

@@ -380,8 +380,8 @@ single = measure_cell(
 )
 print(single["quality_pass"], single["quality_failure"] == "")
 # > true True
-# Each term of a float32 sum rounds by at most u; the gradients chain sums of size,
-# hidden and batch terms, a few times over.
+# A first-order estimate: each addition in a float32 sum rounds by at most u; the
+# gradients chain sums of size, hidden and batch terms, about four times over.
 bound = 4 * (cell.size + cell.hidden + cell.batch) * torch.finfo(torch.float32).eps / 2
 assert 0 < float(single["rel_error"]) <= bound
 assert int(single["memory"]) == peak["training"] * 4  # float32: no scratch, to the byte

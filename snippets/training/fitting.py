@@ -70,16 +70,18 @@ for _ in range(steps):
         sum((w * a + b - c) ** 2 for a, c in zip(X_TRAIN, Y_TRAIN, strict=True)) / n
     )
 
-# Tolerance from float32's unit roundoff u = 2⁻²⁴: one loss takes 12 roundings
-# (3 per residual, its square, 7 additions, the mean), each off by at most u; as much
-# again for the rounding already in w and b gives 24·u, rounded up to 32·u.
+# Tolerance from float32's unit roundoff u = 2⁻²⁴: one loss takes at most 12 roundings
+# (3 per residual, its square, 7 additions, the mean), each within u of its own result;
+# as much again for the rounding already in w and b gives 24·u, rounded up to 32·u.
 u = torch.finfo(torch.float32).eps / 2
+roundings = 3 + 1 + (n - 1) + 1
+rtol = 2 ** (2 * roundings - 1).bit_length() * u
 
 
 # float32 results against exact fractions, within 32·u of each, relatively.
 def assert_near(values, exact):
     exact = torch.tensor([float(v) for v in exact], dtype=torch.float64)
-    assert_close(torch.tensor(values, dtype=torch.float64), exact, rtol=32 * u, atol=0)
+    assert_close(torch.tensor(values, dtype=torch.float64), exact, rtol=rtol, atol=0)
 
 
 assert_near(losses, by_hand)
