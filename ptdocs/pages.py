@@ -22,6 +22,7 @@ from functools import cache, lru_cache, partial
 from importlib import metadata
 from pathlib import Path
 
+from num2words import num2words
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
@@ -30,6 +31,7 @@ from sybil import Region
 from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 
 from . import catalog, output_check
+from .layout import language
 from .output_check import (
     CONDITION_EXAMPLE,
     OUTPUT,
@@ -302,7 +304,11 @@ def _listing(lines: list[str]) -> str:
 # Each EXPR evaluated in the page's namespace where the comment stands, formatted with
 # its spec (else a float with "g", anything else with str()), gives TEXT, which appears
 # in the paragraph below. A conditioned pair is evaluated only on its releases, but its
-# TEXT must appear on every release, since the prose states it.
+# TEXT must appear on every release, since the prose states it. The spec ":words" is
+# for a count the prose spells out: the value must give TEXT (a whole number, so the
+# comment is the same in every language) and the paragraph must hold that number in
+# words in the page's language ("four", «cuatro»), as num2words writes it.
+WORDS = "words"
 PROSE_VALUES = re.compile(r"<!--[ \t]*prose-values:(?P<pairs>.*?)-->", re.S)
 _SPEC = re.compile(r"\s:(?P<spec>[^\s:]*)$")
 _PAIR_CONDITION = re.compile(r"\[(?P<condition>\s*torch\s*[<>=!~][^\]]*)\]")
@@ -370,6 +376,10 @@ def format_value(value, spec: str | None) -> str:
     item = getattr(value, "item", None)
     if callable(item) and getattr(value, "ndim", 0) == 0:  # 0-dim tensor, NumPy scalar
         value = item()
+    if spec == WORDS:
+        return (
+            str(value) if isinstance(value, int) else f"{value!r}, not a whole number"
+        )
     if spec is not None:
         return format(value, spec)
     return format(value, "g") if isinstance(value, float) else str(value)
@@ -438,6 +448,13 @@ def check_prose_values(example) -> str | None:
                 "expression": value.expression,
                 "got": got,
             }
+        elif value.spec == WORDS:
+            words = in_words(int(got), page)
+            if not any(appears(word, paragraph, words=True) for word in words):
+                problems.append(
+                    f"{words[0]!r} ({value.expression} in words) does not appear in "
+                    "the paragraph below"
+                )
         elif not appears(value.text, paragraph):
             problems.append(
                 f"{value.text!r} ({value.expression}) does not appear in the "
@@ -453,8 +470,22 @@ def check_prose_values(example) -> str | None:
     )
 
 
-def appears(text: str, paragraph: str) -> bool:
+def appears(text: str, paragraph: str, words: bool = False) -> bool:
     """``text`` occurs in ``paragraph`` as a whole number or word: 6 is not found in
-    16 or 6.5."""
-    found = re.search(rf"(?<![\w.]){re.escape(text)}(?![\w]|[.,]\d)", paragraph)
+    16 or 6.5; a number in words in any case ("Four" at a sentence's start)."""
+    flags = re.IGNORECASE if words else 0
+    found = re.search(
+        rf"(?<![\w.]){re.escape(text)}(?![\w]|[.,]\d)", paragraph, flags=flags
+    )
     return found is not None
+
+
+def in_words(number: int, page: str) -> tuple[str, ...]:
+    """``number`` in words in the language of ``page`` (docs/<language>/...): the
+    forms the prose may use, Spanish «uno» also as «un» and «una»."""
+    parts = Path(page).parts
+    lang = language("/".join(parts[parts.index("docs") + 1 :]))
+    word = num2words(number, lang=lang)
+    if lang == "es" and word.endswith("uno"):
+        return word, word[:-1], word[:-1] + "a"
+    return (word,)
