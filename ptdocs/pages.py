@@ -423,12 +423,11 @@ def check_prose_values(example) -> str | None:
                 problems.append(f"{value.expression}: {error}")
                 continue
             if not output_check.release_holds(value.condition, version):
-                if not appears(
-                    value.text, paragraph
-                ):  # the prose states it all the same
+                missing = _unstated(value, paragraph, page)
+                if missing:  # the prose states it all the same
                     problems.append(
-                        f"{value.text!r} ({value.expression}, on torch "
-                        f"{value.condition}) does not appear in the paragraph below"
+                        f"{missing}, on torch {value.condition}) does not appear in "
+                        "the paragraph below"
                     )
                 continue
         try:
@@ -448,18 +447,8 @@ def check_prose_values(example) -> str | None:
                 "expression": value.expression,
                 "got": got,
             }
-        elif value.spec == WORDS:
-            words = in_words(int(got), page)
-            if not any(appears(word, paragraph, words=True) for word in words):
-                problems.append(
-                    f"{words[0]!r} ({value.expression} in words) does not appear in "
-                    "the paragraph below"
-                )
-        elif not appears(value.text, paragraph):
-            problems.append(
-                f"{value.text!r} ({value.expression}) does not appear in the "
-                "paragraph below"
-            )
+        elif missing := _unstated(value, paragraph, page):
+            problems.append(f"{missing}) does not appear in the paragraph below")
     if not problems:
         return None
     if first is None or not problems[0].startswith("the prose says"):
@@ -468,6 +457,17 @@ def check_prose_values(example) -> str | None:
     return Failure(
         f"{page}, line {line}: prose-values:\n{listed}", file=page, line=line, **first
     )
+
+
+def _unstated(value: ProseValue, paragraph: str, page: str) -> str | None:
+    """ "'TEXT' (EXPRESSION" when the paragraph does not state the value, else None."""
+    if value.spec == WORDS and value.text.isdigit():
+        forms = in_words(int(value.text), page)
+        if not any(appears(form, paragraph, words=True) for form in forms):
+            return f"{forms[0]!r} ({value.expression} in words"
+    elif not appears(value.text, paragraph):
+        return f"{value.text!r} ({value.expression}"
+    return None
 
 
 def appears(text: str, paragraph: str, words: bool = False) -> bool:

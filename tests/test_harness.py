@@ -235,6 +235,22 @@ def test_a_count_in_other_words_fails(site, relative, text, missing):
         assert f"{missing} (int(r) + 2 in words) does not appear" in str(failure)
 
 
+@pytest.mark.parametrize("text, fails", [("Four radii.", False), ("4 radii.", True)])
+def test_words_on_a_release_the_pair_is_not_for_are_still_words(site, text, fails):
+    # Not evaluated on the pinned release, but the prose states it all the same.
+    body = WORDS_PAGE.replace(
+        "int(r) + 2 :words -> 4; int(r) - 1 :words -> 1",
+        "[torch>=2.14] int(r) + 2 :words -> 4",
+    )
+    failure = page_failure(site, page(site, "en/circle.md", body.format(text=text)))
+    if fails:
+        assert "'four' (int(r) + 2 in words, on torch >=2.14) does not appear" in str(
+            failure
+        )
+    else:
+        assert failure is None
+
+
 def test_words_take_a_whole_number(site):
     body = WORDS_PAGE.replace("int(r) + 2 :words", "r + 2 :words")
     path = page(site, "en/circle.md", body.format(text="Four radii, one circle."))
