@@ -22,6 +22,7 @@ from functools import cache, lru_cache, partial
 from importlib import metadata
 from pathlib import Path
 
+from num2words import num2words
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
@@ -30,6 +31,7 @@ from sybil import Region
 from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 
 from . import catalog, output_check
+from .layout import language
 from .output_check import (
     CONDITION_EXAMPLE,
     OUTPUT,
@@ -302,7 +304,11 @@ def _listing(lines: list[str]) -> str:
 # Each EXPR evaluated in the page's namespace where the comment stands, formatted with
 # its spec (else a float with "g", anything else with str()), gives TEXT, which appears
 # in the paragraph below. A conditioned pair is evaluated only on its releases, but its
-# TEXT must appear on every release, since the prose states it.
+# TEXT must appear on every release, since the prose states it. The spec ":words" is
+# for a count the prose spells out: the value must give TEXT (a whole number, so the
+# comment is the same in every language) and the paragraph must hold that number in
+# words in the page's language ("four", «cuatro»), as num2words writes it.
+WORDS = "words"
 PROSE_VALUES = re.compile(r"<!--[ \t]*prose-values:(?P<pairs>.*?)-->", re.S)
 _SPEC = re.compile(r"\s:(?P<spec>[^\s:]*)$")
 _PAIR_CONDITION = re.compile(r"\[(?P<condition>\s*torch\s*[<>=!~][^\]]*)\]")
@@ -370,6 +376,10 @@ def format_value(value, spec: str | None) -> str:
     item = getattr(value, "item", None)
     if callable(item) and getattr(value, "ndim", 0) == 0:  # 0-dim tensor, NumPy scalar
         value = item()
+    if spec == WORDS:
+        return (
+            str(value) if isinstance(value, int) else f"{value!r}, not a whole number"
+        )
     if spec is not None:
         return format(value, spec)
     return format(value, "g") if isinstance(value, float) else str(value)
@@ -413,12 +423,11 @@ def check_prose_values(example) -> str | None:
                 problems.append(f"{value.expression}: {error}")
                 continue
             if not output_check.release_holds(value.condition, version):
-                if not appears(
-                    value.text, paragraph
-                ):  # the prose states it all the same
+                missing = _unstated(value, paragraph, page)
+                if missing:  # the prose states it all the same
                     problems.append(
-                        f"{value.text!r} ({value.expression}, on torch "
-                        f"{value.condition}) does not appear in the paragraph below"
+                        f"{missing}, on torch {value.condition}) does not appear in "
+                        "the paragraph below"
                     )
                 continue
         try:
@@ -438,11 +447,8 @@ def check_prose_values(example) -> str | None:
                 "expression": value.expression,
                 "got": got,
             }
-        elif not appears(value.text, paragraph):
-            problems.append(
-                f"{value.text!r} ({value.expression}) does not appear in the "
-                "paragraph below"
-            )
+        elif missing := _unstated(value, paragraph, page):
+            problems.append(f"{missing}) does not appear in the paragraph below")
     if not problems:
         return None
     if first is None or not problems[0].startswith("the prose says"):
@@ -453,8 +459,33 @@ def check_prose_values(example) -> str | None:
     )
 
 
-def appears(text: str, paragraph: str) -> bool:
+def _unstated(value: ProseValue, paragraph: str, page: str) -> str | None:
+    """ "'TEXT' (EXPRESSION" when the paragraph does not state the value, else None."""
+    if value.spec == WORDS and value.text.isdigit():
+        forms = in_words(int(value.text), page)
+        if not any(appears(form, paragraph, words=True) for form in forms):
+            return f"{forms[0]!r} ({value.expression} in words"
+    elif not appears(value.text, paragraph):
+        return f"{value.text!r} ({value.expression}"
+    return None
+
+
+def appears(text: str, paragraph: str, words: bool = False) -> bool:
     """``text`` occurs in ``paragraph`` as a whole number or word: 6 is not found in
-    16 or 6.5."""
-    found = re.search(rf"(?<![\w.]){re.escape(text)}(?![\w]|[.,]\d)", paragraph)
+    16 or 6.5; a number in words in any case ("Four" at a sentence's start)."""
+    flags = re.IGNORECASE if words else 0
+    found = re.search(
+        rf"(?<![\w.]){re.escape(text)}(?![\w]|[.,]\d)", paragraph, flags=flags
+    )
     return found is not None
+
+
+def in_words(number: int, page: str) -> tuple[str, ...]:
+    """``number`` in words in the language of ``page`` (docs/<language>/...): the
+    forms the prose may use, Spanish «uno» also as «un» and «una»."""
+    parts = Path(page).parts
+    lang = language("/".join(parts[parts.index("docs") + 1 :]))
+    word = num2words(number, lang=lang)
+    if lang == "es" and word.endswith("uno"):
+        return word, word[:-1], word[:-1] + "a"
+    return (word,)

@@ -195,6 +195,68 @@ def test_the_value_must_appear_in_the_paragraph_below_as_a_whole_number(site):
     assert "'12.57' (area) does not appear in the paragraph below" in str(failure)
 
 
+WORDS_PAGE = """
+    ```python
+    --8<-- "snippets/demo/circle.py:area"
+    ```
+
+    <!-- prose-values: int(r) + 2 :words -> 4; int(r) - 1 :words -> 1 -->
+    {text}
+"""
+
+
+@pytest.mark.parametrize(
+    "relative, text",
+    [
+        ("en/circle.md", "Four radii, one circle."),
+        ("es/circle.md", "Cuatro radios, un círculo."),
+        ("es/circle.md", "Cuatro radios y una circunferencia."),
+    ],
+)
+def test_a_count_spelled_out_is_checked_in_the_pages_language(site, relative, text):
+    path = page(site, relative, WORDS_PAGE.format(text=text))
+    assert page_failure(site, path) is None
+
+
+@pytest.mark.parametrize(
+    "relative, text, missing",
+    [
+        ("en/circle.md", "Five radii, one circle.", "'four'"),
+        ("es/circle.md", "Four radii, un círculo.", "'cuatro'"),  # English on es
+        ("es/circle.md", "Cuatro radios, uno más.", None),  # «uno» is a form too
+    ],
+)
+def test_a_count_in_other_words_fails(site, relative, text, missing):
+    path = page(site, relative, WORDS_PAGE.format(text=text))
+    failure = page_failure(site, path)
+    if missing is None:
+        assert failure is None
+    else:
+        assert f"{missing} (int(r) + 2 in words) does not appear" in str(failure)
+
+
+@pytest.mark.parametrize("text, fails", [("Four radii.", False), ("4 radii.", True)])
+def test_words_on_a_release_the_pair_is_not_for_are_still_words(site, text, fails):
+    # Not evaluated on the pinned release, but the prose states it all the same.
+    body = WORDS_PAGE.replace(
+        "int(r) + 2 :words -> 4; int(r) - 1 :words -> 1",
+        "[torch>=2.14] int(r) + 2 :words -> 4",
+    )
+    failure = page_failure(site, page(site, "en/circle.md", body.format(text=text)))
+    if fails:
+        assert "'four' (int(r) + 2 in words, on torch >=2.14) does not appear" in str(
+            failure
+        )
+    else:
+        assert failure is None
+
+
+def test_words_take_a_whole_number(site):
+    body = WORDS_PAGE.replace("int(r) + 2 :words", "r + 2 :words")
+    path = page(site, "en/circle.md", body.format(text="Four radii, one circle."))
+    assert "the code gives 4.0, not a whole number" in str(page_failure(site, path))
+
+
 def test_a_malformed_directive_is_reported_with_its_line(site):
     path = page(
         site,

@@ -105,11 +105,12 @@ def closed_form(k):
 assert [closed_form(k) for k in range(1, steps + 1)] == by_hand  # exactly equal
 
 # 200 steps: within float32's reach of the optimum, as the closed form says.
-for _ in range(200 - steps):
+long_run = 200
+for _ in range(long_run - steps):
     optimizer.zero_grad()
     loss_fn(model(x), y).backward()
     optimizer.step()
-print(f"{model.w.item():.4f} {model.b.item():.4f} {float(closed_form(200)):.4f}")
+print(f"{model.w.item():.4f} {model.b.item():.4f} {float(closed_form(long_run)):.4f}")
 # > 2.1167 1.1250 0.5073
 assert_close(model.w.detach(), torch.tensor(float(w_best)))
 assert_close(model.b.detach(), torch.tensor(float(b_best)))
