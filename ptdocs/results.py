@@ -797,12 +797,9 @@ def comparison_table(comparison, root: Path, language: str) -> str:
             cells += [ratio, _verdict_text(verdict, language)]
         lines.append(_row(cells))
     blocks = any(entry.blocks for run in runs for entry in run.cells.values())
-    floor = f"{comparison.min_change:.0%}"
+    floor, spread = f"{comparison.min_change:.0%}", f"{compare.REPEAT_SPREAD:.0%}"
     rule = w["criterion_blocks" if blocks else "criterion"]
-    lines += [
-        "",
-        rule.format(floor=floor, repeat_spread=f"{compare.REPEAT_SPREAD:.0%}"),
-    ]
+    lines += ["", rule.format(floor=floor, repeat_spread=spread)]
     for index, run in enumerate(runs[1:], 1):
         tally = comparison.counts(index).items()
         counts = ", ".join(f"{w['verdicts'][kind]} {n}" for kind, n in tally if n)
@@ -822,9 +819,7 @@ def benchmark_command(comparison) -> str:
 def _known(base, run) -> list[str]:
     """The settings (compare.SETTINGS) that both runs' metadata and CSVs say."""
     mine, theirs = base.settings(), run.settings()
-    return [
-        s for s in compare.SETTINGS if mine[s] is not None and theirs[s] is not None
-    ]
+    return [s for s in compare.SETTINGS if None not in (mine[s], theirs[s])]
 
 
 def setting_notes(comparison, language: str) -> list[str]:
@@ -862,8 +857,7 @@ def is_aa(comparison) -> bool:
 
 
 def gap_note(first, second, language: str) -> str:
-    """Which run started after the other finished, and how long after, or '' (also
-    when they overlap: setting_notes says so)."""
+    """How long after the other one run started, or '' (overlap: setting_notes says)."""
     if first.span is None or second.span is None or compare.overlap(first, second):
         return ""
     earlier, later = sorted((first, second), key=lambda run: run.span)
@@ -886,8 +880,7 @@ def aa_summary(comparison, language: str) -> str:
 
 
 def comparison_section(comparison, root, language, plot, dark_plot=None) -> str:
-    """What replaces a comparison marker of the page; for an A/A pair, also when the
-    second run started and how many cells the verdict nevertheless calls changed."""
+    """A comparison marker's Markdown; for an A/A pair, also the gap and the drift."""
     w = STRINGS.in_language(language)
     paths = " ".join(_relative(run.path, root) for run in comparison.runs)
     aa = is_aa(comparison) and len(comparison.runs) == 2
