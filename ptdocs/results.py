@@ -1,7 +1,6 @@
-"""The results page: the benchmark CSV the pipeline wrote (or else the committed sample,
-saying so) with its metadata, as a table and plots; and committed pairs of runs compared
-by ``snippets/measuring/compare.py``, the reader's own compare command, so the page and
-the command never disagree. Numbers the page cannot trace to a run are an error."""
+"""The results page: a benchmark run (fresh, else the committed sample, saying so) as a
+table and plots, and committed pairs compared by snippets/measuring/compare.py, the
+reader's own command, so the two never disagree. Untraceable numbers are an error."""
 
 from __future__ import annotations
 
@@ -21,10 +20,7 @@ from .catalog import Plural, Texts
 
 FRESH = Path("results/benchmark.csv")
 SAMPLE = Path("samples/benchmark-cpu.csv")
-COMPARISON = (
-    Path("samples/benchmark-cpu-threads1.csv"),
-    Path("samples/benchmark-cpu-threads2.csv"),
-)
+COMPARISON = tuple(Path(f"samples/benchmark-cpu-threads{n}.csv") for n in (1, 2))
 # Same settings (2 threads, same preset and build), started at different times: what
 # drift between runs looks like.
 AA_PAIR = (SAMPLE, COMPARISON[1])
@@ -59,7 +55,7 @@ class Results:
 def load(root: Path) -> Results:
     """The fresh results where either of their files exists, else the sample."""
     for csv_path, fresh in ((FRESH, True), (SAMPLE, False)):
-        if any((root / path).is_file() for path in (csv_path, _json(csv_path))):
+        if any((root / p).is_file() for p in (csv_path, csv_path.with_suffix(".json"))):
             return load_pair(root, csv_path, fresh)
     raise ResultsError(
         f"no benchmark results: neither {FRESH} ({BENCHMARK_COMMAND} --preset quick "
@@ -67,14 +63,10 @@ def load(root: Path) -> Results:
     )
 
 
-def _json(csv_path: Path) -> Path:
-    return csv_path.with_suffix(".json")
-
-
 def load_pair(root: Path, csv_path: Path, fresh: bool) -> Results:
     """One CSV (relative to root) and the metadata beside it, checked to be one run's:
     otherwise the page would attribute rows to the wrong machine."""
-    json_path = _json(csv_path)
+    json_path = csv_path.with_suffix(".json")
     for have, lack, what in (
         (csv_path, json_path, "metadata"),
         (json_path, csv_path, "CSV"),
@@ -96,11 +88,8 @@ def load_pair(root: Path, csv_path: Path, fresh: bool) -> Results:
             f"{json_path} describes {metadata['cells']} cells but {csv_path} has "
             f"{len(rows)} rows: not the same run"
         )
-    recorded = metadata.get("csv_sha256")  # absent before the benchmark recorded it
-    if recorded not in (
-        None,
-        hashlib.sha256((root / csv_path).read_bytes()).hexdigest(),
-    ):
+    digest = hashlib.sha256((root / csv_path).read_bytes()).hexdigest()
+    if metadata.get("csv_sha256") not in (None, digest):  # None: older benchmarks
         raise ResultsError(
             f"{json_path} records another CSV (csv_sha256 does not match {csv_path}): "
             "not the same run"
@@ -136,9 +125,6 @@ def read_rows(path: Path) -> list[dict]:
             task=row.get("task") or "",
         )
     return rows
-
-
-# ---- numbers and words
 
 
 def _in_units(value: float | None, units) -> str:
@@ -309,11 +295,7 @@ STRINGS = Texts(
         ),
         "started": "started {when}, took {seconds} s",
         "finished": "finished {when}",
-        "compare_columns": (
-            "Task",
-            "dtype",
-            "Batch",
-        ),
+        "compare_columns": ("Task", "dtype", "Batch"),
         "latency_of": "{label} latency (IQR)",
         "ratio_of": "{label} / [1]",
         "verdict_of": "Verdict {label}",
@@ -432,9 +414,6 @@ def _plain(value) -> str:
 
 def _row(cells) -> str:
     return "| " + " | ".join(_cell(cell) for cell in cells) + " |"
-
-
-# ---- the results section
 
 
 def source_note(results: Results, language: str) -> str:
@@ -559,18 +538,13 @@ def section(results, language, plot, csv_link, json_link, dark_plot=None) -> str
     )
 
 
-# ---- plots
-
-PLOT_STYLE = {
-    "svg.fonttype": "none",
-    "svg.hashsalt": "ptdocs-results",
-    "font.family": "sans-serif",
-    "font.size": 10,
-}
+PLOT_STYLE = {"svg.fonttype": "none", "svg.hashsalt": "ptdocs-results"}
+PLOT_STYLE |= {"font.family": "sans-serif", "font.size": 10}
 # The settings that take the colour scheme's ink.
 INKED = ("text.color", "axes.labelcolor", "axes.titlecolor", "axes.edgecolor")
 INKED += ("xtick.color", "ytick.color")
 FAILED_COLOR = "#d62728"
+FAILED_CROSS = {"linewidths": 2.2, "color": FAILED_COLOR, "zorder": 3}
 VERDICT_COLORS = {"faster": "#2ca02c", "slower": "#d62728", "within noise": "#7f7f7f"}
 # Each plot is drawn for each colour scheme, on a transparent background; the page shows
 # the reader's (see picture). The data's colours are the same in both: text, axes and
@@ -646,12 +620,9 @@ def draw(results: Results, language: str, scheme: str = "light"):
     dtypes = sorted({row["dtype"] for row in results.rows})
     plt = _pyplot()
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    size = (2.9 * len(tasks), 3.3)
     figure, axes = plt.subplots(
-        1,
-        len(tasks),
-        figsize=(2.9 * len(tasks), 3.3),
-        squeeze=False,
-        layout="constrained",
+        1, len(tasks), figsize=size, squeeze=False, layout="constrained"
     )
     hollow = {"linestyle": "none", "marker": "o", "markersize": 8}
     hollow |= {"markerfacecolor": look["hollow"], "markeredgewidth": 1.8}
@@ -673,23 +644,12 @@ def draw(results: Results, language: str, scheme: str = "light"):
                 b for b in batches if any(r["noisy"] for r in mine if r["batch"] == b)
             ]
             if noisy:  # hollow: a median the benchmark itself calls imprecise
-                axis.plot(
-                    noisy,
-                    [medians[batches.index(b)] for b in noisy],
-                    markeredgecolor=color,
-                    zorder=2.5,
-                    **hollow,
-                )
+                ys = [medians[batches.index(b)] for b in noisy]
+                axis.plot(noisy, ys, markeredgecolor=color, zorder=2.5, **hollow)
             if failed := [r for r in mine if not r["passed"]]:
-                axis.scatter(
-                    [r["batch"] for r in failed],
-                    [r["latency"] * 1e3 for r in failed],
-                    marker="x",
-                    s=90,
-                    linewidths=2.2,
-                    color=FAILED_COLOR,
-                    zorder=3,
-                )
+                xs = [r["batch"] for r in failed]
+                ys = [r["latency"] * 1e3 for r in failed]
+                axis.scatter(xs, ys, marker="x", s=90, **FAILED_CROSS)
         axis.set_title(_task(w, task))
         axis.set_xscale("log", base=2)
         axis.set_yscale("log")
@@ -742,15 +702,9 @@ def draw_comparison(comparison, language: str, scheme: str = "light"):
                 label = w["verdicts"][verdict.kind]
                 axis.annotate(label, (1, y), color=look["muted"], **LABEL_STYLE)
                 continue
-            factor, colour = verdict.factor, VERDICT_COLORS[verdict.kind]
-            axis.barh(
-                y,
-                factor - 1 / factor,
-                left=1 / factor,
-                height=height,
-                color=look["band"],
-                zorder=0,
-            )
+            inside, colour = 1 / verdict.factor, VERDICT_COLORS[verdict.kind]
+            band = {"height": height, "color": look["band"], "zorder": 0}
+            axis.barh(y, verdict.factor - inside, left=inside, **band)
             axis.barh(y, verdict.ratio - 1, left=1, height=height * 0.7, color=colour)
     axis.axvline(1, color=look["rule"], linewidth=1)
     axis.set_xscale("log")
@@ -774,9 +728,6 @@ def draw_comparison(comparison, language: str, scheme: str = "light"):
     ]
     _legend(figure, legend + [Patch(color=look["band"], label=w["band_legend"])])
     return figure
-
-
-# ---- a comparison of two runs
 
 
 def _run_name(run, root: Path, language: str) -> str:
@@ -846,12 +797,9 @@ def comparison_table(comparison, root: Path, language: str) -> str:
             cells += [ratio, _verdict_text(verdict, language)]
         lines.append(_row(cells))
     blocks = any(entry.blocks for run in runs for entry in run.cells.values())
-    floor = f"{comparison.min_change:.0%}"
+    floor, spread = f"{comparison.min_change:.0%}", f"{compare.REPEAT_SPREAD:.0%}"
     rule = w["criterion_blocks" if blocks else "criterion"]
-    lines += [
-        "",
-        rule.format(floor=floor, repeat_spread=f"{compare.REPEAT_SPREAD:.0%}"),
-    ]
+    lines += ["", rule.format(floor=floor, repeat_spread=spread)]
     for index, run in enumerate(runs[1:], 1):
         tally = comparison.counts(index).items()
         counts = ", ".join(f"{w['verdicts'][kind]} {n}" for kind, n in tally if n)
@@ -871,9 +819,7 @@ def benchmark_command(comparison) -> str:
 def _known(base, run) -> list[str]:
     """The settings (compare.SETTINGS) that both runs' metadata and CSVs say."""
     mine, theirs = base.settings(), run.settings()
-    return [
-        s for s in compare.SETTINGS if mine[s] is not None and theirs[s] is not None
-    ]
+    return [s for s in compare.SETTINGS if None not in (mine[s], theirs[s])]
 
 
 def setting_notes(comparison, language: str) -> list[str]:
@@ -911,8 +857,7 @@ def is_aa(comparison) -> bool:
 
 
 def gap_note(first, second, language: str) -> str:
-    """Which run started after the other finished, and how long after, or '' (also
-    when they overlap: setting_notes says so)."""
+    """How long after the other one run started, or '' (overlap: setting_notes says)."""
     if first.span is None or second.span is None or compare.overlap(first, second):
         return ""
     earlier, later = sorted((first, second), key=lambda run: run.span)
@@ -935,8 +880,7 @@ def aa_summary(comparison, language: str) -> str:
 
 
 def comparison_section(comparison, root, language, plot, dark_plot=None) -> str:
-    """What replaces a comparison marker of the page; for an A/A pair, also when the
-    second run started and how many cells the verdict nevertheless calls changed."""
+    """A comparison marker's Markdown; for an A/A pair, also the gap and the drift."""
     w = STRINGS.in_language(language)
     paths = " ".join(_relative(run.path, root) for run in comparison.runs)
     aa = is_aa(comparison) and len(comparison.runs) == 2
@@ -956,8 +900,6 @@ def comparison_section(comparison, root, language, plot, dark_plot=None) -> str:
         ]
     )
 
-
-# ---- the measuring page's sample, as a table
 
 # The main columns of the sample, those the measuring page's prose compares (quoting
 # their names), as many as fit the column at 1280 px without breaking a number

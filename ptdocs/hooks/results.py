@@ -1,9 +1,7 @@
-"""Fill each language's results page (``<!-- results -->``, ``<!-- comparison -->``,
-``<!-- comparison-aa -->``) and the measuring page (``<!-- sample-table -->``) from the
-committed benchmark runs (ptdocs/results.py); the plots, CSV and JSON they show are
-generated files beside the page, never in the repository. A plot is cached in
-``.cache/ptdocs-plots/`` under a digest of all it is drawn from: drawing took a third of
-a warm build."""
+"""Fill the results pages' markers (below) and the measuring page's sample table from
+the benchmark runs (ptdocs/results.py); plots, CSV and JSON are generated beside the
+page, never committed. Plots are cached (PLOTS) under a digest of all they are drawn
+from: drawing took a third of a warm build."""
 
 import hashlib
 from pathlib import Path
@@ -40,8 +38,7 @@ def on_pre_build(config):
 
 
 def on_post_build(config):
-    """Remove the plots no language of this build used, as mkdocs-jupyter does with
-    its renders."""
+    """Remove the plots no language of this build used (as mkdocs-jupyter does)."""
     folder = Path(config.config_file_path).parent / PLOTS
     if _outermost(config) and folder.is_dir():
         for path in folder.glob("*.svg"):
