@@ -542,8 +542,7 @@ def _cut(text: str, width: int = 40) -> str:
 
 
 def _parse(data: bytes, name: str, locale: str | None = None) -> Catalog:
-    problems = syntax_problems(data, name)
-    if problems:
+    if problems := syntax_problems(data, name):
         raise POSyntaxError(problems)
     # Babel cannot read an obsolete entry's previous msgid (#~|): history, dropped.
     data = b"\n".join(
