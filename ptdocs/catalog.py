@@ -885,24 +885,20 @@ def interface_tables(root: Path = ROOT):
     for path in sorted((Path(root) / "ptdocs").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
         for node in ast.walk(ast.parse(text, str(path))) if "Texts(" in text else ():
-            if not (
-                isinstance(node, ast.Call)
-                and getattr(node.func, "id", getattr(node.func, "attr", None))
-                == "Texts"
-                and len(node.args) >= 2
-                and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[1], ast.Dict)
-            ):
-                continue
-            where = relative(path, root)
-            try:
-                english = _literal(node.args[1])
-            except (ValueError, TypeError):  # or Plural(...) of other than two
-                raise CatalogError(
-                    f"{where}:{node.lineno}: the English table of Texts(...) must be "
-                    "a literal"
-                ) from None
-            yield where, node.lineno, node.args[0].value, english
+            match node:
+                case ast.Call(
+                    func=ast.Name(id="Texts") | ast.Attribute(attr="Texts"),
+                    args=[ast.Constant(value=name), ast.Dict() as table, *_],
+                ):
+                    where = relative(path, root)
+                    try:
+                        english = _literal(table)
+                    except (ValueError, TypeError):  # or Plural(...) of other than two
+                        raise CatalogError(
+                            f"{where}:{node.lineno}: the English table of Texts(...) "
+                            "must be a literal"
+                        ) from None
+                    yield where, node.lineno, name, english
 
 
 def _literal(node: ast.AST):
