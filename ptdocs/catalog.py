@@ -75,16 +75,11 @@ class CatalogError(ValueError):
 
 
 class Place(NamedTuple):
-    """A line of a file (from the repository root), shown as ``file:line``."""
-
-    file: str
+    file: str  # from the repository root
     line: int
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}"
-
-
-# ---------------------------------------------------------------- texts in code
 
 
 @dataclass(frozen=True)
@@ -176,8 +171,7 @@ def _tokens(source: str) -> list[tokenize.TokenInfo]:
 
 
 def _opening(token: str) -> tuple[str, str]:
-    found = _PY_STRING.match(token)
-    return found["prefix"], found["quote"]
+    return _PY_STRING.match(token).group("prefix", "quote")
 
 
 def _pieces(token: tokenize.TokenInfo) -> list[tuple[tuple[int, int, int], str]]:
@@ -233,8 +227,7 @@ def _string_texts(tokens) -> list[Comment]:
 
 
 def _output_texts(source: str, strings: list[Comment]) -> list[Comment]:
-    """Each run of ``# >`` lines that shows a phrase of the code's prose strings: the
-    program prints the project's text there (torch's own output is not an entry)."""
+    """Each run of ``# >`` lines showing a phrase of the strings, not torch's."""
     ours = {phrase for string in strings for phrase in phrases(string.msgid)}
     outputs = [
         (row, found.end(), line)
@@ -254,8 +247,7 @@ def _output_texts(source: str, strings: list[Comment]) -> list[Comment]:
 
 
 def _imported_strings(source: str, name: str, root: Path) -> list[Comment]:
-    """The prose strings of the modules beside ``name`` that the code imports: what
-    it prints of theirs is the project's text too."""
+    """The prose strings of the modules beside ``name`` that the code imports."""
     try:
         body = ast.parse(source).body if name else []
     except SyntaxError:
@@ -277,8 +269,7 @@ def _imported_strings(source: str, name: str, root: Path) -> list[Comment]:
 def texts(
     source: str, suffix: str = ".py", name: str = "", root: Path = ROOT
 ) -> list[Comment]:
-    """Everything a translator translates in some code (``name``: its file), in order:
-    comments, prose strings and the output that shows those or imported ones."""
+    """Comments, prose strings and the output showing them, of ``name``'s code."""
     found = comments(source, suffix)
     if suffix == ".py":
         strings = _string_texts(_tokens(source))
@@ -288,8 +279,7 @@ def texts(
 
 
 def code_tokens(source: str) -> list[tuple]:
-    """Every token but comments, by its line; a string by its prefix, quotes and
-    f-string fields: equal where two versions differ in comments and texts at most."""
+    """Every token but comments, a string by its prefix, quotes and f-string fields."""
     found = []
     for token in _tokens(source):
         if token.type in (tokenize.NL, tokenize.NEWLINE):
@@ -313,8 +303,7 @@ def same_code(english: str, other: str) -> bool:
 
 
 def string_differences(english: str, other: str) -> list[tuple[str, str]]:
-    """The (English, other) text of each string literal line that differs between two
-    versions of the same code (:func:`same_code`), in order."""
+    """(English, other) of each string literal line that differs in the same code."""
     a, b = (
         [_pieces(token) for token in _tokens(text) if token.type == tokenize.STRING]
         for text in (english, other)
@@ -334,8 +323,7 @@ def translate_source(
     name: str = "",
     root: Path = ROOT,
 ) -> tuple[str, list[Comment]]:
-    """The code with each translated entry replaced line for line (every token and
-    line number kept, else it stays English), and the entries left in English."""
+    """The code with each entry translated line for line, and those left in English."""
     lines = source.split("\n")
     edits: list[tuple[int, int, int, str]] = []  # (line, start, end column, new text)
     untranslated = []
@@ -361,15 +349,11 @@ def translate_source(
 
 
 def _edited(lines: list[str], edits) -> str:
-    """The lines with each (line, start, end, text) edit made, right to left: two
-    strings on one line keep their columns."""
+    # Right to left: two strings on one line keep their columns.
     lines = list(lines)
     for row, start, end, text in sorted(edits, reverse=True):
         lines[row - 1] = lines[row - 1][:start] + text + lines[row - 1][end:]
     return "\n".join(lines)
-
-
-# ---------------------------------------------------------------- reading PO files
 
 
 def po_path(domain: str, language: str, root: Path = ROOT) -> Path:
@@ -395,8 +379,7 @@ _BRACES = re.compile(r"(?<!\{)\{(\w*)[^{}]*\}(?!\})")
 
 
 class POSyntaxError(CatalogError):
-    """A PO file that gettext would reject or Babel read lossily: each problem is
-    ``file:line: what is wrong``."""
+    """A PO file that gettext would reject or Babel read lossily."""
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
@@ -405,8 +388,7 @@ class POSyntaxError(CatalogError):
 
 
 def syntax_problems(data: bytes, name: str) -> list[str]:
-    """``name:line: what is wrong`` for what msgfmt (``-c``) rejects in a PO file or
-    Babel would read lossily; [] for a sound file."""
+    """``name:line: what is wrong`` for each thing msgfmt -c rejects or Babel loses."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -477,8 +459,7 @@ _STRAY = "a quoted line that continues no msgid, msgstr or msgctxt"
 
 
 def _entries(entries: list[dict]) -> list[tuple[int, str]]:
-    """(line, problem) of each entry without its parts, repeated, or whose
-    translation ``msgfmt -c`` would refuse."""
+    """(line, problem) of each incomplete, repeated or msgfmt -c refused entry."""
     found, seen = [], {}
     for entry in entries:
         if "msgid" not in entry:
@@ -492,13 +473,8 @@ def _entries(entries: list[dict]) -> list[tuple[int, str]]:
         key = (entry.get("msgctxt", [0, None])[1], msgid)
         if key in seen:
             both = " and msgctxt" if key[0] is not None else ""
-            found.append(
-                (
-                    number,
-                    f"the same msgid{both} as line {seen[key]}: keep one of the two "
-                    "entries",
-                )
-            )
+            said = f"the same msgid{both} as line {seen[key]}: keep one of the two "
+            found.append((number, said + "entries"))
         seen[key] = number
         flags, plural = entry["flags"], entry.get("msgid_plural", [0, ""])[1]
         if not msgid or "fuzzy" in flags:  # msgfmt -c skips fuzzy entries too
@@ -532,8 +508,7 @@ def _extra_fields(english: str, translated: str, why: str = "") -> list[str]:
 
 
 def _directives(text: str) -> list:
-    """A text's %-directives by name and the kind of argument each takes (as msgfmt
-    compares them: "%o" and "%d" both take an integer)."""
+    """A text's %-directives as msgfmt compares them ("%o" and "%d": an integer)."""
     kinds = {**dict.fromkeys("diouxX", "integer"), **dict.fromkeys("eEfFgG", "float")}
     return sorted(
         (name, kinds.get(kind, kind))
@@ -562,13 +537,12 @@ def _text_problem(keyword: str, text: str) -> str | None:
     )
 
 
-def _cut(text: str) -> str:
-    return text if len(text) <= 40 else text[:37] + "..."
+def _cut(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _parse(data: bytes, name: str, locale: str | None = None) -> Catalog:
-    problems = syntax_problems(data, name)
-    if problems:
+    if problems := syntax_problems(data, name):
         raise POSyntaxError(problems)
     # Babel cannot read an obsolete entry's previous msgid (#~|): history, dropped.
     data = b"\n".join(
@@ -596,8 +570,7 @@ def _parse(data: bytes, name: str, locale: str | None = None) -> Catalog:
 
 
 def content(data: bytes, name: str) -> tuple:
-    """What a PO file or template says, whatever its layout (wrapping, order, header
-    fields such as Poedit's X-Generator); POSyntaxError for a damaged one."""
+    """What a PO file says, whatever its layout (wrapping, order, X-Generator)."""
     catalog = _parse(data, name)
     messages = [(False, m) for m in catalog if m.id]
     messages += [(True, m) for m in catalog.obsolete.values()]
@@ -625,8 +598,8 @@ def _loaded(path: Path, stamp: tuple[int, int], locale: str) -> Catalog:
 
 
 def load(domain: str, language: str, root: Path = ROOT) -> Catalog:
-    """A language's PO file, read once per change of the file. A tree without locale/
-    (a test's small site) uses the project's catalog."""
+    """A language's PO file, read once per change; without locale/ (a test's site),
+    the project's."""
     if not (Path(root) / LOCALE).is_dir():
         root = ROOT
     path = po_path(domain, language, root)
@@ -654,29 +627,24 @@ def comment_translations(language: str, root: Path = ROOT) -> dict[str, str]:
 
 @functools.lru_cache(maxsize=8)
 def _comment_map(catalog: Catalog) -> dict[str, str]:
-    return {
-        message.id: message.string
-        for message in catalog
-        if message.id and message.string and not message.fuzzy and not message.context
-    }
+    return {m.id: m.string for m in _current(catalog) if not m.context}
 
 
 def line_translations(
     language: str, kind: str, root: Path = ROOT
 ) -> frozenset[tuple[str, str]]:
-    """(English, translation) of each line of each current ``kind`` ("string" or
-    "output") entry: what a translated version of some code may differ in."""
+    """(English, translation) of each line of each current ``kind`` entry."""
     return frozenset(
         pair
-        for message in load("snippets", language, root)
-        if message.id
-        and message.string
-        and not message.fuzzy
-        and _is_kind(message, kind)
-        for pair in zip(
-            message.id.split("\n"), message.string.split("\n"), strict=False
-        )
+        for m in _current(load("snippets", language, root))
+        if _is_kind(m, kind)
+        for pair in zip(m.id.split("\n"), m.string.split("\n"), strict=False)
     )
+
+
+def _current(catalog: Catalog):
+    """The translated entries, fuzzy ones left out (as msgfmt does)."""
+    return (m for m in catalog if m.id and m.string and not m.fuzzy)
 
 
 def _is_kind(message, kind: str) -> bool:
@@ -703,8 +671,6 @@ def translate_file(
 def _translated_file(
     path: Path, stamp: tuple[int, int], root: Path, catalog: Catalog
 ) -> tuple[tuple[str, ...], tuple[Place, ...]]:
-    """translate_file, once per version of the file and of the catalog (``load``
-    gives the same Catalog while the PO file is unchanged)."""
     name = relative(path, root)
     translated, left = translate_source(
         path.read_text(encoding="utf-8"), _comment_map(catalog), path.suffix, name, root
@@ -714,14 +680,10 @@ def _translated_file(
 
 
 def relative(path: Path, root: Path) -> str:
-    """``path`` from the root, with forward slashes (as given when outside it)."""
     try:
         return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
     except ValueError:
         return str(path)
-
-
-# ---------------------------------------------------------------- interface strings
 
 
 class Plural:
@@ -780,7 +742,6 @@ class Texts(Mapping):
         return table
 
     def in_language(self, language: str) -> dict:
-        """The table in ``language``, or in English for a language without a catalog."""
         return self[language if language in self else SOURCE]
 
 
@@ -794,7 +755,6 @@ def _gettext(catalog: Catalog) -> gettext.GNUTranslations:
 
 
 def _items(english, key: str):
-    """(msgctxt, value) of a table's value or of each of its items, nested."""
     if isinstance(english, dict):
         return [(f"{key}.{k}", v) for k, v in english.items()]
     return [(f"{key}.{i}", v) for i, v in enumerate(english)]
@@ -836,20 +796,16 @@ def _flatten(english, key: str):
             yield from _flatten(value, item_key)
 
 
-# ---------------------------------------------------------------- extraction
-
-
 def shown_lines(root: Path = ROOT) -> dict[str, set[int]]:
     """For each snippet file, the lines that some English page shows (its includes)."""
     shown: dict[str, set[int]] = {}
     for page in sorted((Path(root) / "docs" / SOURCE).rglob("*.md")):
         for line in page.read_text(encoding="utf-8").split("\n"):
-            target = include_target(line)
-            if target is None:
+            if (target := include_target(line)) is None:
                 continue
-            path, file = snippet_file(target, root)
-            if not path.endswith(SUFFIXES):
+            if not (found := snippet_file(target, root))[0].endswith(SUFFIXES):
                 continue
+            path, file = found
             first, lines = cut(target, file.read_text(encoding="utf-8").split("\n"))
             shown.setdefault(path, set()).update(
                 first + i for i, text in enumerate(lines) if text.strip()
@@ -873,13 +829,11 @@ def code_cells(source: Path, cells=None):
 
 
 def _notebook_code(source: Path) -> list[tuple[int, str]]:
-    """(line offset in the file, code) of each code cell of a notebook source."""
     cells = code_cells(source)
     return [(line - 1, cell.source) for _, line, cell in cells if line and cell.source]
 
 
 def translate_notebook_code(code: str, language: str, root: Path = ROOT) -> str:
-    """One code cell of a notebook source in the language."""
     if language == SOURCE:
         return code
     return translate_source(code, comment_translations(language, root))[0]
@@ -919,8 +873,7 @@ def extract_comments(root: Path = ROOT) -> Catalog:
         ]
     for path, offset, comment in found:
         notes = [_KIND_NOTES[comment.kind]] if comment.kind in _KIND_NOTES else []
-        if len(comment.spans) > 1:
-            count = len(comment.spans)
+        if (count := len(comment.spans)) > 1:
             notes.append(f"{count} lines: keep {count} lines in the translation")
         location = (path, offset + comment.line)
         catalog.add(comment.msgid, locations=[location], auto_comments=notes)
@@ -932,24 +885,20 @@ def interface_tables(root: Path = ROOT):
     for path in sorted((Path(root) / "ptdocs").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
         for node in ast.walk(ast.parse(text, str(path))) if "Texts(" in text else ():
-            if not (
-                isinstance(node, ast.Call)
-                and getattr(node.func, "id", getattr(node.func, "attr", None))
-                == "Texts"
-                and len(node.args) >= 2
-                and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[1], ast.Dict)
-            ):
-                continue
-            where = relative(path, root)
-            try:
-                english = _literal(node.args[1])
-            except (ValueError, TypeError):  # or Plural(...) of other than two
-                raise CatalogError(
-                    f"{where}:{node.lineno}: the English table of Texts(...) must be "
-                    "a literal"
-                ) from None
-            yield where, node.lineno, node.args[0].value, english
+            match node:
+                case ast.Call(
+                    func=ast.Name(id="Texts") | ast.Attribute(attr="Texts"),
+                    args=[ast.Constant(value=name), ast.Dict() as table, *_],
+                ):
+                    where = relative(path, root)
+                    try:
+                        english = _literal(table)
+                    except (ValueError, TypeError):  # or Plural(...) of other than two
+                        raise CatalogError(
+                            f"{where}:{node.lineno}: the English table of Texts(...) "
+                            "must be a literal"
+                        ) from None
+                    yield where, node.lineno, name, english
 
 
 def _literal(node: ast.AST):
@@ -1027,9 +976,8 @@ def _po_text(catalog: Catalog, domain: str, previous: bool = False) -> str:
 
 
 def merged(domain: str, language: str, root: Path = ROOT) -> tuple[str, str]:
-    """The template's text, and the PO file's merged with it as msgmerge does: a
-    changed msgid becomes fuzzy, with the English it translates as ``#|`` previous
-    msgid; a gone one obsolete. Raises POSyntaxError for a damaged PO file."""
+    """The template's text, and the PO file's merged with it as msgmerge does (a
+    changed msgid fuzzy, with its ``#|`` previous msgid; a gone one obsolete)."""
     template = EXTRACT[domain](root)
     path = po_path(domain, language, root)
     if path.is_file():
@@ -1060,33 +1008,29 @@ def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
             continue
         ref = ", ".join(f"{f}:{n}" for f, n in message.locations) or str(where)
         label = f"{message.context} " if message.context else ""
-        strings = message.string
-        strings = strings if isinstance(strings, tuple) else (strings,)
+        pair = (message.id, message.string)
+        ids, strings = ((t if isinstance(t, tuple) else (t,)) for t in pair)
+        short = repr(_cut(ids[0].split("\n")[0], 60))
+        fields = sorted(_fields(ids[0]))
+        lines, count = (text.count("\n") + 1 for text in (strings[0], ids[0]))
         if not all(strings):
-            found.append(f"{ref}: {label}not translated: {_short(message.id)}")
+            found.append(f"{ref}: {label}not translated: {short}")
         elif message.fuzzy:
-            found.append(f"{ref}: {label}outdated (fuzzy): {_short(message.id)}")
+            found.append(f"{ref}: {label}outdated (fuzzy): {short}")
         elif domain == "interface":
-            extra = _extra_fields("".join(message.id), "".join(strings))
+            extra = _extra_fields("".join(ids), "".join(strings))
             found += [f"{ref}: {label}{problem}" for problem in extra]
-        elif _is_kind(message, "string") and sorted(_fields(message.id)) != sorted(
-            _fields(strings[0])
-        ):
+        elif _is_kind(message, "string") and fields != sorted(_fields(strings[0])):
             found.append(
                 f"{ref}: the translation's {{fields}} differ from the English "
-                f"{sorted(_fields(message.id))}: keep each one as it is"
+                f"{fields}: keep each one as it is"
             )
-        elif (lines := strings[0].count("\n") + 1) != message.id.count("\n") + 1:
+        elif lines != count:
             found.append(
                 f"{ref}: the translation has {lines} lines, the comment "
-                f"{message.id.count(chr(10)) + 1}; keep the same number"
+                f"{count}; keep the same number"
             )
     return found
-
-
-def _short(text: str | tuple) -> str:
-    first = (text[0] if isinstance(text, tuple) else text).split("\n")[0]
-    return repr(first if len(first) <= 60 else first[:57] + "...")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1130,7 +1074,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for path in stale:
         if update:
-            path.parent.mkdir(parents=True, exist_ok=True)
             write_atomically(path, files[path])
         print(f"{'wrote' if update else 'stale'}: {relative(path, root)}")
     for problem in bad:
