@@ -200,7 +200,7 @@ WORDS_PAGE = """
     --8<-- "snippets/demo/circle.py:area"
     ```
 
-    <!-- prose-values: int(r) + 2 :words -> 4; int(r) - 1 :words -> 1 -->
+    <!-- prose-values: int(r) + 2 :words -> 4; int(r) + 4 :words -> 6 -->
     {text}
 """
 
@@ -208,9 +208,9 @@ WORDS_PAGE = """
 @pytest.mark.parametrize(
     "relative, text",
     [
-        ("en/circle.md", "Four radii, one circle."),
-        ("es/circle.md", "Cuatro radios, un círculo."),
-        ("es/circle.md", "Cuatro radios y una circunferencia."),
+        ("en/circle.md", "Four radii, six circles."),
+        ("es/circle.md", "Cuatro radios, seis círculos."),
+        ("es/circle.md", "CUATRO radios, seis círculos."),
     ],
 )
 def test_a_count_spelled_out_is_checked_in_the_pages_language(site, relative, text):
@@ -221,9 +221,9 @@ def test_a_count_spelled_out_is_checked_in_the_pages_language(site, relative, te
 @pytest.mark.parametrize(
     "relative, text, missing",
     [
-        ("en/circle.md", "Five radii, one circle.", "'four'"),
-        ("es/circle.md", "Four radii, un círculo.", "'cuatro'"),  # English on es
-        ("es/circle.md", "Cuatro radios, uno más.", None),  # «uno» is a form too
+        ("en/circle.md", "Five radii, six circles.", "'four'"),
+        ("es/circle.md", "Four radii, seis círculos.", "'cuatro'"),  # English on es
+        ("es/circle.md", "Cuatro radios, seis círculos.", None),
     ],
 )
 def test_a_count_in_other_words_fails(site, relative, text, missing):
@@ -239,7 +239,7 @@ def test_a_count_in_other_words_fails(site, relative, text, missing):
 def test_words_on_a_release_the_pair_is_not_for_are_still_words(site, text, fails):
     # Not evaluated on the pinned release, but the prose states it all the same.
     body = WORDS_PAGE.replace(
-        "int(r) + 2 :words -> 4; int(r) - 1 :words -> 1",
+        "int(r) + 2 :words -> 4; int(r) + 4 :words -> 6",
         "[torch>=2.14] int(r) + 2 :words -> 4",
     )
     failure = page_failure(site, page(site, "en/circle.md", body.format(text=text)))
@@ -251,9 +251,19 @@ def test_words_on_a_release_the_pair_is_not_for_are_still_words(site, text, fail
         assert failure is None
 
 
+def test_a_spanish_article_is_not_a_count_of_one(site):
+    # «una» is the article in most paragraphs: accepting it would tie nothing.
+    body = WORDS_PAGE.replace(
+        "int(r) + 2 :words -> 4; int(r) + 4 :words -> 6", "int(r) - 1 :words -> 1"
+    )
+    text = "Una circunferencia."
+    failure = page_failure(site, page(site, "es/circle.md", body.format(text=text)))
+    assert "'uno' (int(r) - 1 in words) does not appear" in str(failure)
+
+
 def test_words_take_a_whole_number(site):
     body = WORDS_PAGE.replace("int(r) + 2 :words", "r + 2 :words")
-    path = page(site, "en/circle.md", body.format(text="Four radii, one circle."))
+    path = page(site, "en/circle.md", body.format(text="Four radii, six circles."))
     assert "the code gives 4.0, not a whole number" in str(page_failure(site, path))
 
 
