@@ -216,11 +216,10 @@ def _differences(english, spanish, en: str, es: str, verbs: tuple[str, ...]):
         theirs, ours = english[i1:i2], spanish[j1:j2]
         if tag == "equal":
             continue
-        for (target, line), (mine, my_line) in zip(theirs, ours, strict=False):
-            problems.append(
-                f"{es}, line {my_line}, {has} {mine} where {en}, line "
-                f"{line}, {has} {target}"
-            )
+        problems += [
+            f"{es}, line {my}, {has} {mine} where {en}, line {line}, {has} {target}"
+            for (target, line), (mine, my) in zip(theirs, ours, strict=False)
+        ]
         problems += [
             f"{es} {lacks} {t}, which {en} {at} {n}" for t, n in theirs[len(ours) :]
         ]
@@ -369,14 +368,10 @@ def notebook_source(docs: Path, path: Path) -> Path | None:
     from . import notebook_twins  # here: it imports jupytext, slow
 
     root = docs.resolve().parent
-    return next(
-        (
-            source
-            for source in notebook_twins.sources(root)
-            if notebook_twins.target(source, TARGET, root).resolve() == path.resolve()
-        ),
-        None,
-    )
+    for source in notebook_twins.sources(root):
+        if notebook_twins.target(source, TARGET, root).resolve() == path.resolve():
+            return source
+    return None
 
 
 def recorded_hash(docs: Path, path: Path) -> str | None:
