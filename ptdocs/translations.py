@@ -1,8 +1,6 @@
-"""Keep every Spanish page a faithful, current twin of its English page: the same
-structure (:func:`compare`), a record of the English version it translates
-(``translation_of``, :func:`freshness`) and the glossary's words. The commands
-``python -m ptdocs.translations status`` and ``mark docs/es/x.md``; the MkDocs hook
-``ptdocs/hooks/translations.py`` shows readers a notice on outdated pages.
+"""Keep every Spanish page a current twin of its English page: the same structure
+(:func:`compare`), the English version it translates (:func:`freshness`) and the
+glossary's words; the commands ``status`` and ``mark docs/es/x.md``.
 """
 
 from __future__ import annotations
@@ -16,6 +14,7 @@ import posixpath
 import re
 import subprocess
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -71,15 +70,13 @@ MESSAGES = Texts(
 
 
 def pages(docs: Path, language: str) -> list[str]:
-    """Pages and notebooks of one language, inside its folder (``exercises/x.ipynb``),
-    without hidden folders (.ipynb_checkpoints, editors')."""
+    """One language's pages (``exercises/x.ipynb``), not in hidden folders."""
     folder = docs / language
-    relative = [path.relative_to(folder) for path in folder.rglob("*")]
+    found = (path.relative_to(folder) for path in folder.rglob("*") if path.is_file())
     return sorted(
         path.as_posix()
-        for path in relative
-        if path.suffix in SUFFIXES and (folder / path).is_file()
-        if not any(part.startswith(".") for part in path.parts)
+        for path in found
+        if path.suffix in SUFFIXES and not any(p.startswith(".") for p in path.parts)
     )
 
 
@@ -97,8 +94,7 @@ def twins(docs: Path) -> list[str]:
 
 
 def missing_twins(docs: Path) -> list[str]:
-    """English pages without a Spanish twin, and Spanish pages without an English
-    one."""
+    """Pages without their twin in the other language."""
     english, spanish = set(pages(docs, SOURCE)), set(pages(docs, TARGET))
     problems = []
     for page in sorted(english ^ spanish, key=lambda page: (page in spanish, page)):
@@ -110,9 +106,6 @@ def missing_twins(docs: Path) -> list[str]:
             "page, or remove it"
         )
     return problems
-
-
-# ---------------------------------------------------------------- structure
 
 
 @dataclass(frozen=True)
@@ -152,8 +145,7 @@ def code_blocks(text: str) -> list[CodeBlock]:
 
 @functools.cache
 def _renderer() -> markdown.Markdown:
-    """Python-Markdown with the site's extensions but snippets: includes stay as
-    written."""
+    """Python-Markdown as the site has it, but includes stay as written."""
     extensions = site_config(ROOT).get("markdown_extensions", [])
     settings = {
         name: dict(options or {})
@@ -190,9 +182,8 @@ def outline(markdown_text: str, page: str) -> tuple[list[tuple[int, str]], set[s
 
 
 def front_matter(path: Path, text: str | None = None) -> tuple[str, dict]:
-    """A page's text after its front matter, and the front matter, as MkDocs reads
-    them; TranslationError for front matter that is not YAML (MkDocs shows it as
-    text, its ``---`` lines as a heading)."""
+    """(text after the front matter, front matter) as MkDocs reads them;
+    TranslationError for front matter MkDocs would show as text."""
     text = path.read_text(encoding="utf-8") if text is None else text
     match = FRONT_MATTER.match(text.replace("\r\n", "\n"))
     try:
@@ -225,11 +216,10 @@ def _differences(english, spanish, en: str, es: str, verbs: tuple[str, ...]):
         theirs, ours = english[i1:i2], spanish[j1:j2]
         if tag == "equal":
             continue
-        for (target, line), (mine, my_line) in zip(theirs, ours, strict=False):
-            problems.append(
-                f"{es}, line {my_line}, {has} {mine} where {en}, line "
-                f"{line}, {has} {target}"
-            )
+        problems += [
+            f"{es}, line {my}, {has} {mine} where {en}, line {line}, {has} {target}"
+            for (target, line), (mine, my) in zip(theirs, ours, strict=False)
+        ]
         problems += [
             f"{es} {lacks} {t}, which {en} {at} {n}" for t, n in theirs[len(ours) :]
         ]
@@ -289,10 +279,12 @@ def _compare_outlines(english, spanish, en: str, es: str) -> list[str]:
     ]
 
 
+_INCLUDES = ("includes", "does not include", "includes at line", "does not include")
+_VALUES = ("has", "lacks", "has at line", "does not have")
+
+
 def compare(docs: Path, page: str) -> list[str]:
-    """What differs between the twins of ``page`` (both exist), one sentence each:
-    includes, code blocks, headings, links and prose-values checks (numbers the prose
-    restates are checked alike in both); for notebooks, cells and their code."""
+    """What differs between the twins of ``page``, one sentence each."""
     english, spanish = docs / SOURCE / page, docs / TARGET / page
     en, es = shown(english, docs), shown(spanish, docs)
     if page.endswith(".ipynb"):
@@ -315,21 +307,10 @@ def compare(docs: Path, page: str) -> list[str]:
         [i for b in blocks for i in b.includes] for blocks in (blocks_en, blocks_es)
     ]
     return (
-        _differences(
-            *includes,
-            en,
-            es,
-            ("includes", "does not include", "includes at line", "does not include"),
-        )
+        _differences(*includes, en, es, _INCLUDES)
         + _compare_blocks(blocks_en, blocks_es, en, es)
         + _compare_outlines(outline_en, outline_es, en, es)
-        + _differences(
-            values_en,
-            values_es,
-            en,
-            es,
-            ("has", "lacks", "has at line", "does not have"),
-        )
+        + _differences(values_en, values_es, en, es, _VALUES)
     )
 
 
@@ -372,35 +353,25 @@ def _first_difference(english: str, spanish: str) -> str:
     return "they differ only in line endings or a final newline"
 
 
-# ---------------------------------------------------------------- freshness
-
-
-def content_hash(path: Path) -> str:
-    return _hash(path.read_bytes())
-
-
-def _hash(data: bytes) -> str:
+def content_hash(source: Path | bytes) -> str:
     """Whatever the line endings: a clone with core.autocrlf=true (Git for Windows'
     default) holds CRLF files, and must see and record the same hashes."""
+    data = source.read_bytes() if isinstance(source, Path) else source
     return hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()[:HASH_LENGTH]
 
 
 def notebook_source(docs: Path, path: Path) -> Path | None:
-    """The script a generated notebook is written from (``ptdocs.notebook_twins``),
-    if any: it keeps the record, since the notebook is rewritten."""
+    """The script of a generated notebook: it keeps the record, since the notebook is
+    rewritten."""
     if path.suffix != ".ipynb":
         return None
     from . import notebook_twins  # here: it imports jupytext, slow
 
     root = docs.resolve().parent
-    return next(
-        (
-            source
-            for source in notebook_twins.sources(root)
-            if notebook_twins.target(source, TARGET, root).resolve() == path.resolve()
-        ),
-        None,
-    )
+    for source in notebook_twins.sources(root):
+        if notebook_twins.target(source, TARGET, root).resolve() == path.resolve():
+            return source
+    return None
 
 
 def recorded_hash(docs: Path, path: Path) -> str | None:
@@ -417,9 +388,8 @@ def recorded_hash(docs: Path, path: Path) -> str | None:
 
 
 def record_hash(docs: Path, path: Path, value: str) -> Path:
-    """Write ``translation_of: value`` for a page, keeping all else; returns the file
-    written: the page, or the script of a generated notebook (``# jupyter:`` in its
-    header holds the notebook's metadata)."""
+    """Record ``value`` for a page and return the file written: the page, or the
+    script of a generated notebook (its ``# jupyter:`` header holds the metadata)."""
     source = notebook_source(docs, path)
     if path.suffix == ".ipynb" and source is None:
         notebook = nbformat.read(path, as_version=4)
@@ -458,13 +428,10 @@ class Freshness(NamedTuple):
 
 
 def freshness(docs: Path, page: str, with_diff: bool = False) -> Freshness:
-    """Whether the Spanish twin of ``page`` (inside the language folders) is current."""
+    """Whether the Spanish twin of ``page`` is current."""
     english, spanish = docs / SOURCE / page, docs / TARGET / page
     en, es = shown(english, docs), shown(spanish, docs)
-
-    def result(state: str, reason: str = "", diff: str = "") -> Freshness:
-        return Freshness(es, state, reason, diff)
-
+    result = functools.partial(Freshness, es)
     if not english.is_file():
         return result(
             ORPHAN,
@@ -480,13 +447,10 @@ def freshness(docs: Path, page: str, with_diff: bool = False) -> Freshness:
         return result(OUTDATED, str(error).replace(str(spanish), es))
     if recorded == content_hash(english):
         return result(CURRENT)
-    script = notebook_source(docs, spanish)
-    edit = "update the translation" + (
-        f' (the lang="{TARGET}" cells of {shown(script, docs)}, then '
-        "python -m ptdocs.notebook_twins)"
-        if script
-        else ""
-    )
+    edit = "update the translation"
+    if script := notebook_source(docs, spanish):
+        edit += f' (the lang="{TARGET}" cells of {shown(script, docs)}, then python '
+        edit += "-m ptdocs.notebook_twins)"
     if recorded is None:
         return result(
             OUTDATED,
@@ -500,23 +464,14 @@ def freshness(docs: Path, page: str, with_diff: bool = False) -> Freshness:
         label, old = translated_version(english, recorded, en)
     except TranslationError as error:
         return result(OUTDATED, f"{reason}); no diff: {error}")
-    old_text, new_text = (
-        _readable(data, english.suffix) for data in (old, english.read_bytes())
-    )
-    diff = difflib.unified_diff(
-        old_text.splitlines(keepends=True),
-        new_text.splitlines(keepends=True),
-        f"{en} ({label})",
-        f"{en} (now)",
-    )
-    return result(
-        OUTDATED,
-        f"{reason}, {label}); {edit}, {mark_it}. What changed in English:",
-        "".join(diff),
-    )
+    lines = [_lines(data, english.suffix) for data in (old, english.read_bytes())]
+    diff = "".join(difflib.unified_diff(*lines, f"{en} ({label})", f"{en} (now)"))
+    reason += f", {label}); {edit}, {mark_it}. What changed in English:"
+    return result(OUTDATED, reason, diff)
 
 
 def _git(cwd: Path, *args: str) -> bytes:
+    """Git's output; TranslationError with the last line of its error."""
     try:
         done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
     except FileNotFoundError:
@@ -528,18 +483,16 @@ def _git(cwd: Path, *args: str) -> bytes:
 
 
 def translated_version(english: Path, recorded: str, name: str) -> tuple[str, bytes]:
-    """(where, text) of the version of an English page (``name``, as shown) whose hash
-    is ``recorded``, from git; TranslationError saying why there is none."""
+    """(where, text) of the English version whose hash is ``recorded``, from git;
+    TranslationError saying why there is none."""
     english = english.resolve()
     try:
-        top = Path(
-            _git(english.parent, "rev-parse", "--show-toplevel").decode().strip()
-        )
+        top = _git(english.parent, "rev-parse", "--show-toplevel").decode().strip()
     except TranslationError:
         raise TranslationError(
             "not a git repository, so old versions cannot be recovered"
         ) from None
-    relative = english.relative_to(top.resolve()).as_posix()
+    relative = english.relative_to(Path(top).resolve()).as_posix()
     log = _git(
         top, "log", "--follow", "--format=%x00%h %cs", "--name-only", "--", relative
     ).decode()
@@ -556,7 +509,7 @@ def translated_version(english: Path, recorded: str, name: str) -> tuple[str, by
             text = _git(top, "show", spec)
         except TranslationError:
             continue  # not staged, or deleted in that commit
-        if _hash(text) == recorded:
+        if content_hash(text) == recorded:
             return label, text
     if _git(top, "rev-parse", "--is-shallow-repository").strip() == b"true":
         raise TranslationError(
@@ -569,29 +522,26 @@ def translated_version(english: Path, recorded: str, name: str) -> tuple[str, by
     )
 
 
-def _readable(data: bytes, suffix: str) -> str:
-    """A page's text; a notebook as Markdown (jupytext), which diffs like a page."""
+def _lines(data: bytes, suffix: str) -> list[str]:
+    """A page's lines; a notebook's as Markdown, which diffs like a page."""
     text = data.decode("utf-8", errors="replace")
-    if suffix != ".ipynb":
-        return text
-    import jupytext  # here: only notebooks need it, and it is slow to import
+    if suffix == ".ipynb":
+        import jupytext  # here: only notebooks need it, and it is slow to import
 
-    return jupytext.writes(nbformat.reads(text, as_version=4), fmt="md")
+        text = jupytext.writes(nbformat.reads(text, as_version=4), fmt="md")
+    return text.splitlines(keepends=True)
 
 
 def untranslated_comments(docs: Path, page: str) -> list[catalog.Place]:
-    """Where the code the Spanish ``page`` shows has a comment the catalog does not
-    translate, or translates from an older English text (fuzzy)."""
+    """Where the Spanish ``page``'s code has a comment the catalog does not translate,
+    or translates from an older English text (fuzzy)."""
     spanish, root = docs / TARGET / page, docs.resolve().parent
     if not spanish.is_file():
         return []
     if spanish.suffix == ".ipynb":
-        script = notebook_source(docs, spanish)
-        return (
-            catalog.untranslated_notebook_comments(script, TARGET, root)
-            if script
-            else []
-        )
+        if script := notebook_source(docs, spanish):
+            return catalog.untranslated_notebook_comments(script, TARGET, root)
+        return []
     left = []
     for line in spanish.read_text(encoding="utf-8").split("\n"):
         if (target := include_target(line)) is not None:
@@ -603,8 +553,8 @@ def untranslated_comments(docs: Path, page: str) -> list[catalog.Place]:
 
 
 def mark(docs: Path, path: Path) -> str:
-    """Record that a Spanish page translates the current English page, and say so;
-    refuses a page whose structure differs (it would be marked current while wrong)."""
+    """Record that a Spanish page translates the current English page; refuses one
+    whose structure differs (it would be marked current while wrong)."""
     target, resolved = (docs / TARGET).resolve(), Path(path).resolve()
     if not resolved.is_relative_to(target):
         raise TranslationError(
@@ -630,11 +580,8 @@ def mark(docs: Path, path: Path) -> str:
     return f"marked {es} as the translation of {en} ({FIELD}: {value}{where})"
 
 
-# ---------------------------------------------------------------- menu labels
-
-
 def nav_titles(nav) -> list[str]:
-    """Every title of an MkDocs ``nav``, of sections too (bare paths have none)."""
+    """Every title of an MkDocs ``nav``, sections' too."""
     titles = []
     for entry in (entry for entry in nav or [] if isinstance(entry, dict)):
         for title, value in entry.items():
@@ -643,17 +590,13 @@ def nav_titles(nav) -> list[str]:
 
 
 def untranslated_nav(nav, labels: dict | None) -> list[str]:
-    """Menu titles without a Spanish label (``nav_translations``), which the Spanish
-    menu would show in English."""
+    """Menu titles the Spanish menu would show in English."""
     return [
         f"the menu title «{title}» has no Spanish label: add `{title}: ...` to "
         f"nav_translations of the {TARGET} language in mkdocs.yml"
         for title in dict.fromkeys(nav_titles(nav))
         if title not in (labels or {})
     ]
-
-
-# ---------------------------------------------------------------- glossary
 
 
 class Term(NamedTuple):
@@ -663,8 +606,8 @@ class Term(NamedTuple):
 
 
 def glossary(guide: Path) -> list[Term]:
-    """The first table of a translators' guide whose header starts with English (or
-    Inglés): English, Spanish, the words not to use, a note."""
+    """The guide's first table headed English (or Inglés): English, Spanish, the words
+    not to use, a note."""
     terms, inside = [], False
     for line in guide.read_text(encoding="utf-8").splitlines():
         if not line.lstrip().startswith("|"):
@@ -691,8 +634,7 @@ def translated(docs: Path, page: str) -> bool:
 
 
 def catalog_entries(root: Path):
-    """(file, message) of each current (not fuzzy) translation in the Spanish PO
-    files under ``root``; nothing for a tree without locale/."""
+    """(file, message) of each current (not fuzzy) Spanish translation."""
     for domain in catalog.DOMAINS:
         path = catalog.po_path(domain, TARGET, root)
         if path.is_file():
@@ -702,9 +644,8 @@ def catalog_entries(root: Path):
 
 
 def glossary_problems(docs: Path, terms: list[Term]) -> list[str]:
-    """Spanish prose that uses a form the glossary rules out: that of the translated
-    pages (:func:`translated`) and of the Spanish catalogs, whose comments, strings
-    and output a page shows beside its prose (plural entries aside)."""
+    """Spanish prose of translated pages and catalogs (a page shows their comments,
+    strings and output; plural entries aside) using a form the glossary rules out."""
     asides = _asides(terms)
     texts = [
         (shown(docs / TARGET / page, docs), label, prose)
@@ -736,8 +677,8 @@ def _blank(match: re.Match) -> str:
 
 
 def _ruled_out(term: Term, prose: str):
-    """(offset, form) of each form in ``prose`` that ``term`` rules out, outside its
-    approved form: «prueba piloto» is fine, «piloto» is not."""
+    """(offset, form) of each ruled-out form outside the approved one: «prueba piloto»
+    is fine, «piloto» is not."""
     if re.fullmatch(r"[^\W\d_]+(?: [^\W\d_]+)*", term.spanish):
         prose = _words_pattern(term.spanish).sub(_blank, prose)
     for word in term.avoid:
@@ -749,8 +690,7 @@ def _ruled_out(term: Term, prose: str):
 
 
 def _words_pattern(words: str) -> re.Pattern:
-    """Words as a whole, each also in the plural («búferes auxiliares»), with any
-    spaces or hyphens between them."""
+    """Whole words, each also plural («búferes auxiliares»), spaces or hyphens apart."""
     parts = [
         re.escape(part) + "(?:e?s)?" for part in re.split(r"[\s\-]+", words.strip())
     ]
@@ -758,10 +698,8 @@ def _words_pattern(words: str) -> re.Pattern:
 
 
 def _catalog_prose(message, asides: set[str]) -> str:
-    """A msgstr with what is not prose blanked out as on a page, and also the names of
-    code, ``{placeholders}``, any line kept as the English writes it (a message of
-    torch) and, in what the code prints, each word kept from the English line (a value
-    such as the task name ``gradient``)."""
+    """A msgstr's prose: also without lines kept as in English (a torch message) and,
+    in what the code prints, words kept from the English line (a task name)."""
     ids = message.id.split("\n")
     printed = any(n.startswith("what the code prints") for n in message.auto_comments)
     lines = []
@@ -776,9 +714,8 @@ def _catalog_prose(message, asides: set[str]) -> str:
 
 
 def prose_texts(path: Path, terms: list[Term]):
-    """(label, text) of a page ("line") or of each Markdown cell of a notebook ("cell
-    N") with what is not prose blanked out, line breaks kept: front matter, HTML
-    comments, code blocks and what :func:`_prose_line` leaves out."""
+    """(label, text) of a page ("line") or each Markdown cell ("cell N"), with what
+    is not prose blanked out, line breaks kept."""
     if path.suffix == ".ipynb":
         cells = enumerate(nbformat.read(path, as_version=4).cells, start=1)
         sources = [
@@ -806,14 +743,12 @@ def _asides(terms: list[Term]) -> set[str]:
 
 
 def _prose_line(line: str, asides: set[str], code: bool = False) -> str:
-    """A line of prose without inline code, link targets, «quoted titles» and asides
-    that only name an English term; with ``code``, a line of a code comment or
-    string, also without names of code and ``{placeholders}``."""
+    """A line without inline code, link targets, «titles» and asides naming an English
+    term; with ``code``, also without names of code and ``{placeholders}``."""
 
     def aside(match):
-        return (
-            " " if re.sub(r"[*_]", "", match[1]).strip().lower() in asides else match[0]
-        )
+        name = re.sub(r"[*_]", "", match[1]).strip().lower()
+        return " " if name in asides else match[0]
 
     line = re.sub(r"`[^`]*`", " ", line)
     if code:  # {placeholders}, dotted.names, snake_case, calls(), keyword=
@@ -825,17 +760,12 @@ def _prose_line(line: str, asides: set[str], code: bool = False) -> str:
     return re.sub(r"«[^»]*»", " ", line)
 
 
-# ---------------------------------------------------------------- command line
-
-
 def _print_status(docs: Path) -> int:
     every = sorted(set(pages(docs, SOURCE)) | set(pages(docs, TARGET)))
     report = [freshness(docs, page, with_diff=True) for page in every]
     for entry in report:
-        print(
-            f"{entry.state:<{len(ORPHAN)}}  {entry.page}"
-            + (f": {entry.reason}" if entry.reason else "")
-        )
+        reason = f": {entry.reason}" if entry.reason else ""
+        print(f"{entry.state:<{len(ORPHAN)}}  {entry.page}{reason}")
         print("".join(f"    {line}" for line in entry.diff.splitlines(True)), end="")
     problems = [problem for page in twins(docs) for problem in compare(docs, page)]
     if problems:
@@ -845,7 +775,7 @@ def _print_status(docs: Path) -> int:
         )
         print("".join(f"  {problem}\n" for problem in problems), end="")
     comments = {
-        page: found
+        shown(docs / TARGET / page, docs): found
         for page in pages(docs, TARGET)
         if (found := untranslated_comments(docs, page))
     }
@@ -857,14 +787,10 @@ def _print_status(docs: Path) -> int:
             "shows the outdated-translation notice until then:"
         )
         for page, found in comments.items():
-            print(
-                f"  {shown(docs / TARGET / page, docs)}: {', '.join(map(str, found))}"
-            )
-    counts = {
-        s: sum(e.state == s for e in report)
-        for s in (CURRENT, OUTDATED, MISSING, ORPHAN)
-    }
-    summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n or s == CURRENT)
+            print(f"  {page}: {', '.join(map(str, found))}")
+    counts = Counter(entry.state for entry in report)
+    states = (CURRENT, OUTDATED, MISSING, ORPHAN)
+    summary = ", ".join(f"{counts[s]} {s}" for s in states if counts[s] or s == CURRENT)
     summary += f" ({len(report)} pages)"
     if comments:
         n = sum(map(len, comments.values()))
@@ -917,14 +843,12 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     for path in arguments.pages or [docs / TARGET / p for p in pages(docs, TARGET)]:
         try:
-            # --all records what has no record yet; it never calls an outdated page
-            # current.
+            # --all records what has no record yet; never an outdated page's.
+            page = all_pages and path.relative_to(docs / TARGET).as_posix()
+            state = page and freshness(docs, page)
             if (
-                all_pages
-                and (
-                    state := freshness(docs, path.relative_to(docs / TARGET).as_posix())
-                ).state
-                == OUTDATED
+                state
+                and state.state == OUTDATED
                 and recorded_hash(docs, path) is not None
             ):
                 raise TranslationError(

@@ -65,8 +65,7 @@ def _outdated(page, config) -> str | None:
     docs = Path(config.docs_dir)
     if translations.freshness(docs, relative).state == translations.OUTDATED:
         return relative
-    left = translations.untranslated_comments(docs, relative)
-    if left:
+    if left := translations.untranslated_comments(docs, relative):
         where = ", ".join(map(str, left))
         log.info(f"docs/{language}/{relative} shows code comments in English: {where}")
         return relative
