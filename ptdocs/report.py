@@ -151,6 +151,8 @@ class ExampleReport:
         # Each page with the fingerprints of what ran, so a later edit voids its
         # stamp, and its day. A run of some pages keeps the others from the last run
         # with the same torch on the same device.
+        # A page whose only checks are prose values that passed ran no example: it
+        # is left out, as a page without checks is, and not shown as skipped.
         ran = {
             page: {
                 **counts,
@@ -158,8 +160,10 @@ class ExampleReport:
                 "date": today,
             }
             for page, counts in self.pages.items()
+            if any(counts[key] for key in versions.COUNTS)
         }
-        pages = {**self._earlier(target, environment), **ran}
+        earlier = self._earlier(target, environment).items()
+        pages = {**{p: e for p, e in earlier if p not in self.pages}, **ran}
         report = {**environment, "date": today, "pages": dict(sorted(pages.items()))}
         text = json.dumps(report, indent=2, ensure_ascii=False) + "\n"
         write_atomically(target, text)

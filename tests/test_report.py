@@ -142,3 +142,22 @@ def _page_named(tmp_path: Path, name: str) -> Path:
     page.parent.mkdir(parents=True, exist_ok=True)
     page.write_text("# Demo\n", encoding="utf-8")
     return page
+
+
+def test_a_page_whose_only_checks_are_prose_values_is_not_an_example(tmp_path):
+    """Passing prose values alone leave a page out of the report (not "skipped"); a
+    failing one puts it in, and the next passing run takes it out again."""
+    page = _page(tmp_path)
+
+    def run(outcome):
+        controller = ExampleReport(tmp_path)
+        controller.pytest_testnodedown(
+            SimpleNamespace(workeroutput={KIND: {"torch": "9.9", "device": "D"}}), None
+        )
+        report = _report(page, "p", outcome, "prose-values")
+        controller.pytest_runtest_logreport(report)
+        controller.pytest_sessionfinish(SimpleNamespace(config=SimpleNamespace()))
+        return json.loads((tmp_path / REPORT).read_text())["pages"]
+
+    assert run("failed")["en/demo.md"]["failed"] == 1
+    assert "en/demo.md" not in run("passed")
