@@ -39,8 +39,8 @@ print(H)
 # > tensor([[-3.4372,  0.8681],
 # >         [ 0.8681,  0.1181]])
 
-# By hand, with e = e^(x₀x₁): ∂²g/∂x₀² = 6x₀x₁ + x₁²e, ∂²g/∂x₀∂x₁ = 3x₀² + (1 + x₀x₁)e,
-# ∂²g/∂x₁² = x₀²e.
+# By hand, with e = e^(x₀x₁): ∂²g/∂x₀² = 6x₀x₁ + x₁²e,
+# ∂²g/∂x₀∂x₁ = 3x₀² + (1 + x₀x₁)e, ∂²g/∂x₁² = x₀²e.
 x0, x1 = x
 e = torch.exp(x0 * x1)
 mixed = 3 * x0**2 + (1 + x0 * x1) * e

@@ -128,8 +128,8 @@ for row in rows.values():
 # eps = 1e-6: the rounded step alone, and the rounding of the outputs alone, each
 # miss the tolerance at both points.
 assert (default["step"] > tolerance).all() and (default["rounding"] > tolerance).all()
-# eps = 2⁻²⁰: x ± eps are exact in float32, and the check still fails on the outputs'
-# rounding alone, with an error within the estimate.
+# eps = 2⁻²⁰: x ± eps are exact in float32, and the check still fails on the
+# outputs' rounding alone, with an error within the estimate.
 assert (exact_step["step_error"] == 0).all() and not exact_step["passed"]
 assert (exact_step["error"] > tolerance).all()
 assert (exact_step["error"] <= exact_step["rounding"]).all()

@@ -20,7 +20,8 @@ w_before = w.detach().clone()
 optimizer.step()  # the update happens here: w ← w − lr · grad
 print(w)
 # > tensor(1.8000, requires_grad=True)
-assert_close(w.detach(), w_before - 0.1 * 2 * (w_before - 3))  # 1.5 − 0.1·(−3) = 1.8
+# 1.5 − 0.1·(−3) = 1.8
+assert_close(w.detach(), w_before - 0.1 * 2 * (w_before - 3))
 
 optimizer.zero_grad()  # ready for the next step; the default sets .grad to None
 print(w.grad)

@@ -8,7 +8,7 @@ from torch.testing import assert_close
 
 
 def power_rule(coefficients):
-    """Derivative of a polynomial, lowest power first: [1, -2, 0, 3] is 1 − 2x + 3x³."""
+    """Polynomial derivative, lowest power first: [1, -2, 0, 3] is 1 − 2x + 3x³."""
     return [k * c for k, c in enumerate(coefficients)][1:]
 
 

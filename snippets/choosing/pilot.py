@@ -83,8 +83,8 @@ loss(w).backward()
 print(w.grad)
 # > tensor([ -3.1562,  -5.3906, -11.1328, -21.8789], dtype=torch.float64)
 
-# The same gradient worked out apart from torch, in exact fractions:
-# residual r_i = Σ_k w_k·x_i^k − p(x_i), then ∂loss/∂w_k = 2/N · Σ_i r_i·x_i^k.
+# The same gradient worked out apart from torch, in exact fractions: residual
+# r_i = Σ_k w_k·x_i^k − p(x_i), then ∂loss/∂w_k = 2/N · Σ_i r_i·x_i^k.
 xs = [Fraction(s) for s in points]
 r = [sum(Fraction(c) * s**k for k, c in enumerate(start)) - p(s) for s in xs]
 by_fractions = [

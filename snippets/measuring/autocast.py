@@ -26,10 +26,10 @@ print(hidden.dtype, activated.dtype, shares.dtype, loss.dtype)
 # > torch.bfloat16 torch.bfloat16 torch.bfloat16 torch.float32
 
 
-# Autocast only casts the operands of each listed operator, on the way in. Checked
-# apart from torch's kernels: the products of the bfloat16 operands are exact in a
-# Python float, their float32 sum lies within 4·2⁻²⁴·Σ|products| of the exact sum,
-# and the result is that sum rounded to the nearest bfloat16, 8 significant bits.
+# Autocast only casts the operands of each listed operator, on the way in. Checked apart
+# from torch's kernels: the products of the bfloat16 operands are exact in a Python
+# float, their float32 sum lies within 4·2⁻²⁴·Σ|products| of the exact sum, and
+# the result is that sum rounded to the nearest bfloat16, 8 significant bits.
 def to_bfloat16(value):  # to nearest, ties to even (as Python's round), by hand
     mantissa, exponent = math.frexp(value)
     return math.ldexp(round(math.ldexp(mantissa, 8)), exponent - 8)

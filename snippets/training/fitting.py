@@ -70,7 +70,7 @@ for _ in range(steps):
         sum((w * a + b - c) ** 2 for a, c in zip(X_TRAIN, Y_TRAIN, strict=True)) / n
     )
 
-# Tolerance from float32's unit roundoff u = 2⁻²⁴: one loss takes at most 12 roundings
+# Tolerance from u = 2⁻²⁴, float32's unit roundoff: a loss has at most 12 roundings
 # (3 per residual, its square, 7 additions, the mean), each within u of its own result;
 # as much again for the rounding already in w and b gives 24·u, rounded up to 32·u.
 u = torch.finfo(torch.float32).eps / 2
@@ -90,8 +90,8 @@ assert all(later < earlier for earlier, later in pairwise(by_hand))
 
 # --8<-- [start:converges]
 # mean(x) = 0 splits the loss: L(w, b) = L* + mean(x²)·(w − w*)² + (b − b*)².
-# Each step then shrinks w − w* by 1 − 2·lr·mean(x²) and b − b* by 1 − 2·lr, so
-# after k steps from 0: L_k = L* + mean(x²)·(ρ_w^k·w*)² + (ρ_b^k·b*)².
+# Each step then shrinks w − w* by 1 − 2·lr·mean(x²) and b − b* by 1 − 2·lr,
+# so after k steps from 0: L_k = L* + mean(x²)·(ρ_w^k·w*)² + (ρ_b^k·b*)².
 mean_x2 = Fraction(sum(a * a for a in X_TRAIN), n)
 rho_w, rho_b = 1 - 2 * lr * mean_x2, 1 - 2 * lr
 print(rho_w, rho_b)
