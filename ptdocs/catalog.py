@@ -627,7 +627,7 @@ def comment_translations(language: str, root: Path = ROOT) -> dict[str, str]:
 
 @functools.lru_cache(maxsize=8)
 def _comment_map(catalog: Catalog) -> dict[str, str]:
-    return {m.id: m.string for m in _current(catalog) if not m.context}
+    return {m.id: m.string for m in current(catalog) if not m.context}
 
 
 def line_translations(
@@ -636,13 +636,13 @@ def line_translations(
     """(English, translation) of each line of each current ``kind`` entry."""
     return frozenset(
         pair
-        for m in _current(load("snippets", language, root))
+        for m in current(load("snippets", language, root))
         if _is_kind(m, kind)
         for pair in zip(m.id.split("\n"), m.string.split("\n"), strict=False)
     )
 
 
-def _current(catalog: Catalog):
+def current(catalog: Catalog):
     """The translated entries, fuzzy ones left out (as msgfmt does)."""
     return (m for m in catalog if m.id and m.string and not m.fuzzy)
 

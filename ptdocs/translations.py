@@ -638,9 +638,8 @@ def catalog_entries(root: Path):
     for domain in catalog.DOMAINS:
         path = catalog.po_path(domain, TARGET, root)
         if path.is_file():
-            for message in catalog.load(domain, TARGET, root):
-                if message.id and message.string and not message.fuzzy:
-                    yield catalog.relative(path, root), message
+            for message in catalog.current(catalog.load(domain, TARGET, root)):
+                yield catalog.relative(path, root), message
 
 
 def glossary_problems(docs: Path, terms: list[Term]) -> list[str]:
