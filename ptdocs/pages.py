@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
+import math
 import os
 import re
 import sys
@@ -307,8 +308,10 @@ def _listing(lines: list[str]) -> str:
 # TEXT must appear on every release, since the prose states it. The spec ":words" is
 # for a count the prose spells out: the value must give TEXT (a whole number, so the
 # comment is the same in every language) and the paragraph must hold that number in
-# words in the page's language ("four", «cuatro»), as num2words writes it.
-WORDS = "words"
+# words in the page's language ("four", «cuatro»), as num2words writes it. The spec
+# ":pow2" writes an exact power of two as the prose does: 2⁻²⁴.
+WORDS, POWER_OF_TWO = "words", "pow2"
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 PROSE_VALUES = re.compile(r"<!--[ \t]*prose-values:(?P<pairs>.*?)-->", re.S)
 _SPEC = re.compile(r"\s:(?P<spec>[^\s:]*)$")
 _PAIR_CONDITION = re.compile(r"\[(?P<condition>\s*torch\s*[<>=!~][^\]]*)\]")
@@ -380,6 +383,11 @@ def format_value(value, spec: str | None) -> str:
         return (
             str(value) if isinstance(value, int) else f"{value!r}, not a whole number"
         )
+    if spec == POWER_OF_TWO:
+        mantissa, exponent = math.frexp(value)
+        if mantissa != 0.5:
+            return f"{value!r}, not a power of two"
+        return "2" + str(exponent - 1).translate(_SUPERSCRIPT)
     if spec is not None:
         return format(value, spec)
     return format(value, "g") if isinstance(value, float) else str(value)
@@ -423,11 +431,11 @@ def check_prose_values(example) -> str | None:
                 problems.append(f"{value.expression}: {error}")
                 continue
             if not output_check.release_holds(value.condition, version):
-                missing = _unstated(value, paragraph, page)
-                if missing:  # the prose states it all the same
+                if missing := _unstated(value, paragraph, page):  # stated all the same
+                    text, label = missing
                     problems.append(
-                        f"{missing}, on torch {value.condition}) does not appear in "
-                        "the paragraph below"
+                        f"{text!r} ({label}, on torch {value.condition}) does not "
+                        "appear in the paragraph below"
                     )
                 continue
         try:
@@ -448,7 +456,10 @@ def check_prose_values(example) -> str | None:
                 "got": got,
             }
         elif missing := _unstated(value, paragraph, page):
-            problems.append(f"{missing}) does not appear in the paragraph below")
+            text, label = missing
+            problems.append(
+                f"{text!r} ({label}) does not appear in the paragraph below"
+            )
     if not problems:
         return None
     if first is None or not problems[0].startswith("the prose says"):
@@ -459,14 +470,14 @@ def check_prose_values(example) -> str | None:
     )
 
 
-def _unstated(value: ProseValue, paragraph: str, page: str) -> str | None:
-    """ "'TEXT' (EXPRESSION" when the paragraph does not state the value, else None."""
+def _unstated(value: ProseValue, paragraph: str, page: str) -> tuple[str, str] | None:
+    """(the text looked for, what it stands for) when the paragraph lacks it."""
     if value.spec == WORDS and value.text.isdigit():
         word = in_words(int(value.text), page)
         if not appears(word, paragraph, words=True):
-            return f"{word!r} ({value.expression} in words"
+            return word, f"{value.expression} in words"
     elif not appears(value.text, paragraph):
-        return f"{value.text!r} ({value.expression}"
+        return value.text, value.expression
     return None
 
 
