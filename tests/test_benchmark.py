@@ -25,17 +25,13 @@ from pathlib import Path
 
 import pytest
 import torch
-from helpers import BENCHMARK, OLD_EXTRAS, TEMPLATE, benchmark
+from helpers import BENCHMARK, OLD_EXTRAS, TEMPLATE, WRITTEN, benchmark
 from torch.utils.benchmark import Measurement
 
 from snippets.measuring import benchmark as bench
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "samples" / "benchmark-cpu.csv"
-# The CSV writes numbers with %.6g (benchmark.number): each is within half a unit of its
-# 6th significant digit, 5e-6 relative; a value computed from one such number and
-# written again carries two of those roundings.
-WRITTEN = 5e-6
 CONTRACT = (
     "blocks",
     "noisy",

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import mkdocs_build
+from helpers import WRITTEN, mkdocs_build
 
 from ptdocs import results
 from ptdocs.snippets import ROOT
@@ -531,9 +531,9 @@ def test_the_comparison_is_the_compare_commands_verdicts_as_a_table(tmp_path):
     )
     assert "not compared ([2] flagged noisy)" in noisy
     ratio = comparison.verdicts[comparison.keys[0], 1].ratio
-    # One rounding, %g's 6 significant digits: under 5e-6 relative (float64 adds
-    # ~1e-16); 2 x is margin.
-    assert ratio == pytest.approx(0.5, rel=2 * 5e-6)  # halved, on paper ...
+    # One rounding, the written latency's: under WRITTEN (float64 adds ~1e-16); 2 x
+    # is margin.
+    assert ratio == pytest.approx(0.5, rel=2 * WRITTEN)  # halved, on paper ...
     assert (
         _cells(noisy)[5] == "—" and "0.50" not in noisy
     )  # ... but no ratio is shown for it
