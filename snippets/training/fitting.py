@@ -70,9 +70,9 @@ for _ in range(steps):
         sum((w * a + b - c) ** 2 for a, c in zip(X_TRAIN, Y_TRAIN, strict=True)) / n
     )
 
-# Tolerance from u = 2⁻²⁴, float32's unit roundoff: a loss has at most 12 roundings
-# (3 per residual, its square, 7 additions, the mean), each within u of its own result;
-# as much again for the rounding already in w and b gives 24·u, rounded up to 32·u.
+# Tolerance from u = 2⁻²⁴, float32's unit roundoff: each term reaches the loss via
+# at most 12 roundings (3 per residual, its square, 7 additions, the mean), each within
+# u of its result; as much again for w and b's own rounding: 24·u, rounded up to 32·u.
 u = torch.finfo(torch.float32).eps / 2
 roundings = 3 + 1 + (n - 1) + 1
 rtol = 2 ** (2 * roundings - 1).bit_length() * u
@@ -104,7 +104,8 @@ def closed_form(k):
 
 assert [closed_form(k) for k in range(1, steps + 1)] == by_hand  # exactly equal
 
-# 200 steps: the closed form's distance is below float32's spacing; rounding remains.
+# 200 steps: the closed form's distance to the optimum is below float32's spacing;
+# rounding remains.
 long_run = 200
 for _ in range(long_run - steps):
     optimizer.zero_grad()
