@@ -991,3 +991,95 @@ def test_a_contended_row_is_not_compared(tmp_path):
     assert verdict.kind == "not compared" and verdict.causes == (
         ("flagged noisy", ("[2]",)),
     )
+
+
+def alternating(tmp_path, factors, start=0):
+    """Runs made one after another, 60 s each, a factor on each one's times."""
+    paths = []
+    for index, factor in enumerate(factors):
+        path = simulated_run(
+            tmp_path / f"run{start + index}.csv",
+            random.Random(index),
+            factor=factor,
+            drift=0.0,
+        )
+        minute = start + index
+        with_metadata(
+            path,
+            blocks=json.loads(path.with_suffix(".json").read_text())["blocks"],
+            started=f"2026-01-01T10:{minute:02d}:00+00:00",
+            wall_seconds=59,
+        )
+        paths.append(path)
+    return paths
+
+
+def test_runs_joined_by_commas_are_merged_as_repeats_of_one_side(tmp_path):
+    a1, b1, a2, b2 = alternating(tmp_path, (1.0, 1.0, 1.0, 1.0))
+    side = compare.load_run(f"{a1},{a2}", "[1]")
+    singles = [compare.load_run(path, "") for path in (a1, a2)]
+    key = next(iter(side.cells))
+    assert side.cells[key].blocks == sum((s.cells[key].blocks for s in singles), ())
+    assert (
+        side.cells[key].rows == 4
+        and len(side.parts) == 2
+        and side.date == singles[1].date
+    )
+    assert side.describe().endswith("preset quick, 2 runs merged as repeats")
+    assert side.span == (singles[0].span[0], singles[1].span[1])
+    # Made in turn, the sides' spans overlap but no two runs do.
+    assert compare.compare([f"{a1},{a2}", f"{b1},{b2}"]).warnings == ()
+    named = tmp_path / "a,b.csv"  # a file whose name has a comma is one run
+    named.write_bytes(a1.read_bytes())
+    assert compare.runs_of(named) == [named]
+
+
+def test_drift_in_one_run_of_a_side_is_not_called_a_change(tmp_path):
+    """B's first run is 30% slow throughout (the machine, not the code): alone, A1
+    against B1 calls every cell slower; with the runs alternated and merged, B's
+    repeats disagree and no cell is called different. A real 1.5x change on both of
+    B's runs is still called slower."""
+    a1, b1, a2, b2 = alternating(tmp_path, (1.0, 1.3, 1.0, 1.0))
+    alone = compare.compare([a1, b1])
+    assert {alone.verdicts[key, 1].kind for key in alone.keys} == {"slower"}
+    merged = compare.compare([f"{a1},{a2}", f"{b1},{b2}"])
+    kinds = {merged.verdicts[key, 1].kind for key in merged.keys}
+    assert kinds == {"not compared"}, kinds
+    assert all("[2] repeats disagree" in v.reason for v in merged.verdicts.values())
+    _, s1, _, s2 = alternating(tmp_path, (1.0, 1.5, 1.0, 1.5), start=4)
+    slow = compare.compare([f"{a1},{a2}", f"{s1},{s2}"])
+    assert {slow.verdicts[key, 1].kind for key in slow.keys} == {"slower"}
+
+
+def test_a_side_whose_runs_differ_or_overlap_says_so(tmp_path):
+    a1, a2 = alternating(tmp_path, (1.0, 1.0))
+    rows = [dict(r, threads=2) for r in compare.read_csv(a2)]
+    write(a2, rows)
+    with_metadata(a2)
+    with pytest.raises(compare.CompareError) as error:
+        compare.load_run(f"{a1},{a2}", "[1]")
+    assert str(error.value) == f"{a2} is not a repeat of {a1}: they differ in threads"
+    write(a2, compare.read_csv(a1))
+    with_metadata(a2, started="2026-01-01T10:00:30+00:00", wall_seconds=59)
+    warnings = []
+    compare.load_run(f"{a1},{a2}", "[1]", warnings)
+    assert warnings == [f"{a1} and {a2} ran at the same time: each slowed the other"]
+    done = subprocess.run(
+        [sys.executable, MODULE, f"{a1},{tmp_path / 'none.csv'}", str(a1)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert done.stderr == f"compare.py: error: {tmp_path / 'none.csv'}: no such file\n"
+
+
+def test_aa_check_makes_each_sides_runs_sit_alike_in_time():
+    from tools.aa_check import abba
+
+    order = abba(["a1", "a2", "a3", "a4"], ["b1", "b2", "b3", "b4"])
+    assert order == "a1 b1 b2 a2 a3 b3 b4 a4".split()
+    # A steady drift over the pair: both sides' mean positions are the same.
+    position = {run: index for index, run in enumerate(order)}
+    assert sum(position[f"a{i}"] for i in range(1, 5)) == sum(
+        position[f"b{i}"] for i in range(1, 5)
+    )

@@ -1,7 +1,9 @@
 """Check compare.py's verdicts on A/A pairs (issue 30): no cell faster or slower, and
 a planted 1.5x slowdown slower. ``python -m tools.aa_check [--pairs 6] [--hogged 2]
-[--folder /tmp/aa] [--reuse]``; exit status 1 on a wrong verdict in a cell that
-compare.py judges. The load average around each run is kept in --folder/pairs.json.
+[--runs 2] [--folder /tmp/aa] [--reuse]``; exit status 1 on a wrong verdict in a cell
+that compare.py judges. A pair's two sides are each --runs runs, made in turn (A B B A
+...) and merged by compare.py as repeats. The load average around each run is kept in
+--folder/pairs.json.
 """
 
 import argparse
@@ -71,6 +73,20 @@ def hog(workers: int):
         process.wait(timeout=60)
 
 
+def side(paths) -> str:
+    """compare.py's argument for runs merged as repeats."""
+    return ",".join(str(path) for path in paths)
+
+
+def abba(first, second) -> list:
+    """A1 B1 B2 A2 A3 B3 ...: each side's runs sit alike in time, so that a machine
+    that slows (or speeds up) steadily during a pair weighs on both sides equally."""
+    order = []
+    for index, both in enumerate(zip(first, second, strict=True)):
+        order += both[:: -1 if index % 2 else 1]
+    return order
+
+
 def plant(source: Path, target: Path, factor: float = PLANTED) -> None:
     """A copy of a run whose every time is ``factor`` times longer: its latencies,
     its blocks' times and the CSV's hash in the metadata."""
@@ -95,7 +111,8 @@ def plant(source: Path, target: Path, factor: float = PLANTED) -> None:
 def verdicts(first: Path, second: Path, drift, include_flagged: bool) -> dict:
     """cell key -> Verdict; with include_flagged, flagged cells are judged too."""
     base_run, other_run = (
-        compare.load_run(path, f"[{i}]") for i, path in enumerate((first, second), 1)
+        compare.load_run(side(paths), f"[{i}]")
+        for i, paths in enumerate((first, second), 1)
     )
     out = {}
     for key, base in base_run.cells.items():
@@ -106,9 +123,12 @@ def verdicts(first: Path, second: Path, drift, include_flagged: bool) -> dict:
     return out
 
 
-def flagged(path: Path) -> int:
-    with path.open(encoding="utf-8") as rows:
-        return sum(row["noisy"] == "true" for row in csv.DictReader(rows))
+def flagged(paths) -> int:
+    found = 0
+    for path in paths:
+        with path.open(encoding="utf-8") as rows:
+            found += sum(row["noisy"] == "true" for row in csv.DictReader(rows))
+    return found
 
 
 def counts(found: dict) -> str:
@@ -123,7 +143,8 @@ def main(argv=None) -> int:
     add("--hogged", type=int, default=2, help="the last N pairs run under a hog")
     add("--folder", type=Path, default=Path("/tmp/aa-check"))
     add("--hog-workers", type=int, default=1, help="stress-ng workers (default 1)")
-    add("--repeats", type=int, default=4, help="of every cell in a run (default 4)")
+    add("--repeats", type=int, default=2, help="of every cell in a run (default 2)")
+    add("--runs", type=int, default=2, help="per side, in turn: A B B A (default 2)")
     add("--fifo", action="store_true", help="the benchmark under SCHED_FIFO")
     add(
         "--judge-flagged",
@@ -134,7 +155,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     args.folder.mkdir(parents=True, exist_ok=True)
     pairs = [
-        (args.folder / f"pair{i}-a.csv", args.folder / f"pair{i}-b.csv")
+        tuple(
+            [args.folder / f"pair{i}-{s}{n}.csv" for n in range(1, args.runs + 1)]
+            for s in "ab"
+        )
         for i in range(1, args.pairs + 1)
     ]
     log = args.folder / "pairs.json"  # per pair: hogged or not, load around each run
@@ -143,10 +167,10 @@ def main(argv=None) -> int:
         workers = args.hog_workers if index > args.pairs - args.hogged else 0
         with hog(workers):
             seen = [os.getloadavg()[0]]
-            for path in pair:
+            for path in abba(*pair):
                 measure(path, args.fifo, args.repeats)
                 seen.append(os.getloadavg()[0])
-        settings = {"fifo": args.fifo, "repeats": args.repeats}
+        settings = {"fifo": args.fifo, "repeats": args.repeats, "runs": args.runs}
         loads[str(index)] = {"hog": workers, **settings, "load": seen}
         log.write_text(json.dumps(loads, indent=1))
         print(
@@ -160,19 +184,17 @@ def main(argv=None) -> int:
     extra = " | flagged judged too: A/A drift, A/A | planted"
     print(header + (extra if args.judge_flagged else ""))
     for index, (first, second) in enumerate(pairs, 1):
-        others = [path for pair in pairs if pair != (first, second) for path in pair]
+        rest = [pair for pair in pairs if pair != (first, second)]
+        others = [side(s) for pair in rest for s in pair]
         drift = compare.calibrate(*others)  # from the other pairs, never from itself
-        planted = second.with_name(second.stem + "-planted.csv")
-        plant(second, planted)
+        planted = [path.with_name(path.stem + "-planted.csv") for path in second]
+        for path, target in zip(second, planted, strict=True):
+            plant(path, target)
         aa = verdicts(first, second, drift, False)
         slow = verdicts(first, planted, drift, False)
         diagnostic = ""
         if args.judge_flagged:  # calibrated on flagged cells too, as it judges them
-            every = [
-                v
-                for a, b in zip(others[::2], others[1::2], strict=True)
-                for v in verdicts(a, b, None, True).values()
-            ]
+            every = [v for a, b in rest for v in verdicts(a, b, None, True).values()]
             drift_all = compare.limit_from(every)
             aa_all = verdicts(first, second, drift_all, True)
             slow_all = verdicts(first, planted, drift_all, True)

@@ -7,7 +7,11 @@ Each CSV is one run of snippets/measuring/benchmark.py (another torch build,
 device, date or thread count). The first is the baseline. Rows are the same
 cell when workload, task, dtype, shape and batch agree; device, thread count
 and torch build are what a comparison varies, so they describe a run, not a
-cell. For every cell, a table in the style of torch.utils.benchmark.Compare
+cell. A run may be several runs of the same settings joined by commas
+(a1.csv,a2.csv), merged as repeats: on a shared machine, make the two sides' runs
+in turn, A B B A, so that drift between runs falls on both sides alike and widens
+the interval (or makes repeats disagree) instead of passing for a change.
+For every cell, a table in the style of torch.utils.benchmark.Compare
 gives each run's median of block means, its IQR, the time ratio to the
 baseline and a verdict. Without CSVs it compares the committed pair
 samples/benchmark-cpu-threads1.csv and -threads2.csv. Standard library only.
@@ -51,6 +55,7 @@ import random
 import statistics
 import sys
 import tempfile
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -148,6 +153,7 @@ class Run:
     device: str
     threads: str
     date: str  # when the run finished (the metadata's date), or ''
+    parts: tuple = ()  # Run: the runs merged as repeats (runs_of), when several
 
     def meta(self, key):
         value = (self.metadata or {}).get(key)
@@ -171,6 +177,11 @@ class Run:
         """(start, end) as aware datetimes when the metadata records started and
         wall_seconds, else None.
         """
+        if self.parts:
+            spans = [part.span for part in self.parts]
+            if None in spans:
+                return None
+            return min(start for start, _ in spans), max(end for _, end in spans)
         started, wall = self.meta("started"), self.meta("wall_seconds")
         try:
             start = datetime.datetime.fromisoformat(started)
@@ -201,7 +212,9 @@ class Run:
             else ""
         )
         preset = f", preset {self.preset}" if self.preset else ""
-        if self.span:
+        if self.parts:
+            when = f", {len(self.parts)} runs merged as repeats"
+        elif self.span:
             took = float(self.meta("wall_seconds"))
             when = f", started {self.meta('started')}, took {took:.0f} s"
         else:
@@ -400,17 +413,52 @@ def block_times(metadata) -> dict:
     return found
 
 
+def runs_of(path) -> list[Path]:
+    """The runs one argument names: a CSV, or several runs of the same settings joined
+    by commas (a1.csv,a2.csv); a file whose name has a comma is one run."""
+    if Path(path).exists() or "," not in str(path):
+        return [Path(path)]
+    return [Path(part) for part in str(path).split(",")]
+
+
 def load_run(path: Path, label: str, warnings: list | None = None) -> Run:
-    rows = read_csv(path)
+    """One side of a comparison: a run, or several (runs_of) merged as repeats."""
+    warnings = [] if warnings is None else warnings
+    rows, blocks, parts = [], {}, []
+    paths = runs_of(path)
+    for index, part in enumerate(paths, 1):
+        found, metadata = read_csv(part), read_metadata(part, warnings)
+        tag = f"{index}:" if len(paths) > 1 else ""  # trials are named per run
+        rows += [{**row, "trial": tag + row["trial"]} for row in found]
+        blocks |= {tag + trial: b for trial, b in block_times(metadata).items()}
+        parts.append(_run(part, label, found, metadata, {}))
+    for part in parts[1:]:
+        if changed := differences(parts[0], part):
+            raise CompareError(
+                f"{part.path} is not a repeat of {parts[0].path}: they differ in "
+                f"{', '.join(changed)}"
+            )
+    for first, second in itertools.combinations(parts, 2):
+        if overlap(first, second):
+            warnings.append(
+                f"{first.path} and {second.path} ran at the same time: each slowed the "
+                "other"
+            )
     groups = {}
     for row in rows:
         groups.setdefault(cell_key(row), []).append(row)
-    metadata = read_metadata(path, [] if warnings is None else warnings)
-    blocks = block_times(metadata)
+    cells = {key: combine(group, blocks) for key, group in groups.items()}
+    if len(parts) == 1:
+        return _run(parts[0].path, label, rows, parts[0].metadata, cells)
+    merged = _run(Path(path), label, rows, parts[0].metadata, cells)
+    return dataclasses.replace(merged, date=parts[-1].date, parts=tuple(parts))
+
+
+def _run(path, label, rows, metadata, cells) -> Run:
     return Run(
         path=path,
         label=label,
-        cells={key: combine(group, blocks) for key, group in groups.items()},
+        cells=cells,
         metadata=metadata,
         torch_build=_one(row["torch_build"] for row in rows),
         device=_one(row["device"] for row in rows),
@@ -691,12 +739,13 @@ def differences(base: Run, run: Run) -> dict:
 
 def overlap(first: Run, second: Run) -> bool:
     """True when both runs record when they ran and their spans overlap (they shared the
-    machine).
+    machine); for merged runs, when any run of one overlaps any of the other.
     """
-    if first.span is None or second.span is None:
-        return False
-    (start_a, end_a), (start_b, end_b) = first.span, second.span
-    return start_a < end_b and start_b < end_a
+    return any(
+        a is not None and b is not None and a[0] < b[1] and b[0] < a[1]
+        for a in (part.span for part in first.parts or (first,))
+        for b in (part.span for part in second.parts or (second,))
+    )
 
 
 # ---- showing -------------------------------------------------------------------------
@@ -1018,8 +1067,8 @@ def parse_args(argv):
         "csv",
         nargs="*",
         type=Path,
-        help="benchmark CSVs, the baseline first (default: the committed "
-        "threads1/threads2 pair)",
+        help="benchmark CSVs, the baseline first; a1.csv,a2.csv merges runs of the "
+        "same settings as repeats (default: the committed threads1/threads2 pair)",
     )
     parser.add_argument(
         "--min-change",
