@@ -309,8 +309,9 @@ def _listing(lines: list[str]) -> str:
 # for a count the prose spells out: the value must give TEXT (a whole number, so the
 # comment is the same in every language) and the paragraph must hold that number in
 # words in the page's language ("four", «cuatro»), as num2words writes it. The spec
-# ":pow2" writes an exact power of two as the prose does: 2⁻²⁴.
-WORDS, POWER_OF_TWO = "words", "pow2"
+# ":pow2" writes an exact power of two as the prose does: 2⁻²⁴; ":pow10" writes a power
+# of ten, the float nearest it (as 1e-6 is), as the prose does: 1e-6.
+WORDS, POWER_OF_TWO, POWER_OF_TEN = "words", "pow2", "pow10"
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 PROSE_VALUES = re.compile(r"<!--[ \t]*prose-values:(?P<pairs>.*?)-->", re.S)
 _SPEC = re.compile(r"\s:(?P<spec>[^\s:]*)$")
@@ -388,6 +389,11 @@ def format_value(value, spec: str | None) -> str:
         if mantissa != 0.5:
             return f"{value!r}, not a power of two"
         return "2" + str(exponent - 1).translate(_SUPERSCRIPT)
+    if spec == POWER_OF_TEN:
+        exponent = round(math.log10(value)) if value > 0 else 0
+        if value != float(f"1e{exponent}"):
+            return f"{value!r}, not a power of ten"
+        return f"1e{exponent}"
     if spec is not None:
         return format(value, spec)
     return format(value, "g") if isinstance(value, float) else str(value)

@@ -292,3 +292,11 @@ def test_pairs_and_formats():
     assert format_value(2.0**-24, "pow2") == "2⁻²⁴"
     assert format_value(torch.tensor(8.0), "pow2") == "2³"
     assert format_value(0.1, "pow2") == "0.1, not a power of two"
+    assert format_value(1e-6, "pow10") == "1e-6"
+    assert format_value(torch.tensor(1000.0), "pow10") == "1e3"
+    # Only the float nearest a power of ten: 2e-6 is not one, nor is float32's 1e-4.
+    assert format_value(2e-6, "pow10") == "2e-06, not a power of ten"
+    assert format_value(torch.tensor(1e-4).item(), "pow10") == (
+        "9.999999747378752e-05, not a power of ten"
+    )
+    assert format_value(0.0, "pow10") == "0.0, not a power of ten"
