@@ -309,10 +309,21 @@ def _listing(lines: list[str]) -> str:
 # for a count the prose spells out: the value must give TEXT (a whole number, so the
 # comment is the same in every language) and the paragraph must hold that number in
 # words in the page's language ("four", «cuatro»), as num2words writes it. The spec
-# ":pow2" writes an exact power of two as the prose does: 2⁻²⁴.
-WORDS, POWER_OF_TWO = "words", "pow2"
+# ":pow2" writes an exact power of two as the prose does: 2⁻²⁴; ":pow10" writes a power
+# of ten, the float nearest it (as 1e-6 is), as the prose does: 1e-6. ":poly" writes a
+# list of coefficients, lowest power first (NumPy's order), as the prose writes the
+# polynomial: [1, -2, 0, 3] is 3x³ − 2x + 1.
+WORDS, POWER_OF_TWO, POWER_OF_TEN, POLYNOMIAL = "words", "pow2", "pow10", "poly"
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-PROSE_VALUES = re.compile(r"<!--[ \t]*prose-values:(?P<pairs>.*?)-->", re.S)
+#
+# <!-- prose-values after "snippets/demo/circle.py:area": area :.2f -> 12.57 -->
+# waits for the first Python block below that includes that target, and is evaluated
+# just after it: for a paragraph that states what the blocks below it compute.
+PROSE_VALUES = re.compile(
+    r'<!--[ \t]*prose-values(?:[ \t]+after[ \t]+"(?P<after>[^"\n]+)")?[ \t]*:'
+    r"(?P<pairs>.*?)-->",
+    re.S,
+)
 _SPEC = re.compile(r"\s:(?P<spec>[^\s:]*)$")
 _PAIR_CONDITION = re.compile(r"\[(?P<condition>\s*torch\s*[<>=!~][^\]]*)\]")
 
@@ -388,9 +399,35 @@ def format_value(value, spec: str | None) -> str:
         if mantissa != 0.5:
             return f"{value!r}, not a power of two"
         return "2" + str(exponent - 1).translate(_SUPERSCRIPT)
+    if spec == POWER_OF_TEN:
+        exponent = round(math.log10(value)) if value > 0 else 0
+        if value != float(f"1e{exponent}"):
+            return f"{value!r}, not a power of ten"
+        return f"1e{exponent}"
+    if spec == POLYNOMIAL:
+        return polynomial(value.tolist() if hasattr(value, "tolist") else list(value))
     if spec is not None:
         return format(value, spec)
     return format(value, "g") if isinstance(value, float) else str(value)
+
+
+def polynomial(coefficients: list) -> str:
+    """The polynomial in x, highest power first, as prose writes it: [1, -2, 0, 3] is
+    "3x³ − 2x + 1" (no zero terms, no coefficient 1 before a power of x)."""
+    terms = []
+    for power, c in reversed(list(enumerate(coefficients))):
+        if c == 0:
+            continue
+        size = format(abs(c), "g") if isinstance(c, float) else str(abs(c))
+        if power and abs(c) == 1:
+            size = ""
+        if power:
+            size += "x" + (str(power).translate(_SUPERSCRIPT) if power > 1 else "")
+        terms.append(("− " if c < 0 else "+ ") + size)
+    if not terms:
+        return "0"
+    first = terms[0]
+    return " ".join([("−" if first[0] == "−" else "") + first[2:], *terms[1:]])
 
 
 class ProseValuesParser:
@@ -398,11 +435,14 @@ class ProseValuesParser:
 
     def __init__(self, root=ROOT) -> None:
         self.root = root
+        self.lexer = RawFencedCodeBlockLexer(info_pattern=INFO)
 
     def __call__(self, document):
         page = catalog.relative(document.path, self.root)
+        waiting = set()  # the ends of the blocks a comment waits for
         for match in PROSE_VALUES.finditer(document.text):
             line = document.text.count("\n", 0, match.start()) + 1
+            start, end = match.start(), match.end()
             try:
                 parsed = ProseValues(
                     page,
@@ -410,9 +450,32 @@ class ProseValuesParser:
                     prose_value_pairs(match["pairs"]),
                     _following_paragraph(document.text, match.end()),
                 )
+                if match["after"] is not None:
+                    # An empty region just after the block: evaluated in its place.
+                    start = end = self._end_of_block(document, match)
+                    if end in waiting:
+                        raise ValueError(
+                            f'another comment already waits for "{match["after"]}": '
+                            "put its pairs in that one"
+                        )
+                    waiting.add(end)
             except ValueError as error:
                 parsed = f"{page}, line {line}: prose-values: {error}"
-            yield Region(match.start(), match.end(), parsed, check_prose_values)
+                start, end = match.start(), match.end()
+            yield Region(start, end, parsed, check_prose_values)
+
+    def _end_of_block(self, document, match) -> int:
+        """Where the first Python block below ``match`` that includes its ``after``
+        target ends."""
+        for region in self.lexer(document):
+            if (
+                region.start > match.end()
+                and region.lexemes["language"].lower() in PYTHON
+                and match["after"]
+                in map(include_target, str(region.lexemes["source"]).splitlines())
+            ):
+                return region.end
+        raise ValueError(f'no Python block below includes "{match["after"]}"')
 
 
 def check_prose_values(example) -> str | None:

@@ -196,6 +196,63 @@ def test_the_value_must_appear_in_the_paragraph_below_as_a_whole_number(site):
     assert "'12.57' (area) does not appear in the paragraph below" in str(failure)
 
 
+AFTER_PAGE = """
+    {comment}
+    The area of a circle of radius 2 is {area}, to two decimals, as the block below
+    computes.
+
+    ```python
+    --8<-- "snippets/demo/circle.py:area"
+    ```
+"""
+AFTER = '<!-- prose-values after "snippets/demo/circle.py:area": area :.2f -> 12.57 -->'
+
+
+def test_a_comment_can_wait_for_the_block_below_that_computes_its_value(site):
+    path = page(site, "en/circle.md", AFTER_PAGE.format(comment=AFTER, area="12.57"))
+    examples, failure = run(site, path, prose_values=True)
+    assert failure is None
+    # Evaluated just after the block, not where it stands.
+    assert [type(e.parsed).__name__ for e in examples] == ["Block", "ProseValues"]
+
+
+@pytest.mark.parametrize(
+    "comment, area, said",
+    [
+        (AFTER, "12.56", "line 2: prose-values:\n    '12.57' (area) does not appear"),
+        (
+            AFTER.replace("after ", "").replace('"snippets/demo/circle.py:area"', ""),
+            "12.57",
+            "area: NameError",
+        ),  # evaluated where it stands: too early
+        (
+            AFTER.replace(":area", ":wrong"),
+            "12.57",
+            'no Python block below includes "snippets/demo/circle.py:wrong"',
+        ),
+        (
+            AFTER + "\n" + AFTER,
+            "12.57",
+            'another comment already waits for "snippets/demo/circle.py:area"',
+        ),
+    ],
+    ids=["the prose drifted", "no after", "no such block", "two waiting"],
+)
+def test_a_comment_waiting_for_a_block_fails_where_it_should(site, comment, area, said):
+    path = page(site, "en/circle.md", AFTER_PAGE.format(comment=comment, area=area))
+    assert said in str(page_failure(site, path))
+
+
+def test_a_waiting_comment_sees_the_code_change(site):
+    path = page(site, "en/circle.md", AFTER_PAGE.format(comment=AFTER, area="12.57"))
+    snippet = site / "snippets" / "demo" / "circle.py"
+    snippet.write_text(
+        snippet.read_text().replace("r = 2.0", "r = 2.5").replace("12.566", "19.635")
+    )
+    failure = page_failure(site, path)
+    assert "the prose says 12.57 for area, the code gives 19.63" in str(failure)
+
+
 WORDS_PAGE = """
     ```python
     --8<-- "snippets/demo/circle.py:area"
@@ -292,3 +349,16 @@ def test_pairs_and_formats():
     assert format_value(2.0**-24, "pow2") == "2⁻²⁴"
     assert format_value(torch.tensor(8.0), "pow2") == "2³"
     assert format_value(0.1, "pow2") == "0.1, not a power of two"
+    assert format_value(1e-6, "pow10") == "1e-6"
+    assert format_value(torch.tensor(1000.0), "pow10") == "1e3"
+    # Only the float nearest a power of ten: 2e-6 is not one, nor is float32's 1e-4.
+    assert format_value(2e-6, "pow10") == "2e-06, not a power of ten"
+    assert format_value(torch.tensor(1e-4).item(), "pow10") == (
+        "9.999999747378752e-05, not a power of ten"
+    )
+    assert format_value(0.0, "pow10") == "0.0, not a power of ten"
+    # Lowest power first, as the pilot's coefficients and NumPy's polynomials are.
+    assert format_value([1, -2, 0, 3], "poly") == "3x³ − 2x + 1"
+    assert format_value(torch.tensor([0.0, -1.0, 0.5]), "poly") == "0.5x² − x"
+    assert format_value([-2], "poly") == "−2"
+    assert format_value([0, 0], "poly") == "0"
