@@ -17,7 +17,7 @@
 # # Primer gradiente
 #
 # El ejemplo completo más pequeño de autograd, como notebook para descargar y ejecutar.
-# El sitio lo ejecutó al generar esta página: las salidas que ves son reales.
+# El sitio lo ejecutó al generar esta página: las salidas de abajo son reales.
 
 # %%
 import torch
