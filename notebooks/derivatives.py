@@ -514,7 +514,7 @@ def distance(value, row):
 HEADERS = "|f|at|dtype|reason|closed form / autograd / FD|Δ autograd / Δ FD|tol / h"
 COLUMNS = HEADERS.split("|")
 # Compact cells, failing rows tinted, related values stacked so that the table fits the
-# page's column. One style sheet per table, not a style on each of its 600 cells.
+# page's column. One style sheet per table, not a style on every cell.
 STYLE = """<style>
 .derivatives table:not([class]) :is(th, td) {
   padding: 0.3em 0.45em; min-width: 0; white-space: nowrap;

@@ -311,8 +311,8 @@ def _listing(lines: list[str]) -> str:
 # words in the page's language ("four", «cuatro»), as num2words writes it. The spec
 # ":pow2" writes an exact power of two as the prose does: 2⁻²⁴; ":pow10" writes a power
 # of ten, the float nearest it (as 1e-6 is), as the prose does: 1e-6. ":poly" writes a
-# list of coefficients, lowest power first (NumPy's order), as the prose writes the
-# polynomial: [1, -2, 0, 3] is 3x³ − 2x + 1.
+# list of coefficients, lowest power first (numpy.polynomial's order), as the prose
+# writes the polynomial: [1, -2, 0, 3] is 3x³ − 2x + 1.
 WORDS, POWER_OF_TWO, POWER_OF_TEN, POLYNOMIAL = "words", "pow2", "pow10", "poly"
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 #
@@ -400,7 +400,7 @@ def format_value(value, spec: str | None) -> str:
             return f"{value!r}, not a power of two"
         return "2" + str(exponent - 1).translate(_SUPERSCRIPT)
     if spec == POWER_OF_TEN:
-        exponent = round(math.log10(value)) if value > 0 else 0
+        exponent = round(math.log10(value)) if 0 < value < math.inf else 0
         if value != float(f"1e{exponent}"):
             return f"{value!r}, not a power of ten"
         return f"1e{exponent}"

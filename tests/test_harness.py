@@ -357,7 +357,8 @@ def test_pairs_and_formats():
         "9.999999747378752e-05, not a power of ten"
     )
     assert format_value(0.0, "pow10") == "0.0, not a power of ten"
-    # Lowest power first, as the pilot's coefficients and NumPy's polynomials are.
+    assert format_value(float("inf"), "pow10") == "inf, not a power of ten"
+    # Lowest power first, as the pilot's coefficients and numpy.polynomial takes them.
     assert format_value([1, -2, 0, 3], "poly") == "3x³ − 2x + 1"
     assert format_value(torch.tensor([0.0, -1.0, 0.5]), "poly") == "0.5x² − x"
     assert format_value([-2], "poly") == "−2"

@@ -144,7 +144,7 @@ def main(argv=None) -> int:
     add("--folder", type=Path, default=Path("/tmp/aa-check"))
     add("--hog-workers", type=int, default=1, help="stress-ng workers (default 1)")
     add("--repeats", type=int, default=2, help="of every cell in a run (default 2)")
-    add("--runs", type=int, default=2, help="per side, in turn: A B B A (default 2)")
+    add("--runs", type=int, default=2, help="per side: 1 or even, A B B A (default 2)")
     add("--fifo", action="store_true", help="the benchmark under SCHED_FIFO")
     add(
         "--judge-flagged",
@@ -153,6 +153,8 @@ def main(argv=None) -> int:
     )
     add("--reuse", action="store_true", help="judge the runs already in --folder")
     args = parser.parse_args(argv)
+    if args.runs % 2 and args.runs > 1:  # A B B A A: the last run weighs on one side
+        parser.error("--runs must be 1 or even (A B B A ...)")
     args.folder.mkdir(parents=True, exist_ok=True)
     pairs = [
         tuple(

@@ -9,8 +9,9 @@ cell when workload, task, dtype, shape and batch agree; device, thread count
 and torch build are what a comparison varies, so they describe a run, not a
 cell. A run may be several runs of the same settings joined by commas
 (a1.csv,a2.csv), merged as repeats: on a shared machine, make the two sides' runs
-in turn, A B B A, so that drift between runs falls on both sides alike and widens
-the interval (or makes repeats disagree) instead of passing for a change.
+in turn, A B B A, so that steady drift between runs falls on both sides alike and
+a sudden change widens the interval (or makes repeats disagree) instead of passing
+for a change.
 For every cell, a table in the style of torch.utils.benchmark.Compare
 gives each run's median of block means, its IQR, the time ratio to the
 baseline and a verdict. Without CSVs it compares the committed pair
