@@ -297,6 +297,9 @@ CASES = {
         "/nonexistent",
         says="not a checkout of the site",
     ),
+    "aa_check: --runs 3": case(
+        PY, "-m", "tools.aa_check", "--runs", "3", says="--runs must be 1 or even"
+    ),
     # snippets/measuring/benchmark.py and compare.py: arguments checked before torch
     # loads
     "benchmark: unknown preset": case(
