@@ -445,6 +445,13 @@ def machine(results: Results, language: str) -> str:
     return " · ".join(facts) + "\n"
 
 
+def unsearched(table: list[str]) -> list[str]:
+    """A Markdown table that search leaves out (Material's data-search-exclude): its
+    measured numbers are not what a reader searches for, and they would weigh on the
+    index every page loads."""
+    return ["<div markdown data-search-exclude>", "", *table, "", "</div>"]
+
+
 def table(results: Results, language: str) -> str:
     """The rows as a Markdown table; a cell that failed the quality check is marked ✗,
     its speeds struck: speed without the accepted result does not count."""
@@ -458,6 +465,7 @@ def table(results: Results, language: str) -> str:
     if constant:
         shared = (f"{w['constant'][c]} `{_plain(v)}`" for c, v in constant.items())
         lines += [f"{w['every_row']}: {', '.join(shared)}.", ""]
+    start = len(lines)
     lines += [_row(w["columns"]), "|" + "---|" * len(w["columns"])]
     order = sorted(rows, key=lambda r: (_task_order(r["task"]), r["dtype"], r["batch"]))
     for row in order:
@@ -482,6 +490,7 @@ def table(results: Results, language: str) -> str:
         iqr = seconds(row["latency_iqr"]) if timed else "—"
         cells = (_task(w, row["task"]), f"`{row['dtype']}`", row["batch"], latency)
         lines.append(_row(cells + (iqr, noise, size(row["memory"]), samples, quality)))
+    lines[start:] = unsearched(lines[start:])
     failed, total = results.failed_quality, len(rows)
     summary = w["failed_note"] if failed else w["all_passed"]
     note = noise_note(results, language)
@@ -777,6 +786,7 @@ def comparison_table(comparison, root: Path, language: str) -> str:
     header += [w["latency_of"].format(label=run.label) for run in runs]
     for run in runs[1:]:
         header += [w[key].format(label=run.label) for key in ("ratio_of", "verdict_of")]
+    start = len(lines)
     lines += [_row(header), "|" + "---|" * len(header)]
     for key in comparison.keys:
         _, task, dtype, _, batch = key
@@ -796,6 +806,7 @@ def comparison_table(comparison, root: Path, language: str) -> str:
             ratio = compare._ratio(verdict, "{:.2f}")
             cells += [ratio, _verdict_text(verdict, language)]
         lines.append(_row(cells))
+    lines[start:] = unsearched(lines[start:])
     blocks = any(entry.blocks for run in runs for entry in run.cells.values())
     floor, spread = f"{comparison.min_change:.0%}", f"{compare.REPEAT_SPREAD:.0%}"
     rule = w["criterion_blocks" if blocks else "criterion"]
@@ -929,4 +940,4 @@ def sample_table(path: Path, columns=SAMPLE_COLUMNS) -> str:
         _row(f"`{row[column]}`" if row[column] else "" for column in columns)
         for row in rows
     ]
-    return "\n".join(lines) + "\n"
+    return "\n".join(unsearched(lines)) + "\n"

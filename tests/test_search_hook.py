@@ -10,6 +10,7 @@ from urllib.parse import urljoin
 import pytest
 from jinja2.utils import htmlsafe_json_dumps
 
+from ptdocs import results
 from ptdocs.hooks import search
 
 CONFIG = {
@@ -397,6 +398,25 @@ def test_the_built_index_holds_the_pages_words_not_their_code_stamp_or_downloads
             ), f"{location}: no stamp"
             stamped += 1
     assert stamped >= 5, "fewer pages with code than the guides and notebooks"
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_measured_tables_stay_on_the_page_but_out_of_the_index(built_site, language):
+    folder = built_site / ("es" if language == "es" else "")
+    words = " ".join(doc["text"] for doc in _read(folder / search.INDEX)["docs"])
+    w = results.STRINGS.in_language(language)
+    headers = {  # a column title of each table: the sample, the run, a comparison
+        "measuring": "latency_<wbr>iqr",
+        "results": w["columns"][3],
+    }
+    compared = w["latency_of"].format(label="[2]")
+    for page, header in [*headers.items(), ("results", compared)]:
+        html = (folder / page / "index.html").read_text(encoding="utf-8")
+        assert re.search(rf"<th[^>]*>(<code>)?{re.escape(header)}", html), (
+            page,
+            header,
+        )
+        assert header not in words, f"{language}: {header!r} is in the search index"
 
 
 def test_the_built_site_has_one_index_per_language(built_site):
