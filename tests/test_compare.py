@@ -706,6 +706,7 @@ def simulated_run(
     blocks=20,
     drift=0.03,
     noisy=(),
+    **metadata,
 ):
     """A run whose blocks vary as a busy machine's do: each repeat drifts (3%), each
     block scatters (5%), a block now and then is slow; the metadata keeps the block
@@ -741,7 +742,7 @@ def simulated_run(
                 "raw_times": [t * 10 for t in times],
             }
     write(path, rows)
-    return with_metadata(path, blocks=kept)
+    return with_metadata(path, blocks=kept, **metadata)
 
 
 def test_a_verdict_from_the_blocks_is_a_bootstrap_interval_on_the_ratio(tmp_path):
@@ -997,16 +998,12 @@ def alternating(tmp_path, factors, start=0):
     """Runs made one after another, 60 s each, a factor on each one's times."""
     paths = []
     for index, factor in enumerate(factors):
+        minute = start + index
         path = simulated_run(
-            tmp_path / f"run{start + index}.csv",
+            tmp_path / f"run{minute}.csv",
             random.Random(index),
             factor=factor,
             drift=0.0,
-        )
-        minute = start + index
-        with_metadata(
-            path,
-            blocks=json.loads(path.with_suffix(".json").read_text())["blocks"],
             started=f"2026-01-01T10:{minute:02d}:00+00:00",
             wall_seconds=59,
         )
