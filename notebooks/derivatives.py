@@ -1,6 +1,6 @@
 # ---
 # jupyter:
-#   translation_of: "8fcd6e979f9a"
+#   translation_of: "049d295e03b8"
 #   jupytext:
 #     cell_metadata_filter: lang,-all
 #     formats: py:percent
