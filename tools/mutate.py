@@ -444,17 +444,18 @@ class PageRunner:
         mutant; ``done(mutant, failure)`` for each, none started past ``deadline``."""
         document = self.sybil.parse(self.page)
         examples = list(document.examples())
-        first: dict[int, list[Mutant]] = {}
-        for mutant in mutants:
-            shows = [
-                isinstance(example.parsed, Block)
+        first: dict[int, list[Mutant]] = {}  # by the first example that shows it
+        for mutant in mutants:  # one that no example shows stays untried
+            shows = (
+                index
+                for index, example in enumerate(examples)
+                if isinstance(example.parsed, Block)
                 and any(
                     mutate_include(i, mutant) is not i for i in example.parsed.includes
                 )
-                for example in examples
-            ]
-            if True in shows:  # else no example shows it: it stays untried
-                first.setdefault(shows.index(True), []).append(mutant)
+            )
+            if (index := next(shows, None)) is not None:
+                first.setdefault(index, []).append(mutant)
         skipped: dict[str, str] = {}
         with _isolated(self.root):
             if self.sybil.setup:
@@ -610,14 +611,7 @@ def sections_of(runner: PageRunner, patterns, limit, skipped=None) -> list[Secti
 
 
 def mutate_page(
-    page: Path,
-    root: Path = ROOT,
-    *,
-    patterns: list[str] = (),
-    limit: int | None = None,
-    timeout: float | None = None,
-    deadline: float | None = None,
-    pages=None,
+    page, root=ROOT, *, patterns=(), limit=None, timeout=None, deadline=None, pages=None
 ) -> PageResult:
     """Mutate every (matching) section of ``page`` and run the page with each mutant."""
     root = Path(root)
