@@ -212,30 +212,20 @@ CASES = {
     # python -m tools.mutate
     "mutate: no such page": case(
         PY,
-        "-m",
-        "tools.mutate",
-        "docs/en/nope.md",
+        *"-m tools.mutate docs/en/nope.md".split(),
         says="docs/en/nope.md: no such page",
     ),
     "mutate: not a page": case(
-        PY, "-m", "tools.mutate", "README.md", says="no such page"
+        PY, *"-m tools.mutate README.md".split(), says="no such page"
     ),
     "mutate: no mutants": case(
         PY,
-        "-m",
-        "tools.mutate",
-        "--max-mutants",
-        "0",
-        "docs/en/autograd.md",
+        *"-m tools.mutate --max-mutants 0 docs/en/autograd.md".split(),
         says="--max-mutants must be above 0",
     ),
     "mutate: no known list": case(
         PY,
-        "-m",
-        "tools.mutate",
-        "--known",
-        "/nonexistent",
-        "docs/en/autograd.md",
+        *"-m tools.mutate --known /nonexistent docs/en/autograd.md".split(),
         says="--known /nonexistent: no such file",
     ),
     # python -m ptdocs.notebook_twins, python -m ptdocs.versions
@@ -292,9 +282,7 @@ CASES = {
     ),
     "build_times: no such source": case(
         PY,
-        "tools/build_times.py",
-        "--source",
-        "/nonexistent",
+        *"tools/build_times.py --source /nonexistent".split(),
         says="not a checkout of the site",
     ),
     "aa_check: --runs 3": case(

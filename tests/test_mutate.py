@@ -91,17 +91,7 @@ v = torch.ones(2) * 4
 # --8<-- [end:accelerator]
 """
 
-SECTIONS = [
-    "analytic",
-    "weak",
-    "shown",
-    "reset",
-    "context",
-    "order",
-    "identity",
-    "tolerance",
-    "crash",
-]
+SECTIONS = "analytic weak shown reset context order identity tolerance crash".split()
 PAGE = (
     "# Demo\n\n"
     + "".join(
@@ -159,10 +149,7 @@ def test_the_unmutated_page_passes(result):
 
 def test_an_analytical_check_catches_a_changed_operator(result):
     power = outcomes(result, "analytic")["y = x*3"]
-    assert (power.status, power.how) == (
-        "caught",
-        "assertion",
-    )  # assert_close, not a crash
+    assert (power.status, power.how) == ("caught", "assertion")  # not a crash
     assert "snippets/demo/checks.py, line 8" in power.where
 
 
@@ -185,23 +172,19 @@ def test_a_deleted_statement_is_caught_when_a_check_sees_its_effect(result):
         for o in found.outcomes
         if o.mutant.before.startswith("g.grad = None") and o.mutant.after == "pass"
     ]
-    assert deleted.mutant.kind == "statement"
-    assert deleted.status == "caught"  # g.grad would be 2 + 3
+    assert (deleted.mutant.kind, deleted.status) == ("statement", "caught")  # not 2+3
 
 
 def test_a_context_manager_is_swapped_and_dropped(result):
     context = outcomes(result, "context")
-    assert context["with torch.no_grad():"].mutant.kind == "context"
-    assert (
-        context["with torch.no_grad():"].status == "caught"
-    )  # not an inference tensor
+    swapped = context["with torch.no_grad():"]  # then not an inference tensor
+    assert (swapped.mutant.kind, swapped.status) == ("context", "caught")
     assert context["if True:"].status == "caught"
 
 
 def test_two_statements_that_share_a_name_are_swapped(result):
-    swapped = outcomes(result, "order")[
-        'calls.append("timed") / calls.append("warm-up")'
-    ]
+    order = outcomes(result, "order")
+    swapped = order['calls.append("timed") / calls.append("warm-up")']
     assert (swapped.mutant.kind, swapped.status) == ("order", "caught")
 
 
@@ -211,19 +194,15 @@ def test_a_function_that_returns_its_argument_unchanged_is_caught(result):
 
 
 def test_a_looser_tolerance_survives_unless_something_pins_it(result):
-    looser = outcomes(result, "tolerance")[
-        "assert_close(torch.tensor(1.0004), torch.tensor(1.0), atol=0.01, rtol=0)"
-    ]
-    assert (looser.mutant.kind, looser.status) == ("tolerance", "survived")
+    tolerance = outcomes(result, "tolerance")
+    looser = "assert_close(torch.tensor(1.0004), torch.tensor(1.0), atol=0.01, rtol=0)"
+    assert tolerance[looser].status == "survived"
     # The one change made inside a check; nothing else in it is touched.
-    assert {o.mutant.kind for o in outcomes(result, "tolerance").values()} == {
-        "tolerance"
-    }
+    assert {o.mutant.kind for o in tolerance.values()} == {"tolerance"}
 
 
 def test_a_crash_is_reported_apart_never_as_caught(result):
-    crash = outcomes(result, "crash")
-    index_error = crash["last = len(items) + 1"]
+    index_error = outcomes(result, "crash")["last = len(items) + 1"]
     assert (index_error.status, index_error.how) == ("crashed", "error: IndexError")
     assert "list index out of range" in index_error.where
 
@@ -264,16 +243,11 @@ def test_checks_prints_and_output_lines_are_never_mutated():
         y = x - 1
     """)
     mutants = mutate.candidates(source, "demo.py")
-    assert {m.line for m in mutants if m.kind != "tolerance"} == {
-        3,
-        12,
-        14,
-    }  # never 4-11 or 13
-    assert {m.after.strip() for m in mutants if m.kind == "tolerance"} == {
-        "torch.tensor(7.0), atol=1e-05, rtol=0)"
-    }  # 10 times looser (rtol=0 stays 0)
-    for mutant in mutants:
-        assert "# >" not in mutant.before + mutant.after
+    lines = {m.line for m in mutants if m.kind != "tolerance"}
+    assert lines == {3, 12, 14}  # never 4-11 or 13
+    looser = {m.after.strip() for m in mutants if m.kind == "tolerance"}
+    assert looser == {"torch.tensor(7.0), atol=1e-05, rtol=0)"}  # rtol=0 stays 0
+    assert not any("# >" in m.before + m.after for m in mutants)
     assert not any("manual_seed" in m.before for m in mutants)
 
 
@@ -284,17 +258,13 @@ def test_mutants_are_chosen_deterministically_kinds_in_turn():
     )
     chosen = mutate.choose(mutate.candidates(source, "demo.py"), 3)
     assert chosen == mutate.choose(mutate.candidates(source, "demo.py"), 3)
+    # y.backward() deleted: the first binding of a name is never deleted; not the swap
+    # of lines 3 and 4: y.backward() before y is bound can only crash; a new line each
+    # while there is one.
     assert [(m.kind, m.after) for m in chosen] == [
-        (
-            "statement",
-            "pass",
-        ),  # y.backward(): the first binding of a name is never deleted
-        # not the swap of lines 3 and 4: y.backward() before y is bound can only crash
+        ("statement", "pass"),
         ("operator", "y = (x / 2).sum()"),
-        (
-            "attribute",
-            "x = torch.zeros(3, requires_grad=True)",
-        ),  # a new line each, while there is one
+        ("attribute", "x = torch.zeros(3, requires_grad=True)"),
     ]
 
 
@@ -322,14 +292,8 @@ def test_a_survivor_fails_the_run_and_nothing_on_disk_changes(site, pages, capsy
     assert digest(site) == before
     out = capsys.readouterr().out
     assert "SURVIVED" in out
-    assert (
-        out.strip()
-        .splitlines()[-1]
-        .startswith(
-            "5 tried, 0 caught, 5 survived, 0 crashed: "
-            "5 survivor(s) not in mutants-known.txt"
-        )
-    )
+    summary = "5 tried, 0 caught, 5 survived, 0 crashed: 5 survivor(s) not in "
+    assert out.strip().splitlines()[-1].startswith(summary + "mutants-known.txt")
 
 
 def test_a_survivor_listed_with_why_passes_and_a_listed_one_caught_fails(
@@ -348,16 +312,10 @@ def test_a_survivor_listed_with_why_passes_and_a_listed_one_caught_fails(
     (site / "known.txt").write_text("\n".join(weak) + "\n")
     assert run(site, pages, "docs/en/demo.md", "--section", "weak") == 0
     assert "survived, known: a demo of a weak check" in capsys.readouterr().out
-    caught = (
-        "snippets/demo/checks.py: y = x**3  ->  y = x*3  # not true: a check catches it"
-    )
+    caught = "snippets/demo/checks.py: y = x**3  ->  y = x*3  # not true: it is caught"
     (site / "known.txt").write_text("\n".join([*weak, caught]) + "\n")
-    assert (
-        run(
-            site, pages, "docs/en/demo.md", "--section", "weak", "--section", "analytic"
-        )
-        == 1
-    )
+    sections = ("--section", "weak", "--section", "analytic")
+    assert run(site, pages, "docs/en/demo.md", *sections) == 1
     assert "LISTED as surviving: take it out" in capsys.readouterr().out
     (site / "known.txt").write_text(weak[0].partition("  # ")[0] + "\n")  # no reason
     with pytest.raises(SystemExit, match="known.txt, line 1"):
@@ -386,13 +344,17 @@ def test_global_state_a_page_changes_is_restored_after_each_run(site, pages):
     (site / "docs" / "en" / "state.md").write_text(
         '```python\n--8<-- "snippets/demo/state.py:state"\n```\n'
     )
-    before = torch.get_default_dtype(), torch.is_grad_enabled(), torch.get_num_threads()
+
+    def state():
+        return (
+            torch.get_default_dtype(),
+            torch.is_grad_enabled(),
+            torch.get_num_threads(),
+        )
+
+    before = state()
     mutate.mutate_page(site / "docs" / "en" / "state.md", site, pages=pages)
-    assert (
-        torch.get_default_dtype(),
-        torch.is_grad_enabled(),
-        torch.get_num_threads(),
-    ) == before
+    assert state() == before
 
 
 def test_the_known_list_is_well_formed():

@@ -75,31 +75,27 @@ def hog(workers: int):
 
 def side(paths) -> str:
     """compare.py's argument for runs merged as repeats."""
-    return ",".join(str(path) for path in paths)
+    return ",".join(map(str, paths))
 
 
 def abba(first, second) -> list:
     """A1 B1 B2 A2 A3 B3 ...: each side's runs sit alike in time, so that a machine
     that slows (or speeds up) steadily during a pair weighs on both sides equally."""
-    order = []
-    for index, both in enumerate(zip(first, second, strict=True)):
-        order += both[:: -1 if index % 2 else 1]
-    return order
+    pairs = zip(first, second, strict=True)
+    return [run for i, both in enumerate(pairs) for run in both[:: (-1) ** i]]
 
 
 def plant(source: Path, target: Path, factor: float = PLANTED) -> None:
     """A copy of a run whose every time is ``factor`` times longer: its latencies,
     its blocks' times and the CSV's hash in the metadata."""
     reader = csv.DictReader(io.StringIO(source.read_text(encoding="utf-8")))
-    rows = list(reader)
-    for row in rows:
-        for column in ("latency", "latency_iqr"):
-            if row[column]:
-                row[column] = f"{float(row[column]) * factor:.6g}"
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=reader.fieldnames, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    for row in reader:
+        for column in ("latency", "latency_iqr"):
+            row[column] = row[column] and f"{float(row[column]) * factor:.6g}"
+        writer.writerow(row)
     meta = json.loads(source.with_suffix(".json").read_text(encoding="utf-8"))
     for blocks in meta["blocks"].values():
         blocks["raw_times"] = [t * factor for t in blocks["raw_times"]]
@@ -124,11 +120,9 @@ def verdicts(first: Path, second: Path, drift, include_flagged: bool) -> dict:
 
 
 def flagged(paths) -> int:
-    found = 0
-    for path in paths:
-        with path.open(encoding="utf-8") as rows:
-            found += sum(row["noisy"] == "true" for row in csv.DictReader(rows))
-    return found
+    texts = (path.read_text(encoding="utf-8").splitlines() for path in paths)
+    rows = (row for text in texts for row in csv.DictReader(text))
+    return sum(row["noisy"] == "true" for row in rows)
 
 
 def counts(found: dict) -> str:
@@ -156,15 +150,14 @@ def main(argv=None) -> int:
     if args.runs % 2 and args.runs > 1:  # A B B A A: the last run weighs on one side
         parser.error("--runs must be 1 or even (A B B A ...)")
     args.folder.mkdir(parents=True, exist_ok=True)
+    runs = range(1, args.runs + 1)
     pairs = [
-        tuple(
-            [args.folder / f"pair{i}-{s}{n}.csv" for n in range(1, args.runs + 1)]
-            for s in "ab"
-        )
+        tuple([args.folder / f"pair{i}-{s}{n}.csv" for n in runs] for s in "ab")
         for i in range(1, args.pairs + 1)
     ]
     log = args.folder / "pairs.json"  # per pair: hogged or not, load around each run
     loads = json.loads(log.read_text()) if args.reuse and log.is_file() else {}
+    settings = {"fifo": args.fifo, "repeats": args.repeats, "runs": args.runs}
     for index, pair in enumerate([] if args.reuse else pairs, 1):
         workers = args.hog_workers if index > args.pairs - args.hogged else 0
         with hog(workers):
@@ -172,12 +165,12 @@ def main(argv=None) -> int:
             for path in abba(*pair):
                 measure(path, args.fifo, args.repeats)
                 seen.append(os.getloadavg()[0])
-        settings = {"fifo": args.fifo, "repeats": args.repeats, "runs": args.runs}
         loads[str(index)] = {"hog": workers, **settings, "load": seen}
         log.write_text(json.dumps(loads, indent=1))
+        hogged = " (hogged)" if workers else ""
+        load = " ".join(f"{x:.1f}" for x in seen)
         print(
-            f"aa_check: pair {index} measured{' (hogged)' if workers else ''}, load "
-            f"average {' '.join(f'{x:.1f}' for x in seen)}",
+            f"aa_check: pair {index} measured{hogged}, load average {load}",
             file=sys.stderr,
         )
     failures = 0
@@ -187,22 +180,20 @@ def main(argv=None) -> int:
     print(header + (extra if args.judge_flagged else ""))
     for index, (first, second) in enumerate(pairs, 1):
         rest = [pair for pair in pairs if pair != (first, second)]
-        others = [side(s) for pair in rest for s in pair]
-        drift = compare.calibrate(*others)  # from the other pairs, never from itself
+        drift = compare.calibrate(*(side(s) for pair in rest for s in pair))
+        # ...from the other pairs, never from itself
         planted = [path.with_name(path.stem + "-planted.csv") for path in second]
         for path, target in zip(second, planted, strict=True):
             plant(path, target)
-        aa = verdicts(first, second, drift, False)
-        slow = verdicts(first, planted, drift, False)
+        aa, slow = (verdicts(first, b, drift, False) for b in (second, planted))
         diagnostic = ""
         if args.judge_flagged:  # calibrated on flagged cells too, as it judges them
             every = [v for a, b in rest for v in verdicts(a, b, None, True).values()]
             drift_all = compare.limit_from(every)
-            aa_all = verdicts(first, second, drift_all, True)
-            slow_all = verdicts(first, planted, drift_all, True)
-            diagnostic = (
-                f" | ×{1 + drift_all:.3f}: {counts(aa_all)} | {counts(slow_all)}"
+            both = (
+                counts(verdicts(first, b, drift_all, True)) for b in (second, planted)
             )
+            diagnostic = f" | ×{1 + drift_all:.3f}: {' | '.join(both)}"
         failures += sum(v.kind in ("faster", "slower") for v in aa.values())
         failures += sum(v.kind not in ("slower", "not compared") for v in slow.values())
         seen = loads.get(str(index), {})

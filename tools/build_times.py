@@ -103,12 +103,9 @@ def site(source: Path) -> dict[str, float]:
         tree = Path(folder) / "tree"
         shutil.copytree(source, tree, ignore=NOT_COPIED)
         # The preview starts from a filled cache, as a contributor's does.
+        build = [*MKDOCS, "build", "--strict", "-d", Path(folder) / "site"]
         done = subprocess.run(
-            [*MKDOCS, "build", "--strict", "-d", Path(folder) / "site"],
-            cwd=tree,
-            env=ENVIRONMENT,
-            capture_output=True,
-            text=True,
+            build, cwd=tree, env=ENVIRONMENT, capture_output=True, text=True
         )
         if done.returncode:
             sys.exit(f"the build of {tree} failed:\n{done.stdout}{done.stderr}")
@@ -123,12 +120,8 @@ def positive_int(text: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--source",
-        action="append",
-        type=Path,
-        help="a checkout to measure (repeatable, measured in turn; default: this one)",
-    )
+    about = "a checkout to measure (repeatable, measured in turn; default: this one)"
+    parser.add_argument("--source", action="append", type=Path, help=about)
     parser.add_argument("--repeat", type=positive_int, default=1, help="rounds")
     args = parser.parse_args(argv)
     for source in args.source or []:
@@ -147,8 +140,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"round {number}, [{index + 1}] {source}: {measured}", flush=True)
     print("\nmedians (seconds; 'CPU' = user + system)")
     print(
-        f"{'':40}"
-        + "".join(f"[{index}]".rjust(10) for index, _ in enumerate(sources, 1))
+        " " * 40
+        + "".join(f"[{index}]".rjust(10) for index in range(1, len(sources) + 1))
     )
     for name in rounds[0][0]:
         medians = (statistics.median(r[name] for r in runs) for runs in rounds)

@@ -58,10 +58,9 @@ UNCHECKED_KEYWORDS = {"seed", "precision", "linewidth", "number", "min_run_time"
 CLOCKS = set("perf_counter perf_counter_ns monotonic time record synchronize".split())
 TOLERANCE = re.compile(r"(.*_)?(atol|rtol|tol|tolerance)")
 LOOSER = 10  # a tolerance mutant is this many times looser
-KIND_ORDER = tuple(
-    "statement tolerance context return order operator attribute number boolean".split()
-)
-CAUGHT = ("assertion", "output", "prose-values")
+KINDS = "statement tolerance context return order operator attribute number boolean"
+KIND_ORDER = tuple(KINDS.split())
+STATUS = dict.fromkeys(("assertion", "output", "prose-values"), "caught")
 
 
 @dataclass(frozen=True)
@@ -75,17 +74,13 @@ class Mutant:
     @property
     def change(self) -> str:
         """What changed, without where: the known list's key (line numbers move)."""
-        before, after = (
-            map(_code, text.split("\n")) for text in (self.before, self.after)
-        )
-        return " / ".join(before) + "  ->  " + " / ".join(after)
+        sides = (self.before, self.after)
+        return "  ->  ".join(" / ".join(map(_code, t.split("\n"))) for t in sides)
 
-    @property
-    def key(self) -> str:
-        return f"{self.path}: {self.change}"
-
-    def describe(self) -> str:
-        return f"{self.path}:{self.line}: {self.change}"
+    key = property(lambda self: f"{self.path}: {self.change}")
+    shown = property(
+        lambda self: f"{self.kind}: {self.path}:{self.line}: {self.change}"
+    )
 
 
 def _code(line: str) -> str:
@@ -104,12 +99,7 @@ class Outcome:
     mutant: Mutant
     how: str = ""  # assertion / output / prose-values / error: X / timeout; "" survived
     where: str = ""  # the first line of the failure
-
-    @property
-    def status(self) -> str:
-        if not self.how:
-            return "survived"
-        return "caught" if self.how in CAUGHT else "crashed"
+    status = property(lambda o: STATUS.get(o.how, "crashed") if o.how else "survived")
 
 
 @dataclass
@@ -118,16 +108,12 @@ class Section:
     skipped: str | None = None  # the reason, when the page skips the block showing it
     mutants: list[Mutant] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
-
-    @property
-    def untried(self) -> int:  # left by the time budget
-        return len(self.mutants) - len(self.outcomes)
+    untried = property(lambda s: len(s.mutants) - len(s.outcomes))  # time budget
 
 
 # --------------------------------------------------------------------- mutants
 def _call_name(call: ast.Call) -> str:
-    func = call.func
-    return getattr(func, "attr", None) or getattr(func, "id", "")
+    return getattr(call.func, "attr", None) or getattr(call.func, "id", "")
 
 
 def expectation_lines(tree: ast.AST) -> set[int]:
@@ -135,11 +121,12 @@ def expectation_lines(tree: ast.AST) -> set[int]:
     lines: set[int] = set()
     for node in ast.walk(tree):
         call = node.value if isinstance(node, ast.Expr) else None
+        name = _call_name(call) if isinstance(call, ast.Call) else None
         if isinstance(node, (ast.Assert, ast.Raise)) or (
-            isinstance(call, ast.Call)
+            name is not None
             and (
-                _call_name(call) == "print"
-                or "assert" in _call_name(call).lower()
+                name == "print"
+                or "assert" in name.lower()
                 or ast.unparse(call.func).startswith("torch.testing.")
             )
         ):
@@ -152,17 +139,17 @@ def _protected(tree: ast.AST) -> set[int]:
     protected: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.keyword) and node.arg in UNCHECKED_KEYWORDS:
-            protected.update(id(inner) for inner in ast.walk(node.value))
+            protected.update(map(id, ast.walk(node.value)))
         elif isinstance(node, ast.JoinedStr) or (
             isinstance(node, ast.Call) and _call_name(node) in UNCHECKED_CALLS
         ):
-            protected.update(id(inner) for inner in ast.walk(node))
+            protected.update(map(id, ast.walk(node)))
     return protected
 
 
 def _is_text(node: ast.AST) -> bool:
-    return isinstance(node, ast.JoinedStr) or (
-        isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))
+    return isinstance(node, ast.JoinedStr) or isinstance(
+        getattr(node, "value", None), (str, bytes)
     )
 
 
@@ -202,24 +189,16 @@ def _base(node: ast.AST) -> str | None:
 def writes(node: ast.stmt) -> set[str]:
     """What a simple statement changes: names it binds, objects it assigns into or
     calls a method of (``calls.append(...)``, ``x.grad.zero_()``)."""
-    changed = bound_names(node)
     targets = getattr(node, "targets", None) or [getattr(node, "target", None)]
-    changed.update(
-        _base(t) for t in targets if isinstance(t, (ast.Attribute, ast.Subscript))
-    )
     if isinstance(node, ast.Expr) and isinstance(node.value.func, ast.Attribute):
-        changed.add(_base(node.value.func.value))
-    return changed - {None}
+        targets = [node.value.func]
+    chained = (t for t in targets if isinstance(t, (ast.Attribute, ast.Subscript)))
+    return (bound_names(node) | {_base(t) for t in chained}) - {None}
 
 
 def reads(node: ast.stmt) -> set[str]:
     names = (n for n in ast.walk(node) if isinstance(n, ast.Name))
     return {n.id for n in names if isinstance(n.ctx, ast.Load)}
-
-
-def _reads_clock(node: ast.stmt) -> bool:
-    calls = (n for n in ast.walk(node) if isinstance(n, ast.Call))
-    return any(_call_name(call) in CLOCKS for call in calls)
 
 
 def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[Mutant]:
@@ -229,16 +208,13 @@ def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[
     assignment to one of them changes a value instead of raising NameError)."""
     tree = ast.parse(source)
     lines = source.split("\n")
-    checks = expectation_lines(tree)
-    protected = _protected(tree)
-    imported = set()
+    checks, protected = expectation_lines(tree), _protected(tree)
+    imports = (n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)))
+    imported = set().union(*map(bound_names, imports))
     first_binding: dict[str, int] = {}
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            imported |= bound_names(node)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            line = min(first_binding.get(node.id, node.lineno), node.lineno)
-            first_binding[node.id] = line
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            first_binding[node.id] = min(first_binding.get(node.id, 1e9), node.lineno)
     with_calls = {
         id(item.context_expr.func)
         for node in ast.walk(tree)
@@ -246,19 +222,19 @@ def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[
         for item in node.items
         if isinstance(item.context_expr, ast.Call)
     }
-    readline = io.StringIO(source).readline
     signs = [
         t
-        for t in tokenize.generate_tokens(readline)
+        for t in tokenize.generate_tokens(io.StringIO(source).readline)
         if t.type == tokenize.OP and t.string != ")"
     ]
     keyword_values = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.keyword)}
-    tokens = set()  # (line, column, old, new, kind): one token changed
     whole = set()  # (line, old lines, new lines, kind)
 
-    def token(line, column, old, new, kind, *, in_check=False):
-        if in_check or line not in checks:
-            tokens.add((line, column, old, new, kind))
+    def token(line, column, old, new, kind, in_check=False):
+        before = lines[line - 1]
+        after = before[:column] + new + before[column + len(old) :]
+        if (in_check or line not in checks) and after != before:
+            whole.add((line, before, after, kind))
 
     def operator(left, right, old, new):
         """The operator between two operands: the first token after the left one but
@@ -274,16 +250,20 @@ def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[
             indent = before[: len(before) - len(before.lstrip())]
             whole.add((node.lineno, before, indent + new, kind))
 
-    def bound_before(name: str, line: int) -> bool:
-        return name in defined or first_binding.get(name, line) < line
+    def bound_before(names, line: int) -> bool:
+        return all(n in defined or first_binding.get(n, line) < line for n in names)
+
+    def clock(node: ast.stmt) -> bool:
+        calls = (n for n in ast.walk(node) if isinstance(n, ast.Call))
+        return any(_call_name(call) in CLOCKS for call in calls)
 
     for node in ast.walk(tree):
         if id(node) in protected:
             continue
         # ---- whole statements
-        if isinstance(node, ast.stmt) and _simple(node):
-            if all(bound_before(name, node.lineno) for name in bound_names(node)):
-                statement(node, "pass", "statement")
+        simple = isinstance(node, ast.stmt) and _simple(node)
+        if simple and bound_before(bound_names(node), node.lineno):
+            statement(node, "pass", "statement")
         if (
             isinstance(node, ast.With)
             and node.lineno == node.body[0].lineno - 1
@@ -305,28 +285,22 @@ def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[
                 ):
                     statement(inner, f"return {params[0]}", "return")
         # ---- tolerances: the one change made inside a check
-        value = None
-        if isinstance(node, ast.keyword) and node.arg and TOLERANCE.fullmatch(node.arg):
-            value, in_check = node.value, True
-        elif (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and TOLERANCE.fullmatch(getattr(node.targets[0], "id", ""))
-        ):
-            value, in_check = node.value, False
+        value, in_check = None, isinstance(node, ast.keyword)
+        if in_check and node.arg and TOLERANCE.fullmatch(node.arg):
+            value = node.value
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            if TOLERANCE.fullmatch(getattr(node.targets[0], "id", "")):
+                value = node.value
         if value is not None and value.lineno == value.end_lineno:
             old = lines[value.lineno - 1][value.col_offset : value.end_col_offset]
             new = f"({old}) * {LOOSER}"
             if in_check and type(getattr(value, "value", None)) in (int, float):
                 new = f"{value.value * LOOSER:.6g}"
-            token(
-                value.lineno, value.col_offset, old, new, "tolerance", in_check=in_check
-            )
+            token(value.lineno, value.col_offset, old, new, "tolerance", in_check)
         # ---- one token
         if isinstance(node, ast.BinOp) and type(node.op) in OPERATORS:
-            if any(_is_text(side) for side in (node.left, node.right)):
-                continue  # string arithmetic: concatenation, repetition
-            operator(node.left, node.right, *OPERATORS[type(node.op)])
+            if not any(_is_text(side) for side in (node.left, node.right)):
+                operator(node.left, node.right, *OPERATORS[type(node.op)])
         elif isinstance(node, ast.AugAssign) and isinstance(node.op, AUGMENTED):
             old, new = OPERATORS[type(node.op)]
             operator(node.target, node.value, old + "=", new + "=")
@@ -348,61 +322,49 @@ def candidates(source: str, path: str, defined: set[str] = frozenset()) -> list[
         elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
             value = str(node.value)
             token(node.lineno, node.col_offset, value, str(not node.value), "boolean")
-        elif (
-            isinstance(node, ast.Constant)
-            and type(node.value) in (int, float)
-            and node.lineno == node.end_lineno
-        ):
+        elif isinstance(node, ast.Constant) and type(node.value) in (int, float):
             old = lines[node.lineno - 1][node.col_offset : node.end_col_offset]
-            number = node.value
+            number, at = node.value, (node.lineno, node.col_offset)
+            if node.lineno != node.end_lineno:
+                continue
             if isinstance(number, int):
                 new = str(number + 1)
                 if number and id(node) in keyword_values:  # schedule(warmup=1): none
-                    token(node.lineno, node.col_offset, old, "0", "number")
-            elif number == 0 or abs(number) >= 1:
-                new = repr(number + 1.0)
+                    token(*at, old, "0", "number")
             else:
-                new = repr(number * 2)
-            token(node.lineno, node.col_offset, old, new, "number")
+                new = repr(
+                    number + 1.0 if number == 0 or abs(number) >= 1 else number * 2
+                )
+            token(*at, old, new, "number")
 
     # ---- two adjacent statements, swapped where one changes what the other reads or
     # changes, or one reads a clock
-    bodies = (
-        getattr(node, name, None)
-        for node in ast.walk(tree)
-        for name in ("body", "orelse", "finalbody")
-    )
-    for body in bodies:
-        if not (isinstance(body, list) and body and isinstance(body[0], ast.stmt)):
-            continue
-        for first, second in zip(body, body[1:], strict=False):
-            if not (
-                _simple(first)
-                and _simple(second)
-                and second.lineno == first.lineno + 1
-                and not {first.lineno, second.lineno} & checks
-                and not {id(first), id(second)} & protected
-            ):
+    for node in ast.walk(tree):
+        for body in (getattr(node, n, None) for n in ("body", "orelse", "finalbody")):
+            if not (isinstance(body, list) and body and isinstance(body[0], ast.stmt)):
                 continue
-            shared = (
-                (writes(first) & (reads(second) | writes(second)))
-                | (writes(second) & reads(first))
-            ) - imported
-            if (shared or _reads_clock(first) or _reads_clock(second)) and all(
-                bound_before(name, first.lineno)
-                for name in reads(second) & bound_names(first)
-            ):
-                a, b = lines[first.lineno - 1], lines[second.lineno - 1]
-                whole.add((first.lineno, f"{a}\n{b}", f"{b}\n{a}", "order"))
+            for first, second in zip(body, body[1:], strict=False):
+                if not (
+                    _simple(first)
+                    and _simple(second)
+                    and second.lineno == first.lineno + 1
+                    and not {first.lineno, second.lineno} & checks
+                    and not {id(first), id(second)} & protected
+                ):
+                    continue
+                one, two = writes(first), writes(second)
+                shared = (
+                    (one & (reads(second) | two)) | (two & reads(first))
+                ) - imported
+                if (shared or clock(first) or clock(second)) and bound_before(
+                    reads(second) & bound_names(first), first.lineno
+                ):
+                    a, b = lines[first.lineno - 1], lines[second.lineno - 1]
+                    whole.add((first.lineno, f"{a}\n{b}", f"{b}\n{a}", "order"))
 
-    for line, column, old, new, kind in tokens:
-        before = lines[line - 1]
-        after = before[:column] + new + before[column + len(old) :]
-        if after != before:
-            whole.add((line, before, after, kind))
     mutants = []
     for line, before, after, kind in sorted(whole):
-        end = line - 1 + before.count("\n") + 1
+        end = line + before.count("\n")
         try:  # a change that does not parse is not made
             ast.parse("\n".join(lines[: line - 1] + after.split("\n") + lines[end:]))
         except SyntaxError:
@@ -445,8 +407,7 @@ def mutate_include(include: Include, mutant: Mutant) -> Include:
         return include
     if list(include.shown[index:end]) != before:
         raise RuntimeError(f"{mutant.path} changed while the mutants ran: run again")
-    after = tuple(mutant.after.split("\n"))
-    shown = include.shown[:index] + after + include.shown[end:]
+    shown = (*include.shown[:index], *mutant.after.split("\n"), *include.shown[end:])
     return dataclasses.replace(include, shown=shown)
 
 
@@ -463,17 +424,18 @@ class PageRunner:
             pages = conftest.pages
         self.root, self.page = Path(root), Path(page)
         # The tests' parsers, in the tests' order, reading snippets under ``root``.
+        own = (PageBlockParser, ProseValuesParser)
         parsers = [
-            type(parser)(self.root)
-            if isinstance(parser, (PageBlockParser, ProseValuesParser))
-            else parser
-            for parser in pages.parsers
+            type(p)(self.root) if isinstance(p, own) else p for p in pages.parsers
         ]
         self.sybil = Sybil(parsers=parsers, setup=pages.setup, teardown=pages.teardown)
 
     def blocks(self) -> list[Block]:
         regions = self.sybil.parse(self.page).regions
         return [r.parsed for _, r in regions if isinstance(r.parsed, Block)]
+
+    def includes(self) -> list[Include]:
+        return [include for block in self.blocks() for include in block.includes]
 
     def run(self, mutants=(), timeout=None, deadline=None, done=None):
         """Run the page once, as the tests do: (its first failure or None, {target:
@@ -482,17 +444,18 @@ class PageRunner:
         mutant; ``done(mutant, failure)`` for each, none started past ``deadline``."""
         document = self.sybil.parse(self.page)
         examples = list(document.examples())
-        first: dict[int, list[Mutant]] = {}
-        for mutant in mutants:
-            shows = [
-                isinstance(example.parsed, Block)
+        first: dict[int, list[Mutant]] = {}  # by the first example that shows it
+        for mutant in mutants:  # one that no example shows stays untried
+            shows = (
+                index
+                for index, example in enumerate(examples)
+                if isinstance(example.parsed, Block)
                 and any(
                     mutate_include(i, mutant) is not i for i in example.parsed.includes
                 )
-                for example in examples
-            ]
-            if True in shows:  # else no example shows it: it stays untried
-                first.setdefault(shows.index(True), []).append(mutant)
+            )
+            if (index := next(shows, None)) is not None:
+                first.setdefault(index, []).append(mutant)
         skipped: dict[str, str] = {}
         with _isolated(self.root):
             if self.sybil.setup:
@@ -535,9 +498,10 @@ def _in_child(examples, mutant: Mutant, timeout: float) -> tuple[str, str] | Non
     def rest_of_page() -> None:
         for example in examples:
             if isinstance(example.parsed, Block):
-                blocks = example.parsed
-                includes = tuple(mutate_include(i, mutant) for i in blocks.includes)
-                example.parsed = dataclasses.replace(blocks, includes=includes)
+                includes = (mutate_include(i, mutant) for i in example.parsed.includes)
+                example.parsed = dataclasses.replace(
+                    example.parsed, includes=tuple(includes)
+                )
         send.send(_examples(examples, {}))
 
     fork = multiprocessing.get_context("fork")
@@ -553,10 +517,8 @@ def _in_child(examples, mutant: Mutant, timeout: float) -> tuple[str, str] | Non
         return receive.recv()
     except EOFError:
         child.join()
-        return (
-            "error: child",
-            f"the run ended with status {child.exitcode} before it reported",
-        )
+        status = f"the run ended with status {child.exitcode} before it reported"
+        return "error: child", status
     finally:
         child.join()
         receive.close()
@@ -579,25 +541,22 @@ def _classify(result: str) -> tuple[str, str]:
     return (f"error: {name[1]}" if name else "error"), first
 
 
+# Global state a mutant may change, as (getter, setter) names of torch.
+TORCH_STATE = """get_default_dtype set_default_dtype, is_grad_enabled set_grad_enabled,
+get_rng_state set_rng_state, get_num_threads set_num_threads, is_anomaly_enabled
+set_anomaly_enabled,
+are_deterministic_algorithms_enabled use_deterministic_algorithms"""
+
+
 @contextlib.contextmanager
 def _isolated(root: Path):
     """Run from the root, as pytest does, stderr (warnings, the profiler's log lines)
     discarded as pytest captures it; then undo the global state a mutant changed."""
     import torch
 
-    state = [
-        (os.getcwd, os.chdir),
-        (random.getstate, random.setstate),
-        (torch.get_default_dtype, torch.set_default_dtype),
-        (torch.is_grad_enabled, torch.set_grad_enabled),
-        (torch.get_rng_state, torch.set_rng_state),
-        (torch.get_num_threads, torch.set_num_threads),
-        (torch.is_anomaly_enabled, torch.set_anomaly_enabled),
-        (
-            torch.are_deterministic_algorithms_enabled,
-            torch.use_deterministic_algorithms,
-        ),
-    ]
+    state = [(os.getcwd, os.chdir), (random.getstate, random.setstate)]
+    for get, put in map(str.split, TORCH_STATE.split(",")):
+        state.append((getattr(torch, get), getattr(torch, put)))
     saved = [(get(), put) for get, put in state]
     options = torch._tensor_str.PRINT_OPTS  # torch.set_printoptions has no getter
     printing = {n: getattr(options, n) for n in dir(options) if not n.startswith("_")}
@@ -632,57 +591,40 @@ class PageResult:
     baseline_failure: tuple[str, str] | None = None
     baseline_seconds: float = 0.0
     seconds: float = 0.0
-
-    @property
-    def outcomes(self) -> list[Outcome]:
-        return [outcome for section in self.sections for outcome in section.outcomes]
+    outcomes = property(lambda r: [o for s in r.sections for o in s.outcomes])
 
 
-def page_sections(runner: PageRunner, patterns: list[str]) -> list[Section]:
-    targets = [
-        include.target for block in runner.blocks() for include in block.includes
-    ]
+def sections_of(runner: PageRunner, patterns, limit, skipped=None) -> list[Section]:
+    """The page's (matching) sections and their mutants, each knowing the names the
+    page bound before it; a section the page skips has none."""
+    targets = [include.target for include in runner.includes()]
     wanted = (t for t in targets if not patterns or any(p in t for p in patterns))
-    return [Section(target) for target in dict.fromkeys(wanted)]
-
-
-def mutants_of(runner: PageRunner, sections: list[Section], limit: int | None) -> None:
-    """Each section's mutants, knowing the names the page bound before it."""
+    sections = {t: Section(t, (skipped or {}).get(t)) for t in dict.fromkeys(wanted)}
     defined: set[str] = set()
-    wanted = {section.target: section for section in sections}
-    for include in [include for block in runner.blocks() for include in block.includes]:
+    for include in runner.includes():
         source = include.padded_source
-        section = wanted.get(include.target)
+        section = sections.get(include.target)
         if section is not None and not section.mutants and section.skipped is None:
             section.mutants = choose(candidates(source, include.path, defined), limit)
         defined |= bound_names(ast.parse(source))
+    return list(sections.values())
 
 
 def mutate_page(
-    page: Path,
-    root: Path = ROOT,
-    *,
-    patterns: list[str] = (),
-    limit: int | None = None,
-    timeout: float | None = None,
-    deadline: float | None = None,
-    pages=None,
+    page, root=ROOT, *, patterns=(), limit=None, timeout=None, deadline=None, pages=None
 ) -> PageResult:
     """Mutate every (matching) section of ``page`` and run the page with each mutant."""
     root = Path(root)
     page = root / page  # an absolute page stays as it is
     runner = PageRunner(page, root, pages)
     name = str(page.relative_to(root)) if page.is_relative_to(root) else str(page)
-    result = PageResult(name, page_sections(runner, list(patterns)))
     start = time.monotonic()
     failure, skipped = runner.run()
-    result.baseline_seconds = time.monotonic() - start
+    result = PageResult(name, [], failure, time.monotonic() - start)
     if failure:
-        result.baseline_failure = failure
+        result.sections = sections_of(runner, list(patterns), 0)
         return result
-    for section in result.sections:
-        section.skipped = skipped.get(section.target)
-    mutants_of(runner, result.sections, limit)
+    result.sections = sections_of(runner, list(patterns), limit, skipped)
     owner = {m: section for section in result.sections for m in section.mutants}
 
     def done(mutant, failure):
@@ -691,18 +633,15 @@ def mutate_page(
     timeout = timeout or max(30.0, 10 * result.baseline_seconds)
     runner.run(list(owner), timeout, deadline, done)
     for section in result.sections:
-        order = {mutant: number for number, mutant in enumerate(section.mutants)}
-        section.outcomes.sort(key=lambda outcome: order[outcome.mutant])
+        section.outcomes.sort(key=lambda outcome: section.mutants.index(outcome.mutant))
     result.seconds = time.monotonic() - start
     return result
 
 
 def counts(outcomes: list[Outcome]) -> str:
     tally = Counter(outcome.status for outcome in outcomes)
-    return (
-        f"{len(outcomes)} tried, {tally['caught']} caught, {tally['survived']} "
-        f"survived, {tally['crashed']} crashed"
-    )
+    each = ", ".join(f"{tally[s]} {s}" for s in ("caught", "survived", "crashed"))
+    return f"{len(outcomes)} tried, {each}"
 
 
 def report(result: PageResult, known: dict[str, str], verbose: bool = False) -> None:
@@ -721,21 +660,18 @@ def report(result: PageResult, known: dict[str, str], verbose: bool = False) -> 
         print(f"   {section.target}: {line}")
         for outcome in section.outcomes:
             status, key = outcome.status, outcome.mutant.key
-            if status == "survived":
-                mark = f"survived, known: {known[key]}" if key in known else "SURVIVED"
-            elif status == "crashed":
-                mark = f"crashed ({outcome.how}): {outcome.where}"
-            elif key in known and key not in surviving:
-                mark = (
-                    f"{status} ({outcome.how}), but LISTED as surviving: "
-                    f"take it out of {KNOWN.name}"
-                )
-            elif verbose:
-                mark = f"caught ({outcome.how}): {outcome.where}"
-            else:
-                continue
-            print(f"      {outcome.mutant.kind}: {outcome.mutant.describe()}")
-            print(f"         {mark}")
+            mark = {
+                "survived": f"survived, known: {known.get(key)}"
+                if key in known
+                else "SURVIVED",
+                "crashed": f"crashed ({outcome.how}): {outcome.where}",
+                "caught": f"caught ({outcome.how}): {outcome.where}" if verbose else "",
+            }[status]
+            if status == "caught" and key in known and key not in surviving:
+                mark = f"caught ({outcome.how}), but LISTED as surviving: take it out "
+                mark += f"of {KNOWN.name}"
+            if mark:
+                print(f"      {outcome.mutant.shown}\n         {mark}")
     print(f"   {result.page}: {counts(result.outcomes)} in {result.seconds:.0f} s")
 
 
@@ -790,7 +726,7 @@ def main(argv: list[str] | None = None, pages=None) -> int:
     add(
         "--timeout",
         type=float,
-        help="seconds for a mutant (default: 10 times the page's)",
+        help="seconds a mutant may run (default: 10x the page's)",
     )
     add("--known", type=Path, default=KNOWN, help=f"default: tools/{KNOWN.name}")
     add("--verbose", action="store_true", help="show the caught mutants too")
@@ -804,49 +740,36 @@ def main(argv: list[str] | None = None, pages=None) -> int:
         path.relative_to(root) for path in (root / "docs" / "en").rglob("*.md")
     )
     for page in to_run:
-        path = root / page  # an absolute page stays as it is
+        path = (root / page).resolve()  # an absolute page stays as it is
         if not (
-            page.suffix == ".md" and path.is_file()
-        ) or not path.resolve().is_relative_to(root / "docs"):
-            parser.error(
-                f"{page}: no such page; give a page such as docs/en/autograd.md"
-            )
+            page.suffix == ".md" and path.is_file() and root / "docs" in path.parents
+        ):
+            parser.error(f"{page}: no such page; give one such as docs/en/autograd.md")
     if not to_run:
         parser.error(f"no pages under {root / 'docs' / 'en'}")
     for option in ("max_mutants", "budget", "timeout"):
-        value = getattr(args, option)
-        if value is not None and not value > 0:
+        if (value := getattr(args, option)) is not None and not value > 0:
             parser.error(f"--{option.replace('_', '-')} must be above 0, not {value}")
     if not args.known.is_file():
         parser.error(f"--known {args.known}: no such file")
-    known = read_known(args.known)
-    limit = args.max_mutants
+    known, limit = read_known(args.known), args.max_mutants
     if args.list:
         for page in to_run:
             print(f"== {page}")
             runner = PageRunner(root / page, root, pages)
-            sections = page_sections(runner, args.section)
-            mutants_of(runner, sections, limit)
-            for section in sections:
+            for section in sections_of(runner, args.section, limit):
                 print(f"   {section.target}: {len(section.mutants)} mutant(s)")
                 for mutant in section.mutants:
-                    print(f"      {mutant.kind}: {mutant.describe()}")
+                    print(f"      {mutant.shown}")
         return 0
     started = time.monotonic()
     deadline = started + args.budget if args.budget else None
+    options = dict(
+        patterns=args.section, limit=limit, timeout=args.timeout, pages=pages
+    )
     results = []
     for page in to_run:
-        results.append(
-            mutate_page(
-                page,
-                root,
-                patterns=args.section,
-                limit=limit,
-                timeout=args.timeout,
-                deadline=deadline,
-                pages=pages,
-            )
-        )
+        results.append(mutate_page(page, root, deadline=deadline, **options))
         report(results[-1], known, verbose=args.verbose)
         sys.stdout.flush()
     line, status = summary(results, known)
