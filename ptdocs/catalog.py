@@ -365,12 +365,16 @@ def pot_path(domain: str, root: Path = ROOT) -> Path:
 
 
 # PO syntax as gettext's msgfmt reads it. Babel reads some damage silently and loses
-# text (`msgstr "abc` becomes "ab"), so every file is checked first and a damaged one
-# is never merged or written back.
+# text (`msgstr "abc` becomes "ab"); so does polib 1.2, which accepts 8 of the 14
+# damaged files tests/test_catalog.py plants. So every file is checked here first, and
+# a damaged one is never merged or written back.
 _CHARS = r'(?:[^"\\]|\\[abfnrtv"\\?]|\\[0-7]{1,3}|\\x[0-9A-Fa-f]+)*'
 _STRING = re.compile(f'"{_CHARS}"')
 _STRING_START = re.compile(f'"{_CHARS}')
-_KEYWORD = re.compile(r"(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)(?:\s+(.*))?")
+# A line after its mark (#~ obsolete, #| previous msgid, #~| both): keyword, text.
+_LINE = re.compile(
+    r"(#~\|?|#\|)?\s*(?:(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)(?:\s+|$))?(.*)"
+)
 # The placeholders that `msgfmt -c` compares between msgid and msgstr.
 _PERCENT = re.compile(
     r"%(?:\((\w+)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([diouxXeEfFgGcrsa])"
@@ -394,59 +398,42 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         return [f"{name}:{line}: not UTF-8 text; save the file as UTF-8"]
-    found: list[tuple[int, str]] = []
-    entries: list[dict] = []  # {"flags": ..., keyword: [line, text]} for each entry
-    flags: set[str] = set()
-    continues = {"": None, "~": None, "|": None}  # the keyword a "..." line extends
+    found, entries, flags = [], [], set()
+    goes_on = {}  # mark ("", "~" or "|") -> the keyword that a quoted line continues
     for number, line in enumerate(text.split("\n"), start=1):
-        line, kind = line.strip(), ""
-        if line.startswith("#-#-#"):
-            found.append((number, "a msgcat conflict marker: " + _CONFLICT))
-            continue
-        if line.startswith("#"):
-            # Obsolete entries (#~) and previous msgids (#|): their syntax only.
-            marked = next((p for p in ("#~|", "#~", "#|") if line.startswith(p)), "")
-            if not marked:
-                if line.startswith("#,"):
-                    flags |= {flag.strip() for flag in line[2:].split(",")}
-                continues[""] = None  # a comment ends an entry's text
-                continue
-            kind, line = marked[-1], line[len(marked) :].strip()
-        if not line:
-            continue
-        if line.startswith('"'):
-            problem = _text_problem("", line)
-            if problem or continues[kind] is None:
-                found.append((number, problem or _STRAY))
-            elif not kind:
-                entries[-1][continues[kind]][1] += unescape(line)
-            continue
-        match = _KEYWORD.fullmatch(line)
-        keyword, rest = (match[1], (match[2] or "").strip()) if match else (None, "")
-        problem = (
-            _text_problem(keyword, rest)
-            if keyword
-            else _UNKNOWN.format(line.split()[0])
-        )
-        continues[kind] = None if problem else keyword
+        mark, keyword, rest = _LINE.fullmatch(line := line.strip()).groups()
+        kind = (mark or "")[-1:]
+        if line.startswith("#") and not mark:  # a comment ends an entry's text
+            if line.startswith("#,"):
+                flags |= {flag.strip() for flag in line[2:].split(",")}
+            goes_on[""] = None
+            problem = "#-#-#" in line[:5] and "a msgcat conflict marker: " + _CONFLICT
+        elif keyword or rest[:1] == '"':
+            problem = _text_problem(keyword or "", rest)
+            problem = problem or (not (keyword or goes_on.get(kind)) and _STRAY)
+        else:
+            problem = rest and _UNKNOWN.format(rest.split()[0])
         if problem:
             found.append((number, problem))
-        if kind or problem:
+        if keyword or problem and rest[:1] != '"':
+            goes_on[kind] = None if problem else keyword
+        if problem or kind or not rest or line[:1] == "#" and not mark:
             continue
         entry = entries[-1] if entries else None
-        if keyword in ("msgctxt", "msgid") and (
+        if not keyword:  # a quoted line that goes on with the last keyword's text
+            entry[goes_on[""]][1] += unescape(rest)
+        elif keyword in ("msgctxt", "msgid") and (
             entry is None or keyword in entry or any(k[:6] == "msgstr" for k in entry)
         ):
-            entry = {"flags": flags}
-            entries.append(entry)
+            entries.append({"flags": flags, keyword: [number, unescape(rest)]})
             flags = set()
         elif entry is None:
             found.append((number, f"{keyword} before any msgid"))
-            continues[kind] = None
-            continue
-        if keyword in entry:
-            found.append((number, f"a second {keyword} in one entry"))
-        entry[keyword] = [number, unescape(rest)]
+            goes_on[""] = None
+        else:
+            if keyword in entry:
+                found.append((number, f"a second {keyword} in one entry"))
+            entry[keyword] = [number, unescape(rest)]
     return [f"{name}:{line}: {problem}" for line, problem in found + _entries(entries)]
 
 
@@ -466,20 +453,20 @@ def _entries(entries: list[dict]) -> list[tuple[int, str]]:
             found.append((entry["msgctxt"][0], "msgctxt without a msgid after it"))
             continue
         number, msgid = entry["msgid"]
-        strings = [key for key in entry if key.startswith("msgstr")]
+        strings = [entry[key] for key in entry if key.startswith("msgstr")]
+        key = (entry.get("msgctxt", [0, None])[1], msgid)
         if not strings:
             found.append((number, 'msgid without msgstr; add msgstr "" after it'))
-            continue
-        key = (entry.get("msgctxt", [0, None])[1], msgid)
-        if key in seen:
+        elif key in seen:
             both = " and msgctxt" if key[0] is not None else ""
-            said = f"the same msgid{both} as line {seen[key]}: keep one of the two "
-            found.append((number, said + "entries"))
-        seen[key] = number
+            found.append(
+                (number, f"the same msgid{both} as line {seen[key]}: keep one")
+            )
+        seen.setdefault(key, number)
         flags, plural = entry["flags"], entry.get("msgid_plural", [0, ""])[1]
         if not msgid or "fuzzy" in flags:  # msgfmt -c skips fuzzy entries too
             continue
-        for at, string in (entry[key] for key in strings if entry[key][1]):
+        for at, string in (pair for pair in strings if pair[1]):
             said = [
                 f"msgid and msgstr do not both {edge} with a line break (\\n)"
                 for edge, test in (("begin", str.startswith), ("end", str.endswith))
@@ -554,14 +541,13 @@ def _parse(data: bytes, name: str, locale: str | None = None) -> Catalog:
         raise CatalogError(f"{name}: not a valid PO file: {error}") from None
     for message in (*catalog, *catalog.obsolete.values()):
         # Babel reads "#| msgid ..." as translator comments: the previous msgid again.
-        previous = [c[1:].strip() for c in message.user_comments if c[:1] == "|"]
+        previous = [c for c in message.user_comments if c[:1] == "|"]
         message.user_comments = [c for c in message.user_comments if c[:1] != "|"]
         parts, current = {}, None
         for line in previous:
-            if match := _KEYWORD.fullmatch(line):
-                current, line = match[1], (match[2] or "").strip()
-            if current and _STRING.fullmatch(line):
-                parts[current] = parts.get(current, "") + unescape(line)
+            _, keyword, text = _LINE.fullmatch("#" + line.strip()).groups()
+            if (current := keyword or current) and _STRING.fullmatch(text):
+                parts[current] = parts.get(current, "") + unescape(text)
         if "msgid" in parts:
             message.previous_id = [
                 parts[key] for key in ("msgid", "msgid_plural") if key in parts
