@@ -717,7 +717,9 @@ class Texts(Mapping):
             raise KeyError(language)
         missing: list[str] = []
         catalog = load("interface", language, self.root)
-        table = _translated(self.english, self.name, catalog, missing)
+        table = _mapped(
+            self.english, self.name, lambda k, v: _translation(k, v, catalog, missing)
+        )
         if missing:
             more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
             raise CatalogError(
@@ -740,18 +742,17 @@ def _gettext(catalog: Catalog) -> gettext.GNUTranslations:
     return gettext.GNUTranslations(compiled)
 
 
-def _items(english, key: str):
+def _mapped(english, key: str, leaf):
+    """A Texts table with ``leaf(key path, text or Plural)`` in place of each text."""
     if isinstance(english, dict):
-        return [(f"{key}.{k}", v) for k, v in english.items()]
-    return [(f"{key}.{i}", v) for i, v in enumerate(english)]
-
-
-def _translated(english, key: str, catalog: Catalog, missing: list[str]):
-    if isinstance(english, dict | tuple | list):
-        items = [_translated(v, k, catalog, missing) for k, v in _items(english, key)]
-        if isinstance(english, dict):
-            return dict(zip(english, items, strict=True))
+        return {k: _mapped(v, f"{key}.{k}", leaf) for k, v in english.items()}
+    if isinstance(english, tuple | list):
+        items = (_mapped(v, f"{key}.{i}", leaf) for i, v in enumerate(english))
         return type(english)(items)
+    return leaf(key, english)
+
+
+def _translation(key: str, english, catalog: Catalog, missing: list[str]):
     plural = isinstance(english, Plural)
     msgid = english.one if plural else english  # a plural's entry: its singular
     message = catalog.get(msgid, context=key)
@@ -770,16 +771,6 @@ def _translated(english, key: str, catalog: Catalog, missing: list[str]):
     translated = Plural(english.one, english.many, strings, catalog.plural_expr)
     translated.ngettext = functools.partial(_gettext(catalog).npgettext, key)
     return translated
-
-
-def _flatten(english, key: str):
-    if isinstance(english, Plural):
-        yield key, (english.one, english.many)
-    elif isinstance(english, str):
-        yield key, english
-    elif isinstance(english, dict | tuple | list):
-        for item_key, value in _items(english, key):
-            yield from _flatten(value, item_key)
 
 
 def shown_lines(root: Path = ROOT) -> dict[str, set[int]]:
@@ -905,11 +896,14 @@ def _literal(node: ast.AST):
 def extract_interface(root: Path = ROOT) -> Catalog:
     about = "The site's interface strings (msgctxt: where the code uses it)"
     catalog = _catalog("interface", _HEADER.format(about))
+
+    def add(key: str, text, where: tuple[str, int]) -> None:
+        text = (text.one, text.many) if isinstance(text, Plural) else text
+        flags = ["python-brace-format"] if re.search(r"\{\w*\}", "".join(text)) else []
+        catalog.add(text, context=key, locations=[where], flags=flags)
+
     for path, line, name, english in interface_tables(root):
-        for key, text in _flatten(english, name):
-            braces = re.search(r"\{\w*\}", "".join(text))
-            flags = ["python-brace-format"] if braces else []
-            catalog.add(text, context=key, locations=[(path, line)], flags=flags)
+        _mapped(english, name, functools.partial(add, where=(path, line)))
     return catalog
 
 
