@@ -927,28 +927,25 @@ def _po_text(catalog: Catalog, domain: str, previous: bool = False) -> str:
         unflagged.remove("python-brace-format")
     for message in (*catalog, *catalog.obsolete.values()):
         message.flags -= unflagged
-    # Babel writes a previous msgid of several lines as one wrapped comment whose later
-    # lines lose their "#|" (an invalid file): they are written here, in gettext's
-    # layout, where a placeholder flag (sorted last: "~") marks their place.
-    marks = {}
-    for message in catalog if previous else ():
-        if message.previous_id:
-            marks[f"~previous-{len(marks)}"] = message.previous_id
-            message.flags.add(f"~previous-{len(marks) - 1}")
     buffer = io.BytesIO()
     # width=100 wraps like the code, so that a diff stays readable.
     write_po(buffer, catalog, width=100)
-    text = buffer.getvalue().decode("utf-8")
-    for mark, ids in marks.items():
-        lines = "".join(
-            f"#| {line}\n"
-            for keyword, text_id in zip(("msgid", "msgid_plural"), ids, strict=False)
-            for line in f"{keyword} {normalize(text_id, width=100)}".split("\n")
-        )
-        text = text.replace(f"\n#, {mark}\n", f"\n{lines}", 1)  # its only flag
-        text = text.replace(f", {mark}\n", f"\n{lines}", 1)
-    for message in catalog:
-        message.flags -= set(marks)
+    # Babel writes a previous msgid of several lines as one wrapped comment whose later
+    # lines lose their "#|" (an invalid file): they are written here, in gettext's
+    # layout, before the msgctxt or msgid of their entry (one block each, in order).
+    blocks = buffer.getvalue().decode("utf-8").split("\n\n")
+    for at, message in enumerate(catalog if previous else ()):
+        if message.previous_id:
+            ids = zip(("msgid", "msgid_plural"), message.previous_id, strict=False)
+            marked = [
+                f"#| {line}"
+                for keyword, text in ids
+                for line in f"{keyword} {normalize(text, width=100)}".split("\n")
+            ]
+            lines = blocks[at].split("\n")
+            first = next(i for i, x in enumerate(lines) if x.startswith("msg"))
+            blocks[at] = "\n".join(lines[:first] + marked + lines[first:])
+    text = "\n\n".join(blocks)
     # The dates change on every run; without them a diff shows real changes only.
     return re.sub(
         r'^"(POT-Creation-Date|PO-Revision-Date): [^"]*\\n"\n', "", text, flags=re.M
