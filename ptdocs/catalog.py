@@ -252,12 +252,10 @@ def _imported_strings(source: str, name: str, root: Path) -> list[Comment]:
         body = ast.parse(source).body if name else []
     except SyntaxError:
         return []
-    modules = set()
-    for node in body:
-        if isinstance(node, ast.Import):
-            modules.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            modules.add(node.module)
+    modules = {
+        alias.name for n in body if isinstance(n, ast.Import) for alias in n.names
+    }
+    modules |= {n.module for n in body if isinstance(n, ast.ImportFrom) and not n.level}
     found = []
     for module in sorted(modules):
         path = (Path(root) / name).parent / f"{module}.py"
@@ -369,7 +367,6 @@ def pot_path(domain: str, root: Path = ROOT) -> Path:
 # damaged files tests/test_catalog.py plants. So every file is checked here first, and
 # a damaged one is never merged or written back.
 _CHARS = r'(?:[^"\\]|\\[abfnrtv"\\?]|\\[0-7]{1,3}|\\x[0-9A-Fa-f]+)*'
-_STRING = re.compile(f'"{_CHARS}"')
 _STRING_START = re.compile(f'"{_CHARS}')
 # A line after its mark (#~ obsolete, #| previous msgid, #~| both): keyword, text.
 _LINE = re.compile(
@@ -546,7 +543,7 @@ def _parse(data: bytes, name: str, locale: str | None = None) -> Catalog:
         parts, current = {}, None
         for line in previous:
             _, keyword, text = _LINE.fullmatch("#" + line.strip()).groups()
-            if (current := keyword or current) and _STRING.fullmatch(text):
+            if (current := keyword or current) and not _text_problem("", text):
                 parts[current] = parts.get(current, "") + unescape(text)
         if "msgid" in parts:
             message.previous_id = [
@@ -1037,17 +1034,16 @@ def main(argv: list[str] | None = None) -> int:
             path for path, text in files.items() if _stale(path, text, root, update)
         ]
         bad = [] if update else [p for pair in pairs for p in problems(*pair, root)]
-    except POSyntaxError as error:
-        for problem in error.problems:
-            print(f"error: {problem}", file=sys.stderr)
-        print(
-            "error: nothing was written; correct the file (a PO editor such as Poedit "
-            "shows the line), then run the command again",
-            file=sys.stderr,
-        )
-        return 2
     except (ValueError, SyntaxError, tokenize.TokenError) as error:
-        print(f"error: {error}", file=sys.stderr)  # CatalogError, a page's IncludeError
+        # A damaged PO file (each problem), a CatalogError, a page's IncludeError.
+        for problem in getattr(error, "problems", [error]):
+            print(f"error: {problem}", file=sys.stderr)
+        if isinstance(error, POSyntaxError):
+            print(
+                "error: nothing was written; correct the file (a PO editor such as "
+                "Poedit shows the line), then run the command again",
+                file=sys.stderr,
+            )
         return 2
     for path in stale:
         if update:
