@@ -147,31 +147,23 @@ def test_output_that_shows_a_string_of_an_imported_module_beside_it_is_an_entry(
         'METHOD = "live tensor bytes"\n', encoding="utf-8"
     )
     walk = "from module import METHOD\n\nprint(METHOD)\n# > live tensor bytes\n"
-    found = [
-        (comment.kind, comment.line, comment.msgid)
-        for comment in catalog.texts(walk, ".py", "snippets/page/walk.py", tmp_path)
-    ]
-    assert found == [("output", 4, "live tensor bytes")]
-    assert (
-        catalog.texts(walk, ".py", "snippets/other/walk.py", tmp_path) == []
-    )  # no module.py there
-    assert (
-        catalog.texts(
-            walk.replace("from module", "from elsewhere"),
-            ".py",
-            "snippets/page/walk.py",
-            tmp_path,
-        )
-        == []
-    )
+
+    def found(code: str, name: str = "snippets/page/walk.py") -> list[tuple]:
+        return [
+            (c.kind, c.line, c.msgid)
+            for c in catalog.texts(code, ".py", name, tmp_path)
+        ]
+
+    assert found(walk) == [("output", 4, "live tensor bytes")]
+    assert found(walk, "snippets/other/walk.py") == []  # no module.py there
+    assert found(walk.replace("from module", "from elsewhere")) == []
 
 
 def test_a_translated_string_keeps_its_fields_quotes_and_line():
     translations = {
-        "The step where rounding\nand truncation balance.": "El paso donde el "
-        "redondeo\ny el "
-        "truncamiento se "
-        "equilibran.",
+        "The step where rounding\nand truncation balance.": (
+            "El paso donde el redondeo\ny el truncamiento se equilibran."
+        ),
         "grad of x: {x:.2f}": "gradiente de x: {x:.2f}",
         "clock readings": "lecturas del reloj",
         # another field: stays English
@@ -187,14 +179,12 @@ def test_a_translated_string_keeps_its_fields_quotes_and_line():
         '    y el truncamiento se equilibran."""',
     ]
     assert 'print(f"gradiente de x: {x:.2f}", "cpu", b"raw bytes")' in spanish
-    assert (
-        'print("lecturas del reloj", uses["lecturas del reloj"])' in spanish
-    )  # both, one line
+    # Both, on one line.
+    assert 'print("lecturas del reloj", uses["lecturas del reloj"])' in spanish
     assert "# > lecturas del reloj 4" in spanish and 'print("one line "' in spanish
     assert [comment.msgid for comment in left] == ["one line \nand {x} more"]
-    assert code_tokens(spanish) == code_tokens(STRINGS) and spanish.count(
-        "\n"
-    ) == STRINGS.count("\n")
+    assert code_tokens(spanish) == code_tokens(STRINGS)
+    assert spanish.count("\n") == STRINGS.count("\n")
     # A quote that would end the string early leaves it in English; so does a line more
     # or less.
     broken, left = catalog.translate_source(
@@ -204,22 +194,19 @@ def test_a_translated_string_keeps_its_fields_quotes_and_line():
             "clock readings": "lecturas\ndel reloj",
         },
     )
-    assert broken == STRINGS and {comment.msgid for comment in left} >= {
-        "grad of x: {x:.2f}",
-        "clock readings",
-    }
+    assert broken == STRINGS
+    assert {c.msgid for c in left} >= {"grad of x: {x:.2f}", "clock readings"}
 
 
 def test_a_string_changed_outside_the_catalog_is_a_difference_of_code():
     english = 'print(f"grad of x: {x}")\n'
-    with pytest.raises(AssertionError):
-        assert_translated_code(
-            english, 'print(f"gradiente de x: {x}")\n', "demo"
-        )  # no such entry
-    with pytest.raises(AssertionError):
-        assert_translated_code(
-            english, 'print(f"grad of x: {x + 1}")\n', "demo"
-        )  # a field changed
+    # No such entry; a field changed.
+    for spanish in (
+        'print(f"gradiente de x: {x}")\n',
+        'print(f"grad of x: {x + 1}")\n',
+    ):
+        with pytest.raises(AssertionError):
+            assert_translated_code(english, spanish, "demo")
     assert catalog.string_differences(english, english) == []
 
 
@@ -529,10 +516,8 @@ def test_a_plural_is_one_gettext_entry_chosen_by_the_languages_plural_forms(tmp_
     entry = next(
         message for message in catalog.extract_interface(tmp_path) if message.id
     )
-    assert (entry.context, entry.id) == (
-        "demo.ran",
-        ("1 example ran", "{n} examples ran"),
-    )
+    assert entry.context == "demo.ran"
+    assert entry.id == ("1 example ran", "{n} examples ran")
     po = Catalog(locale="es", domain="interface", fuzzy=False)
     po.add(
         entry.id, ("1 ejemplo", "{n} de ejemplos", "{n} ejemplos"), context="demo.ran"
@@ -547,18 +532,11 @@ def test_a_plural_is_one_gettext_entry_chosen_by_the_languages_plural_forms(tmp_
         "1 example ran",
         "2 examples ran",
     ]
-    assert [texts["es"]["ran"](n) for n in (1, 2, 10**6)] == [
-        "1 ejemplo",
-        "2 ejemplos",
-        "1000000 de ejemplos",
-    ]
+    spanish = [texts["es"]["ran"](n) for n in (1, 2, 10**6)]
+    assert spanish == ["1 ejemplo", "2 ejemplos", "1000000 de ejemplos"]
     spanish = texts["es"]["ran"]
     assert gettext.c2py(spanish.rule)(10**6) == 1 and len(spanish.forms) == 3
-    po.get("1 example ran", context="demo.ran").string = (
-        "1 ejemplo",
-        "",
-        "{n} ejemplos",
-    )
+    po.get("1 example ran", context="demo.ran").string = ("1 ejemplo", "", "{n} ej.")
     _write(po, tmp_path)
     with pytest.raises(catalog.CatalogError, match="demo.ran"):
         catalog.Texts(
