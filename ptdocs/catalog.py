@@ -252,12 +252,10 @@ def _imported_strings(source: str, name: str, root: Path) -> list[Comment]:
         body = ast.parse(source).body if name else []
     except SyntaxError:
         return []
-    modules = set()
-    for node in body:
-        if isinstance(node, ast.Import):
-            modules.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            modules.add(node.module)
+    modules = {
+        alias.name for n in body if isinstance(n, ast.Import) for alias in n.names
+    }
+    modules |= {n.module for n in body if isinstance(n, ast.ImportFrom) and not n.level}
     found = []
     for module in sorted(modules):
         path = (Path(root) / name).parent / f"{module}.py"
@@ -365,12 +363,15 @@ def pot_path(domain: str, root: Path = ROOT) -> Path:
 
 
 # PO syntax as gettext's msgfmt reads it. Babel reads some damage silently and loses
-# text (`msgstr "abc` becomes "ab"), so every file is checked first and a damaged one
-# is never merged or written back.
+# text (`msgstr "abc` becomes "ab"); so does polib 1.2, which accepts 8 of the 14
+# damaged files tests/test_catalog.py plants. So every file is checked here first, and
+# a damaged one is never merged or written back.
 _CHARS = r'(?:[^"\\]|\\[abfnrtv"\\?]|\\[0-7]{1,3}|\\x[0-9A-Fa-f]+)*'
 _STRING = re.compile(f'"{_CHARS}"')
-_STRING_START = re.compile(f'"{_CHARS}')
-_KEYWORD = re.compile(r"(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)(?:\s+(.*))?")
+# A line after its mark (#~ obsolete, #| previous msgid, #~| both): keyword, text.
+_LINE = re.compile(
+    r"(#~\|?|#\|)?\s*(?:(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)(?:\s+|$))?(.*)"
+)
 # The placeholders that `msgfmt -c` compares between msgid and msgstr.
 _PERCENT = re.compile(
     r"%(?:\((\w+)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([diouxXeEfFgGcrsa])"
@@ -394,66 +395,49 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         return [f"{name}:{line}: not UTF-8 text; save the file as UTF-8"]
-    found: list[tuple[int, str]] = []
-    entries: list[dict] = []  # {"flags": ..., keyword: [line, text]} for each entry
-    flags: set[str] = set()
-    continues = {"": None, "~": None, "|": None}  # the keyword a "..." line extends
+    found, entries, flags = [], [], set()
+    goes_on = {}  # mark ("", "~" or "|") -> the keyword that a quoted line continues
     for number, line in enumerate(text.split("\n"), start=1):
-        line, kind = line.strip(), ""
-        if line.startswith("#-#-#"):
-            found.append((number, "a msgcat conflict marker: " + _CONFLICT))
-            continue
-        if line.startswith("#"):
-            # Obsolete entries (#~) and previous msgids (#|): their syntax only.
-            marked = next((p for p in ("#~|", "#~", "#|") if line.startswith(p)), "")
-            if not marked:
-                if line.startswith("#,"):
-                    flags |= {flag.strip() for flag in line[2:].split(",")}
-                continues[""] = None  # a comment ends an entry's text
-                continue
-            kind, line = marked[-1], line[len(marked) :].strip()
-        if not line:
-            continue
-        if line.startswith('"'):
-            problem = _text_problem("", line)
-            if problem or continues[kind] is None:
-                found.append((number, problem or _STRAY))
-            elif not kind:
-                entries[-1][continues[kind]][1] += unescape(line)
-            continue
-        match = _KEYWORD.fullmatch(line)
-        keyword, rest = (match[1], (match[2] or "").strip()) if match else (None, "")
-        problem = (
-            _text_problem(keyword, rest)
-            if keyword
-            else _UNKNOWN.format(line.split()[0])
-        )
-        continues[kind] = None if problem else keyword
+        mark, keyword, rest = _LINE.fullmatch(line := line.strip()).groups()
+        kind = (mark or "")[-1:]
+        if line.startswith("#") and not mark:  # a comment ends an entry's text
+            if line.startswith("#,"):
+                flags |= {flag.strip() for flag in line[2:].split(",")}
+            goes_on[""] = None
+            problem = "#-#-#" in line[:5] and "a msgcat conflict marker: " + _CONFLICT
+        elif keyword or rest:
+            problem = not _STRING.fullmatch(rest) and _NOT_PO.format(_cut(line))
+            problem = problem or (not (keyword or goes_on.get(kind)) and _STRAY)
+        else:
+            problem = None
         if problem:
             found.append((number, problem))
-        if kind or problem:
+        if keyword or problem and rest[:1] != '"':
+            goes_on[kind] = None if problem else keyword
+        if problem or kind or not rest or line[:1] == "#" and not mark:
             continue
         entry = entries[-1] if entries else None
-        if keyword in ("msgctxt", "msgid") and (
+        if not keyword:  # a quoted line that goes on with the last keyword's text
+            entry[goes_on[""]][1] += unescape(rest)
+        elif keyword in ("msgctxt", "msgid") and (
             entry is None or keyword in entry or any(k[:6] == "msgstr" for k in entry)
         ):
-            entry = {"flags": flags}
-            entries.append(entry)
+            entries.append({"flags": flags, keyword: [number, unescape(rest)]})
             flags = set()
         elif entry is None:
             found.append((number, f"{keyword} before any msgid"))
-            continues[kind] = None
-            continue
-        if keyword in entry:
-            found.append((number, f"a second {keyword} in one entry"))
-        entry[keyword] = [number, unescape(rest)]
+            goes_on[""] = None
+        else:
+            if keyword in entry:
+                found.append((number, f"a second {keyword} in one entry"))
+            entry[keyword] = [number, unescape(rest)]
     return [f"{name}:{line}: {problem}" for line, problem in found + _entries(entries)]
 
 
 _CONFLICT = "keep one translation and delete the others and the #-#-#-#-# lines"
-_UNKNOWN = (
-    "unknown keyword {0!r}: a line holds msgid, msgstr or msgctxt and a "
-    '"quoted text", a "quoted text" alone, or a # comment'
+_NOT_PO = (
+    'not a PO line: {0}; write msgid, msgstr or msgctxt and a "quoted text" closed on '
+    'the same line (\\" for a quote in it, \\\\ for a backslash)'
 )
 _STRAY = "a quoted line that continues no msgid, msgstr or msgctxt"
 
@@ -466,20 +450,20 @@ def _entries(entries: list[dict]) -> list[tuple[int, str]]:
             found.append((entry["msgctxt"][0], "msgctxt without a msgid after it"))
             continue
         number, msgid = entry["msgid"]
-        strings = [key for key in entry if key.startswith("msgstr")]
+        strings = [entry[key] for key in entry if key.startswith("msgstr")]
+        key = (entry.get("msgctxt", [0, None])[1], msgid)
         if not strings:
             found.append((number, 'msgid without msgstr; add msgstr "" after it'))
-            continue
-        key = (entry.get("msgctxt", [0, None])[1], msgid)
-        if key in seen:
+        elif key in seen:
             both = " and msgctxt" if key[0] is not None else ""
-            said = f"the same msgid{both} as line {seen[key]}: keep one of the two "
-            found.append((number, said + "entries"))
-        seen[key] = number
+            found.append(
+                (number, f"the same msgid{both} as line {seen[key]}: keep one")
+            )
+        seen.setdefault(key, number)
         flags, plural = entry["flags"], entry.get("msgid_plural", [0, ""])[1]
         if not msgid or "fuzzy" in flags:  # msgfmt -c skips fuzzy entries too
             continue
-        for at, string in (entry[key] for key in strings if entry[key][1]):
+        for at, string in (pair for pair in strings if pair[1]):
             said = [
                 f"msgid and msgstr do not both {edge} with a line break (\\n)"
                 for edge, test in (("begin", str.startswith), ("end", str.endswith))
@@ -516,27 +500,6 @@ def _directives(text: str) -> list:
     )
 
 
-def _text_problem(keyword: str, text: str) -> str | None:
-    """What is wrong with the text of a keyword (or a line that goes on with one)."""
-    if not text:
-        return f'{keyword} has no text; write {keyword} "" for none'
-    if not text.startswith('"'):
-        return (
-            f'the text of {keyword} must be in double quotes: {keyword} "{_cut(text)}"'
-        )
-    at = _STRING_START.match(text).end()  # where the text stops being a PO string
-    if text[at:] == '"':
-        return None
-    if at == len(text):
-        return f'the text {_cut(text)} is not closed: end it with a " on the same line'
-    if text[at] == '"':
-        return f'a quote ends the text {_cut(text)} early; write \\" for a quote in it'
-    return (
-        f"unknown escape {text[at : at + 2]!r} in {_cut(text)}; "
-        "write \\\\ for a backslash in the text"
-    )
-
-
 def _cut(text: str, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
@@ -554,14 +517,13 @@ def _parse(data: bytes, name: str, locale: str | None = None) -> Catalog:
         raise CatalogError(f"{name}: not a valid PO file: {error}") from None
     for message in (*catalog, *catalog.obsolete.values()):
         # Babel reads "#| msgid ..." as translator comments: the previous msgid again.
-        previous = [c[1:].strip() for c in message.user_comments if c[:1] == "|"]
+        previous = [c for c in message.user_comments if c[:1] == "|"]
         message.user_comments = [c for c in message.user_comments if c[:1] != "|"]
         parts, current = {}, None
         for line in previous:
-            if match := _KEYWORD.fullmatch(line):
-                current, line = match[1], (match[2] or "").strip()
-            if current and _STRING.fullmatch(line):
-                parts[current] = parts.get(current, "") + unescape(line)
+            _, keyword, text = _LINE.fullmatch("#" + line.strip()).groups()
+            if (current := keyword or current) and _STRING.fullmatch(text):
+                parts[current] = parts.get(current, "") + unescape(text)
         if "msgid" in parts:
             message.previous_id = [
                 parts[key] for key in ("msgid", "msgid_plural") if key in parts
@@ -731,7 +693,9 @@ class Texts(Mapping):
             raise KeyError(language)
         missing: list[str] = []
         catalog = load("interface", language, self.root)
-        table = _translated(self.english, self.name, catalog, missing)
+        table = _mapped(
+            self.english, self.name, lambda k, v: _translation(k, v, catalog, missing)
+        )
         if missing:
             more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
             raise CatalogError(
@@ -754,18 +718,17 @@ def _gettext(catalog: Catalog) -> gettext.GNUTranslations:
     return gettext.GNUTranslations(compiled)
 
 
-def _items(english, key: str):
+def _mapped(english, key: str, leaf):
+    """A Texts table with ``leaf(key path, text or Plural)`` in place of each text."""
     if isinstance(english, dict):
-        return [(f"{key}.{k}", v) for k, v in english.items()]
-    return [(f"{key}.{i}", v) for i, v in enumerate(english)]
-
-
-def _translated(english, key: str, catalog: Catalog, missing: list[str]):
-    if isinstance(english, dict | tuple | list):
-        items = [_translated(v, k, catalog, missing) for k, v in _items(english, key)]
-        if isinstance(english, dict):
-            return dict(zip(english, items, strict=True))
+        return {k: _mapped(v, f"{key}.{k}", leaf) for k, v in english.items()}
+    if isinstance(english, tuple | list):
+        items = (_mapped(v, f"{key}.{i}", leaf) for i, v in enumerate(english))
         return type(english)(items)
+    return leaf(key, english)
+
+
+def _translation(key: str, english, catalog: Catalog, missing: list[str]):
     plural = isinstance(english, Plural)
     msgid = english.one if plural else english  # a plural's entry: its singular
     message = catalog.get(msgid, context=key)
@@ -784,16 +747,6 @@ def _translated(english, key: str, catalog: Catalog, missing: list[str]):
     translated = Plural(english.one, english.many, strings, catalog.plural_expr)
     translated.ngettext = functools.partial(_gettext(catalog).npgettext, key)
     return translated
-
-
-def _flatten(english, key: str):
-    if isinstance(english, Plural):
-        yield key, (english.one, english.many)
-    elif isinstance(english, str):
-        yield key, english
-    elif isinstance(english, dict | tuple | list):
-        for item_key, value in _items(english, key):
-            yield from _flatten(value, item_key)
 
 
 def shown_lines(root: Path = ROOT) -> dict[str, set[int]]:
@@ -919,11 +872,14 @@ def _literal(node: ast.AST):
 def extract_interface(root: Path = ROOT) -> Catalog:
     about = "The site's interface strings (msgctxt: where the code uses it)"
     catalog = _catalog("interface", _HEADER.format(about))
+
+    def add(key: str, text, where: tuple[str, int]) -> None:
+        text = (text.one, text.many) if isinstance(text, Plural) else text
+        flags = ["python-brace-format"] if re.search(r"\{\w*\}", "".join(text)) else []
+        catalog.add(text, context=key, locations=[where], flags=flags)
+
     for path, line, name, english in interface_tables(root):
-        for key, text in _flatten(english, name):
-            braces = re.search(r"\{\w*\}", "".join(text))
-            flags = ["python-brace-format"] if braces else []
-            catalog.add(text, context=key, locations=[(path, line)], flags=flags)
+        _mapped(english, name, functools.partial(add, where=(path, line)))
     return catalog
 
 
@@ -947,28 +903,25 @@ def _po_text(catalog: Catalog, domain: str, previous: bool = False) -> str:
         unflagged.remove("python-brace-format")
     for message in (*catalog, *catalog.obsolete.values()):
         message.flags -= unflagged
-    # Babel writes a previous msgid of several lines as one wrapped comment whose later
-    # lines lose their "#|" (an invalid file): they are written here, in gettext's
-    # layout, where a placeholder flag (sorted last: "~") marks their place.
-    marks = {}
-    for message in catalog if previous else ():
-        if message.previous_id:
-            marks[f"~previous-{len(marks)}"] = message.previous_id
-            message.flags.add(f"~previous-{len(marks) - 1}")
     buffer = io.BytesIO()
     # width=100 wraps like the code, so that a diff stays readable.
     write_po(buffer, catalog, width=100)
-    text = buffer.getvalue().decode("utf-8")
-    for mark, ids in marks.items():
-        lines = "".join(
-            f"#| {line}\n"
-            for keyword, text_id in zip(("msgid", "msgid_plural"), ids, strict=False)
-            for line in f"{keyword} {normalize(text_id, width=100)}".split("\n")
-        )
-        text = text.replace(f"\n#, {mark}\n", f"\n{lines}", 1)  # its only flag
-        text = text.replace(f", {mark}\n", f"\n{lines}", 1)
-    for message in catalog:
-        message.flags -= set(marks)
+    # Babel writes a previous msgid of several lines as one wrapped comment whose later
+    # lines lose their "#|" (an invalid file): they are written here, in gettext's
+    # layout, before the msgctxt or msgid of their entry (one block each, in order).
+    blocks = buffer.getvalue().decode("utf-8").split("\n\n")
+    for at, message in enumerate(catalog if previous else ()):
+        if message.previous_id:
+            ids = zip(("msgid", "msgid_plural"), message.previous_id, strict=False)
+            marked = [
+                f"#| {line}"
+                for keyword, text in ids
+                for line in f"{keyword} {normalize(text, width=100)}".split("\n")
+            ]
+            lines = blocks[at].split("\n")
+            first = next(i for i, x in enumerate(lines) if x.startswith("msg"))
+            blocks[at] = "\n".join(lines[:first] + marked + lines[first:])
+    text = "\n\n".join(blocks)
     # The dates change on every run; without them a diff shows real changes only.
     return re.sub(
         r'^"(POT-Creation-Date|PO-Revision-Date): [^"]*\\n"\n', "", text, flags=re.M
@@ -1060,17 +1013,16 @@ def main(argv: list[str] | None = None) -> int:
             path for path, text in files.items() if _stale(path, text, root, update)
         ]
         bad = [] if update else [p for pair in pairs for p in problems(*pair, root)]
-    except POSyntaxError as error:
-        for problem in error.problems:
-            print(f"error: {problem}", file=sys.stderr)
-        print(
-            "error: nothing was written; correct the file (a PO editor such as Poedit "
-            "shows the line), then run the command again",
-            file=sys.stderr,
-        )
-        return 2
     except (ValueError, SyntaxError, tokenize.TokenError) as error:
-        print(f"error: {error}", file=sys.stderr)  # CatalogError, a page's IncludeError
+        # A damaged PO file (each problem), a CatalogError, a page's IncludeError.
+        for problem in getattr(error, "problems", [error]):
+            print(f"error: {problem}", file=sys.stderr)
+        if isinstance(error, POSyntaxError):
+            print(
+                "error: nothing was written; correct the file (a PO editor such as "
+                "Poedit shows the line), then run the command again",
+                file=sys.stderr,
+            )
         return 2
     for path in stale:
         if update:
