@@ -367,7 +367,7 @@ def pot_path(domain: str, root: Path = ROOT) -> Path:
 # damaged files tests/test_catalog.py plants. So every file is checked here first, and
 # a damaged one is never merged or written back.
 _CHARS = r'(?:[^"\\]|\\[abfnrtv"\\?]|\\[0-7]{1,3}|\\x[0-9A-Fa-f]+)*'
-_STRING = re.compile(f'"{_CHARS}"')
+_STRING_START = re.compile(f'"{_CHARS}')
 # A line after its mark (#~ obsolete, #| previous msgid, #~| both): keyword, text.
 _LINE = re.compile(
     r"(#~\|?|#\|)?\s*(?:(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)(?:\s+|$))?(.*)"
@@ -405,11 +405,11 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
                 flags |= {flag.strip() for flag in line[2:].split(",")}
             goes_on[""] = None
             problem = "#-#-#" in line[:5] and "a msgcat conflict marker: " + _CONFLICT
-        elif keyword or rest:
-            problem = not _STRING.fullmatch(rest) and _NOT_PO.format(_cut(line))
+        elif keyword or rest[:1] == '"':
+            problem = _text_problem(keyword or "", rest)
             problem = problem or (not (keyword or goes_on.get(kind)) and _STRAY)
         else:
-            problem = None
+            problem = rest and _UNKNOWN.format(rest.split()[0])
         if problem:
             found.append((number, problem))
         if keyword or problem and rest[:1] != '"':
@@ -435,9 +435,9 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
 
 
 _CONFLICT = "keep one translation and delete the others and the #-#-#-#-# lines"
-_NOT_PO = (
-    'not a PO line: {0}; write msgid, msgstr or msgctxt and a "quoted text" closed on '
-    'the same line (\\" for a quote in it, \\\\ for a backslash)'
+_UNKNOWN = (
+    "unknown keyword {0!r}: a line holds msgid, msgstr or msgctxt and a "
+    '"quoted text", a "quoted text" alone, or a # comment'
 )
 _STRAY = "a quoted line that continues no msgid, msgstr or msgctxt"
 
@@ -500,6 +500,27 @@ def _directives(text: str) -> list:
     )
 
 
+def _text_problem(keyword: str, text: str) -> str | None:
+    """What is wrong with the text of a keyword (or a line that goes on with one)."""
+    if not text:
+        return f'{keyword} has no text; write {keyword} "" for none'
+    if not text.startswith('"'):
+        return (
+            f'the text of {keyword} must be in double quotes: {keyword} "{_cut(text)}"'
+        )
+    at = _STRING_START.match(text).end()  # where the text stops being a PO string
+    if text[at:] == '"':
+        return None
+    if at == len(text):
+        return f'the text {_cut(text)} is not closed: end it with a " on the same line'
+    if text[at] == '"':
+        return f'a quote ends the text {_cut(text)} early; write \\" for a quote in it'
+    return (
+        f"unknown escape {text[at : at + 2]!r} in {_cut(text)}; "
+        "write \\\\ for a backslash in the text"
+    )
+
+
 def _cut(text: str, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
@@ -522,7 +543,7 @@ def _parse(data: bytes, name: str, locale: str | None = None) -> Catalog:
         parts, current = {}, None
         for line in previous:
             _, keyword, text = _LINE.fullmatch("#" + line.strip()).groups()
-            if (current := keyword or current) and _STRING.fullmatch(text):
+            if (current := keyword or current) and not _text_problem("", text):
                 parts[current] = parts.get(current, "") + unescape(text)
         if "msgid" in parts:
             message.previous_id = [

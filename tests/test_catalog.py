@@ -661,12 +661,12 @@ PO_HEAD = (
 # "Dobla el valo", "obla el valor".
 M = 'msgid "Double the value."\n'
 DAMAGED = {
-    "unterminated msgstr": (M + 'msgstr "Dobla el valor.\n', 7, "not a PO line"),
-    "unquoted msgstr": (M + "msgstr Dobla el valor.\n", 7, "not a PO line"),
-    "unterminated continuation": (M + 'msgstr ""\n"Dobla el.\n', 8, "not a PO line"),
-    "quote inside": (M + 'msgstr "Dobla "el" valor."\n', 7, "not a PO line"),
-    "unknown escape": (M + 'msgstr "Dobla\\q el valor."\n', 7, "not a PO line"),
-    "unknown keyword": (M + 'msgtsr "Dobla el valor."\n', 7, "not a PO line"),
+    "unterminated msgstr": (M + 'msgstr "Dobla el valor.\n', 7, "not closed"),
+    "unquoted msgstr": (M + "msgstr Dobla el valor.\n", 7, "double quotes"),
+    "unterminated continuation": (M + 'msgstr ""\n"Dobla el.\n', 8, "not closed"),
+    "quote inside": (M + 'msgstr "Dobla "el" valor."\n', 7, 'write \\"'),
+    "unknown escape": (M + 'msgstr "Dobla\\q el valor."\n', 7, "unknown escape"),
+    "unknown keyword": (M + 'msgtsr "Dobla el valor."\n', 7, "unknown keyword"),
     "msgid without msgstr": (M + "\n", 6, "without msgstr"),
     "stray text": ('#: a.py:3\n"Dobla."\n' + M + 'msgstr ""\n', 7, "continues no"),
     "duplicate entry": (2 * (M + 'msgstr "Dobla el valor."\n\n'), 9, "same msgid"),
