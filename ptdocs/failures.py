@@ -39,11 +39,9 @@ def inline_code(text: str) -> str:
 
 
 def describe(
-    language: str, failure: dict | str, code: Callable[[str], str] = inline_code
+    language: str, failure: dict, code: Callable[[str], str] = inline_code
 ) -> str:
     """One failure as a sentence in ``language``; ``code`` writes code inline."""
-    if isinstance(failure, str):  # a result from before failures were data
-        return code(failure)
     if "file" not in failure:  # an unreadable page: the parser's message says where
         return code(str(failure.get("message", "?")))
     s = STRINGS.in_language(language)

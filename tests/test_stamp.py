@@ -10,7 +10,7 @@ from helpers import mkdocs_build
 from ptdocs.hooks import stamp
 from ptdocs.provenance import page_sources
 from ptdocs.report import ExampleReport
-from ptdocs.versions import Status, installed_torch
+from ptdocs.versions import Status, installed_torch, result_from, status_of
 
 TORCH = "2.13.0+cpu"
 URL = "../compatibility/"  # the releases page, from the page
@@ -56,10 +56,12 @@ def _report(sources, **counts):
     }
 
 
-def _stamp(language, report, sources, torch=TORCH, has_examples=True, runs=()):
-    return stamp.report_stamp(
-        language, "en/demo.md", report, sources, torch, has_examples, runs=runs
-    )
+def _stamp(language, report, sources, torch=TORCH, runs=(), page="en/demo.md"):
+    """The stamp of ``page`` from a report (a dict as written, or loaded)."""
+    if isinstance(report, dict):
+        report = result_from(report, "reports/examples.json")
+    now = report and status_of(report, page, sources)
+    return stamp.report_stamp(language, now, torch, runs)
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
@@ -130,11 +132,12 @@ def test_without_a_report_the_page_gets_a_neutral_note_not_a_warning(project, la
 
 def test_release_runs_on_the_page_as_it_is_verify_it_without_a_report(project):
     root, page = project
+    x86 = {"device": "CPU (x86_64)", "date": "2026-12-02"}
     runs = [
-        (Status("2.14.1", "passed", passed=3), "2026-11-28", "CPU (x86_64)"),
-        (Status("2.15.0", "passed", passed=3), "2026-12-01", "CPU (arm64)"),
-        (Status("2.10.0", "outdated"), "2026-12-02", "CPU (x86_64)"),
-        (Status("2.11.0", "not_run"), "2026-12-02", "CPU (x86_64)"),
+        Status("2.14.1", "passed", passed=3, device="CPU (x86_64)", date="2026-11-28"),
+        Status("2.15.0", "passed", passed=3, device="CPU (arm64)", date="2026-12-01"),
+        Status("2.10.0", "outdated", **x86),
+        Status("2.11.0", "not_run", **x86),
     ]
     result = _stamp("en", None, page_sources(page, root), runs=runs)
     assert result.markdown(URL) == (
@@ -220,11 +223,6 @@ def test_a_page_whose_examples_were_all_skipped_is_not_verified(project):
     assert "no GPU" in result.text
 
 
-def test_a_page_without_code_gets_no_stamp(project):
-    root, page = project
-    assert _stamp("es", None, page_sources(page, root), has_examples=False) is None
-
-
 def _written(root, page, outcomes, items=()):
     """The report ExampleReport writes for ``page`` from pytest's reports of its
     tests' call phase, ``(nodeid, outcome)`` each."""
@@ -249,9 +247,7 @@ def test_the_report_the_test_suite_writes_is_the_one_the_stamp_reads(project):
     """ExampleReport (fed pytest's reports) → reports/examples.json → stamp."""
     root, page = project
     report = _written(root, page, [("a", "passed"), ("b", "passed"), ("c", "failed")])
-    result = stamp.report_stamp(
-        "en", "en/demo.md", report, page_sources(page, root), report["torch"], True
-    )
+    result = _stamp("en", report, page_sources(page, root), report.torch)
     assert result.state == stamp.FAILED
     assert result.text.startswith(
         "Examples on this page that failed: 1 of 3, with torch "
@@ -273,7 +269,7 @@ def test_a_failing_prose_values_check_fails_the_page_and_a_passing_one_is_no_exa
     ]
     outcomes = [("a", "passed"), ("p", "passed"), ("q", "failed")]
     report = _written(root, page, outcomes, items)
-    assert {k: report["pages"]["en/demo.md"][k] for k in ("passed", "failed")} == {
+    assert {k: report.pages["en/demo.md"][k] for k in ("passed", "failed")} == {
         "passed": 1,
         "failed": 1,
     }
@@ -284,9 +280,7 @@ def test_an_example_skipped_while_it_runs_reaches_the_stamp_with_its_reason(proj
     recorded."""
     root, page = project
     report = _written(root, page, [("a", "passed"), ("b", "skipped")])
-    result = stamp.report_stamp(
-        "en", "en/demo.md", report, page_sources(page, root), report["torch"], True
-    )
+    result = _stamp("en", report, page_sources(page, root), report.torch)
     assert result.text.endswith("Skipped: 1 example (needs an accelerator).")
 
 
@@ -376,6 +370,7 @@ def test_a_built_page_carries_its_stamp(project):
         "base_path: ['.']\n"
         "plugins:\n  - ptdocs:\n      steps: [stamp]\n"
     )
+    (root / "docs" / "en" / "plain.md").write_text("# Plain\n\nNo code here.\n")
     (root / "reports").mkdir()
     report = {**_report(page_sources(page, root), passed=1), "torch": installed_torch()}
     (root / "reports" / "examples.json").write_text(json.dumps(report))
@@ -387,6 +382,8 @@ def test_a_built_page_carries_its_stamp(project):
 
     minor = ".".join(report["torch"].split(".")[:2])
     html = build()
+    plain = (root / "out" / "en" / "plain" / "index.html").read_text()
+    assert "ptdocs-stamp" not in plain, "a page without code gets no stamp"
     line = f"✓ 1 example verified with torch {minor} on CPU (x86_64), 30 Nov 2026."
     assert line in html
     # At the page's end: after the lesson, not under the title.
@@ -470,9 +467,7 @@ def test_a_spanish_page_is_outdated_when_its_comment_catalog_changes(project):
         **_report(recorded, passed=3),
         "pages": {"es/demo.md": {"passed": 3, "sources": recorded}},
     }
-    result = stamp.report_stamp(
-        "es", "es/demo.md", report, page_sources(spanish, root), TORCH, True
-    )
+    result = _stamp("es", report, page_sources(spanish, root), page="es/demo.md")
     assert (
         result.state == stamp.UNVERIFIED
         and "`locale/es/LC_MESSAGES/snippets.po`" in result.text

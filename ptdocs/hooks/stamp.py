@@ -10,7 +10,6 @@ build's execution proves. Search leaves the stamp out (``data-search-exclude``).
 from __future__ import annotations
 
 import datetime
-import json
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -26,16 +25,17 @@ from ptdocs.failures import describe as describe_failure
 from ptdocs.generated import after_title
 from ptdocs.hooks import compatibility
 from ptdocs.notebook_renders import executes, made_earlier
-from ptdocs.provenance import REPORT, page_sources
+from ptdocs.provenance import REPORT
 from ptdocs.versions import (
     SUPPORTED,
     Status,
+    VersionsError,
     built_language,
     installed_torch,
-    page_status,
+    load_result,
+    page_statuses,
     public,
     release_key,
-    status_of,
 )
 
 # In English; each other language's are in locale/<language>/LC_MESSAGES/interface.po.
@@ -65,8 +65,6 @@ STRINGS = Texts(
         "not_run": "The last test run ({date}) did not run the examples of this page.",
         "changed": "This page or the code it shows changed after the last test run "
         "({date}): {files}.",
-        "unrecorded": "The test report ({date}) does not record which version of this "
-        "page it ran.",
         "other_torch": "The last test run used torch {then}; this site was built with "
         "torch {now}.",
         "notebook_ran": Plural(
@@ -168,10 +166,10 @@ def releases_span(s: dict, releases) -> str:
     return _listed(s, spans)
 
 
-def _failing_releases(s: dict, language: str, runs) -> str:
+def _failing_releases(s: dict, language: str, runs: list[Status]) -> str:
     """A sentence per release with failing examples; alike ones share it."""
     failing: dict[tuple, list[str]] = {}
-    for status, *_ in runs:
+    for status in runs:
         if status.state == "failed":
             first = s["no_reason"]
             if status.failures:
@@ -187,65 +185,41 @@ def _failing_releases(s: dict, language: str, runs) -> str:
     )
 
 
+WHY = {"not_run": "not_run", "outdated": "changed", "skipped": "none_ran"}
+
+
 def report_stamp(
-    language: str,
-    page: str,
-    report: dict | None,
-    current_sources: dict[str, str],
-    torch_now: str | None,
-    has_examples: bool,
-    runs: list[tuple[Status, str, str]] = (),
-) -> Stamp | None:
-    """The stamp of one page (None: it has no code), from the test report (None:
-    there is none) and ``runs``: each release's Status for the page, with the date
-    and the device of its run."""
-    if not has_examples:
-        return None
+    language: str, now: Status | None, torch_now: str | None, runs: list[Status] = ()
+) -> Stamp:
+    """A page's stamp from what the test report says of it (None: there is none) and
+    what each release's run says of it."""
     s = STRINGS.in_language(language)
-    runs = sorted(runs, key=lambda run: release_key(run[0].release))
-    passing = [run for run in runs if run[0].state == "passed"]
+    runs = sorted(runs, key=lambda status: release_key(status.release))
+    passing = [status for status in runs if status.state == "passed"]
     also = _failing_releases(s, language, runs)
-    ran = [(status.release, date, device) for status, date, device in passing]
 
-    def verified(status: Status, proofs) -> Stamp:  # (release, date, device) each
-        releases, dates, devices = zip(*proofs, strict=True)
-        device = _listed(s, list(dict.fromkeys(devices)))
-        when = _date(max(dates), language)
+    def verified(status: Status, proofs: list[Status]) -> Stamp:
+        device = _listed(s, list(dict.fromkeys(proof.device for proof in proofs)))
+        when = _date(max(proof.date for proof in proofs), language)
         line = s["verified"](status.passed, releases=RELEASES, device=device, date=when)
-        return Stamp(
-            VERIFIED, line + _skips(s, status) + also, releases_span(s, releases)
-        )
+        span = releases_span(s, [proof.release for proof in proofs])
+        return Stamp(VERIFIED, line + _skips(s, status) + also, span)
 
-    def unverified(text: str) -> Stamp:
-        if passing:  # the release runs, made on the page as it is, speak for it
-            return verified(max(passing, key=lambda run: run[1])[0], ran)
-        return Stamp(UNVERIFIED, f"{s['unverified']} {text}{also}")
-
-    if report is None:
-        return unverified(s["no_report"].format(report=REPORT.as_posix()))
-    if report.get("torch") != torch_now:
-        then = report.get("torch")
-        return unverified(s["other_torch"].format(then=then, now=torch_now))
-    entry = (report.get("pages") or {}).get(page)
-    status = status_of(report["torch"], entry, current_sources)
-    if status.state == "not_run":
-        return unverified(s["not_run"].format(date=report.get("date", "?")))
-    # A page kept from an earlier run of the report has its own day.
-    facts = {
-        "torch": report["torch"],
-        "device": report.get("device", "?"),
-        "date": entry.get("date", report.get("date", "?")),
-    }
-    if status.state == "outdated":
-        files = ", ".join(f"`{path}`" for path in status.changed)
-        key = "changed" if status.changed else "unrecorded"
-        return unverified(s[key].format(date=facts["date"], files=files))
-    if status.state == "failed":
-        counts = {"failed": status.failed, "total": status.total}
-        return Stamp(FAILED, s["failures"].format(**counts, **facts), title=s["failed"])
-    if status.state == "skipped":
-        return unverified(s["none_ran"].format(**facts) + _skips(s, status))
-    return verified(status, [(facts["torch"], facts["date"], facts["device"]), *ran])
+    if now is None:
+        why = s["no_report"].format(report=REPORT.as_posix())
+    elif now.torch != torch_now:
+        why = s["other_torch"].format(then=now.torch, now=torch_now)
+    elif now.state == "passed":
+        return verified(now, [now, *passing])
+    else:
+        files = ", ".join(f"`{path}`" for path in now.changed)
+        facts = {**vars(now), "total": now.total, "files": files}
+        if now.state == "failed":
+            return Stamp(FAILED, s["failures"].format(**facts), title=s["failed"])
+        why = s[WHY[now.state]].format(**facts) + _skips(s, now)
+    if passing:  # the release runs, made on the page as it is, speak for it
+        return verified(max(passing, key=lambda status: status.date), passing)
+    return Stamp(UNVERIFIED, f"{s['unverified']} {why}{also}")
 
 
 def notebook_stamp(
@@ -267,20 +241,12 @@ def notebook_stamp(
     return Stamp(VERIFIED, text)
 
 
-def load_report(path: Path) -> dict | None:
-    if not path.is_file():
-        return None
+def load_report(path: Path):
+    """reports/examples.json as a versions.Result; None where no test run wrote it."""
     try:
-        report = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise PluginError(
-            f"{path}: not a readable example report ({error}); rerun python -m pytest"
-        ) from error
-    if not isinstance(report, dict) or not isinstance(report.get("pages"), dict):
-        raise PluginError(
-            f"{path}: not an example report (no 'pages'); rerun python -m pytest"
-        )
-    return report
+        return load_result(path, named=False) if path.is_file() else None
+    except VersionsError as error:
+        raise PluginError(str(error)) from None
 
 
 _build: dict = {}
@@ -302,20 +268,15 @@ def on_pre_build(config):
 def on_page_markdown(markdown, page, config, files):
     source, uri = Path(page.file.abs_src_path), page.file.src_uri
     language = built_language(page.file, config, STRINGS)
-    report, sources = _build["report"], page_sources(source, _build["root"])
+    report, stamps = _build["report"], _build["stamps"]
     # A notebook (mkdocs-jupyter renders it; on_page_content adds the stamp) that no
     # report covers gets what this build proves.
-    if source.suffix == ".ipynb" and (report or {}).get("pages", {}).get(uri) is None:
-        _build["stamps"][uri] = _notebook_build_stamp(source, language, config)
-        return markdown
-    runs = [
-        (page_status(result, uri, sources), result.date, result.device)
-        for result in _build["releases"].values()
-    ]
-    has_examples = source.suffix == ".ipynb" or source.resolve() in _build["guides"]
-    _build["stamps"][uri] = report_stamp(
-        language, uri, report, sources, _build["torch"], has_examples, runs=runs
-    )
+    if source.suffix == ".ipynb" and (report is None or uri not in report.pages):
+        stamps[uri] = _notebook_build_stamp(source, language, config)
+    elif source.suffix == ".ipynb" or source.resolve() in _build["guides"]:
+        results = [report, *_build["releases"].values()]
+        now, *runs = page_statuses(results, uri, _build["root"], source)
+        stamps[uri] = report_stamp(language, now, _build["torch"], runs)
     return markdown
 
 
