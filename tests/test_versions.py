@@ -320,6 +320,13 @@ def test_a_failed_venv_is_one_line_not_a_traceback(project, monkeypatch):
         versions.environment("2.14.1", project, log=lambda text: None)
 
 
+def test_the_table_command_prints_each_languages_releases_page(capsys):
+    assert versions.main(["table"]) == 0
+    shown = capsys.readouterr().out
+    for language in ("en", "es"):
+        assert f"## {compatibility.STRINGS[language]['pages_heading']}\n" in shown
+
+
 def test_the_committed_results_load_and_cover_only_supported_releases():
     results = versions.load_results(ROOT)
     assert set(results) <= set(versions.SUPPORTED)
