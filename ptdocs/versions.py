@@ -408,9 +408,8 @@ def main(argv: list[str] | None = None) -> int:
             from .hooks.compatibility import section
 
             results = load_results()
-            for lang in sorted(
-                {language(p) for r in results.values() for p in r.pages}
-            ):
+            languages = {language(p) for r in results.values() for p in r.pages}
+            for lang in sorted(languages) or ["en"]:  # none: says how to make them
                 print(section(lang, f"{lang}/compatibility.md", results, {}, ROOT))
     except VersionsError as error:
         print(f"error: {error}", file=sys.stderr)
