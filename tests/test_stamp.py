@@ -305,24 +305,13 @@ def test_a_failure_goes_under_the_title_out_of_the_search_index():
 
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_a_notebook_is_verified_only_when_this_build_ran_it(language):
-    ran = stamp.notebook_stamp(
-        language,
-        3,
-        executed=True,
-        cached=False,
-        torch_now=TORCH,
-        device="CPU (x86_64)",
-        date="2026-11-30",
-    )
+    ran = stamp.notebook_stamp(language, 3, True, TORCH, "CPU (x86_64)", "2026-11-30")
     assert ran.state == stamp.VERIFIED and "3" in ran.text and TORCH in ran.text
     assert ran.markdown().startswith("✓ ")
-    for executed, cached in [(True, True), (False, False)]:
-        result = stamp.notebook_stamp(
-            language, 3, executed, cached, TORCH, "", "2026-11-30"
-        )
-        assert result.state == stamp.UNVERIFIED and result.text.startswith(
-            NOT_VERIFIED[language]
-        )
+    result = stamp.notebook_stamp(language, 3, False, TORCH, "", "2026-11-30")
+    assert result.state == stamp.UNVERIFIED and result.text.startswith(
+        NOT_VERIFIED[language]
+    )
 
 
 def test_a_notebook_rendered_from_mkdocs_jupyters_cache_counts_as_not_run(
@@ -339,26 +328,18 @@ def test_a_notebook_rendered_from_mkdocs_jupyters_cache_counts_as_not_run(
     config = SimpleNamespace(
         plugins={"mkdocs-jupyter": SimpleNamespace(config=settings)}
     )
-    assert stamp._jupyter_execution(notebook, config) == (True, False)
+    assert stamp._runs_here(notebook, config)
     cached = _get_cache_path(
         settings["cache_dir"], _compute_cache_key(str(notebook), settings, True)
     )
     cached.parent.mkdir(parents=True)
     cached.write_text("{}")
-    assert stamp._jupyter_execution(notebook, config) == (True, True)
-    assert (
-        stamp._jupyter_execution(
-            notebook,
-            SimpleNamespace(
-                plugins={
-                    "mkdocs-jupyter": SimpleNamespace(
-                        config={**settings, "allow_errors": True}
-                    )
-                }
-            ),
-        )[0]
-        is False
-    )
+    assert not stamp._runs_here(notebook, config)  # a cached render
+    for changed in ({"allow_errors": True}, {"execute": False}):
+        plugin = SimpleNamespace(config={**settings, **changed, "cache": False})
+        plugins = {"mkdocs-jupyter": plugin}
+        assert not stamp._runs_here(notebook, SimpleNamespace(plugins=plugins))
+    assert not stamp._runs_here(notebook, SimpleNamespace(plugins={}))
 
 
 def test_a_built_page_carries_its_stamp(project):
@@ -441,9 +422,7 @@ def test_each_count_gets_its_own_whole_sentence_in_each_language(project, langua
         for n in (1, 2)
     ]
     texts += [
-        stamp.notebook_stamp(
-            language, n, True, False, TORCH, "CPU", "2026-11-30"
-        ).markdown()
+        stamp.notebook_stamp(language, n, True, TORCH, "CPU", "2026-11-30").markdown()
         for n in (1, 2)
     ]
     assert texts == COUNTED[language]

@@ -73,13 +73,10 @@ STRINGS = Texts(
             "All {n} code cells of this notebook ran without error while this page "
             "was built, with torch {torch} on {device}, {date}.",
         ),
-        "notebook_cached": (
-            "The outputs of this notebook were reused from mkdocs-jupyter's cache of "
-            "an earlier build; the notebook did not run in this build."
-        ),
-        "notebook_off": (
-            "This build does not execute notebooks, or lets a failing cell pass "
-            "(mkdocs-jupyter: execute, allow_errors)."
+        "notebook_not_run": (
+            "This build did not run this notebook: mkdocs-jupyter does not execute "
+            "it, lets a failing cell pass (allow_errors) or reused an earlier build's "
+            "outputs."
         ),
         "and": "and",
         # A release on which some of the page's examples fail, after the line.
@@ -223,21 +220,15 @@ def report_stamp(
 
 
 def notebook_stamp(
-    language: str,
-    cells: int,
-    executed: bool,
-    cached: bool,
-    torch_now: str | None,
-    device: str,
-    date: str,
+    language: str, cells: int, ran: bool, torch: str | None, device: str, date: str
 ) -> Stamp:
     """A notebook page no test report covers: what this build's execution proves."""
     s = STRINGS.in_language(language)
-    if not executed or cached:
-        why = s["notebook_cached" if executed else "notebook_off"]
-        return Stamp(UNVERIFIED, f"{s['unverified']} {why}")
-    date = _date(date, language)
-    text = s["notebook_ran"](cells, torch=torch_now, device=device, date=date)
+    if not ran:
+        return Stamp(UNVERIFIED, f"{s['unverified']} {s['notebook_not_run']}")
+    text = s["notebook_ran"](
+        cells, torch=torch, device=device, date=_date(date, language)
+    )
     return Stamp(VERIFIED, text)
 
 
@@ -300,31 +291,25 @@ def _notebook_build_stamp(source: Path, language: str, config) -> Stamp:
 
     cells = nbformat.read(source, as_version=4).cells
     code = sum(1 for c in cells if c.cell_type == "code" and c.source.strip())
-    executed, cached = _jupyter_execution(source, config)
-    device = ""
-    if executed and not cached:
+    device, ran = "", _runs_here(source, config)
+    if ran:
         # Only for a notebook that runs here: ptdocs.report imports pytest, and its
         # device_description torch (seconds), which a build reusing renders skips.
         from ptdocs.report import device_description
 
         device = device_description()
     today = datetime.date.today().isoformat()
-    return notebook_stamp(
-        language, code, executed, cached, _build["torch"], device, today
-    )
+    return notebook_stamp(language, code, ran, _build["torch"], device, today)
 
 
-def _jupyter_execution(source: Path, config) -> tuple[bool, bool]:
-    """(will this build execute the notebook with errors failing it, will it use a
-    cached render)."""
+def _runs_here(source: Path, config) -> bool:
+    """Whether this build executes the notebook, a failing cell failing the build, and
+    not merely reuses a cached render."""
     plugin = config.plugins.get("mkdocs-jupyter")
-    if plugin is None:
-        return False, False
-    settings = plugin.config
-    executed = executes(source, settings) and not settings["allow_errors"]
-    if not executed or not settings["cache"]:
-        return executed, False
+    settings = plugin.config if plugin else {}
+    if not plugin or not executes(source, settings) or settings["allow_errors"]:
+        return False
     try:
-        return executed, made_earlier(source, settings)
+        return not (settings["cache"] and made_earlier(source, settings))
     except ImportError:  # an unknown cache layout: claim no fresh run
-        return executed, True
+        return False
