@@ -337,15 +337,18 @@ def totals(pages: dict[str, dict]) -> dict[str, dict[str, int]]:
     return out
 
 
-def summary(result: Result) -> str:
-    parts = (
-        f"docs/{lang}: {c['passed']} passed, {c['failed']} failed, "
+def counted(pages: dict[str, dict]) -> list[str]:
+    """A run's counts, a line per language (the test run's summary says them too)."""
+    return [
+        f"docs/{lang}: {c['passed']} examples passed, {c['failed']} failed, "
         f"{c['skipped']} skipped"
-        for lang, c in totals(result.pages).items()
-    )
-    return f"torch {result.torch} on {result.device}, {result.date}: " + "; ".join(
-        parts
-    )
+        for lang, c in totals(pages).items()
+    ]
+
+
+def summary(result: Result) -> str:
+    head = f"torch {result.torch} on {result.device}, {result.date}: "
+    return head + "; ".join(counted(result.pages))
 
 
 def merge(

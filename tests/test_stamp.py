@@ -223,11 +223,10 @@ def test_a_page_whose_examples_were_all_skipped_is_not_verified(project):
     assert "no GPU" in result.text
 
 
-def _written(root, page, outcomes, items=()):
+def _written(root, page, outcomes):
     """The report ExampleReport writes for ``page`` from pytest's reports of its
     tests' call phase, ``(nodeid, outcome)`` each."""
     collector = ExampleReport(root)
-    collector.pytest_collection_modifyitems(items)
     for nodeid, outcome in outcomes:
         collector.pytest_runtest_logreport(
             SimpleNamespace(
@@ -252,27 +251,6 @@ def test_the_report_the_test_suite_writes_is_the_one_the_stamp_reads(project):
     assert result.text.startswith(
         "Examples on this page that failed: 1 of 3, with torch "
     )
-
-
-def test_a_failing_prose_values_check_fails_the_page_and_a_passing_one_is_no_example(
-    project,
-):
-    """prose-values comments are checks, not examples: they add no count, but a
-    failure counts."""
-    from ptdocs.pages import check_prose_values
-
-    root, page = project
-    prose = SimpleNamespace(evaluator=check_prose_values)
-    items = [
-        SimpleNamespace(nodeid=name, example=SimpleNamespace(region=prose, parsed=None))
-        for name in "pq"
-    ]
-    outcomes = [("a", "passed"), ("p", "passed"), ("q", "failed")]
-    report = _written(root, page, outcomes, items)
-    assert {k: report.pages["en/demo.md"][k] for k in ("passed", "failed")} == {
-        "passed": 1,
-        "failed": 1,
-    }
 
 
 def test_an_example_skipped_while_it_runs_reaches_the_stamp_with_its_reason(project):
