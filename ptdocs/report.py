@@ -164,10 +164,7 @@ class ExampleReport:
             earlier = versions.load_result(target, named=False)
         except versions.VersionsError:
             return {}
-        if (earlier.torch, earlier.device) != (
-            environment["torch"],
-            environment["device"],
-        ):
+        if {"torch": earlier.torch, "device": earlier.device} != environment:
             return {}
         return {
             page: {"date": earlier.date, **entry}

@@ -40,19 +40,13 @@ def project(tmp_path):
 
 
 def _report(sources, **counts):
-    entry = {
-        "passed": 0,
-        "failed": 0,
-        "skipped": 0,
-        "skip_reasons": [],
-        **counts,
-        "sources": sources,
-    }
+    entry = {**dict.fromkeys(("passed", "failed", "skipped"), 0), "skip_reasons": []}
+    pages = {"en/demo.md": {**entry, **counts, "sources": sources}}
     return {
         "torch": TORCH,
         "device": "CPU (x86_64)",
         "date": "2026-11-30",
-        "pages": {"en/demo.md": entry},
+        "pages": pages,
     }
 
 

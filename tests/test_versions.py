@@ -53,28 +53,17 @@ def project(tmp_path):
 
 
 def _result(root, release, torch=None, **counts):
-    entry = {
-        "passed": 0,
-        "failed": 0,
-        "skipped": 0,
-        "skip_reasons": [],
-        "failures": [],
-        **counts,
-    }
+    entry = {**dict.fromkeys(versions.COUNTS, 0), "skip_reasons": [], "failures": []}
     pages = {
-        f"{language}/demo.md": {
+        f"{lang}/demo.md": {
             **entry,
-            "sources": page_sources(root / "docs" / language / "demo.md", root),
+            **counts,
+            "sources": page_sources(root / "docs" / lang / "demo.md", root),
         }
-        for language in ("en", "es")
+        for lang in ("en", "es")
     }
-    return {
-        "release": release,
-        "torch": torch or release,
-        "device": "CPU (x86_64)",
-        "date": "2026-12-01",
-        "pages": pages,
-    }
+    facts = {"device": "CPU (x86_64)", "date": "2026-12-01", "pages": pages}
+    return {"release": release, "torch": torch or release, **facts}
 
 
 def _write(root, data, name=None):
@@ -561,23 +550,14 @@ def test_the_compatibility_table_shows_every_page_by_release_in_the_pages_langua
     project, language
 ):
     results = {
-        release: versions.result_from(data, release)
-        for release, data in [
-            (
-                "2.10.0",
-                _result(project, "2.10.0", passed=4, failed=2, failures=[FAILURE]),
-            ),
+        release: versions.result_from(_result(project, release, **counts), release)
+        for release, counts in [
+            ("2.10.0", {"passed": 4, "failed": 2, "failures": [FAILURE]}),
             (
                 "2.14.1",
-                _result(
-                    project,
-                    "2.14.1",
-                    passed=6,
-                    skipped=1,
-                    skip_reasons=["needs torch 2.15"],
-                ),
+                {"passed": 6, "skipped": 1, "skip_reasons": ["needs torch 2.15"]},
             ),
-            ("2.15.0", _result(project, "2.15.0", passed=7)),
+            ("2.15.0", {"passed": 7}),
         ]
     }
     titles = {f"{language}/demo.md": {"en": "Demo", "es": "Demostración"}[language]}
