@@ -16,6 +16,7 @@ from pathlib import Path
 
 import markdown as markdown_lib
 from babel.dates import format_date
+from babel.lists import format_list  # CLDR's "a, b and c" in each language
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
@@ -78,7 +79,6 @@ STRINGS = Texts(
             "it, lets a failing cell pass (allow_errors) or reused an earlier build's "
             "outputs."
         ),
-        "and": "and",
         # A release on which some of the page's examples fail, after the line.
         "releases_fail": Plural(
             "On torch {release}, 1 of {total} fails: {failure}.",
@@ -128,12 +128,6 @@ def _skips(s: dict, status: Status) -> str:
     return " " + s["skipped"](status.skipped, reasons=reasons)
 
 
-def _listed(s: dict, items: list[str]) -> str:
-    if len(items) < 2:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {s['and']} {items[-1]}"
-
-
 def _date(text: str, language: str) -> str:
     """2026-12-02 -> "2 Dec 2026", "2 dic 2026"."""
     try:
@@ -144,7 +138,7 @@ def _date(text: str, language: str) -> str:
         return str(text)
 
 
-def releases_span(s: dict, releases) -> str:
+def releases_span(language: str, releases) -> str:
     """The releases that passed, short: consecutive supported ones as a range by
     minor version ("2.10–2.15"); any other release by its own number."""
     groups: list[list[str]] = []
@@ -160,7 +154,7 @@ def releases_span(s: dict, releases) -> str:
         return ".".join(release.split(".")[:2]) if release in SUPPORTED else release
 
     spans = [name(g[0]) + (f"–{name(g[-1])}" if len(g) > 1 else "") for g in groups]
-    return _listed(s, spans)
+    return format_list(spans, locale=language)
 
 
 def _failing_releases(s: dict, language: str, runs: list[Status]) -> str:
@@ -176,7 +170,10 @@ def _failing_releases(s: dict, language: str, runs: list[Status]) -> str:
     return "".join(
         " "
         + s["releases_fail"](
-            n, release=_listed(s, rs), total=total, failure=first.rstrip(".")
+            n,
+            release=format_list(rs, locale=language),
+            total=total,
+            failure=first.rstrip("."),
         )
         for (n, total, first), rs in failing.items()
     )
@@ -196,10 +193,12 @@ def report_stamp(
     also = _failing_releases(s, language, runs)
 
     def verified(status: Status, proofs: list[Status]) -> Stamp:
-        device = _listed(s, list(dict.fromkeys(proof.device for proof in proofs)))
+        device = format_list(
+            list(dict.fromkeys(p.device for p in proofs)), locale=language
+        )
         when = _date(max(proof.date for proof in proofs), language)
         line = s["verified"](status.passed, releases=RELEASES, device=device, date=when)
-        span = releases_span(s, [proof.release for proof in proofs])
+        span = releases_span(language, [proof.release for proof in proofs])
         return Stamp(VERIFIED, line + _skips(s, status) + also, span)
 
     if now is None:
