@@ -382,6 +382,31 @@ def merge(
     return written
 
 
+CELLS = {
+    "passed": "ok {passed}",
+    "failed": "FAIL {failed}/{total}",
+    "skipped": "skipped",
+    "not_run": "-",
+    "outdated": "outdated",
+}
+
+
+def table(root: Path = ROOT) -> str:
+    """The committed results as plain text, page by release."""
+    results = load_results(root)
+    if not results:
+        return f"no results in {RESULTS}: run python -m ptdocs.versions run RELEASE"
+    lines = [summary(result) for result in results.values()]
+    lines += ["", "page".ljust(28) + "".join(r.ljust(12) for r in results)]
+    for page in sorted({page for r in results.values() for page in r.pages}):
+        cells = (
+            CELLS[s.state].format(passed=s.passed, failed=s.failed, total=s.total)
+            for s in page_statuses(results.values(), page, root)
+        )
+        lines.append(page.ljust(28) + "".join(cell.ljust(12) for cell in cells))
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m ptdocs.versions", description=__doc__.split("\n\n")[0]
@@ -396,7 +421,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="fail unless every supported release has a result",
     )
-    commands.add_parser("table", help="print the results as the releases pages do")
+    commands.add_parser("table", help="print the results, page by release")
     args = parser.parse_args(argv)
     try:
         if args.command == "run":
@@ -407,13 +432,8 @@ def main(argv: list[str] | None = None) -> int:
             expect = SUPPORTED if args.expect_supported else ()
             for path in merge(args.sources, expect=expect):
                 print(f"merged {path.relative_to(ROOT)}")
-        else:  # each language's releases page, as the site shows it
-            from .hooks.compatibility import section
-
-            results = load_results()
-            languages = {language(p) for r in results.values() for p in r.pages}
-            for lang in sorted(languages) or ["en"]:  # none: says how to make them
-                print(section(lang, f"{lang}/compatibility.md", results, {}, ROOT))
+        else:
+            print(table())
     except VersionsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -309,11 +309,16 @@ def test_a_failed_venv_is_one_line_not_a_traceback(project, monkeypatch):
         versions.environment("2.14.1", project, log=lambda text: None)
 
 
-def test_the_table_command_prints_each_languages_releases_page(capsys):
-    assert versions.main(["table"]) == 0
-    shown = capsys.readouterr().out
-    for language in ("en", "es"):
-        assert f"## {compatibility.STRINGS[language]['pages_heading']}\n" in shown
+def test_the_table_command_prints_every_page_by_release(project, capsys):
+    assert versions.table(project).startswith("no results in reports/versions: run")
+    _write(project, _result(project, "2.14.1", passed=3))
+    _write(project, _result(project, "2.15.0", passed=2, failed=1))
+    (project / "docs" / "es" / "demo.md").write_text("# Demo, editada\n")
+    assert versions.table(project).splitlines()[-2:] == [
+        "en/demo.md".ljust(28) + "ok 3".ljust(12) + "FAIL 1/3".ljust(12),
+        "es/demo.md".ljust(28) + "outdated".ljust(12) * 2,
+    ]
+    assert versions.main(["table"]) == 0 and "en/" in capsys.readouterr().out
 
 
 def test_the_committed_results_load_and_cover_only_supported_releases():
