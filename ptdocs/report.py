@@ -93,13 +93,10 @@ class ExampleReport:
             report.user_properties.append((FAILURE, record))
 
     def _page(self, report) -> str | None:
-        path = Path(report.fspath) if report.fspath else None
-        if path is None or path.suffix != ".md":
-            return None
-        try:
-            return (self.root / path).relative_to(self.docs).as_posix()
-        except ValueError:
-            return None
+        path = self.root / (report.fspath or "")
+        if path.suffix == ".md" and path.is_relative_to(self.docs):
+            return path.relative_to(self.docs).as_posix()
+        return None
 
     def pytest_runtest_logreport(self, report) -> None:
         page = self._page(report)
@@ -137,11 +134,9 @@ class ExampleReport:
         environment = self.ran_with or self._environment()
         today = datetime.date.today().isoformat()
         target = self.root / (os.environ.get(versions.REPORT_ENV) or REPORT)
-        # Each page with the fingerprints of what ran, so a later edit voids its
-        # stamp, and its day. A run of some pages keeps the others from the last run
-        # with the same torch on the same device.
-        # A page whose only checks are prose values that passed ran no example: it
-        # is left out, as a page without checks is, and not shown as skipped.
+        # Each page with the fingerprints of what ran (a later edit voids its stamp)
+        # and its day; the others kept from the last run with the same torch and
+        # device. A page whose only checks are passing prose values ran no example.
         ran = {
             page: {
                 **counts,

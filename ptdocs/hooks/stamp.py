@@ -1,10 +1,7 @@
-"""A stamp on every page with code, in its language, from the real test runs.
-
-From reports/examples.json (ptdocs.report) and reports/versions/ (ptdocs.versions):
-a quiet line at the page's end, as Material's page metadata, when the examples passed
-on the page as it is now; a neutral note when no run speaks for it; a failure box
-under the title when one failed here. A notebook no report covers gets what this
-build's execution proves. Search leaves the stamp out (``data-search-exclude``).
+"""A stamp on every page with code, in its language, from the real test runs
+(ptdocs.versions' Status of the page in reports/examples.json and reports/versions/):
+a quiet line at the page's end when its examples passed on the page as it is now, a
+neutral note when no run speaks for it, a box under the title when one failed here.
 """
 
 from __future__ import annotations
