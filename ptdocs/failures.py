@@ -10,6 +10,7 @@ Only what the code printed or raised stays as it was, shown as code.
 from __future__ import annotations
 
 from collections.abc import Callable
+from string import Formatter
 
 from .catalog import Texts
 
@@ -25,12 +26,7 @@ STRINGS = Texts(
         "other": "{where}: {message}",
     },
 )
-FIELDS = {  # each kind's values, as its sentence names them
-    "output": ("printed", "shown"),
-    "exception": ("error",),
-    "value": ("said", "expression", "got"),
-    "other": ("message",),
-}
+KINDS = ("output", "exception", "value")  # any other kind: "other"
 
 
 def inline_code(text: str) -> str:
@@ -39,19 +35,18 @@ def inline_code(text: str) -> str:
 
 
 def describe(
-    language: str, failure: dict | str, code: Callable[[str], str] = inline_code
+    language: str, failure: dict, code: Callable[[str], str] = inline_code
 ) -> str:
     """One failure as a sentence in ``language``; ``code`` writes code inline."""
-    if isinstance(failure, str):  # a result from before failures were data
-        return code(failure)
     if "file" not in failure:  # an unreadable page: the parser's message says where
         return code(str(failure.get("message", "?")))
     s = STRINGS.in_language(language)
     file = code(str(failure["file"]))
-    kind = failure.get("kind") if failure.get("kind") in FIELDS else "other"
-    values = {  # a side with no such line (None) prints "nothing"
+    kind = failure.get("kind") if failure.get("kind") in KINDS else "other"
+    values = {  # each value its sentence names; a side with no line (None): "nothing"
         key: s["nothing"] if failure.get(key) is None else code(str(failure[key]))
-        for key in FIELDS[kind]
+        for _, key, _, _ in Formatter().parse(STRINGS.english[kind])
+        if key and key != "where"
     }
     where = s["where"].format(file=file, line=failure.get("line", "?"))
     return s[kind].format(where=where, **values)

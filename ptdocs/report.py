@@ -69,25 +69,19 @@ class ExampleReport:
                 "failures": [],
             }
         )
-        self.kinds: dict[str, str] = {}  # node id -> KIND, of the items collected here
         self.ran_with: dict[str, str] | None = None  # from pytest-xdist's workers
 
     def pytest_collection_modifyitems(self, items) -> None:
+        """Mark what is no example: pytest copies an item's user properties to its
+        reports, so the mark reaches pytest-xdist's controller, which sees no item."""
         for item in items:
             example = getattr(item, "example", None)
             if example is None:
                 continue
             if example.region.evaluator is check_prose_values:
-                kind = "prose-values"
+                item.user_properties.append((KIND, "prose-values"))
             elif not isinstance(example.parsed, (Block, str)):
-                kind = "directive"  # a Sybil skip directive
-            else:
-                continue
-            self.kinds[item.nodeid] = kind
-            # Under pytest-xdist the controller sees reports only: the kind travels
-            # with each (user properties are sent along).
-            if hasattr(item, "user_properties"):
-                item.user_properties.append((KIND, kind))
+                item.user_properties.append((KIND, "directive"))  # a Sybil skip
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
@@ -99,18 +93,14 @@ class ExampleReport:
             report.user_properties.append((FAILURE, record))
 
     def _page(self, report) -> str | None:
-        path = Path(report.fspath) if report.fspath else None
-        if path is None or path.suffix != ".md":
-            return None
-        try:
-            return (self.root / path).relative_to(self.docs).as_posix()
-        except ValueError:
-            return None
+        path = self.root / (report.fspath or "")
+        if path.suffix == ".md" and path.is_relative_to(self.docs):
+            return path.relative_to(self.docs).as_posix()
+        return None
 
     def pytest_runtest_logreport(self, report) -> None:
         page = self._page(report)
         kind = dict(getattr(report, "user_properties", ())).get(KIND)
-        kind = kind or self.kinds.get(report.nodeid)
         if page is None or kind == "directive":
             return
         counts, failed = self.pages[page], report.outcome == "failed"
@@ -127,14 +117,10 @@ class ExampleReport:
                 counts["skip_reasons"].append(reason)
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
-        totals = versions.totals(self.pages)
-        if totals:
+        if self.pages:
             terminalreporter.section("examples run from the pages")
-        for language, counts in sorted(totals.items()):
-            terminalreporter.write_line(
-                f"docs/{language}: {counts['passed']} examples passed, "
-                f"{counts['failed']} failed, {counts['skipped']} skipped"
-            )
+        for line in versions.counted(self.pages):
+            terminalreporter.write_line(line)
 
     def pytest_sessionfinish(self, session) -> None:
         # A pytest-xdist worker saw only its share: it sends what it ran with to the
@@ -148,11 +134,9 @@ class ExampleReport:
         environment = self.ran_with or self._environment()
         today = datetime.date.today().isoformat()
         target = self.root / (os.environ.get(versions.REPORT_ENV) or REPORT)
-        # Each page with the fingerprints of what ran, so a later edit voids its
-        # stamp, and its day. A run of some pages keeps the others from the last run
-        # with the same torch on the same device.
-        # A page whose only checks are prose values that passed ran no example: it
-        # is left out, as a page without checks is, and not shown as skipped.
+        # Each page with the fingerprints of what ran (a later edit voids its stamp)
+        # and its day; the others kept from the last run with the same torch and
+        # device. A page whose only checks are passing prose values ran no example.
         ran = {
             page: {
                 **counts,
@@ -172,17 +156,15 @@ class ExampleReport:
         """The pages of the report at ``target`` that still exist, each with its day,
         if that report is of the same torch and device."""
         try:
-            earlier = json.loads(target.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            earlier = versions.load_result(target, named=False)
+        except versions.VersionsError:
             return {}
-        if not isinstance(earlier, dict) or not isinstance(earlier.get("pages"), dict):
-            return {}
-        if any(earlier.get(key) != value for key, value in environment.items()):
+        if {"torch": earlier.torch, "device": earlier.device} != environment:
             return {}
         return {
-            page: {"date": earlier.get("date", "?"), **entry}
-            for page, entry in earlier["pages"].items()
-            if isinstance(entry, dict) and (self.docs / page).is_file()
+            page: {"date": earlier.date, **entry}
+            for page, entry in earlier.pages.items()
+            if (self.docs / page).is_file()
         }
 
     @pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: a worker has finished

@@ -35,11 +35,27 @@ TORCH_PIN = re.compile(r"^torch==\S+", re.M)
 # Where ptdocs.report writes, so a run here leaves reports/examples.json alone.
 REPORT_ENV = "PTDOCS_EXAMPLE_REPORT"
 RAN = {0, 1}  # pytest's exit codes that still mean "the examples ran"
-OFFLINE = (
-    r"NewConnectionError|Failed to establish a new connection|Could not resolve host"
-    r"|Temporary failure in name resolution|Network is unreachable|ConnectTimeout"
-)
 COUNTS = ("passed", "failed", "skipped")
+# pip's output -> why it failed, the first that matches; {0}: the matched line
+PIP_FAILURES = (
+    (
+        r".*\(constraint\).*",
+        "a pip constraint forbids it ({0}); lift it for this command, e.g. "
+        "PIP_CONFIG_FILE=/dev/null where a pip.conf sets it",
+    ),
+    (
+        r"NewConnectionError|Failed to establish a new connection|Could not resolve "
+        r"host|Temporary failure in name resolution|Network is unreachable|"
+        r"ConnectTimeout",
+        "the package index cannot be reached (no network?), and the release is not "
+        "installed here",
+    ),
+    (
+        r"No matching distribution found for torch==",
+        "no such release on the package index pip uses (`pip index versions torch` "
+        "lists them)",
+    ),
+)
 
 
 class VersionsError(Exception):
@@ -79,7 +95,7 @@ def requirements_for(release: str, root: Path = ROOT) -> str:
 
 @dataclass(frozen=True)
 class Result:
-    """One run's reports/versions/<release>.json."""
+    """A run's file: reports/versions/<release>.json, or reports/examples.json."""
 
     release: str
     torch: str  # the build that ran (2.14.1, 2.15.0+cpu)
@@ -90,7 +106,8 @@ class Result:
 
 @dataclass(frozen=True)
 class Status:
-    """What one run says about one page as it is now."""
+    """What one run says about one page as it is now: the one state model the stamp,
+    the releases page and ``table`` format."""
 
     release: str
     state: str  # passed, failed, skipped (none ran), not_run, outdated
@@ -100,29 +117,31 @@ class Status:
     skip_reasons: tuple[str, ...] = ()  # one per skipped example, repeats kept
     failures: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()  # outdated: the files changed since the run
+    torch: str = ""
+    device: str = "?"
+    date: str = "?"  # the page's own run: a partial run keeps older pages' days
 
     @property
     def total(self) -> int:
         return self.passed + self.failed + self.skipped
 
 
-def result_from(data, name: str) -> Result:
-    """Check one result file's content; ``name`` is how errors refer to it."""
-    if not isinstance(data, dict):
+def result_from(
+    data, name: str, rerun: str = "python -m ptdocs.versions run"
+) -> Result:
+    """Check one result's content; ``name`` is how errors refer to it, ``rerun`` the
+    command that writes it anew."""
+    pages = data.get("pages") if isinstance(data, dict) else None
+    if not isinstance(pages, dict) or "torch" not in data:
         raise VersionsError(
-            f"{name}: not a versions result (a JSON object is expected)"
-        )
-    missing = [key for key in ("torch", "pages") if key not in data]
-    if missing or not isinstance(data["pages"], dict):
-        raise VersionsError(
-            f"{name}: not a versions result (no {' or '.join(missing) or 'pages'}); "
-            "rerun python -m ptdocs.versions run"
+            f"{name}: not a test run's result (torch, pages); rerun {rerun}"
         )
     torch = str(data["torch"])
-    release = parse_release(data.get("release") or public(torch))
+    # reports/examples.json names no release: any build (a nightly too) may have run it
+    release = parse_release(data["release"]) if "release" in data else public(torch)
     if public(torch) != release:
         raise VersionsError(f"{name}: says release {release} but ran torch {torch}")
-    for page, entry in data["pages"].items():
+    for page, entry in pages.items():
         if not isinstance(entry, dict) or not all(
             isinstance(entry.get(key, 0), int) for key in COUNTS
         ):
@@ -130,18 +149,23 @@ def result_from(data, name: str) -> Result:
                 f"{name}: page {page!r} has no counts of passed, failed and skipped"
             )
     facts = (str(data.get(key, "?")) for key in ("device", "date"))
-    return Result(release, torch, *facts, data["pages"])
+    return Result(release, torch, *facts, pages)
 
 
-def load_result(path: Path) -> Result:
+def load_result(path: Path, named: bool = True) -> Result:
+    """A run's file; ``named``: a release's, which must be named after its release
+    (else reports/examples.json, which pytest writes)."""
+    rerun = "python -m ptdocs.versions run" if named else "python -m pytest"
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise VersionsError(f"{path}: no such file") from None
     except (OSError, ValueError) as error:
-        raise VersionsError(f"{path}: not readable JSON ({error})") from None
-    result = result_from(data, str(path))
-    if Path(path).stem != result.release:
+        raise VersionsError(
+            f"{path}: not readable JSON ({error}); rerun {rerun}"
+        ) from None
+    result = result_from(data, str(path), rerun)
+    if named and Path(path).stem != result.release:
         raise VersionsError(
             f"{path}: holds torch {result.release}; name it {result.release}.json"
         )
@@ -163,31 +187,39 @@ def built_language(file, config, known) -> str:
     return first if first in known else config.theme.get("language") or "en"
 
 
-def page_status(result: Result, page: str, current_sources: dict[str, str]) -> Status:
-    """The release's word on ``page`` ("en/tensors.md") as it is now."""
-    return status_of(result.release, result.pages.get(page), current_sources)
-
-
-def status_of(release: str, entry: dict | None, current: dict[str, str]) -> Status:
-    """What a run's entry for a page (a report's or a release's) says of the page as
-    it is now (``current``: ptdocs.provenance.page_sources); the stamp and the
-    compatibility page both read this."""
+def status_of(result: Result, page: str, current: dict[str, str]) -> Status:
+    """What ``result`` says of ``page`` ("en/tensors.md") as it is now (``current``:
+    ptdocs.provenance.page_sources)."""
+    entry = result.pages.get(page)
+    facts = {"torch": result.torch, "device": result.device, "date": result.date}
     if entry is None:
-        return Status(release, "not_run")
-    recorded = entry.get("sources")
-    if recorded is None:  # a run that recorded no fingerprints
-        return Status(release, "outdated")
+        return Status(result.release, "not_run", **facts)
+    facts["date"] = str(entry.get("date", result.date))
+    recorded = entry.get("sources") or {}
     changed = sorted(
         p for p in recorded.keys() | current.keys() if recorded.get(p) != current.get(p)
     )
     if changed:
-        return Status(release, "outdated", changed=tuple(changed))
+        return Status(result.release, "outdated", changed=tuple(changed), **facts)
     passed, failed, skipped = (entry.get(key, 0) for key in COUNTS)
     state = "failed" if failed else "passed" if passed else "skipped"
     reasons, failures = (
         tuple(entry.get(k) or ()) for k in ("skip_reasons", "failures")
     )
-    return Status(release, state, passed, failed, skipped, reasons, failures)
+    return Status(
+        result.release, state, passed, failed, skipped, reasons, failures, **facts
+    )
+
+
+def page_statuses(results, page: str, root: Path = ROOT, path=None) -> list:
+    """Each result's Status of ``page`` (None for a None result), its sources read from
+    ``path`` (by default docs/``page``): the stamp's, the releases page's and
+    ``table``'s one reading."""
+    from .provenance import page_sources  # not needed by run(): a bare Python lacks it
+
+    path = Path(path or Path(root) / "docs" / page)
+    current = page_sources(path, root) if path.is_file() else {}
+    return [result and status_of(result, page, current) for result in results]
 
 
 def installed_torch(python: str | None = None) -> str | None:
@@ -205,38 +237,22 @@ def installed_torch(python: str | None = None) -> str | None:
     return probe.stdout.strip() if probe.returncode == 0 else None
 
 
-def _lines(output: str) -> list[str]:
-    return [line.strip() for line in output.splitlines() if line.strip()]
+def _last(output: str, default: str = "no output", start: str = "") -> str:
+    """The last non-blank line of ``output`` (of those that begin with ``start``, if
+    any do)."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    return ([ln for ln in lines if ln.startswith(start)] or lines or [default])[-1]
 
 
 def pip_error(release: str, output: str) -> VersionsError:
     """pip's failure to install ``torch==release``, in one line that says what to do."""
-    lines = _lines(output)
-    constraint = [line for line in lines if "(constraint)" in line]
-    errors = [line for line in lines if line.startswith("ERROR:")]
-    if constraint:
-        why = (
-            f"a pip constraint forbids it ({constraint[-1]}); lift it for this "
-            "command, e.g. PIP_CONFIG_FILE=/dev/null where a pip.conf sets it"
-        )
-    elif re.search(OFFLINE, output):
-        why = (
-            "the package index cannot be reached (no network?), "
-            "and the release is not installed here"
-        )
-    elif "No matching distribution found for torch==" in output:
-        why = (
-            "no such release on the package index pip uses "
-            "(`pip index versions torch` lists them)"
-        )
-    else:
-        last = (errors or lines or ["no output"])[-1]
-        why = f"pip could not install the requirements: {last}"
-    return VersionsError(f"torch {release}: {why}")
-
-
-def _last_line(done: subprocess.CompletedProcess, default: str) -> str:
-    return (_lines(done.stdout + done.stderr) or [default])[-1]
+    for pattern, why in PIP_FAILURES:
+        if found := re.findall(pattern, output):
+            return VersionsError(f"torch {release}: {why.format(found[-1].strip())}")
+    last = _last(output, start="ERROR:")
+    return VersionsError(
+        f"torch {release}: pip could not install the requirements: {last}"
+    )
 
 
 def environment(release: str, root: Path = ROOT, log=print) -> str:
@@ -258,7 +274,7 @@ def environment(release: str, root: Path = ROOT, log=print) -> str:
             raise VersionsError(
                 f"torch {release}: python -m venv could not make "
                 f"{folder.relative_to(root)}: "
-                + _last_line(made, f"exit {made.returncode}")
+                + _last(made.stdout + made.stderr, f"exit {made.returncode}")
             )
     requested = folder / "requested-requirements.txt"
     write_atomically(requested, wanted)
@@ -300,7 +316,7 @@ def run(release: str, root: Path = ROOT, log=print) -> Path:
     if tests.returncode not in RAN or not report.is_file():
         raise VersionsError(
             f"torch {release}: pytest did not run the examples "
-            f"(exit {tests.returncode}): {_last_line(tests, 'no output')}"
+            f"(exit {tests.returncode}): {_last(tests.stdout + tests.stderr)}"
         )
     data = {"release": release, **json.loads(report.read_text(encoding="utf-8"))}
     result = result_from(data, str(report))  # what the stamps will read must load
@@ -321,15 +337,18 @@ def totals(pages: dict[str, dict]) -> dict[str, dict[str, int]]:
     return out
 
 
-def summary(result: Result) -> str:
-    parts = (
-        f"docs/{lang}: {c['passed']} passed, {c['failed']} failed, "
+def counted(pages: dict[str, dict]) -> list[str]:
+    """A run's counts, a line per language (the test run's summary says them too)."""
+    return [
+        f"docs/{lang}: {c['passed']} examples passed, {c['failed']} failed, "
         f"{c['skipped']} skipped"
-        for lang, c in totals(result.pages).items()
-    )
-    return f"torch {result.torch} on {result.device}, {result.date}: " + "; ".join(
-        parts
-    )
+        for lang, c in totals(pages).items()
+    ]
+
+
+def summary(result: Result) -> str:
+    head = f"torch {result.torch} on {result.device}, {result.date}: "
+    return head + "; ".join(counted(result.pages))
 
 
 def merge(
@@ -373,22 +392,16 @@ CELLS = {
 
 
 def table(root: Path = ROOT) -> str:
-    """The committed results as plain text, page by release (the releases page's
-    command)."""
-    from .provenance import page_sources
-
+    """The committed results as plain text, page by release."""
     results = load_results(root)
     if not results:
         return f"no results in {RESULTS}: run python -m ptdocs.versions run RELEASE"
     lines = [summary(result) for result in results.values()]
     lines += ["", "page".ljust(28) + "".join(r.ljust(12) for r in results)]
     for page in sorted({page for r in results.values() for page in r.pages}):
-        path = Path(root) / "docs" / page
-        current = page_sources(path, root) if path.is_file() else {}
-        statuses = (page_status(r, page, current) for r in results.values())
         cells = (
             CELLS[s.state].format(passed=s.passed, failed=s.failed, total=s.total)
-            for s in statuses
+            for s in page_statuses(results.values(), page, root)
         )
         lines.append(page.ljust(28) + "".join(cell.ljust(12) for cell in cells))
     return "\n".join(lines)

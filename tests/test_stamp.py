@@ -10,7 +10,7 @@ from helpers import mkdocs_build
 from ptdocs.hooks import stamp
 from ptdocs.provenance import page_sources
 from ptdocs.report import ExampleReport
-from ptdocs.versions import Status, installed_torch
+from ptdocs.versions import Status, installed_torch, result_from, status_of
 
 TORCH = "2.13.0+cpu"
 URL = "../compatibility/"  # the releases page, from the page
@@ -40,26 +40,22 @@ def project(tmp_path):
 
 
 def _report(sources, **counts):
-    entry = {
-        "passed": 0,
-        "failed": 0,
-        "skipped": 0,
-        "skip_reasons": [],
-        **counts,
-        "sources": sources,
-    }
+    entry = {**dict.fromkeys(("passed", "failed", "skipped"), 0), "skip_reasons": []}
+    pages = {"en/demo.md": {**entry, **counts, "sources": sources}}
     return {
         "torch": TORCH,
         "device": "CPU (x86_64)",
         "date": "2026-11-30",
-        "pages": {"en/demo.md": entry},
+        "pages": pages,
     }
 
 
-def _stamp(language, report, sources, torch=TORCH, has_examples=True, runs=()):
-    return stamp.report_stamp(
-        language, "en/demo.md", report, sources, torch, has_examples, runs=runs
-    )
+def _stamp(language, report, sources, torch=TORCH, runs=(), page="en/demo.md"):
+    """The stamp of ``page`` from a report (a dict as written, or loaded)."""
+    if isinstance(report, dict):
+        report = result_from(report, "reports/examples.json")
+    now = report and status_of(report, page, sources)
+    return stamp.report_stamp(language, now, torch, runs)
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
@@ -130,11 +126,12 @@ def test_without_a_report_the_page_gets_a_neutral_note_not_a_warning(project, la
 
 def test_release_runs_on_the_page_as_it_is_verify_it_without_a_report(project):
     root, page = project
+    x86 = {"device": "CPU (x86_64)", "date": "2026-12-02"}
     runs = [
-        (Status("2.14.1", "passed", passed=3), "2026-11-28", "CPU (x86_64)"),
-        (Status("2.15.0", "passed", passed=3), "2026-12-01", "CPU (arm64)"),
-        (Status("2.10.0", "outdated"), "2026-12-02", "CPU (x86_64)"),
-        (Status("2.11.0", "not_run"), "2026-12-02", "CPU (x86_64)"),
+        Status("2.14.1", "passed", passed=3, device="CPU (x86_64)", date="2026-11-28"),
+        Status("2.15.0", "passed", passed=3, device="CPU (arm64)", date="2026-12-01"),
+        Status("2.10.0", "outdated", **x86),
+        Status("2.11.0", "not_run", **x86),
     ]
     result = _stamp("en", None, page_sources(page, root), runs=runs)
     assert result.markdown(URL) == (
@@ -144,25 +141,18 @@ def test_release_runs_on_the_page_as_it_is_verify_it_without_a_report(project):
 
 
 def test_the_releases_are_named_short_and_a_range_only_where_none_is_missing():
-    strings = stamp.STRINGS.in_language("en")
-    assert (
-        stamp.releases_span(
-            strings, ["2.10.0", "2.11.0", "2.12.1", "2.13.0+cpu", "2.14.1", "2.15.0"]
-        )
-        == "2.10–2.15"
-    )
-    assert (
-        stamp.releases_span(strings, ["2.13.0+cpu", "2.10.0", "2.12.1"])
-        == "2.10 and 2.12–2.13"
-    )
-    assert (
-        stamp.releases_span(strings, ["2.9.1", "2.10.0", "2.15.0", "2.13.0"])
-        == "2.9.1, 2.10, 2.13 and 2.15"
-    )
-    assert (
-        stamp.releases_span(stamp.STRINGS.in_language("es"), ["2.10.0", "2.15.0"])
-        == "2.10 y 2.15"
-    )
+    for language, releases, said in [
+        (
+            "en",
+            ["2.10.0", "2.11.0", "2.12.1", "2.13.0+cpu", "2.14.1", "2.15.0"],
+            "2.10–2.15",
+        ),
+        ("en", ["2.13.0+cpu", "2.10.0", "2.12.1"], "2.10 and 2.12–2.13"),
+        ("en", ["2.9.1", "2.10.0", "2.15.0", "2.13.0"], "2.9.1, 2.10, 2.13, and 2.15"),
+        ("es", ["2.9.1", "2.10.0", "2.15.0", "2.13.0"], "2.9.1, 2.10, 2.13 y 2.15"),
+        ("es", ["2.10.0", "2.15.0"], "2.10 y 2.15"),
+    ]:
+        assert stamp.releases_span(language, releases) == said
 
 
 def test_a_page_the_last_run_did_not_cover_is_not_verified(project):
@@ -220,16 +210,10 @@ def test_a_page_whose_examples_were_all_skipped_is_not_verified(project):
     assert "no GPU" in result.text
 
 
-def test_a_page_without_code_gets_no_stamp(project):
-    root, page = project
-    assert _stamp("es", None, page_sources(page, root), has_examples=False) is None
-
-
-def _written(root, page, outcomes, items=()):
+def _written(root, page, outcomes):
     """The report ExampleReport writes for ``page`` from pytest's reports of its
     tests' call phase, ``(nodeid, outcome)`` each."""
     collector = ExampleReport(root)
-    collector.pytest_collection_modifyitems(items)
     for nodeid, outcome in outcomes:
         collector.pytest_runtest_logreport(
             SimpleNamespace(
@@ -249,34 +233,11 @@ def test_the_report_the_test_suite_writes_is_the_one_the_stamp_reads(project):
     """ExampleReport (fed pytest's reports) → reports/examples.json → stamp."""
     root, page = project
     report = _written(root, page, [("a", "passed"), ("b", "passed"), ("c", "failed")])
-    result = stamp.report_stamp(
-        "en", "en/demo.md", report, page_sources(page, root), report["torch"], True
-    )
+    result = _stamp("en", report, page_sources(page, root), report.torch)
     assert result.state == stamp.FAILED
     assert result.text.startswith(
         "Examples on this page that failed: 1 of 3, with torch "
     )
-
-
-def test_a_failing_prose_values_check_fails_the_page_and_a_passing_one_is_no_example(
-    project,
-):
-    """prose-values comments are checks, not examples: they add no count, but a
-    failure counts."""
-    from ptdocs.pages import check_prose_values
-
-    root, page = project
-    prose = SimpleNamespace(evaluator=check_prose_values)
-    items = [
-        SimpleNamespace(nodeid=name, example=SimpleNamespace(region=prose, parsed=None))
-        for name in "pq"
-    ]
-    outcomes = [("a", "passed"), ("p", "passed"), ("q", "failed")]
-    report = _written(root, page, outcomes, items)
-    assert {k: report["pages"]["en/demo.md"][k] for k in ("passed", "failed")} == {
-        "passed": 1,
-        "failed": 1,
-    }
 
 
 def test_an_example_skipped_while_it_runs_reaches_the_stamp_with_its_reason(project):
@@ -284,9 +245,7 @@ def test_an_example_skipped_while_it_runs_reaches_the_stamp_with_its_reason(proj
     recorded."""
     root, page = project
     report = _written(root, page, [("a", "passed"), ("b", "skipped")])
-    result = stamp.report_stamp(
-        "en", "en/demo.md", report, page_sources(page, root), report["torch"], True
-    )
+    result = _stamp("en", report, page_sources(page, root), report.torch)
     assert result.text.endswith("Skipped: 1 example (needs an accelerator).")
 
 
@@ -311,24 +270,13 @@ def test_a_failure_goes_under_the_title_out_of_the_search_index():
 
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_a_notebook_is_verified_only_when_this_build_ran_it(language):
-    ran = stamp.notebook_stamp(
-        language,
-        3,
-        executed=True,
-        cached=False,
-        torch_now=TORCH,
-        device="CPU (x86_64)",
-        date="2026-11-30",
-    )
+    ran = stamp.notebook_stamp(language, 3, True, TORCH, "CPU (x86_64)", "2026-11-30")
     assert ran.state == stamp.VERIFIED and "3" in ran.text and TORCH in ran.text
     assert ran.markdown().startswith("✓ ")
-    for executed, cached in [(True, True), (False, False)]:
-        result = stamp.notebook_stamp(
-            language, 3, executed, cached, TORCH, "", "2026-11-30"
-        )
-        assert result.state == stamp.UNVERIFIED and result.text.startswith(
-            NOT_VERIFIED[language]
-        )
+    result = stamp.notebook_stamp(language, 3, False, TORCH, "", "2026-11-30")
+    assert result.state == stamp.UNVERIFIED and result.text.startswith(
+        NOT_VERIFIED[language]
+    )
 
 
 def test_a_notebook_rendered_from_mkdocs_jupyters_cache_counts_as_not_run(
@@ -345,26 +293,18 @@ def test_a_notebook_rendered_from_mkdocs_jupyters_cache_counts_as_not_run(
     config = SimpleNamespace(
         plugins={"mkdocs-jupyter": SimpleNamespace(config=settings)}
     )
-    assert stamp._jupyter_execution(notebook, config) == (True, False)
+    assert stamp._runs_here(notebook, config)
     cached = _get_cache_path(
         settings["cache_dir"], _compute_cache_key(str(notebook), settings, True)
     )
     cached.parent.mkdir(parents=True)
     cached.write_text("{}")
-    assert stamp._jupyter_execution(notebook, config) == (True, True)
-    assert (
-        stamp._jupyter_execution(
-            notebook,
-            SimpleNamespace(
-                plugins={
-                    "mkdocs-jupyter": SimpleNamespace(
-                        config={**settings, "allow_errors": True}
-                    )
-                }
-            ),
-        )[0]
-        is False
-    )
+    assert not stamp._runs_here(notebook, config)  # a cached render
+    for changed in ({"allow_errors": True}, {"execute": False}):
+        plugin = SimpleNamespace(config={**settings, **changed, "cache": False})
+        plugins = {"mkdocs-jupyter": plugin}
+        assert not stamp._runs_here(notebook, SimpleNamespace(plugins=plugins))
+    assert not stamp._runs_here(notebook, SimpleNamespace(plugins={}))
 
 
 def test_a_built_page_carries_its_stamp(project):
@@ -376,6 +316,7 @@ def test_a_built_page_carries_its_stamp(project):
         "base_path: ['.']\n"
         "plugins:\n  - ptdocs:\n      steps: [stamp]\n"
     )
+    (root / "docs" / "en" / "plain.md").write_text("# Plain\n\nNo code here.\n")
     (root / "reports").mkdir()
     report = {**_report(page_sources(page, root), passed=1), "torch": installed_torch()}
     (root / "reports" / "examples.json").write_text(json.dumps(report))
@@ -387,6 +328,8 @@ def test_a_built_page_carries_its_stamp(project):
 
     minor = ".".join(report["torch"].split(".")[:2])
     html = build()
+    plain = (root / "out" / "en" / "plain" / "index.html").read_text()
+    assert "ptdocs-stamp" not in plain, "a page without code gets no stamp"
     line = f"✓ 1 example verified with torch {minor} on CPU (x86_64), 30 Nov 2026."
     assert line in html
     # At the page's end: after the lesson, not under the title.
@@ -444,9 +387,7 @@ def test_each_count_gets_its_own_whole_sentence_in_each_language(project, langua
         for n in (1, 2)
     ]
     texts += [
-        stamp.notebook_stamp(
-            language, n, True, False, TORCH, "CPU", "2026-11-30"
-        ).markdown()
+        stamp.notebook_stamp(language, n, True, TORCH, "CPU", "2026-11-30").markdown()
         for n in (1, 2)
     ]
     assert texts == COUNTED[language]
@@ -470,9 +411,7 @@ def test_a_spanish_page_is_outdated_when_its_comment_catalog_changes(project):
         **_report(recorded, passed=3),
         "pages": {"es/demo.md": {"passed": 3, "sources": recorded}},
     }
-    result = stamp.report_stamp(
-        "es", "es/demo.md", report, page_sources(spanish, root), TORCH, True
-    )
+    result = _stamp("es", report, page_sources(spanish, root), page="es/demo.md")
     assert (
         result.state == stamp.UNVERIFIED
         and "`locale/es/LC_MESSAGES/snippets.po`" in result.text

@@ -8,6 +8,7 @@ ptdocs.versions run`` writes.
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -52,28 +53,17 @@ def project(tmp_path):
 
 
 def _result(root, release, torch=None, **counts):
-    entry = {
-        "passed": 0,
-        "failed": 0,
-        "skipped": 0,
-        "skip_reasons": [],
-        "failures": [],
-        **counts,
-    }
+    entry = {**dict.fromkeys(versions.COUNTS, 0), "skip_reasons": [], "failures": []}
     pages = {
-        f"{language}/demo.md": {
+        f"{lang}/demo.md": {
             **entry,
-            "sources": page_sources(root / "docs" / language / "demo.md", root),
+            **counts,
+            "sources": page_sources(root / "docs" / lang / "demo.md", root),
         }
-        for language in ("en", "es")
+        for lang in ("en", "es")
     }
-    return {
-        "release": release,
-        "torch": torch or release,
-        "device": "CPU (x86_64)",
-        "date": "2026-12-01",
-        "pages": pages,
-    }
+    facts = {"device": "CPU (x86_64)", "date": "2026-12-01", "pages": pages}
+    return {"release": release, "torch": torch or release, **facts}
 
 
 def _write(root, data, name=None):
@@ -230,8 +220,11 @@ def test_a_result_file_is_checked_when_loaded(project):
     path = project / "reports" / "versions" / "2.15.0.json"
     for content, says in [
         ("{", "not readable JSON"),
-        ("[]", "a JSON object is expected"),
-        ('{"torch": "2.15.0"}', "no pages"),
+        ("[]", "not a test run's result"),
+        (
+            '{"torch": "2.15.0"}',
+            r"not a test run's result \(torch, pages\); rerun python",
+        ),
         ('{"torch": "2.15.0", "pages": {"en/a.md": {"passed": "3"}}}', "has no counts"),
         ('{"release": "2.15.0", "torch": "2.14.1", "pages": {}}', "ran torch 2.14.1"),
         ('{"torch": "2.14.1+cpu", "pages": {}}', "name it 2.14.1.json"),
@@ -253,7 +246,7 @@ def test_a_result_speaks_for_a_page_only_as_the_page_was_when_it_ran(project):
         _result(project, "2.14.1", passed=2, failed=1, failures=[FAILURE]), "x"
     )
     current = page_sources(project / "docs" / "en" / "demo.md", project)
-    status = versions.page_status(result, "en/demo.md", current)
+    status = versions.status_of(result, "en/demo.md", current)
     assert (
         status.state,
         status.passed,
@@ -261,13 +254,11 @@ def test_a_result_speaks_for_a_page_only_as_the_page_was_when_it_ran(project):
         status.total,
         status.failures,
     ) == ("failed", 2, 1, 3, (FAILURE,))
-    assert versions.page_status(result, "en/other.md", current).state == "not_run"
+    assert versions.status_of(result, "en/other.md", current).state == "not_run"
     (project / "snippets" / "demo.py").write_text(
         "# --8<-- [start:one]\nx = 2\n# --8<-- [end:one]\n"
     )
-    changed = versions.page_status(
-        result, "en/demo.md", page_sources(project / "docs" / "en" / "demo.md", project)
-    )
+    (changed,) = versions.page_statuses([result], "en/demo.md", project)
     assert (changed.state, changed.changed) == ("outdated", ("snippets/demo.py",))
 
 
@@ -316,6 +307,18 @@ def test_a_failed_venv_is_one_line_not_a_traceback(project, monkeypatch):
         r"\.cache/versions/2\.14\.1: Error: \[Errno 28\] No space",
     ):
         versions.environment("2.14.1", project, log=lambda text: None)
+
+
+def test_the_table_command_prints_every_page_by_release(project, capsys):
+    assert versions.table(project).startswith("no results in reports/versions: run")
+    _write(project, _result(project, "2.14.1", passed=3))
+    _write(project, _result(project, "2.15.0", passed=2, failed=1))
+    (project / "docs" / "es" / "demo.md").write_text("# Demo, editada\n")
+    assert versions.table(project).splitlines()[-2:] == [
+        "en/demo.md".ljust(28) + "ok 3".ljust(12) + "FAIL 1/3".ljust(12),
+        "es/demo.md".ljust(28) + "outdated".ljust(12) * 2,
+    ]
+    assert versions.main(["table"]) == 0 and "en/" in capsys.readouterr().out
 
 
 def test_the_committed_results_load_and_cover_only_supported_releases():
@@ -401,12 +404,6 @@ def test_a_failure_is_said_in_the_pages_language_with_only_the_codes_own_text_as
         describe(language, unread, code)
         == "`docs/en/x.md, line 3: an empty Python block`"
     )
-    # A result written before failures were data: its English line is shown as code, as
-    # it was.
-    assert (
-        describe(language, "snippets/demo.py, line 2: ValueError: no", code)
-        == "`snippets/demo.py, line 2: ValueError: no`"
-    )
 
 
 def test_a_run_for_another_release_writes_where_it_is_told_with_its_failures(
@@ -436,9 +433,8 @@ def test_a_run_for_another_release_writes_where_it_is_told_with_its_failures(
 
 
 def _status(release, state, passed=0, failed=0, skipped=0, reasons=(), failures=()):
-    return Status(
-        release, state, passed, failed, skipped, tuple(reasons), tuple(failures)
-    )
+    counts = (passed, failed, skipped, tuple(reasons), tuple(failures))
+    return Status(release, state, *counts, device="CPU (x86_64)")
 
 
 ACCELERATOR = "needs an accelerator"
@@ -458,17 +454,13 @@ STATUSES = [
 ]
 
 
-def _line(language, statuses, report=None):
+def _line(language, statuses):
     """The stamp of a page without a test report of this build, from release runs
     (dated)."""
-    runs = [
-        (status, f"2026-11-{20 + index}", "CPU (x86_64)")
-        for index, status in enumerate(statuses)
-    ]
-    result = stamp.report_stamp(
-        language, "en/demo.md", report, {}, "2.13.0", True, runs=runs
+    runs = [replace(st, date=f"2026-11-{20 + i}") for i, st in enumerate(statuses)]
+    return stamp.report_stamp(language, None, "2.13.0", runs).markdown(
+        "../compatibility/"
     )
-    return result.markdown("../compatibility/")
 
 
 def test_the_stamp_says_on_which_releases_the_examples_hold_and_where_they_fail():
@@ -549,7 +541,8 @@ def test_a_built_page_says_on_which_releases_its_examples_hold(project):
     _write(project, {"torch": "2.15.0", "pages": "none"}, name="2.15.0")
     broken = mkdocs_build(project / "mkdocs.yml", project / "out")
     assert (
-        broken.returncode != 0 and "2.15.0.json: not a versions result" in broken.stderr
+        broken.returncode != 0
+        and "2.15.0.json: not a test run's result" in broken.stderr
     )
 
 
@@ -562,23 +555,14 @@ def test_the_compatibility_table_shows_every_page_by_release_in_the_pages_langua
     project, language
 ):
     results = {
-        release: versions.result_from(data, release)
-        for release, data in [
-            (
-                "2.10.0",
-                _result(project, "2.10.0", passed=4, failed=2, failures=[FAILURE]),
-            ),
+        release: versions.result_from(_result(project, release, **counts), release)
+        for release, counts in [
+            ("2.10.0", {"passed": 4, "failed": 2, "failures": [FAILURE]}),
             (
                 "2.14.1",
-                _result(
-                    project,
-                    "2.14.1",
-                    passed=6,
-                    skipped=1,
-                    skip_reasons=["needs torch 2.15"],
-                ),
+                {"passed": 6, "skipped": 1, "skip_reasons": ["needs torch 2.15"]},
             ),
-            ("2.15.0", _result(project, "2.15.0", passed=7)),
+            ("2.15.0", {"passed": 7}),
         ]
     }
     titles = {f"{language}/demo.md": {"en": "Demo", "es": "Demostración"}[language]}

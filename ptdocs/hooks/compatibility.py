@@ -17,7 +17,6 @@ from ptdocs.failures import STRINGS as FAILURES
 from ptdocs.failures import describe as describe_failure
 from ptdocs.failures import inline_code
 from ptdocs.layout import language as page_language
-from ptdocs.provenance import page_sources
 from ptdocs.versions import (
     COUNTS,
     RESULTS,
@@ -26,7 +25,7 @@ from ptdocs.versions import (
     VersionsError,
     built_language,
     load_results,
-    page_status,
+    page_statuses,
     release_key,
     totals,
 )
@@ -44,20 +43,15 @@ STRINGS = Texts(
             "the release `requirements.txt` pins."
         ),
         "runs_heading": "Runs",
-        "release": "Release",
-        "build": "torch build",
-        "device": "Device",
-        "date": "Date",
-        "passed": "Passed",
-        "failed": "Failed",
-        "skipped": "Skipped",
+        # The runs table's header row: one name per column, between " | ".
+        "columns": "Release | torch build | Device | Date | Passed | Failed | Skipped",
         "not_run_yet": "not run yet",
         "pages_heading": "Page by release",
         "page": "Page",
         "cell_passed": "{passed} pass",
         "cell_skips": Plural("{passed} pass, 1 skipped", "{passed} pass, {n} skipped"),
         "cell_failed": "{failed} of {total} fail",
-        "cell_none": "none ran",
+        "cell_skipped": "none ran",  # none of the page's examples ran
         "cell_not_run": "not run",
         "cell_outdated": "outdated",
         "outdated_note": (
@@ -77,12 +71,6 @@ STRINGS = Texts(
     },
 )
 
-# skipped: none of the page's examples ran
-OTHER_CELLS = {
-    "not_run": "cell_not_run",
-    "outdated": "cell_outdated",
-    "skipped": "cell_none",
-}
 _build: dict = {}
 
 
@@ -138,8 +126,7 @@ def section(
         return "\n".join(out + [s["none"].format(folder=RESULTS.as_posix()), ""])
 
     releases = sorted(set(SUPPORTED) | set(results), key=release_key)
-    heads = ("release", "build", "device", "date", *COUNTS)
-    out += [f"## {s['runs_heading']}", "", _row(*(s[k] for k in heads))]
+    out += [f"## {s['runs_heading']}", "", f"| {s['columns']} |"]
     out.append("|---|---|---|---|--:|--:|--:|")
     for release in releases:
         if (result := results.get(release)) is None:
@@ -158,43 +145,32 @@ def section(
     out.append("|---|" + "---|" * len(releases))
     notes, outdated = [], False
     for page in pages:
-        path = root / "docs" / page
-        current = page_sources(path, root) if path.is_file() else {}
         title = titles.get(page, page)
         link = f"[{title}]({posixpath.relpath(page, posixpath.dirname(page_uri))})"
-        statuses = [
-            page_status(results[release], page, current) if release in results else None
-            for release in releases
-        ]
-        passing = [st for st in statuses if st is not None and st.state == "passed"]
+        statuses = page_statuses([results.get(r) for r in releases], page, root)
+        passing = [st for st in statuses if st and st.state == "passed"]
         # Skips every passing release shares (no accelerator here) are not repeated.
-        reasons = [set(st.skip_reasons) for st in passing]
-        shared = set.intersection(*reasons) if reasons else set()
+        shared = set.intersection(*[set(st.skip_reasons) for st in passing] or [set()])
         cells = []
         for st in statuses:
-            state = "not_run" if st is None else st.state
+            state = st.state if st else "not_run"
             outdated |= state == "outdated"
-            if state == "failed":
-                cells.append(s["cell_failed"].format(failed=st.failed, total=st.total))
-                if st.failures:
-                    said = describe_failure(language, st.failures[0], _code)
-                    note = s["failure"].format(
-                        page=title, release=st.release, failure=said
-                    )
-                    notes.append(note)
-            elif state == "passed":
-                cells.append(
-                    s["cell_skips"](st.skipped, passed=st.passed)
-                    if st.skipped
-                    else s["cell_passed"].format(passed=st.passed)
+            if state == "passed" and st.skipped:
+                cells.append(s["cell_skips"](st.skipped, passed=st.passed))
+            else:
+                fields = {**vars(st), "total": st.total} if st else {}
+                cells.append(s[f"cell_{state}"].format(**fields))
+            if state == "failed" and st.failures:
+                said = describe_failure(language, st.failures[0], _code)
+                notes.append(
+                    s["failure"].format(page=title, release=st.release, failure=said)
                 )
+            elif state == "passed":
                 notes += [
                     s["skip"].format(page=title, release=st.release, reason=reason)
                     for reason in dict.fromkeys(st.skip_reasons)
                     if reason not in shared
                 ]
-            else:
-                cells.append(s[OTHER_CELLS[state]])
         out.append(_row(link, *cells))
     if outdated:
         out += ["", s["outdated_note"]]

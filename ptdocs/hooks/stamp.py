@@ -1,22 +1,19 @@
-"""A stamp on every page with code, in its language, from the real test runs.
-
-From reports/examples.json (ptdocs.report) and reports/versions/ (ptdocs.versions):
-a quiet line at the page's end, as Material's page metadata, when the examples passed
-on the page as it is now; a neutral note when no run speaks for it; a failure box
-under the title when one failed here. A notebook no report covers gets what this
-build's execution proves. Search leaves the stamp out (``data-search-exclude``).
+"""A stamp on every page with code, in its language, from the real test runs
+(ptdocs.versions' Status of the page in reports/examples.json and reports/versions/):
+a quiet line at the page's end when its examples passed on the page as it is now, a
+neutral note when no run speaks for it, a box under the title when one failed here.
 """
 
 from __future__ import annotations
 
 import datetime
-import json
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
 import markdown as markdown_lib
 from babel.dates import format_date
+from babel.lists import format_list  # CLDR's "a, b and c" in each language
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
@@ -26,16 +23,17 @@ from ptdocs.failures import describe as describe_failure
 from ptdocs.generated import after_title
 from ptdocs.hooks import compatibility
 from ptdocs.notebook_renders import executes, made_earlier
-from ptdocs.provenance import REPORT, page_sources
+from ptdocs.provenance import REPORT
 from ptdocs.versions import (
     SUPPORTED,
     Status,
+    VersionsError,
     built_language,
     installed_torch,
-    page_status,
+    load_result,
+    page_statuses,
     public,
     release_key,
-    status_of,
 )
 
 # In English; each other language's are in locale/<language>/LC_MESSAGES/interface.po.
@@ -65,8 +63,6 @@ STRINGS = Texts(
         "not_run": "The last test run ({date}) did not run the examples of this page.",
         "changed": "This page or the code it shows changed after the last test run "
         "({date}): {files}.",
-        "unrecorded": "The test report ({date}) does not record which version of this "
-        "page it ran.",
         "other_torch": "The last test run used torch {then}; this site was built with "
         "torch {now}.",
         "notebook_ran": Plural(
@@ -75,15 +71,11 @@ STRINGS = Texts(
             "All {n} code cells of this notebook ran without error while this page "
             "was built, with torch {torch} on {device}, {date}.",
         ),
-        "notebook_cached": (
-            "The outputs of this notebook were reused from mkdocs-jupyter's cache of "
-            "an earlier build; the notebook did not run in this build."
+        "notebook_not_run": (
+            "This build did not run this notebook: mkdocs-jupyter does not execute "
+            "it, lets a failing cell pass (allow_errors) or reused an earlier build's "
+            "outputs."
         ),
-        "notebook_off": (
-            "This build does not execute notebooks, or lets a failing cell pass "
-            "(mkdocs-jupyter: execute, allow_errors)."
-        ),
-        "and": "and",
         # A release on which some of the page's examples fail, after the line.
         "releases_fail": Plural(
             "On torch {release}, 1 of {total} fails: {failure}.",
@@ -133,12 +125,6 @@ def _skips(s: dict, status: Status) -> str:
     return " " + s["skipped"](status.skipped, reasons=reasons)
 
 
-def _listed(s: dict, items: list[str]) -> str:
-    if len(items) < 2:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {s['and']} {items[-1]}"
-
-
 def _date(text: str, language: str) -> str:
     """2026-12-02 -> "2 Dec 2026", "2 dic 2026"."""
     try:
@@ -149,7 +135,7 @@ def _date(text: str, language: str) -> str:
         return str(text)
 
 
-def releases_span(s: dict, releases) -> str:
+def releases_span(language: str, releases) -> str:
     """The releases that passed, short: consecutive supported ones as a range by
     minor version ("2.10–2.15"); any other release by its own number."""
     groups: list[list[str]] = []
@@ -165,13 +151,13 @@ def releases_span(s: dict, releases) -> str:
         return ".".join(release.split(".")[:2]) if release in SUPPORTED else release
 
     spans = [name(g[0]) + (f"–{name(g[-1])}" if len(g) > 1 else "") for g in groups]
-    return _listed(s, spans)
+    return format_list(spans, locale=language)
 
 
-def _failing_releases(s: dict, language: str, runs) -> str:
+def _failing_releases(s: dict, language: str, runs: list[Status]) -> str:
     """A sentence per release with failing examples; alike ones share it."""
     failing: dict[tuple, list[str]] = {}
-    for status, *_ in runs:
+    for status in runs:
         if status.state == "failed":
             first = s["no_reason"]
             if status.failures:
@@ -181,106 +167,73 @@ def _failing_releases(s: dict, language: str, runs) -> str:
     return "".join(
         " "
         + s["releases_fail"](
-            n, release=_listed(s, rs), total=total, failure=first.rstrip(".")
+            n,
+            release=format_list(rs, locale=language),
+            total=total,
+            failure=first.rstrip("."),
         )
         for (n, total, first), rs in failing.items()
     )
 
 
+WHY = {"not_run": "not_run", "outdated": "changed", "skipped": "none_ran"}
+
+
 def report_stamp(
-    language: str,
-    page: str,
-    report: dict | None,
-    current_sources: dict[str, str],
-    torch_now: str | None,
-    has_examples: bool,
-    runs: list[tuple[Status, str, str]] = (),
-) -> Stamp | None:
-    """The stamp of one page (None: it has no code), from the test report (None:
-    there is none) and ``runs``: each release's Status for the page, with the date
-    and the device of its run."""
-    if not has_examples:
-        return None
+    language: str, now: Status | None, torch_now: str | None, runs: list[Status] = ()
+) -> Stamp:
+    """A page's stamp from what the test report says of it (None: there is none) and
+    what each release's run says of it."""
     s = STRINGS.in_language(language)
-    runs = sorted(runs, key=lambda run: release_key(run[0].release))
-    passing = [run for run in runs if run[0].state == "passed"]
+    runs = sorted(runs, key=lambda status: release_key(status.release))
+    passing = [status for status in runs if status.state == "passed"]
     also = _failing_releases(s, language, runs)
-    ran = [(status.release, date, device) for status, date, device in passing]
 
-    def verified(status: Status, proofs) -> Stamp:  # (release, date, device) each
-        releases, dates, devices = zip(*proofs, strict=True)
-        device = _listed(s, list(dict.fromkeys(devices)))
-        when = _date(max(dates), language)
-        line = s["verified"](status.passed, releases=RELEASES, device=device, date=when)
-        return Stamp(
-            VERIFIED, line + _skips(s, status) + also, releases_span(s, releases)
+    def verified(status: Status, proofs: list[Status]) -> Stamp:
+        device = format_list(
+            list(dict.fromkeys(p.device for p in proofs)), locale=language
         )
+        when = _date(max(proof.date for proof in proofs), language)
+        line = s["verified"](status.passed, releases=RELEASES, device=device, date=when)
+        span = releases_span(language, [proof.release for proof in proofs])
+        return Stamp(VERIFIED, line + _skips(s, status) + also, span)
 
-    def unverified(text: str) -> Stamp:
-        if passing:  # the release runs, made on the page as it is, speak for it
-            return verified(max(passing, key=lambda run: run[1])[0], ran)
-        return Stamp(UNVERIFIED, f"{s['unverified']} {text}{also}")
-
-    if report is None:
-        return unverified(s["no_report"].format(report=REPORT.as_posix()))
-    if report.get("torch") != torch_now:
-        then = report.get("torch")
-        return unverified(s["other_torch"].format(then=then, now=torch_now))
-    entry = (report.get("pages") or {}).get(page)
-    status = status_of(report["torch"], entry, current_sources)
-    if status.state == "not_run":
-        return unverified(s["not_run"].format(date=report.get("date", "?")))
-    # A page kept from an earlier run of the report has its own day.
-    facts = {
-        "torch": report["torch"],
-        "device": report.get("device", "?"),
-        "date": entry.get("date", report.get("date", "?")),
-    }
-    if status.state == "outdated":
-        files = ", ".join(f"`{path}`" for path in status.changed)
-        key = "changed" if status.changed else "unrecorded"
-        return unverified(s[key].format(date=facts["date"], files=files))
-    if status.state == "failed":
-        counts = {"failed": status.failed, "total": status.total}
-        return Stamp(FAILED, s["failures"].format(**counts, **facts), title=s["failed"])
-    if status.state == "skipped":
-        return unverified(s["none_ran"].format(**facts) + _skips(s, status))
-    return verified(status, [(facts["torch"], facts["date"], facts["device"]), *ran])
+    if now is None:
+        why = s["no_report"].format(report=REPORT.as_posix())
+    elif now.torch != torch_now:
+        why = s["other_torch"].format(then=now.torch, now=torch_now)
+    elif now.state == "passed":
+        return verified(now, [now, *passing])
+    else:
+        files = ", ".join(f"`{path}`" for path in now.changed)
+        facts = {**vars(now), "total": now.total, "files": files}
+        if now.state == "failed":
+            return Stamp(FAILED, s["failures"].format(**facts), title=s["failed"])
+        why = s[WHY[now.state]].format(**facts) + _skips(s, now)
+    if passing:  # the release runs, made on the page as it is, speak for it
+        return verified(max(passing, key=lambda status: status.date), passing)
+    return Stamp(UNVERIFIED, f"{s['unverified']} {why}{also}")
 
 
 def notebook_stamp(
-    language: str,
-    cells: int,
-    executed: bool,
-    cached: bool,
-    torch_now: str | None,
-    device: str,
-    date: str,
+    language: str, cells: int, ran: bool, torch: str | None, device: str, date: str
 ) -> Stamp:
     """A notebook page no test report covers: what this build's execution proves."""
     s = STRINGS.in_language(language)
-    if not executed or cached:
-        why = s["notebook_cached" if executed else "notebook_off"]
-        return Stamp(UNVERIFIED, f"{s['unverified']} {why}")
-    date = _date(date, language)
-    text = s["notebook_ran"](cells, torch=torch_now, device=device, date=date)
+    if not ran:
+        return Stamp(UNVERIFIED, f"{s['unverified']} {s['notebook_not_run']}")
+    text = s["notebook_ran"](
+        cells, torch=torch, device=device, date=_date(date, language)
+    )
     return Stamp(VERIFIED, text)
 
 
-def load_report(path: Path) -> dict | None:
-    if not path.is_file():
-        return None
+def load_report(path: Path):
+    """reports/examples.json as a versions.Result; None where no test run wrote it."""
     try:
-        report = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise PluginError(
-            f"{path}: not a readable example report ({error}); rerun python -m pytest"
-        ) from error
-    if not isinstance(report, dict) or not isinstance(report.get("pages"), dict):
-        raise PluginError(
-            f"{path}: not an example report (no 'pages'); rerun python -m pytest"
-        )
-    return report
+        return load_result(path, named=False) if path.is_file() else None
+    except VersionsError as error:
+        raise PluginError(str(error)) from None
 
 
 _build: dict = {}
@@ -302,20 +255,15 @@ def on_pre_build(config):
 def on_page_markdown(markdown, page, config, files):
     source, uri = Path(page.file.abs_src_path), page.file.src_uri
     language = built_language(page.file, config, STRINGS)
-    report, sources = _build["report"], page_sources(source, _build["root"])
+    report, stamps = _build["report"], _build["stamps"]
     # A notebook (mkdocs-jupyter renders it; on_page_content adds the stamp) that no
     # report covers gets what this build proves.
-    if source.suffix == ".ipynb" and (report or {}).get("pages", {}).get(uri) is None:
-        _build["stamps"][uri] = _notebook_build_stamp(source, language, config)
-        return markdown
-    runs = [
-        (page_status(result, uri, sources), result.date, result.device)
-        for result in _build["releases"].values()
-    ]
-    has_examples = source.suffix == ".ipynb" or source.resolve() in _build["guides"]
-    _build["stamps"][uri] = report_stamp(
-        language, uri, report, sources, _build["torch"], has_examples, runs=runs
-    )
+    if source.suffix == ".ipynb" and (report is None or uri not in report.pages):
+        stamps[uri] = _notebook_build_stamp(source, language, config)
+    elif source.suffix == ".ipynb" or source.resolve() in _build["guides"]:
+        results = [report, *_build["releases"].values()]
+        now, *runs = page_statuses(results, uri, _build["root"], source)
+        stamps[uri] = report_stamp(language, now, _build["torch"], runs)
     return markdown
 
 
@@ -339,31 +287,25 @@ def _notebook_build_stamp(source: Path, language: str, config) -> Stamp:
 
     cells = nbformat.read(source, as_version=4).cells
     code = sum(1 for c in cells if c.cell_type == "code" and c.source.strip())
-    executed, cached = _jupyter_execution(source, config)
-    device = ""
-    if executed and not cached:
+    device, ran = "", _runs_here(source, config)
+    if ran:
         # Only for a notebook that runs here: ptdocs.report imports pytest, and its
         # device_description torch (seconds), which a build reusing renders skips.
         from ptdocs.report import device_description
 
         device = device_description()
     today = datetime.date.today().isoformat()
-    return notebook_stamp(
-        language, code, executed, cached, _build["torch"], device, today
-    )
+    return notebook_stamp(language, code, ran, _build["torch"], device, today)
 
 
-def _jupyter_execution(source: Path, config) -> tuple[bool, bool]:
-    """(will this build execute the notebook with errors failing it, will it use a
-    cached render)."""
+def _runs_here(source: Path, config) -> bool:
+    """Whether this build executes the notebook, a failing cell failing the build, and
+    not merely reuses a cached render."""
     plugin = config.plugins.get("mkdocs-jupyter")
-    if plugin is None:
-        return False, False
-    settings = plugin.config
-    executed = executes(source, settings) and not settings["allow_errors"]
-    if not executed or not settings["cache"]:
-        return executed, False
+    settings = plugin.config if plugin else {}
+    if not plugin or not executes(source, settings) or settings["allow_errors"]:
+        return False
     try:
-        return executed, made_earlier(source, settings)
+        return not (settings["cache"] and made_earlier(source, settings))
     except ImportError:  # an unknown cache layout: claim no fresh run
-        return executed, True
+        return False
