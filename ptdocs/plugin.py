@@ -33,7 +33,7 @@ ORDER: dict[str, dict[int, str]] = {
         "report_link notebook_css"
     },
     "post_page": {-200: "language_links notebook_css search"},  # after the theme's
-    "pre_template": {0: "not_found"},
+    "template_context": {0: "not_found"},
     "post_template": {-200: "not_found"},
     # 100: before mkdocs-jupyter (0) evicts the renders it did not use and i18n (-100)
     # builds the next language.
