@@ -41,16 +41,11 @@ ORDER: dict[str, dict[int, str]] = {
 
 
 # Imported by name: ORDER is the one list of them.
+_NAMES = {
+    name for group in ORDER.values() for s in group.values() for name in s.split()
+}
 STEPS = {
-    name: importlib.import_module(f"ptdocs.hooks.{name}")
-    for name in sorted(
-        {
-            name
-            for group in ORDER.values()
-            for names in group.values()
-            for name in names.split()
-        }
-    )
+    name: importlib.import_module(f"ptdocs.hooks.{name}") for name in sorted(_NAMES)
 }
 
 

@@ -62,20 +62,15 @@ def split_index(index: dict, default: str, others: list[str]) -> dict[str, dict]
     """{locale: its index}: a document is another language's when its location starts
     with ``<locale>/`` (where i18n builds it), and then relative to that folder."""
 
-    def owner(doc):
+    split = {
+        locale: {**index, "config": {**index["config"], "lang": [locale]}, "docs": []}
+        for locale in [default, *others]
+    }
+    for doc in index["docs"]:
         location = doc["location"]
-        return next((o for o in others if location.startswith(f"{o}/")), default)
-
-    split = {}
-    for locale in [default, *others]:
+        locale = next((o for o in others if location.startswith(f"{o}/")), default)
         cut = 0 if locale == default else len(locale) + 1
-        docs = [
-            {**doc, "location": doc["location"][cut:]}
-            for doc in index["docs"]
-            if owner(doc) == locale
-        ]
-        config = {**index["config"], "lang": [locale]}
-        split[locale] = {**index, "config": config, "docs": docs}
+        split[locale]["docs"].append({**doc, "location": location[cut:]})
     return split
 
 
