@@ -179,8 +179,7 @@ def main(argv: list[str] | None = None) -> int:
                 "python -m mkdocs serve, then give its address)"
             )
     start = [urljoin(root, url) for url in options.start] or [root]
-    outside = [url for url in start if not url.startswith(root)]
-    if outside:
+    if outside := [url for url in start if not url.startswith(root)]:
         parser.error(f"the start page {outside[0]} is not under the site's root {root}")
     report = check(start, root)
     for link, pages in report.external_links.items():

@@ -118,8 +118,7 @@ def on_post_build(config):
     if i18n is None or i18n.building:  # inside i18n's loop: not every language built
         return
     languages = list(i18n.build_languages)
-    missing = [locale for locale in languages if locale not in _rendered]
-    if missing:
+    if missing := [locale for locale in languages if locale not in _rendered]:
         raise NotFoundPageError(
             f"404 hook: the theme rendered no {NAME} for {', '.join(missing)}"
         )

@@ -61,7 +61,6 @@ class SearchIndexError(PluginError):
 def split_index(index: dict, default: str, others: list[str]) -> dict[str, dict]:
     """{locale: its index}: a document is another language's when its location starts
     with ``<locale>/`` (where i18n builds it), and then relative to that folder."""
-
     split = {
         locale: {**index, "config": {**index["config"], "lang": [locale]}, "docs": []}
         for locale in [default, *others]
