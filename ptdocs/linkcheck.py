@@ -62,33 +62,31 @@ class Fetched:
 class _Page(HTMLParser):
     """The ids, links and loaded assets of one HTML page."""
 
-    def __init__(self) -> None:
+    def __init__(self, html: str = "") -> None:
         super().__init__(convert_charrefs=True)
         self.ids: set[str] = set()
         self.links: list[str] = []
         self.assets: list[str] = []
-        self.base: str | None = None
-        self.canonical: str | None = None
+        self.base = self.canonical = None
+        self.feed(html)
+        self.close()
 
     def handle_starttag(self, tag, attrs):
         attributes = {name: value for name, value in attrs if value is not None}
-        href = attributes.get("href")
-        if "id" in attributes:
-            self.ids.add(attributes["id"])
-        if tag == "a" and "name" in attributes:
-            self.ids.add(attributes["name"])
-        if tag == "base" and href is not None and self.base is None:
-            self.base = href
+        href, src = attributes.get("href"), attributes.get("src")
+        anchors = (attributes.get("id"), attributes.get("name") if tag == "a" else None)
+        self.ids.update(anchor for anchor in anchors if anchor is not None)
+        rels = set(attributes.get("rel", "").lower().split())
+        if tag == "base" and href is not None:
+            self.base = href if self.base is None else self.base
         elif tag in ("a", "area") and href is not None:
             self.links.append(href)
-        elif tag in SOURCE_TAGS and attributes.get("src"):
-            self.assets.append(attributes["src"])
+        elif tag in SOURCE_TAGS and src:
+            self.assets.append(src)
+        elif tag == "link" and href and "canonical" in rels:
+            self.canonical = href  # the page's address where deployed: not followed
         elif tag == "link" and href:
-            rels = set(attributes.get("rel", "").lower().split())
-            if "canonical" in rels:  # the page's address where deployed: not followed
-                self.canonical = href
-            else:
-                (self.assets if rels & LOADED_RELS else self.links).append(href)
+            (self.assets if rels & LOADED_RELS else self.links).append(href)
 
 
 def fetch(url: str, timeout: float = 10) -> Fetched:
@@ -115,9 +113,7 @@ def check(start, root: str, get=fetch) -> Report:
         if url not in fetched:
             fetched[url] = result = get(url)
             if result.status == 200 and result.html:
-                parsed[url] = page = _Page()
-                page.feed(result.body)
-                page.close()
+                parsed[url] = _Page(result.body)
         return fetched[url]
 
     queue = [urldefrag(url).url for url in start]
@@ -183,8 +179,7 @@ def main(argv: list[str] | None = None) -> int:
                 "python -m mkdocs serve, then give its address)"
             )
     start = [urljoin(root, url) for url in options.start] or [root]
-    outside = [url for url in start if not url.startswith(root)]
-    if outside:
+    if outside := [url for url in start if not url.startswith(root)]:
         parser.error(f"the start page {outside[0]} is not under the site's root {root}")
     report = check(start, root)
     for link, pages in report.external_links.items():

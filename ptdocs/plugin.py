@@ -17,7 +17,7 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 # {event: {priority: the steps, in the order they run}}
 ORDER: dict[str, dict[int, str]] = {
     # After i18n has chosen the build's language and applied its settings.
-    "config": {-150: "notebooks translations search interface report_link"},
+    "config": {-150: "notebooks translations search interface"},
     "pre_build": {0: "downloads notebook_css stamp compatibility results"},
     # After i18n has rebuilt the file list and given each page its language and URL.
     "files": {-200: "translations notebooks results measuring_module"},
@@ -26,14 +26,12 @@ ORDER: dict[str, dict[int, str]] = {
     "page_markdown": {
         0: "notebooks downloads translations stamp compatibility results"
     },
-    # code_weight before search, which reads the content; notebook_css after every
-    # step that edits a notebook page's content.
+    # notebook_css after every step that edits a notebook page's content.
     "page_content": {
-        0: "notebooks translations notebook_math stamp code_weight search interface "
-        "report_link notebook_css"
+        0: "notebooks translations notebook_math stamp search interface notebook_css"
     },
-    "post_page": {-200: "language_links notebook_css search"},  # after the theme's
-    "pre_template": {0: "not_found"},
+    "post_page": {-200: "notebook_css search"},  # after the theme's
+    "template_context": {0: "not_found"},
     "post_template": {-200: "not_found"},
     # 100: before mkdocs-jupyter (0) evicts the renders it did not use and i18n (-100)
     # builds the next language.
@@ -42,16 +40,11 @@ ORDER: dict[str, dict[int, str]] = {
 
 
 # Imported by name: ORDER is the one list of them.
+_NAMES = {
+    name for group in ORDER.values() for s in group.values() for name in s.split()
+}
 STEPS = {
-    name: importlib.import_module(f"ptdocs.hooks.{name}")
-    for name in sorted(
-        {
-            name
-            for group in ORDER.values()
-            for names in group.values()
-            for name in names.split()
-        }
-    )
+    name: importlib.import_module(f"ptdocs.hooks.{name}") for name in sorted(_NAMES)
 }
 
 

@@ -72,15 +72,11 @@ class ScriptRunner:
         # The server and every child inherit it (a dead server restarts on next use).
         return mock.patch.dict(os.environ, self.env)
 
-    def close(self):
-        # No public way to stop the fork server before this process ends.
-        multiprocessing.forkserver._forkserver._stop()
-
-    def __enter__(self):
-        return self.start()
+    __enter__ = start
 
     def __exit__(self, *exc_info):
-        self.close()
+        # No public way to stop the fork server before this process ends.
+        multiprocessing.forkserver._forkserver._stop()
 
     def run(self, script, timeout: float, cwd=None) -> subprocess.CompletedProcess:
         """As ``subprocess.run([sys.executable, script], cwd=cwd, capture_output=True,
@@ -99,8 +95,7 @@ class ScriptRunner:
             with mock.patch.dict(sys.modules, bare_main), self._environment():
                 child.start()
             child.join(timeout)
-            timed_out = child.exitcode is None
-            if timed_out:
+            if timed_out := child.exitcode is None:
                 child.kill()
                 child.join()
             returncode = child.exitcode

@@ -37,12 +37,7 @@ class SharedBuild:
         self.folder = Path(folder)
         self.site, self.result = self.folder / "site", self.folder / "result.json"
         self.pid_file = self.folder / "started"
-        self.command = command or [
-            sys.executable,
-            "-m",
-            "ptdocs.site_build",
-            str(self.folder),
-        ]
+        self.command = command or [sys.executable, "-m", "ptdocs.site_build", folder]
         self._process: subprocess.Popen | None = None
 
     def start(self) -> None:
@@ -51,13 +46,8 @@ class SharedBuild:
         with FileLock(str(self.folder / "start.lock")):
             if self.pid_file.exists():
                 return
-            self._process = subprocess.Popen(
-                self.command,
-                cwd=ROOT,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
+            quiet = dict.fromkeys(("stdin", "stdout", "stderr"), subprocess.DEVNULL)
+            self._process = subprocess.Popen(self.command, cwd=ROOT, **quiet)
             self.pid_file.write_text(str(self._process.pid), encoding="utf-8")
 
     def wait(self, timeout: float = TIMEOUT) -> Path:
@@ -96,11 +86,10 @@ class SharedBuild:
     def finish(self, interrupted: bool) -> None:
         """In the process that started it: let the build end (another worker may wait
         for it), unless the run was interrupted."""
-        if self._process is None:
-            return
-        if interrupted and self._process.poll() is None:
-            self._process.terminate()
-        self._process.wait()
+        if self._process is not None:
+            if interrupted and self._process.poll() is None:
+                self._process.terminate()
+            self._process.wait()
 
 
 class SiteBuildPlugin:
@@ -129,23 +118,7 @@ class SiteBuildPlugin:
             self._temporary.cleanup()
 
 
-def main(folder: Path, project: Path = ROOT) -> int:
-    partial = folder / "site.partial"
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", partial.resolve()],
-        cwd=project,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode == 0:
-        partial.rename(folder / "site")  # whole, or not there
-    result = {"returncode": done.returncode, "output": done.stdout + done.stderr}
-    write_atomically(folder / "result.json", json.dumps(result) + "\n")
-    return 0
-
-
-def cli(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m ptdocs.site_build",
         description="Build the site strictly into FOLDER/site, then write "
@@ -160,8 +133,20 @@ def cli(argv: list[str] | None = None) -> int:
         parser.error(f"{args.folder}: no such folder")
     if not (args.project / "mkdocs.yml").is_file():
         parser.error(f"{args.project}: no mkdocs.yml there")
-    return main(args.folder, args.project)
+    partial = args.folder / "site.partial"
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", partial.resolve()],
+        cwd=args.project,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode == 0:
+        partial.rename(args.folder / "site")  # whole, or not there
+    result = {"returncode": done.returncode, "output": done.stdout + done.stderr}
+    write_atomically(args.folder / "result.json", json.dumps(result) + "\n")
+    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(cli())
+    sys.exit(main())

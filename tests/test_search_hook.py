@@ -1,5 +1,5 @@
 """One search index per language (ptdocs/hooks/search.py): the split, the page's
-base, the build."""
+base, the build; the head's language links and code's invisible spans taken out."""
 
 import json
 import re
@@ -7,6 +7,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import urljoin
 
+import material
 import pytest
 from jinja2.utils import htmlsafe_json_dumps
 
@@ -445,3 +446,28 @@ def test_the_built_site_has_one_index_per_language(built_site):
         assert base == (
             "http://site/es/" if page.startswith("es/") else "http://site/"
         ), page
+
+
+def test_names_and_whitespace_lose_their_spans_and_keep_their_text():
+    html = (
+        '<span class="n">x</span><span class="w"> </span><span class="o">=</span>'
+        '<span class="n">torch</span><span class="p">.</span><span '
+        'class="n">ones</span>'
+    )
+    assert (
+        search._INVISIBLE.sub(r"\1", html)
+        == 'x <span class="o">=</span>torch<span class="p">.</span>ones'
+    )
+
+
+def test_material_gives_names_the_code_colour_so_the_spans_changed_nothing():
+    # If Material ever colours names apart, unwrapping them would change what readers
+    # see.
+    css = Path(material.__file__).parent / "templates" / "assets" / "stylesheets"
+    text = "".join(path.read_text(encoding="utf-8") for path in css.glob("*.css"))
+    colours = set(re.findall(r"--md-code-hl-name-color:([^;}]*)", text))
+    assert colours == {"var(--md-code-fg-color)"}, colours
+    ours = (
+        Path(__file__).resolve().parents[1] / "overrides/assets/stylesheets/ptdocs.css"
+    )
+    assert "--md-code-hl-name-color" not in ours.read_text(encoding="utf-8")

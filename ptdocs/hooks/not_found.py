@@ -18,18 +18,9 @@ from mkdocs.exceptions import PluginError
 
 from ptdocs.atomic import write_atomically
 from ptdocs.catalog import CatalogError, Texts
-from ptdocs.hooks import language_links, search
+from ptdocs.hooks import search
 
-NAME = "404.html"
-TEMPLATE = """{% extends "main.html" %}
-{% block htmltitle %}<title>{{ not_found.title | e }} - {{ config.site_name | e }}</title>{% endblock %}
-{% block content %}
-  <h1 id="not-found">{{ not_found.title | e }}</h1>
-  <p>{{ not_found.lost | e }}</p>
-  <p>{{ not_found.next | e }}</p>
-  <p><a class="md-button md-button--primary" href="{{ not_found_home | e }}">{{ not_found.home | e }}</a></p>
-{% endblock %}
-"""
+NAME = "404.html"  # overrides/404.html: the page, from the texts below
 _CHARSET = re.compile(r"<meta\s+charset=[^>]*>", re.I)
 # Right after <meta charset>, before anything loads: under <base><locale>/ it writes that
 # page into the document and opens a <template>, which makes the rest, the English page,
@@ -68,8 +59,6 @@ TEXTS = Texts(
         "home": "Go to the home page",
     },
 )
-
-
 _rendered: dict[str, str] = {}  # the 404 page of each language built so far
 
 
@@ -79,9 +68,7 @@ class NotFoundPageError(PluginError):
 
 def _language(config) -> str:
     i18n = config.plugins.get("i18n")
-    if i18n is not None:
-        return i18n.current_language
-    return config.theme.get("language") or "en"
+    return i18n.current_language if i18n else config.theme.get("language") or "en"
 
 
 def site_path(config) -> str:
@@ -91,21 +78,21 @@ def site_path(config) -> str:
 
 
 def texts(locale: str) -> dict[str, str]:
-    if locale not in TEXTS:
+    try:
+        return TEXTS[locale]
+    except KeyError:
         raise NotFoundPageError(
             f"404 hook: no text for language '{locale}'; add its catalog, "
             f"locale/{locale}/LC_MESSAGES/interface.po (python -m ptdocs.catalog "
             "update)"
-        )
-    try:
-        return TEXTS[locale]
+        ) from None
     except CatalogError as error:
         raise NotFoundPageError(f"404 hook: {error}") from None
 
 
-def on_pre_template(template, template_name, config):
+def on_template_context(context, template_name, config):
     if template_name != NAME:
-        return template
+        return context
     i18n = config.plugins.get("i18n")
     locale = _language(config)
     # i18n's own switcher links, before a page edited them: the item, and the attribute
@@ -115,15 +102,12 @@ def on_pre_template(template, template_name, config):
         config.extra["alternate"] = config.extra.alternate = alternate
     default = i18n.default_language if i18n is not None else locale
     home = site_path(config) + ("" if locale == default else f"{locale}/")
-    return template.environment.from_string(
-        TEMPLATE, globals={"not_found": texts(locale), "not_found_home": home}
-    )
+    return {**context, "not_found": texts(locale), "not_found_home": home}
 
 
 def on_post_template(output, template_name, config):
     if template_name != NAME:
         return output
-    output = language_links.on_post_page(output, None, config)
     output = search.on_post_page(output, None, config)
     _rendered[_language(config)] = output
     return output
@@ -134,8 +118,7 @@ def on_post_build(config):
     if i18n is None or i18n.building:  # inside i18n's loop: not every language built
         return
     languages = list(i18n.build_languages)
-    missing = [locale for locale in languages if locale not in _rendered]
-    if missing:
+    if missing := [locale for locale in languages if locale not in _rendered]:
         raise NotFoundPageError(
             f"404 hook: the theme rendered no {NAME} for {', '.join(missing)}"
         )

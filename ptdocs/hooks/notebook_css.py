@@ -3,8 +3,8 @@
 mkdocs-jupyter inlines JupyterLab's whole stylesheet into every notebook page and has
 no option to link it. This takes those ``<style>`` blocks out, drops each selector that
 needs a class no notebook page of the build has (Material's ``md-`` classes, which its
-JavaScript adds, always count as present), and links what is left as one file named by
-its digest (``assets/stylesheets/notebook.<digest>.css``), after the theme's.
+JavaScript adds, always count as present), and links the rest as one file named by its
+digest (``assets/stylesheets/notebook.<digest>.css``), after the theme's.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+from itertools import dropwhile, pairwise
 from pathlib import Path, PurePosixPath
 
 import tinycss2
@@ -34,15 +35,7 @@ SCRIPT = re.compile(r"<script\b[^>]*>(.*?)</script>", re.S | re.I)
 WORD = re.compile(r"[-\w]+")
 THEME_CLASS = "md-"  # Material's classes, which its JavaScript adds as it runs
 # At-rules whose block holds rules to trim; any other at-rule is kept as it is.
-GROUPING = {
-    "media",
-    "supports",
-    "layer",
-    "container",
-    "document",
-    "-moz-document",
-    "scope",
-}
+GROUPING = set("media supports layer container document -moz-document scope".split())
 
 
 class NotebookCssError(PluginError):
@@ -76,18 +69,18 @@ def classes_of(html: str, scripts: bool = True) -> set[str]:
 
 @functools.lru_cache(maxsize=8)  # the same CSS on every notebook page: parsed once
 def _parsed(css: str) -> tuple:
-    return tuple(
-        tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
-    )
+    # (skip_comments drops them inside preludes too: no rule below meets one)
+    return tuple(tinycss2.parse_stylesheet(css, True, True))
 
 
 def _inner(rule) -> list | None:
     """The rules inside a grouping at-rule (``@media``); None for any other rule."""
-    grouping = rule.type == "at-rule" and rule.lower_at_keyword in GROUPING
-    if not grouping or rule.content is None:
+    if rule.type != "at-rule" or rule.lower_at_keyword not in GROUPING:
         return None
-    return tinycss2.parse_blocks_contents(
-        rule.content, skip_comments=True, skip_whitespace=True
+    return (
+        None
+        if rule.content is None
+        else tinycss2.parse_blocks_contents(rule.content, True, True)
     )
 
 
@@ -122,16 +115,15 @@ def _kept(rules, classes: frozenset[str]):
                 for selector in _selectors(rule.prelude)
                 if not _below_root(selector)
                 and all(
-                    name in classes or name.startswith(THEME_CLASS)
-                    for name in _required(selector)
+                    n in classes or n.startswith(THEME_CLASS)
+                    for n in _required(selector)
                 )
             ]
             if selectors:
                 content = tinycss2.serialize(rule.content).strip()
                 yield ",".join(selectors) + "{" + content + "}"
         elif (grouped := _inner(rule)) is not None:
-            inner = "".join(_kept(grouped, classes))
-            if inner:
+            if inner := "".join(_kept(grouped, classes)):
                 prelude = tinycss2.serialize(rule.prelude).strip()
                 yield f"@{rule.at_keyword} {prelude}{{{inner}}}"
         elif rule.type == "at-rule" and rule.lower_at_keyword != "charset":
@@ -139,11 +131,15 @@ def _kept(rules, classes: frozenset[str]):
         # else a parse error or an empty grouping: dropped, as browsers drop it
 
 
+def _is(token, literals: str) -> bool:
+    return token.type == "literal" and token.value in literals
+
+
 def _selectors(prelude) -> list[list]:
     """A selector list's selectors, each as its tokens (split at top-level commas)."""
     selectors = [[]]
     for token in prelude:
-        if token.type == "literal" and token.value == ",":
+        if _is(token, ","):
             selectors.append([])
         else:
             selectors[-1].append(token)
@@ -153,28 +149,17 @@ def _selectors(prelude) -> list[list]:
 def _required(selector) -> set[str]:
     """The classes a selector requires: ``.name`` at its top level (not inside
     ``:not()``, ``:is()`` or an attribute selector)."""
-    return {
-        after.value
-        for before, after in zip(selector, selector[1:], strict=False)
-        if before.type == "literal" and before.value == "." and after.type == "ident"
-    }
+    return {b.value for a, b in pairwise(selector) if _is(a, ".") and b.type == "ident"}
 
 
 def _below_root(selector) -> bool:
     """Whether the selector asks for ``:root`` after a combinator, as JupyterLab's
     ``:root`` rules do once mkdocs-jupyter put ``.jupyter-wrapper`` before them (86
     kB of custom properties): the root is inside no other element, so none matches."""
-    tokens = [token for token in selector if token.type != "comment"]
-    while tokens and tokens[0].type == "whitespace":
-        tokens.pop(0)
-    for index, (before, after) in enumerate(zip(tokens, tokens[1:], strict=False)):
-        if before.type == "literal" and before.value == ":" and after.type == "ident":
-            if after.lower_value == "root":
-                return any(
-                    token.type == "whitespace"
-                    or (token.type == "literal" and token.value in ">+~")
-                    for token in tokens[:index]
-                )
+    tokens = list(dropwhile(lambda token: token.type == "whitespace", selector))
+    for index, (before, after) in enumerate(pairwise(tokens)):
+        if _is(before, ":") and after.type == "ident" and after.lower_value == "root":
+            return any(t.type == "whitespace" or _is(t, ">+~") for t in tokens[:index])
     return False
 
 
@@ -211,8 +196,7 @@ def on_post_page(output, page, config):
     # complete, and a class the CSS names added since would have lost its rules. (The
     # words of the theme's scripts are no classes: its configuration names features.)
     late = (classes_of(output, scripts=False) - _classes) & named_classes(css)
-    late = sorted(name for name in late if not name.startswith(THEME_CLASS))
-    if late:
+    if late := sorted(name for name in late if not name.startswith(THEME_CLASS)):
         raise NotebookCssError(
             f"notebook_css hook: {page.file.src_uri} got the classes "
             f"{', '.join(late)} after its content was rendered; their "

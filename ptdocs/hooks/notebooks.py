@@ -38,17 +38,15 @@ NB2HTML = (
 def _jupyter(config):
     """mkdocs-jupyter's plugin, where it keeps a cache of renders; else None."""
     jupyter = config.plugins.get("mkdocs-jupyter")
-    return jupyter if jupyter is not None and jupyter.config["cache"] else None
+    return jupyter if jupyter and jupyter.config["cache"] else None
 
 
 def on_config(config):
     jupyter = _jupyter(config)
-    if jupyter is None:
-        return config
-    folder, name = Path(jupyter.config["cache_dir"]), environment()
-    if folder.name != name:  # MkDocs runs on_config again in each language's build
+    # MkDocs runs on_config again in each language's build
+    if jupyter and (folder := Path(jupyter.config["cache_dir"])).name != environment():
         root = Path(config.config_file_path).resolve().parent
-        jupyter.config["cache_dir"] = str(root / folder / name)
+        jupyter.config["cache_dir"] = str(root / folder / environment())
     return config
 
 
@@ -99,12 +97,11 @@ def _start_renders(docs: Path, settings) -> None:
         if executes(notebook, settings)
         and not (path := render_path(notebook, settings)).exists()
     ]
-    if not missing:
-        return
-    pool = ThreadPoolExecutor(len(missing), thread_name_prefix="notebook-render")
-    for notebook, path in missing:
-        made_by_this_build[path] = pool.submit(_render, notebook, path, settings)
-    pool.shutdown(wait=False)  # its threads finish the queued renders, then end
+    if missing:
+        pool = ThreadPoolExecutor(len(missing), thread_name_prefix="notebook-render")
+        for notebook, path in missing:
+            made_by_this_build[path] = pool.submit(_render, notebook, path, settings)
+        pool.shutdown(wait=False)  # its threads finish the queued renders, then end
 
 
 def _render(notebook: Path, path: Path, settings) -> None:
@@ -120,7 +117,7 @@ def _render(notebook: Path, path: Path, settings) -> None:
 def on_page_markdown(markdown, page, config, files):
     """A notebook's page waits for its render; a failed render fails the build here."""
     jupyter = _jupyter(config)
-    if jupyter is not None and isinstance(page.file, NotebookFile):
+    if jupyter and isinstance(page.file, NotebookFile):
         path = render_path(Path(page.file.abs_src_path), jupyter.config)
         if path in made_by_this_build:
             made_by_this_build[path].result()
@@ -130,12 +127,12 @@ def on_page_markdown(markdown, page, config, files):
 def on_page_content(html, page, config, files):
     jupyter = config.plugins.get("mkdocs-jupyter")
     if (
-        jupyter is None
-        or not jupyter.config["include_source"]
-        or not jupyter.should_include(page.file)
+        jupyter
+        and jupyter.config["include_source"]
+        and jupyter.should_include(page.file)
     ):
-        return html
-    return with_download_link(html, page.file.src_uri)
+        return with_download_link(html, page.file.src_uri)
+    return html
 
 
 def with_download_link(html: str, src_uri: str) -> str:
@@ -157,8 +154,7 @@ def with_download_link(html: str, src_uri: str) -> str:
 def on_post_build(config):
     """Before mkdocs-jupyter evicts the renders this language did not use, every
     language's current renders are marked used."""
-    jupyter = _jupyter(config)
-    if jupyter is not None:
+    if jupyter := _jupyter(config):
         docs = Path(config.docs_dir)
         renders = {render_path(n, jupyter.config) for n in current_notebooks(docs)}
         jupyter._used_cache_paths |= renders

@@ -52,10 +52,7 @@ def launch(playwright):
 
 def parse(html: str) -> _Page:
     """The ids, links and assets of an HTML page (the link checker's parser)."""
-    page = _Page()
-    page.feed(html)
-    page.close()
-    return page
+    return _Page(html)
 
 
 # --- the site
