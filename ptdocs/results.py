@@ -77,6 +77,7 @@ def load_pair(root: Path, csv_path: Path, fresh: bool) -> Results:
                 "snippets/measuring/benchmark.py, which writes both"
             )
     rows, metadata = read_rows(root / csv_path), read_metadata(root / json_path)
+    csv_bytes = (root / csv_path).read_bytes()
     builds = {row["torch_build"] for row in rows}
     if builds != {metadata["torch_build"]}:
         raise ResultsError(
@@ -88,8 +89,7 @@ def load_pair(root: Path, csv_path: Path, fresh: bool) -> Results:
             f"{json_path} describes {metadata['cells']} cells but {csv_path} has "
             f"{len(rows)} rows: not the same run"
         )
-    digest = hashlib.sha256((root / csv_path).read_bytes()).hexdigest()
-    if metadata.get("csv_sha256") not in (None, digest):  # None: older benchmarks
+    if metadata.get("csv_sha256") != hashlib.sha256(csv_bytes).hexdigest():
         raise ResultsError(
             f"{json_path} records another CSV (csv_sha256 does not match {csv_path}): "
             "not the same run"
@@ -188,7 +188,6 @@ STRINGS = Texts(
         ),
         "hardware": "Hardware",
         "torch": "torch build",
-        "threads": "threads",
         "measured": "Measured",
         "preset": "preset",
         "python": "Python",
@@ -240,9 +239,6 @@ STRINGS = Texts(
             "noisy attempt kept."
         ),
         "times_word": Plural("time", "times"),
-        "noise_criterion": (
-            "The noise criterion, as the metadata states it: {criterion}."
-        ),
         "no_noise_column": (
             "This CSV was written before the benchmark flagged noise (it has no "
             "`noisy` column), so whether a cell was noisy is unknown."
@@ -295,7 +291,6 @@ STRINGS = Texts(
         ),
         "started": "started {when}, took {seconds} s",
         "finished": "finished {when}",
-        "compare_columns": ("Task", "dtype", "Batch"),
         "latency_of": "{label} latency (IQR)",
         "ratio_of": "{label} / [1]",
         "verdict_of": "Verdict {label}",
@@ -445,11 +440,13 @@ def machine(results: Results, language: str) -> str:
     return " · ".join(facts) + "\n"
 
 
-def unsearched(table: list[str]) -> list[str]:
+def markdown_table(header, rows, align=None) -> str:
     """A Markdown table that search leaves out (Material's data-search-exclude): its
     measured numbers are not what a reader searches for, and they would weigh on the
-    index every page loads."""
-    return ["<div markdown data-search-exclude>", "", *table, "", "</div>"]
+    index every page loads. ``align``: each column's "---|" or "---:|"."""
+    rule = "|" + "".join(align or ["---|"] * len(header))
+    table = [_row(header), rule, *map(_row, rows)]
+    return "\n".join(["<div markdown data-search-exclude>", "", *table, "", "</div>"])
 
 
 def table(results: Results, language: str) -> str:
@@ -461,12 +458,10 @@ def table(results: Results, language: str) -> str:
         for column in CONSTANT
         if column in rows[0] and len({row.get(column) for row in rows}) == 1
     }
-    lines = []
+    lines, cells = [], []
     if constant:
         shared = (f"{w['constant'][c]} `{_plain(v)}`" for c, v in constant.items())
         lines += [f"{w['every_row']}: {', '.join(shared)}.", ""]
-    start = len(lines)
-    lines += [_row(w["columns"]), "|" + "---|" * len(w["columns"])]
     order = sorted(rows, key=lambda r: (_task_order(r["task"]), r["dtype"], r["batch"]))
     for row in order:
         timed = row["latency"] is not None
@@ -488,9 +483,9 @@ def table(results: Results, language: str) -> str:
             if row["samples_per_s"] is not None:
                 samples = f"<s>{samples}</s>"
         iqr = seconds(row["latency_iqr"]) if timed else "—"
-        cells = (_task(w, row["task"]), f"`{row['dtype']}`", row["batch"], latency)
-        lines.append(_row(cells + (iqr, noise, size(row["memory"]), samples, quality)))
-    lines[start:] = unsearched(lines[start:])
+        cell = (_task(w, row["task"]), f"`{row['dtype']}`", row["batch"], latency)
+        cells.append(cell + (iqr, noise, size(row["memory"]), samples, quality))
+    lines.append(markdown_table(w["columns"], cells))
     failed, total = results.failed_quality, len(rows)
     summary = w["failed_note"] if failed else w["all_passed"]
     note = noise_note(results, language)
@@ -499,8 +494,8 @@ def table(results: Results, language: str) -> str:
 
 
 def noise_note(results: Results, language: str) -> str:
-    """How many rows are flagged noisy and by which rule: from the metadata's numbers in
-    each language, else in an older metadata's own words, or that the CSV cannot say."""
+    """How many rows are flagged noisy and by which rule, from the metadata's numbers
+    (never its English words), or that the CSV cannot say."""
     w, meta = STRINGS.in_language(language), results.metadata
     timed = [row for row in results.rows if row["latency"] is not None]
     if any(row["noisy"] is None for row in timed):
@@ -522,13 +517,6 @@ def noise_note(results: Results, language: str) -> str:
         if isinstance(reruns, int) and reruns > 0:
             times = w["times_word"](reruns)
             parts.append(w["rerun_rule"].format(reruns=reruns, times=times))
-        return " ".join(parts)
-    criterion = noise.get("criterion") if noise else given
-    if not criterion and isinstance(meta.get("columns"), dict):
-        criterion = meta["columns"].get("noisy")
-    if criterion:
-        criterion = str(criterion).strip().rstrip(".")
-        parts.append(w["noise_criterion"].format(criterion=criterion))
     return " ".join(parts)
 
 
@@ -574,24 +562,18 @@ COARSE_TICKS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200)
 COARSE_TICKS += (500, 1000)
 
 
-def svg_of(draw, data, language: str, scheme: str) -> str:
-    """The drawing as SVG in the scheme's style, its words text in the language."""
+def plot_svg(data, language: str, scheme: str = "light") -> str:
+    """Results (draw) or a comparison (draw_comparison) as SVG in the scheme's style,
+    its words text in the language."""
     plt = _pyplot()
     ink = dict.fromkeys(INKED, SCHEMES[scheme]["ink"])
     with plt.rc_context(PLOT_STYLE | {"savefig.transparent": True} | ink):
-        figure = draw(data, language, scheme)
+        drawing = draw if isinstance(data, Results) else draw_comparison
+        figure = drawing(data, language, scheme)
         buffer = io.StringIO()
         figure.savefig(buffer, format="svg", metadata={"Date": None})
         plt.close(figure)
     return buffer.getvalue()
-
-
-def plot_svg(results: Results, language: str, scheme: str = "light") -> str:
-    return svg_of(draw, results, language, scheme)
-
-
-def comparison_svg(comparison, language: str, scheme: str = "light") -> str:
-    return svg_of(draw_comparison, comparison, language, scheme)
 
 
 def picture(alt: str, plot: str, dark_plot: str | None = None) -> str:
@@ -782,12 +764,11 @@ def comparison_table(comparison, root: Path, language: str) -> str:
     """The runs, one row per cell, the criterion and the tally, as Markdown."""
     w, runs = STRINGS.in_language(language), comparison.runs
     lines = ["\n".join(f"- {_run_name(run, root, language)}" for run in runs), ""]
-    header = [*w["compare_columns"]]
+    header = [*w["columns"][:3]]
     header += [w["latency_of"].format(label=run.label) for run in runs]
     for run in runs[1:]:
         header += [w[key].format(label=run.label) for key in ("ratio_of", "verdict_of")]
-    start = len(lines)
-    lines += [_row(header), "|" + "---|" * len(header)]
+    rows = []
     for key in comparison.keys:
         _, task, dtype, _, batch = key
         cells = [_task(w, task), f"`{dtype}`", batch]
@@ -805,8 +786,8 @@ def comparison_table(comparison, root: Path, language: str) -> str:
             # speedup (compare.py's rule).
             ratio = compare._ratio(verdict, "{:.2f}")
             cells += [ratio, _verdict_text(verdict, language)]
-        lines.append(_row(cells))
-    lines[start:] = unsearched(lines[start:])
+        rows.append(cells)
+    lines.append(markdown_table(header, rows))
     blocks = any(entry.blocks for run in runs for entry in run.cells.values())
     floor, spread = f"{comparison.min_change:.0%}", f"{compare.REPEAT_SPREAD:.0%}"
     rule = w["criterion_blocks" if blocks else "criterion"]
@@ -932,12 +913,7 @@ def sample_table(path: Path, columns=SAMPLE_COLUMNS) -> str:
             )
         rows = list(reader)
     # A long name may break after an underscore: the values, not the names, set widths.
-    lines = [
-        _row(f"<code>{column.replace('_', '_<wbr>')}</code>" for column in columns),
-        "|" + "".join("---:|" if column in NUMERIC else "---|" for column in columns),
-    ]
-    lines += [
-        _row(f"`{row[column]}`" if row[column] else "" for column in columns)
-        for row in rows
-    ]
-    return "\n".join(unsearched(lines)) + "\n"
+    header = [f"<code>{column.replace('_', '_<wbr>')}</code>" for column in columns]
+    align = ["---:|" if column in NUMERIC else "---|" for column in columns]
+    cells = [[f"`{row[c]}`" if row[c] else "" for c in columns] for row in rows]
+    return markdown_table(header, cells, align) + "\n"

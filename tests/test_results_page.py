@@ -438,25 +438,6 @@ def test_noisy_cells_are_flagged_in_the_table_with_the_criterion_from_the_metada
     )
 
 
-def test_metadata_that_gives_the_noise_criterion_only_in_words_is_quoted(tmp_path):
-    _place(
-        tmp_path,
-        results.FRESH,
-        rows=_noisy_rows(["false"] * 12),
-        meta_changes={
-            "noise": {
-                "criterion": "IQR above 10% of the median, or fewer than 5 blocks"
-            }
-        },
-    )
-    shown = results.load(tmp_path)
-    assert (
-        "as the metadata states it: IQR above 10% of the median, or "
-        "fewer than 5 blocks." in results.table(shown, "en")
-    )
-    assert "tal como lo dan los metadatos (en inglés)" in results.table(shown, "es")
-
-
 def test_a_csv_from_before_the_noise_flag_shows_noise_as_unknown(tmp_path):
     _place(tmp_path, results.FRESH)  # the fixture has neither blocks nor noisy
     shown = results.load(tmp_path)
@@ -563,11 +544,11 @@ def test_the_comparison_is_the_compare_commands_verdicts_as_a_table(tmp_path):
     )
     assert "no comparada ([2] marcada como ruidosa)" in spanish
     assert "[1] y [2] no superaron la comprobación de calidad" in spanish
-    svg = results.comparison_svg(comparison, "en")
+    svg = results.plot_svg(comparison, "en")
     assert (
         "time / [1] (log scale; left of 1: faster)" in svg and ">faster</text>" in svg
     )
-    assert "tiempo / [1]" in results.comparison_svg(comparison, "es")
+    assert "tiempo / [1]" in results.plot_svg(comparison, "es")
 
 
 def test_the_comparison_plot_draws_no_bar_for_a_cell_not_compared(tmp_path):
