@@ -174,17 +174,15 @@ STRINGS = Texts(
     {
         "fresh_title": "Fresh results ({csv})",
         "fresh": (
-            "The site was built with `{csv}` present, so this page shows it and the "
-            "metadata beside it instead of the committed sample (`{sample}`). The "
-            "machine, torch build, date and preset below are what that "
-            "metadata records."
+            "This page shows `{csv}`, present when the site was built, instead of the "
+            "committed sample (`{sample}`); the machine, torch build, date and preset "
+            "below are what its metadata records."
         ),
         "sample_title": "Committed sample, not a measurement of this site build",
         "sample": (
-            "This site was built without fresh results (`{fresh}`), so it shows the "
-            "sample committed to the repository (`{csv}`), measured on the machine and "
-            "at the date below. A `{fresh}` present when the site is built (the "
-            "pipeline writes one) replaces it."
+            "No `{fresh}` was present when the site was built (the pipeline writes "
+            "one), so this page shows the committed sample `{csv}`, measured on the "
+            "machine and at the date below."
         ),
         "hardware": "Hardware",
         "torch": "torch build",
@@ -321,27 +319,22 @@ STRINGS = Texts(
         "not_in": "not in {label}",
         "and": "and",
         "criterion": (
-            "The verdict is a rule of thumb, not a significance test. With t the "
+            "The verdict is a rule of thumb, not a significance test: with t the "
             "larger of {floor} (`--min-change`, a chosen default) and the two rows' "
-            "IQR / median summed, a change counts when the time ratio is beyond a "
-            "factor of 1 + t in either direction: above 1 + t (slower) or below 1 / (1 "
-            "+ t) (faster); the table states the factor (×1.050 for t = 5%). The "
-            "number of blocks is not used, and an IQR is a spread, not a margin of "
-            "error. t is the spread within each run: it cannot see how far the machine "
-            "drifts between runs. A cell is not compared (no ratio shown) when, in "
-            "either run, it did not run, had a repeat that failed, failed the quality "
-            "check, is flagged noisy or has no IQR; it is missing when a run lacks it."
+            "IQR / median summed, a change counts when the time ratio is above 1 + t "
+            "(slower) or below 1 / (1 + t) (faster). An IQR is a spread, not a margin "
+            "of error; t is the spread within each run: it cannot see how far the "
+            "machine drifts between runs. A cell is not compared (no ratio shown) "
+            "when, in either run, it did not run, had a repeat that failed, failed the "
+            "quality check, is flagged noisy or has no IQR; it is missing when a run "
+            "lacks it."
         ),
         "criterion_blocks": (
             "The verdict rests on each cell's block times, kept in the metadata: the "
             "time ratio (the median over repeats of each repeat's median block) and "
             "its 95% bootstrap interval (repeats resampled, then the blocks in each). "
             "A change counts when the whole interval lies beyond a factor of 1 + "
-            "{floor} (`--min-change`) and, where A/A pairs were given with "
-            "`--calibrate`, the ratio itself lies beyond the largest change, in either "
-            "direction, that a cell of those pairs showed, leaving out cells not "
-            "compared for a reason other than disagreeing repeats (never less than 1 + "
-            "{floor}): above both, slower; below their inverses, faster. A cell is not "
+            "{floor} (`--min-change`) in either direction. A cell is not "
             "compared (no ratio shown) when, in either run, it did not run, had a "
             "repeat that failed, failed the quality check, is flagged noisy "
             "(contended included) or had repeats whose medians disagree (their IQR at "

@@ -94,8 +94,8 @@ def test_without_fresh_results_the_committed_sample_is_shown_and_labelled(tmp_pa
         in spanish
     )
     assert (
-        "A `results/benchmark.csv` present when the site is built (the pipeline "
-        "writes one) replaces it" in english
+        "No `results/benchmark.csv` was present when the site was built (the "
+        "pipeline writes one)" in english
     )
 
 
