@@ -915,6 +915,7 @@ def test_the_sample_table_shows_the_files_values_as_written():
     with (ROOT / results.SAMPLE).open(newline="", encoding="utf-8") as file:
         rows = list(csv.DictReader(file))
     assert len(lines) == 2 + len(rows)
+    assert lines[1] == "|---|---|---:|---:|---:|---:|---|---|---|"  # numbers right
     for line, row in zip(lines[2:], rows, strict=False):
         cells = [cell.strip().strip("`") for cell in line.strip("|").split(" | ")]
         assert cells == [row[column] for column in results.SAMPLE_COLUMNS], row["trial"]
