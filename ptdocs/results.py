@@ -94,6 +94,17 @@ def load_pair(root: Path, csv_path: Path, fresh: bool) -> Results:
             f"{json_path} records another CSV (csv_sha256 does not match {csv_path}): "
             "not the same run"
         )
+    # What the page says of noise and verdicts rests on these: an older benchmark's
+    # CSV has no noisy flag, its metadata no block times.
+    blocks = compare.block_times(metadata)
+    for row in rows:
+        if row["latency"] is not None and (
+            row["noisy"] is None or row["trial"] not in blocks
+        ):
+            raise ResultsError(
+                f"{csv_path}: {row['trial']} has no noisy flag or no block times in "
+                f"{json_path} (an older benchmark); rerun {BENCHMARK_COMMAND}"
+            )
     return Results(csv_path, json_path, fresh, tuple(rows), metadata)
 
 
@@ -119,7 +130,7 @@ def read_rows(path: Path) -> list[dict]:
         row.update(
             batch=int(row["batch"] or 0),
             passed=row["quality_pass"] == "true",
-            # None: the CSV predates the noisy column (compare.py allows only these)
+            # None: a row not timed (load_pair refuses a timed one without it)
             noisy={"": None, "true": True, "false": False}[row.get("noisy") or ""],
             error=row.get("error") or "",
             task=row.get("task") or "",
@@ -211,7 +222,6 @@ STRINGS = Texts(
         ),
         "noisy": "⚠ noisy",
         "steady": "not flagged",
-        "noise_unknown": "unknown",
         "noisy_note": (
             "{n} of {total} cells are flagged noisy (⚠): their blocks spread widely, "
             "were too few, or their threads waited for a core (contended), a sign the "
@@ -237,10 +247,6 @@ STRINGS = Texts(
             "noisy attempt kept."
         ),
         "times_word": Plural("time", "times"),
-        "no_noise_column": (
-            "This CSV was written before the benchmark flagged noise (it has no "
-            "`noisy` column), so whether a cell was noisy is unknown."
-        ),
         "noisy_legend": "noisy (hollow marker)",
         "passed": "✓",
         "failed": "✗",
@@ -314,21 +320,8 @@ STRINGS = Texts(
             ),
             "no IQR": Plural("has no IQR", "have no IQR"),
         },
-        "beyond": "beyond ×{f}",
-        "limit": "limit ×{f}",
         "not_in": "not in {label}",
         "and": "and",
-        "criterion": (
-            "The verdict is a rule of thumb, not a significance test: with t the "
-            "larger of {floor} (`--min-change`, a chosen default) and the two rows' "
-            "IQR / median summed, a change counts when the time ratio is above 1 + t "
-            "(slower) or below 1 / (1 + t) (faster). An IQR is a spread, not a margin "
-            "of error; t is the spread within each run: it cannot see how far the "
-            "machine drifts between runs. A cell is not compared (no ratio shown) "
-            "when, in either run, it did not run, had a repeat that failed, failed the "
-            "quality check, is flagged noisy or has no IQR; it is missing when a run "
-            "lacks it."
-        ),
         "criterion_blocks": (
             "The verdict rests on each cell's block times, kept in the metadata: the "
             "time ratio (the median over repeats of each repeat's median block) and "
@@ -459,8 +452,7 @@ def table(results: Results, language: str) -> str:
     for row in order:
         timed = row["latency"] is not None
         latency, samples = seconds(row["latency"]), rate(row["samples_per_s"])
-        noise = {None: "noise_unknown", True: "noisy", False: "steady"}[row["noisy"]]
-        noise = w[noise] if timed else "—"
+        noise = w["noisy" if row["noisy"] else "steady"] if timed else "—"
         if row["error"]:
             quality = f"{w['error']}: {_cell(row['error'])}"
         else:
@@ -488,12 +480,9 @@ def table(results: Results, language: str) -> str:
 
 def noise_note(results: Results, language: str) -> str:
     """How many rows are flagged noisy and by which rule, from the metadata's numbers
-    (never its English words), or that the CSV cannot say."""
+    (never its English words)."""
     w, meta = STRINGS.in_language(language), results.metadata
-    timed = [row for row in results.rows if row["latency"] is not None]
-    if any(row["noisy"] is None for row in timed):
-        return w["no_noise_column"]
-    noisy = sum(1 for row in timed if row["noisy"])
+    noisy = sum(1 for row in results.rows if row["noisy"])
     parts = [w["noisy_note"].format(n=noisy, total=len(results.rows))] if noisy else []
     given = meta.get("noise")
     noise = given if isinstance(given, dict) else {}
@@ -744,11 +733,8 @@ def _verdict_text(verdict, language: str) -> str:
             for reason, labels in verdict.causes
         )
         return f"{word} ({causes})"
-    factor = f"{verdict.factor:.3f}"
-    limit = w["limit" if verdict.kind == "within noise" else "beyond"].format(f=factor)
-    if verdict.interval:
-        low, high = (f"{end:.3f}" for end in verdict.interval)
-        limit = w["interval"].format(low=low, high=high, f=factor)
+    low, high = (f"{end:.3f}" for end in verdict.interval)
+    limit = w["interval"].format(low=low, high=high, f=f"{verdict.factor:.3f}")
     word = word if verdict.kind == "within noise" else f"**{word}**"
     return f"{word} ({limit})"
 
@@ -781,16 +767,12 @@ def comparison_table(comparison, root: Path, language: str) -> str:
             cells += [ratio, _verdict_text(verdict, language)]
         rows.append(cells)
     lines.append(markdown_table(header, rows))
-    blocks = any(entry.blocks for run in runs for entry in run.cells.values())
     floor, spread = f"{comparison.min_change:.0%}", f"{compare.REPEAT_SPREAD:.0%}"
-    rule = w["criterion_blocks" if blocks else "criterion"]
-    lines += ["", rule.format(floor=floor, repeat_spread=spread)]
+    lines += ["", w["criterion_blocks"].format(floor=floor, repeat_spread=spread)]
     for index, run in enumerate(runs[1:], 1):
         tally = comparison.counts(index).items()
         counts = ", ".join(f"{w['verdicts'][kind]} {n}" for kind, n in tally if n)
         lines.append(w["counts"].format(label=run.label, counts=counts))
-    if any(entry.noisy is None for run in runs for entry in run.cells.values()):
-        lines += ["", w["no_noise_column"]]
     return "\n".join(lines) + "\n"
 
 
