@@ -248,8 +248,6 @@ STRINGS = Texts(
         ),
         "times_word": Plural("time", "times"),
         "noisy_legend": "noisy (hollow marker)",
-        "passed": "✓",
-        "failed": "✗",
         "error": "✗ did not run",
         "failed_note": (
             "{n} of {total} cells failed the quality check (✗: a criterion of the "
@@ -456,7 +454,7 @@ def table(results: Results, language: str) -> str:
         if row["error"]:
             quality = f"{w['error']}: {_cell(row['error'])}"
         else:
-            quality = w["passed"] if row["passed"] else w["failed"]
+            quality = "✓" if row["passed"] else "✗"
             if not row["passed"] and row.get("quality_failure"):  # newer CSVs say
                 quality += f" {row['quality_failure']}"
             elif row["rel_error"] is not None:
@@ -519,6 +517,7 @@ def section(results, language, plot, csv_link, json_link, dark_plot=None) -> str
 
 PLOT_STYLE = {"svg.fonttype": "none", "svg.hashsalt": "ptdocs-results"}
 PLOT_STYLE |= {"font.family": "sans-serif", "font.size": 10}
+PLOT_STYLE |= {"figure.constrained_layout.use": True}
 # The settings that take the colour scheme's ink.
 INKED = ("text.color", "axes.labelcolor", "axes.titlecolor", "axes.edgecolor")
 INKED += ("xtick.color", "ytick.color")
@@ -591,12 +590,9 @@ def draw(results: Results, language: str, scheme: str = "light"):
     timed = [row for row in results.rows if row["latency"] is not None]
     tasks = sorted({row["task"] for row in results.rows}, key=_task_order)
     dtypes = sorted({row["dtype"] for row in results.rows})
-    plt = _pyplot()
+    plt, size = _pyplot(), (2.9 * len(tasks), 3.3)
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    size = (2.9 * len(tasks), 3.3)
-    figure, axes = plt.subplots(
-        1, len(tasks), figsize=size, squeeze=False, layout="constrained"
-    )
+    figure, axes = plt.subplots(1, len(tasks), figsize=size, squeeze=False)
     hollow = {"linestyle": "none", "marker": "o", "markersize": 8}
     hollow |= {"markerfacecolor": look["hollow"], "markeredgewidth": 1.8}
     handles = {}
@@ -662,9 +658,8 @@ def draw_comparison(comparison, language: str, scheme: str = "light"):
         if any(verdicts[key, i].kind != "missing" for i in others)
     ]
     height = 0.8 / len(others)
-    figure, axis = _pyplot().subplots(
-        figsize=(7.2, 0.9 + 0.32 * len(keys) * len(others)), layout="constrained"
-    )
+    size = (7.2, 0.9 + 0.32 * len(keys) * len(others))
+    figure, axis = _pyplot().subplots(figsize=size)
     kinds = set()
     for row, key in enumerate(keys):
         for index in others:
