@@ -8,7 +8,6 @@ import csv
 import datetime
 import hashlib
 import io
-import itertools
 import json
 import statistics
 from dataclasses import dataclass
@@ -397,12 +396,9 @@ def _row(cells) -> str:
 
 def source_note(results: Results, language: str) -> str:
     w, shown = STRINGS.in_language(language), results.csv_path.as_posix()
-    if results.fresh:
-        kind, title = "info", w["fresh_title"].format(csv=shown)
-        text = w["fresh"].format(csv=shown, sample=SAMPLE.as_posix())
-    else:
-        kind, title = "warning", w["sample_title"]
-        text = w["sample"].format(fresh=FRESH.as_posix(), csv=shown)
+    key, kind = ("fresh", "info") if results.fresh else ("sample", "warning")
+    paths = {"csv": shown, "sample": SAMPLE.as_posix(), "fresh": FRESH.as_posix()}
+    title, text = (w[key + part].format(**paths) for part in ("_title", ""))
     return f'!!! {kind} "{title}"\n\n    {text}\n'
 
 
@@ -650,30 +646,18 @@ def draw_comparison(comparison, language: str, scheme: str = "light"):
     from matplotlib.ticker import FuncFormatter, NullLocator
 
     w, look = STRINGS.in_language(language), SCHEMES[scheme]
-    others = range(1, len(comparison.runs))
-    verdicts = comparison.verdicts
-    keys = [
-        key
-        for key in comparison.keys
-        if any(verdicts[key, i].kind != "missing" for i in others)
-    ]
-    height = 0.8 / len(others)
-    size = (7.2, 0.9 + 0.32 * len(keys) * len(others))
-    figure, axis = _pyplot().subplots(figsize=size)
-    kinds = set()
-    for row, key in enumerate(keys):
-        for index in others:
-            verdict = verdicts[key, index]
-            y = row + (index - 1 - (len(others) - 1) / 2) * height
-            kinds.add(verdict.kind)
-            if verdict.kind not in VERDICT_COLORS:  # not compared, or missing
-                label = w["verdicts"][verdict.kind]
-                axis.annotate(label, (1, y), color=look["muted"], **LABEL_STYLE)
-                continue
-            inside, colour = 1 / verdict.factor, VERDICT_COLORS[verdict.kind]
-            band = {"height": height, "color": look["band"], "zorder": 0}
-            axis.barh(y, verdict.factor - inside, left=inside, **band)
-            axis.barh(y, verdict.ratio - 1, left=1, height=height * 0.7, color=colour)
+    verdicts = [(key, comparison.verdicts[key, 1]) for key in comparison.keys]
+    verdicts = [(key, v) for key, v in verdicts if v.kind != "missing"]
+    figure, axis = _pyplot().subplots(figsize=(7.2, 0.9 + 0.32 * len(verdicts)))
+    for y, (_, verdict) in enumerate(verdicts):
+        if verdict.kind not in VERDICT_COLORS:  # not compared
+            label = w["verdicts"][verdict.kind]
+            axis.annotate(label, (1, y), color=look["muted"], **LABEL_STYLE)
+            continue
+        inside, colour = 1 / verdict.factor, VERDICT_COLORS[verdict.kind]
+        band = {"height": 0.8, "color": look["band"], "zorder": 0}
+        axis.barh(y, verdict.factor - inside, left=inside, **band)
+        axis.barh(y, verdict.ratio - 1, left=1, height=0.8 * 0.7, color=colour)
     axis.axvline(1, color=look["rule"], linewidth=1)
     axis.set_xscale("log")
     low, high = axis.get_xlim()  # keep 1 well inside: room for the labels at 1
@@ -684,15 +668,15 @@ def draw_comparison(comparison, language: str, scheme: str = "light"):
     low, high = axis.get_xlim()
     ticks = FINE_TICKS if high / low < 20 else COARSE_TICKS
     axis.set_xticks([t for t in ticks if low <= t <= high])
-    labels = [f"{_task(w, k[1])} · {k[2]} · b{k[4]}" for k in keys]
-    axis.set_yticks(range(len(keys)), labels)
+    labels = [f"{_task(w, k[1])} · {k[2]} · b{k[4]}" for k, _ in verdicts]
+    axis.set_yticks(range(len(verdicts)), labels)
     axis.invert_yaxis()
     axis.set_xlabel(w["ratio_axis"])
     axis.grid(True, axis="x", alpha=0.3)
     legend = [
         Patch(color=VERDICT_COLORS[kind], label=w["verdicts"][kind])
         for kind in VERDICT_COLORS
-        if kind in kinds
+        if kind in {verdict.kind for _, verdict in verdicts}
     ]
     _legend(figure, legend + [Patch(color=look["band"], label=w["band_legend"])])
     return figure
@@ -738,10 +722,8 @@ def comparison_table(comparison, root: Path, language: str) -> str:
     """The runs, one row per cell, the criterion and the tally, as Markdown."""
     w, runs = STRINGS.in_language(language), comparison.runs
     lines = ["\n".join(f"- {_run_name(run, root, language)}" for run in runs), ""]
-    header = [*w["columns"][:3]]
-    header += [w["latency_of"].format(label=run.label) for run in runs]
-    for run in runs[1:]:
-        header += [w[key].format(label=run.label) for key in ("ratio_of", "verdict_of")]
+    header = [*w["columns"][:3]] + [w["latency_of"].format(label=r.label) for r in runs]
+    header += [w[key].format(label=runs[1].label) for key in ("ratio_of", "verdict_of")]
     rows = []
     for key in comparison.keys:
         _, task, dtype, _, batch = key
@@ -754,20 +736,17 @@ def comparison_table(comparison, root: Path, language: str) -> str:
             text = f"{seconds(entry.latency)} ({seconds(entry.iqr)})"
             text += f" {w['noisy']}" if entry.noisy else ""
             cells.append(text if entry.passed else f"✗ <s>{text}</s>")
-        for index in range(1, len(runs)):
-            verdict = comparison.verdicts[key, index]
-            # No ratio for a cell not compared: 0.78 beside a failed check reads as a
-            # speedup (compare.py's rule).
-            ratio = compare._ratio(verdict, "{:.2f}")
-            cells += [ratio, _verdict_text(verdict, language)]
+        # No ratio for a cell not compared: 0.78 beside a failed check reads as a
+        # speedup (compare.py's rule).
+        verdict = comparison.verdicts[key, 1]
+        cells += [compare._ratio(verdict, "{:.2f}"), _verdict_text(verdict, language)]
         rows.append(cells)
     lines.append(markdown_table(header, rows))
     floor, spread = f"{comparison.min_change:.0%}", f"{compare.REPEAT_SPREAD:.0%}"
     lines += ["", w["criterion_blocks"].format(floor=floor, repeat_spread=spread)]
-    for index, run in enumerate(runs[1:], 1):
-        tally = comparison.counts(index).items()
-        counts = ", ".join(f"{w['verdicts'][kind]} {n}" for kind, n in tally if n)
-        lines.append(w["counts"].format(label=run.label, counts=counts))
+    tally = comparison.counts(1).items()
+    counts = ", ".join(f"{w['verdicts'][kind]} {n}" for kind, n in tally if n)
+    lines.append(w["counts"].format(label=runs[1].label, counts=counts))
     return "\n".join(lines) + "\n"
 
 
@@ -785,37 +764,30 @@ def _known(base, run) -> list[str]:
 
 
 def setting_notes(comparison, language: str) -> list[str]:
-    """What each run differs from [1] in (metadata and CSVs say), and what follows."""
-    w = STRINGS.in_language(language)
-    names, base, notes = w["settings"], comparison.runs[0], []
-    for run in comparison.runs[1:]:
-        changed, known = compare.differences(base, run), _known(base, run)
-        if not changed:
-            listed = ", ".join(names[name] for name in known)
-            notes.append(w["differs_none"].format(label=run.label, names=listed) + ".")
-        else:
-            changes = ", ".join(
-                f"{names[name]} (`{a}` → `{b}`)" for name, (a, b) in changed.items()
-            )
-            text = w["differs"].format(label=run.label, changed=changes)
-            if same := [names[name] for name in known if name not in changed]:
-                text += w["agrees"].format(same=", ".join(same))
-            notes.append(text + ".")
-        if len(changed) > 1:
-            notes.append(w["mixed"])
-    for first, second in itertools.combinations(comparison.runs, 2):
-        if compare.overlap(first, second):
-            notes.append(w["overlapped"].format(first=first.label, second=second.label))
+    """What [2] differs from [1] in (metadata and CSVs say), and what follows."""
+    w, (base, run) = STRINGS.in_language(language), comparison.runs
+    changed, known = compare.differences(base, run), _known(base, run)
+    names = w["settings"]
+    if not changed:
+        listed = ", ".join(names[name] for name in known)
+        notes = [w["differs_none"].format(label=run.label, names=listed) + "."]
+    else:
+        changes = ", ".join(
+            f"{names[name]} (`{a}` → `{b}`)" for name, (a, b) in changed.items()
+        )
+        text = w["differs"].format(label=run.label, changed=changes)
+        if same := [names[name] for name in known if name not in changed]:
+            text += w["agrees"].format(same=", ".join(same))
+        notes = [text + "."] + ([w["mixed"]] if len(changed) > 1 else [])
+    if compare.overlap(base, run):
+        notes.append(w["overlapped"].format(first=base.label, second=run.label))
     return notes
 
 
 def is_aa(comparison) -> bool:
-    """Some settings of every run known and none differing from [1]'s: an A/A pair."""
-    base = comparison.runs[0]
-    return all(
-        _known(base, run) and not compare.differences(base, run)
-        for run in comparison.runs[1:]
-    )
+    """Some settings of both runs known and none differing: an A/A pair."""
+    base, run = comparison.runs
+    return bool(_known(base, run)) and not compare.differences(base, run)
 
 
 def gap_note(first, second, language: str) -> str:
@@ -845,7 +817,7 @@ def comparison_section(comparison, root, language, plot, dark_plot=None) -> str:
     """A comparison marker's Markdown; for an A/A pair, also the gap and the drift."""
     w = STRINGS.in_language(language)
     paths = " ".join(_relative(run.path, root) for run in comparison.runs)
-    aa = is_aa(comparison) and len(comparison.runs) == 2
+    aa = is_aa(comparison)
     notes = setting_notes(comparison, language)
     if aa and (gap := gap_note(*comparison.runs, language)):
         notes.append(gap)
