@@ -82,15 +82,11 @@ def on_files(files, config):
             ]
 
         plot, dark = plots("latency", results)
-        csv_link, json_link = (
-            add(f"results-{name}", name, (root / path).read_bytes())
-            for name, path in (
-                ("benchmark.csv", results.csv_path),
-                ("benchmark.json", results.json_path),
-            )
-        )
-        links = (plot, csv_link, json_link, dark)
-        shown = {MARKER: results_module.section(results, language, *links)}
+        data = {"benchmark.csv": results.csv_path, "benchmark.json": results.json_path}
+        links = [
+            add(f"results-{n}", n, (root / p).read_bytes()) for n, p in data.items()
+        ]
+        shown = {MARKER: results_module.section(results, language, plot, *links, dark)}
         for marker, (name, _) in COMPARISONS.items():
             if (comparison := comparisons[marker]) is not None:
                 links = plots(name, comparison)
