@@ -8,7 +8,6 @@ import csv
 import datetime
 import hashlib
 import io
-import itertools
 import json
 import statistics
 from dataclasses import dataclass
@@ -77,6 +76,7 @@ def load_pair(root: Path, csv_path: Path, fresh: bool) -> Results:
                 "snippets/measuring/benchmark.py, which writes both"
             )
     rows, metadata = read_rows(root / csv_path), read_metadata(root / json_path)
+    csv_bytes = (root / csv_path).read_bytes()
     builds = {row["torch_build"] for row in rows}
     if builds != {metadata["torch_build"]}:
         raise ResultsError(
@@ -88,12 +88,22 @@ def load_pair(root: Path, csv_path: Path, fresh: bool) -> Results:
             f"{json_path} describes {metadata['cells']} cells but {csv_path} has "
             f"{len(rows)} rows: not the same run"
         )
-    digest = hashlib.sha256((root / csv_path).read_bytes()).hexdigest()
-    if metadata.get("csv_sha256") not in (None, digest):  # None: older benchmarks
+    if metadata.get("csv_sha256") != hashlib.sha256(csv_bytes).hexdigest():
         raise ResultsError(
             f"{json_path} records another CSV (csv_sha256 does not match {csv_path}): "
             "not the same run"
         )
+    # What the page says of noise and verdicts rests on these: an older benchmark's
+    # CSV has no noisy flag, its metadata no block times.
+    blocks = compare.block_times(metadata)
+    for row in rows:
+        if row["latency"] is not None and (
+            row["noisy"] is None or row["trial"] not in blocks
+        ):
+            raise ResultsError(
+                f"{csv_path}: {row['trial']} has no noisy flag or no block times in "
+                f"{json_path} (an older benchmark); rerun {BENCHMARK_COMMAND}"
+            )
     return Results(csv_path, json_path, fresh, tuple(rows), metadata)
 
 
@@ -119,7 +129,7 @@ def read_rows(path: Path) -> list[dict]:
         row.update(
             batch=int(row["batch"] or 0),
             passed=row["quality_pass"] == "true",
-            # None: the CSV predates the noisy column (compare.py allows only these)
+            # None: a row not timed (load_pair refuses a timed one without it)
             noisy={"": None, "true": True, "false": False}[row.get("noisy") or ""],
             error=row.get("error") or "",
             task=row.get("task") or "",
@@ -174,21 +184,18 @@ STRINGS = Texts(
     {
         "fresh_title": "Fresh results ({csv})",
         "fresh": (
-            "The site was built with `{csv}` present, so this page shows it and the "
-            "metadata beside it instead of the committed sample (`{sample}`). The "
-            "machine, torch build, date and preset below are what that "
-            "metadata records."
+            "This page shows `{csv}`, present when the site was built, instead of the "
+            "committed sample (`{sample}`); the machine, torch build, date and preset "
+            "below are what its metadata records."
         ),
         "sample_title": "Committed sample, not a measurement of this site build",
         "sample": (
-            "This site was built without fresh results (`{fresh}`), so it shows the "
-            "sample committed to the repository (`{csv}`), measured on the machine and "
-            "at the date below. A `{fresh}` present when the site is built (the "
-            "pipeline writes one) replaces it."
+            "No `{fresh}` was present when the site was built (the pipeline writes "
+            "one), so this page shows the committed sample `{csv}`, measured on the "
+            "machine and at the date below."
         ),
         "hardware": "Hardware",
         "torch": "torch build",
-        "threads": "threads",
         "measured": "Measured",
         "preset": "preset",
         "python": "Python",
@@ -214,7 +221,6 @@ STRINGS = Texts(
         ),
         "noisy": "⚠ noisy",
         "steady": "not flagged",
-        "noise_unknown": "unknown",
         "noisy_note": (
             "{n} of {total} cells are flagged noisy (⚠): their blocks spread widely, "
             "were too few, or their threads waited for a core (contended), a sign the "
@@ -240,16 +246,7 @@ STRINGS = Texts(
             "noisy attempt kept."
         ),
         "times_word": Plural("time", "times"),
-        "noise_criterion": (
-            "The noise criterion, as the metadata states it: {criterion}."
-        ),
-        "no_noise_column": (
-            "This CSV was written before the benchmark flagged noise (it has no "
-            "`noisy` column), so whether a cell was noisy is unknown."
-        ),
         "noisy_legend": "noisy (hollow marker)",
-        "passed": "✓",
-        "failed": "✗",
         "error": "✗ did not run",
         "failed_note": (
             "{n} of {total} cells failed the quality check (✗: a criterion of the "
@@ -295,7 +292,6 @@ STRINGS = Texts(
         ),
         "started": "started {when}, took {seconds} s",
         "finished": "finished {when}",
-        "compare_columns": ("Task", "dtype", "Batch"),
         "latency_of": "{label} latency (IQR)",
         "ratio_of": "{label} / [1]",
         "verdict_of": "Verdict {label}",
@@ -321,32 +317,14 @@ STRINGS = Texts(
             ),
             "no IQR": Plural("has no IQR", "have no IQR"),
         },
-        "beyond": "beyond ×{f}",
-        "limit": "limit ×{f}",
         "not_in": "not in {label}",
         "and": "and",
-        "criterion": (
-            "The verdict is a rule of thumb, not a significance test. With t the "
-            "larger of {floor} (`--min-change`, a chosen default) and the two rows' "
-            "IQR / median summed, a change counts when the time ratio is beyond a "
-            "factor of 1 + t in either direction: above 1 + t (slower) or below 1 / (1 "
-            "+ t) (faster); the table states the factor (×1.050 for t = 5%). The "
-            "number of blocks is not used, and an IQR is a spread, not a margin of "
-            "error. t is the spread within each run: it cannot see how far the machine "
-            "drifts between runs. A cell is not compared (no ratio shown) when, in "
-            "either run, it did not run, had a repeat that failed, failed the quality "
-            "check, is flagged noisy or has no IQR; it is missing when a run lacks it."
-        ),
         "criterion_blocks": (
             "The verdict rests on each cell's block times, kept in the metadata: the "
             "time ratio (the median over repeats of each repeat's median block) and "
             "its 95% bootstrap interval (repeats resampled, then the blocks in each). "
             "A change counts when the whole interval lies beyond a factor of 1 + "
-            "{floor} (`--min-change`) and, where A/A pairs were given with "
-            "`--calibrate`, the ratio itself lies beyond the largest change, in either "
-            "direction, that a cell of those pairs showed, leaving out cells not "
-            "compared for a reason other than disagreeing repeats (never less than 1 + "
-            "{floor}): above both, slower; below their inverses, faster. A cell is not "
+            "{floor} (`--min-change`) in either direction. A cell is not "
             "compared (no ratio shown) when, in either run, it did not run, had a "
             "repeat that failed, failed the quality check, is flagged noisy "
             "(contended included) or had repeats whose medians disagree (their IQR at "
@@ -418,12 +396,9 @@ def _row(cells) -> str:
 
 def source_note(results: Results, language: str) -> str:
     w, shown = STRINGS.in_language(language), results.csv_path.as_posix()
-    if results.fresh:
-        kind, title = "info", w["fresh_title"].format(csv=shown)
-        text = w["fresh"].format(csv=shown, sample=SAMPLE.as_posix())
-    else:
-        kind, title = "warning", w["sample_title"]
-        text = w["sample"].format(fresh=FRESH.as_posix(), csv=shown)
+    key, kind = ("fresh", "info") if results.fresh else ("sample", "warning")
+    paths = {"csv": shown, "sample": SAMPLE.as_posix(), "fresh": FRESH.as_posix()}
+    title, text = (w[key + part].format(**paths) for part in ("_title", ""))
     return f'!!! {kind} "{title}"\n\n    {text}\n'
 
 
@@ -445,11 +420,13 @@ def machine(results: Results, language: str) -> str:
     return " · ".join(facts) + "\n"
 
 
-def unsearched(table: list[str]) -> list[str]:
+def markdown_table(header, rows, align=None) -> str:
     """A Markdown table that search leaves out (Material's data-search-exclude): its
     measured numbers are not what a reader searches for, and they would weigh on the
-    index every page loads."""
-    return ["<div markdown data-search-exclude>", "", *table, "", "</div>"]
+    index every page loads. ``align``: each column's "---|" or "---:|"."""
+    rule = "|" + "".join(align or ["---|"] * len(header))
+    table = [_row(header), rule, *map(_row, rows)]
+    return "\n".join(["<div markdown data-search-exclude>", "", *table, "", "</div>"])
 
 
 def table(results: Results, language: str) -> str:
@@ -461,22 +438,19 @@ def table(results: Results, language: str) -> str:
         for column in CONSTANT
         if column in rows[0] and len({row.get(column) for row in rows}) == 1
     }
-    lines = []
+    lines, cells = [], []
     if constant:
         shared = (f"{w['constant'][c]} `{_plain(v)}`" for c, v in constant.items())
         lines += [f"{w['every_row']}: {', '.join(shared)}.", ""]
-    start = len(lines)
-    lines += [_row(w["columns"]), "|" + "---|" * len(w["columns"])]
     order = sorted(rows, key=lambda r: (_task_order(r["task"]), r["dtype"], r["batch"]))
     for row in order:
         timed = row["latency"] is not None
         latency, samples = seconds(row["latency"]), rate(row["samples_per_s"])
-        noise = {None: "noise_unknown", True: "noisy", False: "steady"}[row["noisy"]]
-        noise = w[noise] if timed else "—"
+        noise = w["noisy" if row["noisy"] else "steady"] if timed else "—"
         if row["error"]:
             quality = f"{w['error']}: {_cell(row['error'])}"
         else:
-            quality = w["passed"] if row["passed"] else w["failed"]
+            quality = "✓" if row["passed"] else "✗"
             if not row["passed"] and row.get("quality_failure"):  # newer CSVs say
                 quality += f" {row['quality_failure']}"
             elif row["rel_error"] is not None:
@@ -488,9 +462,9 @@ def table(results: Results, language: str) -> str:
             if row["samples_per_s"] is not None:
                 samples = f"<s>{samples}</s>"
         iqr = seconds(row["latency_iqr"]) if timed else "—"
-        cells = (_task(w, row["task"]), f"`{row['dtype']}`", row["batch"], latency)
-        lines.append(_row(cells + (iqr, noise, size(row["memory"]), samples, quality)))
-    lines[start:] = unsearched(lines[start:])
+        cell = (_task(w, row["task"]), f"`{row['dtype']}`", row["batch"], latency)
+        cells.append(cell + (iqr, noise, size(row["memory"]), samples, quality))
+    lines.append(markdown_table(w["columns"], cells))
     failed, total = results.failed_quality, len(rows)
     summary = w["failed_note"] if failed else w["all_passed"]
     note = noise_note(results, language)
@@ -499,13 +473,10 @@ def table(results: Results, language: str) -> str:
 
 
 def noise_note(results: Results, language: str) -> str:
-    """How many rows are flagged noisy and by which rule: from the metadata's numbers in
-    each language, else in an older metadata's own words, or that the CSV cannot say."""
+    """How many rows are flagged noisy and by which rule, from the metadata's numbers
+    (never its English words)."""
     w, meta = STRINGS.in_language(language), results.metadata
-    timed = [row for row in results.rows if row["latency"] is not None]
-    if any(row["noisy"] is None for row in timed):
-        return w["no_noise_column"]
-    noisy = sum(1 for row in timed if row["noisy"])
+    noisy = sum(1 for row in results.rows if row["noisy"])
     parts = [w["noisy_note"].format(n=noisy, total=len(results.rows))] if noisy else []
     given = meta.get("noise")
     noise = given if isinstance(given, dict) else {}
@@ -522,13 +493,6 @@ def noise_note(results: Results, language: str) -> str:
         if isinstance(reruns, int) and reruns > 0:
             times = w["times_word"](reruns)
             parts.append(w["rerun_rule"].format(reruns=reruns, times=times))
-        return " ".join(parts)
-    criterion = noise.get("criterion") if noise else given
-    if not criterion and isinstance(meta.get("columns"), dict):
-        criterion = meta["columns"].get("noisy")
-    if criterion:
-        criterion = str(criterion).strip().rstrip(".")
-        parts.append(w["noise_criterion"].format(criterion=criterion))
     return " ".join(parts)
 
 
@@ -549,6 +513,7 @@ def section(results, language, plot, csv_link, json_link, dark_plot=None) -> str
 
 PLOT_STYLE = {"svg.fonttype": "none", "svg.hashsalt": "ptdocs-results"}
 PLOT_STYLE |= {"font.family": "sans-serif", "font.size": 10}
+PLOT_STYLE |= {"figure.constrained_layout.use": True}
 # The settings that take the colour scheme's ink.
 INKED = ("text.color", "axes.labelcolor", "axes.titlecolor", "axes.edgecolor")
 INKED += ("xtick.color", "ytick.color")
@@ -574,24 +539,18 @@ COARSE_TICKS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200)
 COARSE_TICKS += (500, 1000)
 
 
-def svg_of(draw, data, language: str, scheme: str) -> str:
-    """The drawing as SVG in the scheme's style, its words text in the language."""
+def plot_svg(data, language: str, scheme: str = "light") -> str:
+    """Results (draw) or a comparison (draw_comparison) as SVG in the scheme's style,
+    its words text in the language."""
     plt = _pyplot()
     ink = dict.fromkeys(INKED, SCHEMES[scheme]["ink"])
     with plt.rc_context(PLOT_STYLE | {"savefig.transparent": True} | ink):
-        figure = draw(data, language, scheme)
+        drawing = draw if isinstance(data, Results) else draw_comparison
+        figure = drawing(data, language, scheme)
         buffer = io.StringIO()
         figure.savefig(buffer, format="svg", metadata={"Date": None})
         plt.close(figure)
     return buffer.getvalue()
-
-
-def plot_svg(results: Results, language: str, scheme: str = "light") -> str:
-    return svg_of(draw, results, language, scheme)
-
-
-def comparison_svg(comparison, language: str, scheme: str = "light") -> str:
-    return svg_of(draw_comparison, comparison, language, scheme)
 
 
 def picture(alt: str, plot: str, dark_plot: str | None = None) -> str:
@@ -627,12 +586,9 @@ def draw(results: Results, language: str, scheme: str = "light"):
     timed = [row for row in results.rows if row["latency"] is not None]
     tasks = sorted({row["task"] for row in results.rows}, key=_task_order)
     dtypes = sorted({row["dtype"] for row in results.rows})
-    plt = _pyplot()
+    plt, size = _pyplot(), (2.9 * len(tasks), 3.3)
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    size = (2.9 * len(tasks), 3.3)
-    figure, axes = plt.subplots(
-        1, len(tasks), figsize=size, squeeze=False, layout="constrained"
-    )
+    figure, axes = plt.subplots(1, len(tasks), figsize=size, squeeze=False)
     hollow = {"linestyle": "none", "marker": "o", "markersize": 8}
     hollow |= {"markerfacecolor": look["hollow"], "markeredgewidth": 1.8}
     handles = {}
@@ -690,31 +646,18 @@ def draw_comparison(comparison, language: str, scheme: str = "light"):
     from matplotlib.ticker import FuncFormatter, NullLocator
 
     w, look = STRINGS.in_language(language), SCHEMES[scheme]
-    others = range(1, len(comparison.runs))
-    verdicts = comparison.verdicts
-    keys = [
-        key
-        for key in comparison.keys
-        if any(verdicts[key, i].kind != "missing" for i in others)
-    ]
-    height = 0.8 / len(others)
-    figure, axis = _pyplot().subplots(
-        figsize=(7.2, 0.9 + 0.32 * len(keys) * len(others)), layout="constrained"
-    )
-    kinds = set()
-    for row, key in enumerate(keys):
-        for index in others:
-            verdict = verdicts[key, index]
-            y = row + (index - 1 - (len(others) - 1) / 2) * height
-            kinds.add(verdict.kind)
-            if verdict.kind not in VERDICT_COLORS:  # not compared, or missing
-                label = w["verdicts"][verdict.kind]
-                axis.annotate(label, (1, y), color=look["muted"], **LABEL_STYLE)
-                continue
-            inside, colour = 1 / verdict.factor, VERDICT_COLORS[verdict.kind]
-            band = {"height": height, "color": look["band"], "zorder": 0}
-            axis.barh(y, verdict.factor - inside, left=inside, **band)
-            axis.barh(y, verdict.ratio - 1, left=1, height=height * 0.7, color=colour)
+    verdicts = [(key, comparison.verdicts[key, 1]) for key in comparison.keys]
+    verdicts = [(key, v) for key, v in verdicts if v.kind != "missing"]
+    figure, axis = _pyplot().subplots(figsize=(7.2, 0.9 + 0.32 * len(verdicts)))
+    for y, (_, verdict) in enumerate(verdicts):
+        if verdict.kind not in VERDICT_COLORS:  # not compared
+            label = w["verdicts"][verdict.kind]
+            axis.annotate(label, (1, y), color=look["muted"], **LABEL_STYLE)
+            continue
+        inside, colour = 1 / verdict.factor, VERDICT_COLORS[verdict.kind]
+        band = {"height": 0.8, "color": look["band"], "zorder": 0}
+        axis.barh(y, verdict.factor - inside, left=inside, **band)
+        axis.barh(y, verdict.ratio - 1, left=1, height=0.8 * 0.7, color=colour)
     axis.axvline(1, color=look["rule"], linewidth=1)
     axis.set_xscale("log")
     low, high = axis.get_xlim()  # keep 1 well inside: room for the labels at 1
@@ -725,15 +668,15 @@ def draw_comparison(comparison, language: str, scheme: str = "light"):
     low, high = axis.get_xlim()
     ticks = FINE_TICKS if high / low < 20 else COARSE_TICKS
     axis.set_xticks([t for t in ticks if low <= t <= high])
-    labels = [f"{_task(w, k[1])} · {k[2]} · b{k[4]}" for k in keys]
-    axis.set_yticks(range(len(keys)), labels)
+    labels = [f"{_task(w, k[1])} · {k[2]} · b{k[4]}" for k, _ in verdicts]
+    axis.set_yticks(range(len(verdicts)), labels)
     axis.invert_yaxis()
     axis.set_xlabel(w["ratio_axis"])
     axis.grid(True, axis="x", alpha=0.3)
     legend = [
         Patch(color=VERDICT_COLORS[kind], label=w["verdicts"][kind])
         for kind in VERDICT_COLORS
-        if kind in kinds
+        if kind in {verdict.kind for _, verdict in verdicts}
     ]
     _legend(figure, legend + [Patch(color=look["band"], label=w["band_legend"])])
     return figure
@@ -769,11 +712,8 @@ def _verdict_text(verdict, language: str) -> str:
             for reason, labels in verdict.causes
         )
         return f"{word} ({causes})"
-    factor = f"{verdict.factor:.3f}"
-    limit = w["limit" if verdict.kind == "within noise" else "beyond"].format(f=factor)
-    if verdict.interval:
-        low, high = (f"{end:.3f}" for end in verdict.interval)
-        limit = w["interval"].format(low=low, high=high, f=factor)
+    low, high = (f"{end:.3f}" for end in verdict.interval)
+    limit = w["interval"].format(low=low, high=high, f=f"{verdict.factor:.3f}")
     word = word if verdict.kind == "within noise" else f"**{word}**"
     return f"{word} ({limit})"
 
@@ -782,12 +722,9 @@ def comparison_table(comparison, root: Path, language: str) -> str:
     """The runs, one row per cell, the criterion and the tally, as Markdown."""
     w, runs = STRINGS.in_language(language), comparison.runs
     lines = ["\n".join(f"- {_run_name(run, root, language)}" for run in runs), ""]
-    header = [*w["compare_columns"]]
-    header += [w["latency_of"].format(label=run.label) for run in runs]
-    for run in runs[1:]:
-        header += [w[key].format(label=run.label) for key in ("ratio_of", "verdict_of")]
-    start = len(lines)
-    lines += [_row(header), "|" + "---|" * len(header)]
+    header = [*w["columns"][:3]] + [w["latency_of"].format(label=r.label) for r in runs]
+    header += [w[key].format(label=runs[1].label) for key in ("ratio_of", "verdict_of")]
+    rows = []
     for key in comparison.keys:
         _, task, dtype, _, batch = key
         cells = [_task(w, task), f"`{dtype}`", batch]
@@ -799,24 +736,17 @@ def comparison_table(comparison, root: Path, language: str) -> str:
             text = f"{seconds(entry.latency)} ({seconds(entry.iqr)})"
             text += f" {w['noisy']}" if entry.noisy else ""
             cells.append(text if entry.passed else f"✗ <s>{text}</s>")
-        for index in range(1, len(runs)):
-            verdict = comparison.verdicts[key, index]
-            # No ratio for a cell not compared: 0.78 beside a failed check reads as a
-            # speedup (compare.py's rule).
-            ratio = compare._ratio(verdict, "{:.2f}")
-            cells += [ratio, _verdict_text(verdict, language)]
-        lines.append(_row(cells))
-    lines[start:] = unsearched(lines[start:])
-    blocks = any(entry.blocks for run in runs for entry in run.cells.values())
+        # No ratio for a cell not compared: 0.78 beside a failed check reads as a
+        # speedup (compare.py's rule).
+        verdict = comparison.verdicts[key, 1]
+        cells += [compare._ratio(verdict, "{:.2f}"), _verdict_text(verdict, language)]
+        rows.append(cells)
+    lines.append(markdown_table(header, rows))
     floor, spread = f"{comparison.min_change:.0%}", f"{compare.REPEAT_SPREAD:.0%}"
-    rule = w["criterion_blocks" if blocks else "criterion"]
-    lines += ["", rule.format(floor=floor, repeat_spread=spread)]
-    for index, run in enumerate(runs[1:], 1):
-        tally = comparison.counts(index).items()
-        counts = ", ".join(f"{w['verdicts'][kind]} {n}" for kind, n in tally if n)
-        lines.append(w["counts"].format(label=run.label, counts=counts))
-    if any(entry.noisy is None for run in runs for entry in run.cells.values()):
-        lines += ["", w["no_noise_column"]]
+    lines += ["", w["criterion_blocks"].format(floor=floor, repeat_spread=spread)]
+    tally = comparison.counts(1).items()
+    counts = ", ".join(f"{w['verdicts'][kind]} {n}" for kind, n in tally if n)
+    lines.append(w["counts"].format(label=runs[1].label, counts=counts))
     return "\n".join(lines) + "\n"
 
 
@@ -834,37 +764,30 @@ def _known(base, run) -> list[str]:
 
 
 def setting_notes(comparison, language: str) -> list[str]:
-    """What each run differs from [1] in (metadata and CSVs say), and what follows."""
-    w = STRINGS.in_language(language)
-    names, base, notes = w["settings"], comparison.runs[0], []
-    for run in comparison.runs[1:]:
-        changed, known = compare.differences(base, run), _known(base, run)
-        if not changed:
-            listed = ", ".join(names[name] for name in known)
-            notes.append(w["differs_none"].format(label=run.label, names=listed) + ".")
-        else:
-            changes = ", ".join(
-                f"{names[name]} (`{a}` → `{b}`)" for name, (a, b) in changed.items()
-            )
-            text = w["differs"].format(label=run.label, changed=changes)
-            if same := [names[name] for name in known if name not in changed]:
-                text += w["agrees"].format(same=", ".join(same))
-            notes.append(text + ".")
-        if len(changed) > 1:
-            notes.append(w["mixed"])
-    for first, second in itertools.combinations(comparison.runs, 2):
-        if compare.overlap(first, second):
-            notes.append(w["overlapped"].format(first=first.label, second=second.label))
+    """What [2] differs from [1] in (metadata and CSVs say), and what follows."""
+    w, (base, run) = STRINGS.in_language(language), comparison.runs
+    changed, known = compare.differences(base, run), _known(base, run)
+    names = w["settings"]
+    if not changed:
+        listed = ", ".join(names[name] for name in known)
+        notes = [w["differs_none"].format(label=run.label, names=listed) + "."]
+    else:
+        changes = ", ".join(
+            f"{names[name]} (`{a}` → `{b}`)" for name, (a, b) in changed.items()
+        )
+        text = w["differs"].format(label=run.label, changed=changes)
+        if same := [names[name] for name in known if name not in changed]:
+            text += w["agrees"].format(same=", ".join(same))
+        notes = [text + "."] + ([w["mixed"]] if len(changed) > 1 else [])
+    if compare.overlap(base, run):
+        notes.append(w["overlapped"].format(first=base.label, second=run.label))
     return notes
 
 
 def is_aa(comparison) -> bool:
-    """Some settings of every run known and none differing from [1]'s: an A/A pair."""
-    base = comparison.runs[0]
-    return all(
-        _known(base, run) and not compare.differences(base, run)
-        for run in comparison.runs[1:]
-    )
+    """Some settings of both runs known and none differing: an A/A pair."""
+    base, run = comparison.runs
+    return bool(_known(base, run)) and not compare.differences(base, run)
 
 
 def gap_note(first, second, language: str) -> str:
@@ -894,7 +817,7 @@ def comparison_section(comparison, root, language, plot, dark_plot=None) -> str:
     """A comparison marker's Markdown; for an A/A pair, also the gap and the drift."""
     w = STRINGS.in_language(language)
     paths = " ".join(_relative(run.path, root) for run in comparison.runs)
-    aa = is_aa(comparison) and len(comparison.runs) == 2
+    aa = is_aa(comparison)
     notes = setting_notes(comparison, language)
     if aa and (gap := gap_note(*comparison.runs, language)):
         notes.append(gap)
@@ -932,12 +855,7 @@ def sample_table(path: Path, columns=SAMPLE_COLUMNS) -> str:
             )
         rows = list(reader)
     # A long name may break after an underscore: the values, not the names, set widths.
-    lines = [
-        _row(f"<code>{column.replace('_', '_<wbr>')}</code>" for column in columns),
-        "|" + "".join("---:|" if column in NUMERIC else "---|" for column in columns),
-    ]
-    lines += [
-        _row(f"`{row[column]}`" if row[column] else "" for column in columns)
-        for row in rows
-    ]
-    return "\n".join(unsearched(lines)) + "\n"
+    header = [f"<code>{column.replace('_', '_<wbr>')}</code>" for column in columns]
+    align = ["---:|" if column in NUMERIC else "---|" for column in columns]
+    cells = [[f"`{row[c]}`" if row[c] else "" for c in columns] for row in rows]
+    return markdown_table(header, cells, align) + "\n"

@@ -20,18 +20,28 @@ FIXTURE = (
 
 
 def _place(root: Path, csv_path: Path, *, metadata=True, rows=None, meta_changes=None):
+    """The fixture (or ``rows``) as a current benchmark writes it: a timed row without
+    a noisy flag is steady, its block times (4 blocks at its latency) in the metadata;
+    ``meta_changes`` replace or (None) remove metadata keys."""
+    rows = [
+        dict(row, noisy=row.get("noisy") or ("false" if row["latency"] else ""))
+        for row in (_rows() if rows is None else rows)
+    ]
     (root / csv_path).parent.mkdir(parents=True, exist_ok=True)
-    text = FIXTURE.read_text()
-    if rows is not None:
-        text = _csv(rows)
-    (root / csv_path).write_text(text)
+    (root / csv_path).write_text(_csv(rows))
     if metadata:
         meta = json.loads(FIXTURE.with_suffix(".json").read_text())
-        if rows is not None:
-            meta["cells"] = len(rows)
-        meta["csv_sha256"] = hashlib.sha256(
-            (root / csv_path).read_bytes()
-        ).hexdigest()  # as the benchmark does
+        meta["cells"] = len(rows)
+        meta["blocks"] = {
+            row["trial"]: {
+                "number_per_run": 1,
+                "raw_times": [float(row["latency"])] * 4,
+            }
+            for row in rows
+            if row["latency"]
+        }
+        # as the benchmark does
+        meta["csv_sha256"] = hashlib.sha256((root / csv_path).read_bytes()).hexdigest()
         for key, value in (meta_changes or {}).items():
             if value is None:
                 meta.pop(key, None)
@@ -94,8 +104,8 @@ def test_without_fresh_results_the_committed_sample_is_shown_and_labelled(tmp_pa
         in spanish
     )
     assert (
-        "A `results/benchmark.csv` present when the site is built (the pipeline "
-        "writes one) replaces it" in english
+        "No `results/benchmark.csv` was present when the site was built (the "
+        "pipeline writes one)" in english
     )
 
 
@@ -107,49 +117,44 @@ def test_no_results_at_all_is_an_error_not_an_empty_or_invented_page(tmp_path):
         results.load(tmp_path)
 
 
-@pytest.mark.parametrize("where", [results.FRESH, results.SAMPLE])
-def test_a_csv_without_its_metadata_is_a_clear_error(tmp_path, where):
-    _place(tmp_path, where, metadata=False)
-    with pytest.raises(
-        results.ResultsError, match=r"has no metadata beside it \(.*\.json\)"
-    ) as error:
+@pytest.mark.parametrize(
+    "where, place, match",
+    [
+        (where, {"metadata": False}, r"has no metadata beside it \(.*\.json\)")
+        for where in (results.FRESH, results.SAMPLE)
+    ]
+    + [
+        (
+            results.FRESH,
+            {"meta_changes": {"torch_build": None, "date": None}},
+            "metadata lacks torch_build, date",
+        ),
+        (
+            results.FRESH,
+            {"meta_changes": {"csv_sha256": "0" * 64}},
+            "csv_sha256 does not match results/benchmark.csv",
+        ),
+        (
+            results.FRESH,
+            {"meta_changes": {"torch_build": "2.12.0+cpu git 0 cuda none hip none"}},
+            "not the same run",
+        ),
+        (
+            results.FRESH,
+            {"rows": [{k: v for k, v in r.items() if k != "memory"} for r in _rows()]},
+            r"not a benchmark CSV \(no memory column",
+        ),
+    ],
+)
+def test_untraceable_results_are_refused_in_one_clear_line(
+    tmp_path, where, place, match
+):
+    """No metadata, metadata without torch_build or date, another run's metadata (by
+    csv_sha256 or torch build), a CSV off the template."""
+    _place(tmp_path, where, **place)
+    with pytest.raises(results.ResultsError, match=match) as error:
         results.load(tmp_path)
     assert "\n" not in str(error.value)
-
-
-def test_metadata_without_hardware_torch_or_date_is_a_clear_error(tmp_path):
-    _place(tmp_path, results.FRESH, meta_changes={"torch_build": None, "date": None})
-    with pytest.raises(results.ResultsError, match="metadata lacks torch_build, date"):
-        results.load(tmp_path)
-
-
-def test_metadata_whose_csv_sha256_is_another_csvs_is_refused(tmp_path):
-    _place(tmp_path, results.FRESH, meta_changes={"csv_sha256": "0" * 64})
-    with pytest.raises(
-        results.ResultsError, match="csv_sha256 does not match results/benchmark.csv"
-    ):
-        results.load(tmp_path)
-
-
-def test_metadata_of_another_run_is_refused(tmp_path):
-    _place(
-        tmp_path,
-        results.FRESH,
-        meta_changes={"torch_build": "2.12.0+cpu git 0 cuda none hip none"},
-    )
-    with pytest.raises(results.ResultsError, match="not the same run"):
-        results.load(tmp_path)
-
-
-def test_a_csv_off_the_template_is_refused(tmp_path):
-    rows = [
-        {key: value for key, value in row.items() if key != "memory"} for row in _rows()
-    ]
-    _place(tmp_path, results.FRESH, rows=rows)
-    with pytest.raises(
-        results.ResultsError, match=r"not a benchmark CSV \(no memory column"
-    ):
-        results.load(tmp_path)
 
 
 def test_the_machine_torch_build_and_date_come_from_the_metadata(tmp_path):
@@ -226,9 +231,8 @@ def test_a_cell_that_did_not_run_keeps_its_row_with_the_error(tmp_path):
         if "out of memory" in line
     )
     assert "✗ did not run: RuntimeError: out of memory" in line and "<s>" not in line
-    assert results.plot_svg(
-        shown, "en"
-    )  # a row without latency is not plotted, and does not break it
+    # a row without latency is not plotted, and does not break it
+    assert results.plot_svg(shown, "en")
 
 
 def test_the_plot_draws_latency_against_batch_in_the_pages_language(tmp_path):
@@ -250,10 +254,8 @@ def test_the_dark_plot_is_transparent_with_light_ink_and_the_same_data(tmp_path)
     light, dark = results.plot_svg(shown, "en"), results.plot_svg(shown, "en", "dark")
     ink = results.SCHEMES["dark"]["ink"]
     assert ink in dark and ink not in light
-    for svg in (
-        light,
-        dark,
-    ):  # no white figure behind the axes: the page's background shows
+    # no white figure behind the axes: the page's background shows
+    for svg in (light, dark):
         assert "fill: #ffffff" not in svg.split('id="axes_1"')[0]
     data = [color for color in ("#1f77b4", "#ff7f0e", results.FAILED_COLOR)]
     assert all(color in light and color in dark for color in data)
@@ -306,9 +308,10 @@ def test_a_built_results_page_has_the_table_the_plot_and_the_files(tmp_path):
         and (out / "latency-dark.svg").is_file()
     )
     failed = sum(row["quality_pass"] == "false" for row in _rows())
+    # latency, samples/s
     assert (
         "<table>" in html and html.count("<s>") == 2 * failed == 12 and "±" not in html
-    )  # latency, samples/s
+    )
     assert "Committed sample, not a measurement of this site build" in html
     assert (out / "latency.svg").read_text().lstrip().startswith("<?xml")
     assert (out / "benchmark.csv").read_bytes() == (
@@ -438,36 +441,19 @@ def test_noisy_cells_are_flagged_in_the_table_with_the_criterion_from_the_metada
     )
 
 
-def test_metadata_that_gives_the_noise_criterion_only_in_words_is_quoted(tmp_path):
-    _place(
-        tmp_path,
-        results.FRESH,
-        rows=_noisy_rows(["false"] * 12),
-        meta_changes={
-            "noise": {
-                "criterion": "IQR above 10% of the median, or fewer than 5 blocks"
-            }
-        },
-    )
-    shown = results.load(tmp_path)
-    assert (
-        "as the metadata states it: IQR above 10% of the median, or "
-        "fewer than 5 blocks." in results.table(shown, "en")
-    )
-    assert "tal como lo dan los metadatos (en inglés)" in results.table(shown, "es")
-
-
-def test_a_csv_from_before_the_noise_flag_shows_noise_as_unknown(tmp_path):
-    _place(tmp_path, results.FRESH)  # the fixture has neither blocks nor noisy
-    shown = results.load(tmp_path)
-    assert all(row["noisy"] is None for row in shown.rows)
-    table = results.table(shown, "en")
-    assert all("| unknown |" in line for line in _table_rows(table))
-    assert "so whether a cell was noisy is unknown" in table
-    assert "desconocido" in results.table(shown, "es")
-    assert "noisy (hollow marker)" not in results.plot_svg(
-        shown, "en"
-    )  # unknown is not drawn as noisy
+@pytest.mark.parametrize("older", ["no noisy column", "no block times"])
+def test_an_older_benchmarks_results_are_refused(tmp_path, older):
+    """What the page says of noise and verdicts needs both."""
+    changes = {"blocks": None} if older == "no block times" else {}
+    _place(tmp_path, results.FRESH, meta_changes=changes)
+    if older == "no noisy column":  # the fixture as written, its metadata matched
+        (tmp_path / results.FRESH).write_text(FIXTURE.read_text())
+        beside = (tmp_path / results.FRESH).with_suffix(".json")
+        meta = json.loads(beside.read_text())
+        meta["csv_sha256"] = hashlib.sha256(FIXTURE.read_bytes()).hexdigest()
+        beside.write_text(json.dumps(meta))
+    with pytest.raises(results.ResultsError, match="no noisy flag or no block times"):
+        results.load(tmp_path)
 
 
 def test_a_bad_noisy_value_is_refused(tmp_path):
@@ -524,7 +510,7 @@ def test_the_comparison_is_the_compare_commands_verdicts_as_a_table(tmp_path):
     # latency halved: faster where both rows passed and are steady (their IQRs are far
     # below 50%) ...
     steady_passed = [r for r in first[1:] if r["quality_pass"] == "true"]
-    assert sum("**faster** (beyond" in line for line in lines) == len(steady_passed)
+    assert sum("**faster** (95% 0.500" in line for line in lines) == len(steady_passed)
     # ... never for a noisy row or a failed one, each saying why
     noisy = next(
         line for line in lines if line.startswith("| inference | `float32` | 2 |")
@@ -534,9 +520,8 @@ def test_the_comparison_is_the_compare_commands_verdicts_as_a_table(tmp_path):
     # One rounding, the written latency's: under WRITTEN (float64 adds ~1e-16); 2 x
     # is margin.
     assert ratio == pytest.approx(0.5, rel=2 * WRITTEN)  # halved, on paper ...
-    assert (
-        _cells(noisy)[5] == "—" and "0.50" not in noisy
-    )  # ... but no ratio is shown for it
+    # ... but no ratio is shown for it
+    assert _cells(noisy)[5] == "—" and "0.50" not in noisy
     failed = [line for line in lines if "failed the quality check" in line]
     assert len(failed) == sum(r["quality_pass"] == "false" for r in first)
     assert all("✗ <s>" in line for line in failed)
@@ -549,7 +534,7 @@ def test_the_comparison_is_the_compare_commands_verdicts_as_a_table(tmp_path):
     assert judged and all(_cells(line)[5] == "0.50" for line in judged)
     assert (
         "**[1]** `samples/benchmark-cpu-threads1.csv`" in english
-        and "**faster** (beyond ×1.050)" in english
+        and "**faster** (95% 0.500–0.500, limit ×1.050)" in english
     )
     meta = json.loads(FIXTURE.with_suffix(".json").read_text())
     assert (
@@ -558,16 +543,16 @@ def test_the_comparison_is_the_compare_commands_verdicts_as_a_table(tmp_path):
     )
     spanish = results.comparison_table(comparison, tmp_path, "es")
     assert (
-        "**más rápida** (fuera del límite ×1.050)" in spanish
+        "**más rápida** (95% 0.500–0.500, límite ×1.050)" in spanish
         and "por encima del límite" not in spanish
     )
     assert "no comparada ([2] marcada como ruidosa)" in spanish
     assert "[1] y [2] no superaron la comprobación de calidad" in spanish
-    svg = results.comparison_svg(comparison, "en")
+    svg = results.plot_svg(comparison, "en")
     assert (
         "time / [1] (log scale; left of 1: faster)" in svg and ">faster</text>" in svg
     )
-    assert "tiempo / [1]" in results.comparison_svg(comparison, "es")
+    assert "tiempo / [1]" in results.plot_svg(comparison, "es")
 
 
 def test_the_comparison_plot_draws_no_bar_for_a_cell_not_compared(tmp_path):
@@ -597,12 +582,10 @@ def test_the_comparison_plot_draws_no_bar_for_a_cell_not_compared(tmp_path):
         for p in axis.patches
         if isinstance(p, Rectangle) and p.get_facecolor()[:3] == (0.9, 0.9, 0.9)
     ]
-    assert (
-        len(bars) == len(bands) == len(judged)
-    )  # one verdict bar and one noise band per judged cell
-    for band, verdict in zip(
-        bands, judged, strict=False
-    ):  # the band spans 1 / (1 + t) to 1 + t: symmetric on the log axis
+    # one verdict bar and one noise band per judged cell
+    assert len(bars) == len(bands) == len(judged)
+    # the band spans 1 / (1 + t) to 1 + t: symmetric on the log axis
+    for band, verdict in zip(bands, judged, strict=False):
         assert band.get_x() == pytest.approx(1 / verdict.factor)
         assert band.get_x() + band.get_width() == pytest.approx(verdict.factor)
     labels = [text.get_text() for text in axis.texts]
@@ -645,9 +628,8 @@ def test_the_committed_pair_is_two_real_runs_that_differ_in_threads_only():
         for path in results.COMPARISON
     ]
     assert [m["threads"] for m in metas] == [1, 2]
-    assert (
-        metas[0]["run"] == metas[1]["run"]
-    )  # same preset, shapes, dtypes, batches, seed
+    # same preset, shapes, dtypes, batches, seed
+    assert metas[0]["run"] == metas[1]["run"]
     assert (
         len(comparison.keys) == metas[0]["cells"]
         and comparison.counts(1)["missing"] == 0
@@ -685,9 +667,8 @@ def test_the_comparison_note_is_built_from_the_metadata_and_warns_in_each_langua
     comparison = results.load_comparison(tmp_path)
     english = results.comparison_section(comparison, tmp_path, "en", "c.svg")
     spanish = results.comparison_section(comparison, tmp_path, "es", "c.svg")
-    assert (
-        "Runs of `python snippets/measuring/benchmark.py` committed" in english
-    )  # no common preset
+    # no common preset
+    assert "Runs of `python snippets/measuring/benchmark.py` committed" in english
     assert "thread count (`1` → `2`), preset (`tiny` → `quick`)" in english
     assert (
         "More than one setting differs, so each ratio mixes their effects." in english
@@ -738,34 +719,6 @@ def test_a_failed_cell_says_which_criterion_failed_when_the_csv_records_it(tmp_p
     assert failed and all("| ✗ agreement 0.5 < 0.99 |" in line for line in failed)
 
 
-@pytest.mark.parametrize(
-    "language, within, drift",
-    [
-        (
-            "en",
-            "not a significance test",
-            "t is the spread within each run: it cannot see how far the machine drifts",
-        ),
-        (
-            "es",
-            "no una prueba de significación",
-            "t es la dispersión dentro de cada ejecución: no ve cuánto se desvía",
-        ),
-    ],
-)
-def test_the_criterion_claims_only_the_spread_within_each_run(
-    tmp_path, language, within, drift
-):
-    """Not 'conservative': the committed A/A pair shows a verdict the within-run
-    spread cannot explain."""
-    _pair(tmp_path, _noisy_rows(["false"] * 12), _halved(_noisy_rows(["false"] * 12)))
-    text = results.comparison_table(
-        results.load_comparison(tmp_path), tmp_path, language
-    )
-    assert within in text and drift in text
-    assert "conservative" not in text and "conservadora" not in text
-
-
 def test_the_committed_aa_pair_is_two_runs_of_the_same_settings_at_different_times():
     comparison = results.load_comparison(ROOT, results.AA_PAIR)
     assert (
@@ -776,12 +729,10 @@ def test_the_committed_aa_pair_is_two_runs_of_the_same_settings_at_different_tim
     first, second = comparison.runs
     assert results.compare.differences(first, second) == {}
     assert first.threads == second.threads and first.preset == second.preset
-    assert (
-        results.AA_PAIR[1] == results.COMPARISON[1]
-    )  # the page says the two pairs share their [2]
-    assert not results.is_aa(
-        results.load_comparison(ROOT)
-    )  # the threads pair is not one
+    # the page says the two pairs share their [2]
+    assert results.AA_PAIR[1] == results.COMPARISON[1]
+    # the threads pair is not one
+    assert not results.is_aa(results.load_comparison(ROOT))
     metas = [
         json.loads((ROOT / path).with_suffix(".json").read_text())
         for path in results.AA_PAIR
@@ -949,6 +900,7 @@ def test_the_sample_table_shows_the_files_values_as_written():
     with (ROOT / results.SAMPLE).open(newline="", encoding="utf-8") as file:
         rows = list(csv.DictReader(file))
     assert len(lines) == 2 + len(rows)
+    assert lines[1] == "|---|---|---:|---:|---:|---:|---|---|---|"  # numbers right
     for line, row in zip(lines[2:], rows, strict=False):
         cells = [cell.strip().strip("`") for cell in line.strip("|").split(" | ")]
         assert cells == [row[column] for column in results.SAMPLE_COLUMNS], row["trial"]
@@ -1034,10 +986,12 @@ def test_with_block_times_the_verdict_is_an_interval_and_the_page_says_so(
         results.load_comparison(tmp_path), tmp_path, language
     )
     assert rule in text and "rule of thumb" not in text and "regla práctica" not in text
+    # Not 'conservative': the committed A/A pair shows a verdict that the spread within
+    # each run cannot explain.
+    assert "conservative" not in text and "conservadora" not in text
     judged = [line for line in _table_rows(text) if "**" in line]
-    assert judged and all(
-        interval in line for line in judged
-    )  # twice as slow, its interval shown
+    # twice as slow, its interval shown
+    assert judged and all(interval in line for line in judged)
 
 
 @pytest.mark.parametrize(

@@ -82,15 +82,17 @@ def test_a_plot_is_drawn_once_and_again_whenever_something_it_is_drawn_from_chan
     for file in (drawing, compare):
         file.parent.mkdir(parents=True)
         file.write_text("# version 1\n")
-    monkeypatch.setattr(hook, "results_module", SimpleNamespace(__file__=str(drawing)))
     drawn = []
 
     def draw(data, language, scheme):
         drawn.append((data, language, scheme))
         return f"<svg>{data.rows} {language} {scheme} {len(drawn)}</svg>"
 
+    module = SimpleNamespace(__file__=str(drawing), plot_svg=draw)
+    monkeypatch.setattr(hook, "results_module", module)
+
     def plot(data=Data((1, 2)), language="en", scheme="light"):
-        return hook.svg(tmp_path, draw, data, language, scheme)
+        return hook.svg(tmp_path, data, language, scheme)
 
     first = plot()
     assert plot() == first and len(drawn) == 1  # the second came from the cache
@@ -127,10 +129,11 @@ def test_plots_no_language_of_the_build_used_are_removed_after_it(
 ):
     hook = load_hook("results")
     monkeypatch.setattr(hook, "_code", lambda: "code")
+    monkeypatch.setattr(hook.results_module, "plot_svg", lambda *_: "<svg/>")
     config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"), plugins={})
-    old = hook.svg(tmp_path, lambda data, language, scheme: "<svg/>", Data((0,)), "en")
+    old = hook.svg(tmp_path, Data((0,)), "en")
     hook.on_pre_build(config)
-    hook.svg(tmp_path, lambda data, language, scheme: "<svg/>", Data((1,)), "en")
+    hook.svg(tmp_path, Data((1,)), "en")
     hook.on_post_build(config)
     assert [path.name for path in (tmp_path / hook.PLOTS).iterdir()] == [
         next(iter(hook._used_plots)).name

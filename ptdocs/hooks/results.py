@@ -70,30 +70,26 @@ def on_files(files, config):
             add_beside(files, config, page, source, name, content)
             return source
 
-        def plots(name, draw, data, language=language):
+        def plots(name, data, language=language):
             """The drawing in each colour scheme, shown in its scheme (see picture)."""
             return [
                 add(
                     f"results-{name}-{language}{dark}.svg",
                     f"{name}{dark}.svg",
-                    svg(root, draw, data, language, scheme),
+                    svg(root, data, language, scheme),
                 )
                 for dark, scheme in (("", "light"), ("-dark", "dark"))
             ]
 
-        plot, dark = plots("latency", results_module.plot_svg, results)
-        csv_link, json_link = (
-            add(f"results-{name}", name, (root / path).read_bytes())
-            for name, path in (
-                ("benchmark.csv", results.csv_path),
-                ("benchmark.json", results.json_path),
-            )
-        )
-        links = (plot, csv_link, json_link, dark)
-        shown = {MARKER: results_module.section(results, language, *links)}
+        plot, dark = plots("latency", results)
+        data = {"benchmark.csv": results.csv_path, "benchmark.json": results.json_path}
+        links = [
+            add(f"results-{n}", n, (root / p).read_bytes()) for n, p in data.items()
+        ]
+        shown = {MARKER: results_module.section(results, language, plot, *links, dark)}
         for marker, (name, _) in COMPARISONS.items():
             if (comparison := comparisons[marker]) is not None:
-                links = plots(name, results_module.comparison_svg, comparison)
+                links = plots(name, comparison)
                 shown[marker] = results_module.comparison_section(
                     comparison, root, language, *links
                 )
@@ -135,14 +131,14 @@ def on_page_markdown(markdown, page, config, files):
     return markdown
 
 
-def svg(root: Path, draw, data, language: str, scheme: str = "light") -> str:
-    """``draw(data, language, scheme)``, from the plot cache when drawn from the same
-    inputs."""
-    text = repr(data)
+def svg(root: Path, data, language: str, scheme: str = "light") -> str:
+    """``plot_svg(data, language, scheme)``, from the plot cache when drawn from the
+    same inputs."""
+    draw, text = results_module.plot_svg, repr(data)
     if " at 0x" in text:  # a repr without the content: its digest would not name it
         return draw(data, language, scheme)
     digest = hashlib.sha256()
-    for part in (draw.__name__, language, scheme, text, _code(), _matplotlib()):
+    for part in (language, scheme, text, _code(), _matplotlib()):
         digest.update(part.encode("utf-8") + b"\0")
     path = root / PLOTS / f"{digest.hexdigest()}.svg"
     _used_plots.add(path)
