@@ -136,6 +136,9 @@ def test_a_spanish_page_without_english_page_is_named(docs):
 
 
 TEXT_BLOCK = "```text\nuna nota que no es código\n```\n"
+VALUES = "<!-- prose-values: x.grad.item() -> 6 -->"
+ES, EN = "docs/es/autograd.md", "docs/en/autograd.md"
+BLOCK = "a ```python block including snippets/autograd/basics.py"
 
 
 @pytest.mark.parametrize(
@@ -145,67 +148,78 @@ TEXT_BLOCK = "```text\nuna nota que no es código\n```\n"
             "basics.py:twice",
             "basics.py:thrice",
             [
-                "docs/es/autograd.md, line 15, includes snippets/autograd/basics.py:"
-                "thrice where docs/en/autograd.md, line 15, includes "
-                "snippets/autograd/basics.py:twice"
+                f"{ES}, line 15, has {BLOCK}:thrice where {EN}, line 15, has "
+                f"{BLOCK}:twice"
             ],
         ),
-        (  # a missing snippet, and its block
+        (  # snippets in another order
+            ':once"',
+            ':twice"\n--8<-- "snippets/autograd/basics.py:once"',
+            [
+                f"{ES}, line 5, has {BLOCK}:twice, snippets/autograd/basics.py:once "
+                f"where {EN}, line 5, has {BLOCK}:once"
+            ],
+        ),
+        (  # a missing block
             '    ```python\n    --8<-- "snippets/autograd/basics.py:twice"\n    ```\n',
             "",
-            [
-                "docs/es/autograd.md does not include snippets/autograd/basics.py:"
-                "twice, which docs/en/autograd.md includes at line 15",
-                "docs/es/autograd.md has 2 code blocks where docs/en/autograd.md has "
-                "3; not translated: the ```python block at line 14 of "
-                "docs/en/autograd.md, first include snippets/autograd/basics.py:twice",
-            ],
+            [f"{ES} lacks {BLOCK}:twice, which {EN} has at line 15"],
         ),
         (  # an extra code block
             TEXT_BLOCK,
             TEXT_BLOCK + "\n```text\notra nota\n```\n",
-            [
-                "docs/es/autograd.md has 4 code blocks where docs/en/autograd.md has "
-                "3; the extra: the ```text block at line 22 of docs/es/autograd.md"
-            ],
+            [f"{ES}, line 23, has a ```text block, which {EN} does not have"],
         ),
-        (  # a missing heading, named with both lists
+        (  # a missing heading, named with its English title
             "## Acumulación\n",
             "Acumulación\n",
             [
-                "docs/es/autograd.md has 0 level-2 headings (##) where "
-                "docs/en/autograd.md has 1: Spanish (none); English «Accumulation»"
+                f"{ES} lacks a level-2 heading («Accumulation»), which {EN} has at "
+                "line 9"
             ],
         ),
         (  # a link to another page (anchors may differ: #shapes, #formas)
             "tensors.md#formas",
             "index.md",
             [
-                "docs/es/autograd.md does not link to tensors.md, which "
-                "docs/en/autograd.md links to",
-                "docs/es/autograd.md links to index.md, which docs/en/autograd.md "
-                "does not link to",
+                f"{ES}, line 3, has a link to index.md where {EN}, line 3, has a link "
+                "to tensors.md"
             ],
         ),
+        (  # prose-values must be the same checks in both languages
+            VALUES,
+            VALUES.replace("6", "7"),
+            [
+                f"{ES}, line 11, has {VALUES.replace('6', '7')} where {EN}, line 11, "
+                f"has {VALUES}"
+            ],
+        ),
+        (
+            "## Acumulación\n\n" + VALUES,
+            "## Acumulación\n",
+            [f"{ES} lacks {VALUES}, which {EN} has at line 11"],
+        ),
     ],
-    ids=["snippet", "missing snippet", "extra block", "heading", "link"],
+    ids=[
+        "snippet",
+        "order",
+        "missing block",
+        "extra block",
+        "heading",
+        "link",
+        "values",
+        "no values",
+    ],
 )
 def test_a_structure_difference_is_named(docs, old, new, expected):
+    english = ENGLISH.replace("## Accumulation\n", "## Accumulation\n\n" + VALUES)
+    spanish = SPANISH.replace("## Acumulación\n", "## Acumulación\n\n" + VALUES)
+    (docs / "en" / "autograd.md").write_text(english)
+    (docs / "es" / "autograd.md").write_text(spanish)
     assert compare(docs, "autograd.md") == []
-    assert old in SPANISH
-    (docs / "es" / "autograd.md").write_text(SPANISH.replace(old, new))
+    assert old in spanish
+    (docs / "es" / "autograd.md").write_text(spanish.replace(old, new, 1))
     assert compare(docs, "autograd.md") == expected
-
-
-def test_snippets_in_another_order_are_caught(docs):
-    swapped = (
-        SPANISH.replace("basics.py:once", "basics.py:TMP")
-        .replace("basics.py:twice", "basics.py:once")
-        .replace("basics.py:TMP", "basics.py:twice")
-    )
-    (docs / "es" / "autograd.md").write_text(swapped)
-    problems = compare(docs, "autograd.md")
-    assert problems and all("includes" in problem for problem in problems)
 
 
 def test_a_fence_shown_inside_a_longer_fence_is_one_block():
@@ -213,37 +227,9 @@ def test_a_fence_shown_inside_a_longer_fence_is_one_block():
         '````markdown\n```python\n--8<-- "snippets/a.py:x"\n```\n````\n'
         "\n~~~\nplain\n~~~\n"
     )
-    blocks = translations.code_blocks(text)
-    assert [(b.line, b.end, b.language, b.includes) for b in blocks] == [
+    assert translations.outline(text).blocks == [
         (1, 5, "markdown", (("snippets/a.py:x", 3),)),
         (7, 9, "", ()),
-    ]
-
-
-def test_prose_values_must_be_the_same_checks_in_both_languages(docs):
-    directive = "<!-- prose-values: x.grad.item() -> 6 -->\n"
-    english, spanish = docs / "en" / "autograd.md", docs / "es" / "autograd.md"
-    english.write_text(
-        ENGLISH.replace("## Accumulation\n", "## Accumulation\n\n" + directive)
-    )
-    spanish.write_text(
-        SPANISH.replace("## Acumulación\n", "## Acumulación\n\n" + directive)
-    )
-    assert compare(docs, "autograd.md") == []
-    spanish.write_text(
-        SPANISH.replace(
-            "## Acumulación\n", "## Acumulación\n\n" + directive.replace("6", "7")
-        )
-    )
-    assert compare(docs, "autograd.md") == [
-        "docs/es/autograd.md, line 11, has <!-- prose-values: x.grad.item() -> 7 --> "
-        "where docs/en/autograd.md, line 11, has <!-- prose-values: "
-        "x.grad.item() -> 6 -->"
-    ]
-    spanish.write_text(SPANISH)
-    assert compare(docs, "autograd.md") == [
-        "docs/es/autograd.md lacks <!-- prose-values: x.grad.item() -> 6 -->, which "
-        "docs/en/autograd.md has at line 11"
     ]
 
 
@@ -460,8 +446,8 @@ def test_status_lists_structure_differences_too(docs, capsys):
     code, out = status(docs, capsys)
     assert (
         "\nWhere the Spanish page's structure differs from the English page (the tests "
-        "report these too):\n  docs/es/autograd.md, line 15, includes "
-        "snippets/autograd/basics.py:thrice"
+        "report these too):\n  docs/es/autograd.md, line 14, has a ```python block "
+        "including snippets/autograd/basics.py:thrice"
     ) in out
 
 
@@ -475,7 +461,8 @@ def test_mark_refuses_a_page_whose_structure_differs_and_leaves_it_untouched(
     err = capsys.readouterr().err
     assert err.startswith(
         "error: not marked: docs/es/autograd.md differs from docs/en/autograd.md:\n"
-        "  docs/es/autograd.md has 4 code blocks where docs/en/autograd.md has 3"
+        "  docs/es/autograd.md, line 22, has a ```text block, which "
+        "docs/en/autograd.md does not have"
     )
     assert page.read_bytes() == before
 
