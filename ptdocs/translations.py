@@ -91,19 +91,19 @@ def twins(docs: Path) -> list[str]:
     return sorted(set(pages(docs, SOURCE)) & set(pages(docs, TARGET)))
 
 
-def missing_twins(docs: Path) -> list[str]:
-    """Pages without their twin in the other language."""
-    english, spanish = set(pages(docs, SOURCE)), set(pages(docs, TARGET))
-    problems = []
-    for page in sorted(english ^ spanish, key=lambda page: (page in spanish, page)):
-        en, es = (shown(docs / language / page, docs) for language in (SOURCE, TARGET))
-        problems.append(
-            f"{en} has no Spanish twin: create {es} (same file name) and translate it"
-            if page in english
-            else f"{es} has no English page {en}: rename it to match its English "
-            "page, or remove it"
+def missing_twins(docs: Path, language: str | None = None) -> list[str]:
+    """Pages without their twin in the other language (``language``: only its own)."""
+    found = {lang: set(pages(docs, lang)) for lang in (SOURCE, TARGET)}
+    return [
+        f"{shown(docs / lang / page, docs)} has no {lacks} "
+        f"{shown(docs / other / page, docs)}: {advice}"
+        for lang, other, lacks, advice in (
+            (SOURCE, TARGET, "Spanish twin", "create it and translate the page"),
+            (TARGET, SOURCE, "English page", "rename it to match one, or remove it"),
         )
-    return problems
+        if language in (None, lang)
+        for page in sorted(found[lang] - found[other])
+    ]
 
 
 class CodeBlock(NamedTuple):
@@ -557,16 +557,6 @@ def glossary(guide: Path) -> list[Term]:
     return terms
 
 
-def translated(docs: Path, page: str) -> bool:
-    """Whether a Spanish page records an English version. One that does not is the
-    English text copied in by an English-only contributor: it warns as outdated, and
-    the checks of Spanish prose (glossary, spelling) wait until it is marked."""
-    try:
-        return recorded_hash(docs, docs / TARGET / page) is not None
-    except TranslationError:  # front matter that is not YAML: reported elsewhere
-        return True
-
-
 def catalog_entries(root: Path):
     """(file, message) of each current (not fuzzy) Spanish translation."""
     for domain in catalog.DOMAINS:
@@ -580,13 +570,7 @@ def glossary_problems(docs: Path, terms: list[Term]) -> list[str]:
     """Spanish prose of translated pages and catalogs (a page shows their comments,
     strings and output; plural entries aside) using a form the glossary rules out."""
     asides = _asides(terms)
-    texts = [
-        (shown(docs / TARGET / page, docs), label, prose)
-        for page in pages(docs, TARGET)
-        if translated(docs, page)
-        for label, prose in prose_texts(docs / TARGET / page, terms)
-    ]
-    texts += [
+    texts = [*prose_texts(docs, terms)] + [
         (name, f"entry at line {message.lineno}", _catalog_prose(message, asides))
         for name, message in catalog_entries(docs.parent)
         if isinstance(message.string, str)
@@ -659,15 +643,25 @@ def _lines_only(match: re.Match) -> str:
     return "\n" * match[0].count("\n")
 
 
-def prose_texts(path: Path, terms: list[Term]):
-    """(label, text) of :func:`sources`, with what is not prose blanked out."""
+def prose_texts(docs: Path, terms: list[Term]):
+    """(page, label, text) of :func:`sources` of each translated Spanish page, what is
+    not prose blanked out. A page that records no English version is the English text
+    copied in by an English-only contributor: it warns as outdated, and the checks of
+    Spanish prose (glossary, spelling) wait until it is marked."""
     asides = _asides(terms)
-    for label, text in sources(path):
-        text = re.sub(r"<!--.*?-->", _lines_only, text, flags=re.S)
-        fenced = {n for b in outline(text).blocks for n in range(b.line, b.end + 1)}
-        lines = enumerate(text.split("\n"), start=1)
-        prose = ["" if n in fenced else _prose_line(line, asides) for n, line in lines]
-        yield label, "\n".join(prose)
+    for page in pages(docs, TARGET):
+        path = docs / TARGET / page
+        try:
+            if recorded_hash(docs, path) is None:
+                continue
+        except TranslationError:  # front matter that is not YAML: reported elsewhere
+            pass
+        for label, text in sources(path):
+            text = re.sub(r"<!--.*?-->", _lines_only, text, flags=re.S)
+            fenced = {n for b in outline(text).blocks for n in range(b.line, b.end + 1)}
+            lines = enumerate(text.split("\n"), start=1)
+            prose = ["" if n in fenced else _prose_line(ln, asides) for n, ln in lines]
+            yield shown(path, docs), label, "\n".join(prose)
 
 
 def _asides(terms: list[Term]) -> set[str]:

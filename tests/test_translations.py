@@ -122,16 +122,16 @@ def test_a_correct_pair_passes(docs):
 def test_a_missing_spanish_twin_is_named(docs):
     (docs / "es" / "tensors.md").unlink()
     assert missing_twins(docs) == [
-        "docs/en/tensors.md has no Spanish twin: create docs/es/tensors.md (same file "
-        "name) and translate it"
+        "docs/en/tensors.md has no Spanish twin docs/es/tensors.md: create it and "
+        "translate the page"
     ]
 
 
 def test_a_spanish_page_without_english_page_is_named(docs):
     write(docs.parent, {"docs/es/extra.md": "# Extra\n"})
     assert missing_twins(docs) == [
-        "docs/es/extra.md has no English page docs/en/extra.md: rename it to match its "
-        "English page, or remove it"
+        "docs/es/extra.md has no English page docs/en/extra.md: rename it to match "
+        "one, or remove it"
     ]
 
 

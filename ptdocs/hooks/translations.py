@@ -35,47 +35,26 @@ def on_config(config):
     return config
 
 
-# A page without its twin: (its language, the other, what it lacks, what to do).
-_TWINLESS = (
-    (SOURCE, TARGET, "Spanish twin", f"run `{translations.COMMAND} status`"),
-    (TARGET, SOURCE, "English page", "rename or remove it"),
-)
-
-
 def on_files(files, config):
     """Warn, once per language built, about its pages that have no twin."""
-    docs = Path(config.docs_dir)
     building = getattr(config.plugins.get("i18n"), "current_language", None)
-    for language, other, lacks, advice in _TWINLESS:
-        if building in (None, language):
-            pages = set(translations.pages(docs, language))
-            for page in sorted(pages - set(translations.pages(docs, other))):
-                log.warning(
-                    f"docs/{language}/{page} has no {lacks} docs/{other}/{page}; "
-                    + advice
-                )
+    for problem in translations.missing_twins(Path(config.docs_dir), building):
+        log.warning(problem)
     return files
 
 
-def _outdated(page, config) -> str | None:
-    """The page's path inside its language folder when it is an outdated translation."""
+def _notice(page, config) -> str | None:
+    """The notice of an outdated Spanish page (or one showing English code comments):
+    a Markdown admonition linking its English page."""
     language, _, relative = page.file.src_uri.partition("/")
+    docs = Path(config.docs_dir)
     if language != TARGET:
         return None
-    docs = Path(config.docs_dir)
-    if translations.freshness(docs, relative).state == translations.OUTDATED:
-        return relative
-    if left := translations.untranslated_comments(docs, relative):
+    if translations.freshness(docs, relative).state != translations.OUTDATED:
+        if not (left := translations.untranslated_comments(docs, relative)):
+            return None
         where = ", ".join(map(str, left))
         log.info(f"docs/{language}/{relative} shows code comments in English: {where}")
-        return relative
-    return None
-
-
-def _notice(page, config) -> str | None:
-    """The outdated page's notice, a Markdown admonition linking its English page."""
-    if _outdated(page, config) is None:
-        return None
     words = translations.MESSAGES[TARGET]
     english = getattr(page.file, "alternates", {}).get(SOURCE)
     url = english.url if english is not None else page.url.removeprefix(f"{TARGET}/")
