@@ -119,20 +119,19 @@ def test_a_correct_pair_passes(docs):
     assert [compare(docs, page) for page in ("autograd.md", "tensors.md")] == [[], []]
 
 
-def test_a_missing_spanish_twin_is_named(docs):
+def test_a_page_without_its_twin_is_named(docs):
     (docs / "es" / "tensors.md").unlink()
-    assert missing_twins(docs) == [
-        "docs/en/tensors.md has no Spanish twin docs/es/tensors.md: create it and "
-        "translate the page"
-    ]
-
-
-def test_a_spanish_page_without_english_page_is_named(docs):
     write(docs.parent, {"docs/es/extra.md": "# Extra\n"})
-    assert missing_twins(docs) == [
+    spanish = (
         "docs/es/extra.md has no English page docs/en/extra.md: rename it to match "
         "one, or remove it"
+    )
+    assert missing_twins(docs) == [
+        "docs/en/tensors.md has no Spanish twin docs/es/tensors.md: create it and "
+        "translate the page",
+        spanish,
     ]
+    assert missing_twins(docs, "es") == [spanish]
 
 
 TEXT_BLOCK = "```text\nuna nota que no es código\n```\n"
@@ -297,18 +296,7 @@ def repository(docs):
     """The fixture site in a git repository, both Spanish pages marked and committed."""
     root = docs.parent
     git(root, "init", "-q", "-b", "main")
-    assert (
-        main(
-            [
-                "--docs",
-                str(docs),
-                "mark",
-                str(docs / "es/autograd.md"),
-                str(docs / "es/tensors.md"),
-            ]
-        )
-        == 0
-    )
+    assert main(["--docs", str(docs), "mark", "--all"]) == 0
     git(root, "add", ".")
     git(root, "commit", "-q", "-m", "first")
     return docs
@@ -568,37 +556,25 @@ def fake_page(src_uri, url):
     )
 
 
-def test_an_outdated_page_gets_a_notice_in_spanish_after_its_title(docs):
-    config = SimpleNamespace(docs_dir=str(docs), plugins={})
-    out = hook.on_page_markdown(
+def test_only_an_outdated_spanish_page_gets_a_notice_after_its_title(docs):
+    config, text = (
+        SimpleNamespace(docs_dir=str(docs), plugins={}),
         "# Gradientes\n\nTexto.",
-        fake_page("es/autograd.md", "es/autograd/"),
-        config,
-        None,
     )
+
+    def shown(src_uri, url):
+        return hook.on_page_markdown(text, fake_page(src_uri, url), config, None)
+
     words = translations.MESSAGES["es"]
-    assert out.startswith(
+    assert shown("es/autograd.md", "es/autograd/") == (
         f'# Gradientes\n\n!!! warning "{words["outdated_title"]}"\n\n    La '
         f'<a href="../../autograd/">{words["original_page"]}</a> ha cambiado'
+        + words["outdated_body"].split("{link} ha cambiado", 1)[1]
+        + "\n\n\n\nTexto."
     )
-    assert out.endswith("\nTexto.")
-
-
-def test_current_and_english_pages_are_left_alone(docs):
-    config = SimpleNamespace(docs_dir=str(docs), plugins={})
     mark(docs, docs / "es/autograd.md")
-    assert (
-        hook.on_page_markdown(
-            "# G", fake_page("es/autograd.md", "es/autograd/"), config, None
-        )
-        == "# G"
-    )
-    assert (
-        hook.on_page_markdown(
-            "# G", fake_page("en/autograd.md", "autograd/"), config, None
-        )
-        == "# G"
-    )
+    assert shown("es/autograd.md", "es/autograd/") == text
+    assert shown("en/autograd.md", "autograd/") == text
 
 
 def test_every_interface_string_exists_in_both_languages():
@@ -703,55 +679,50 @@ def test_the_glossary_is_read_from_the_guide_table(tmp_path):
     ]
 
 
-def test_spanish_prose_with_a_ruled_out_word_is_caught_code_and_asides_are_not(
-    tmp_path,
-):
-    write(
-        tmp_path,
-        {
-            "guide.md": GUIDE,
-            "docs/es/m.md": """\
-        ---
-        translation_of: "broadcasting"
-        ---
-        # Medir
-
-        El batch size importa. La difusión (broadcasting) también.
-        Usa `batch size` en código, o cita «Batch size and broadcasting».
-
-        ```python
-        --8<-- "snippets/broadcasting.py"
-        ```
-        <!-- broadcasting -->
-        """,
-        },
-    )
-    terms = translations.glossary(tmp_path / "guide.md")
-    assert translations.glossary_problems(tmp_path / "docs", terms) == [
-        "docs/es/m.md, line 6: «batch size» in Spanish prose; the glossary says "
-        "«tamaño de lote» for «batch size»"
-    ]
-
-
 # A page that records the English version it translates: the glossary checks translated
 # pages.
 RECORD = '---\ntranslation_of: "0123456789ab"\n---\n'
+HEAD = "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
 
 
-def test_a_ruled_out_word_inside_the_approved_term_is_fine(tmp_path):
-    write(
-        tmp_path,
-        {
-            "guide.md": "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
+@pytest.mark.parametrize(
+    "rows, text, expected",
+    [
+        (  # code, «titles», asides naming the English term, comments: not prose
+            GUIDE.split("\n", 2)[2],
+            "El batch size importa. La difusión (broadcasting) también.\nUsa `batch "
+            "size` en código, o cita «Batch size and broadcasting».\n\n```python\n"
+            '--8<-- "snippets/broadcasting.py"\n```\n<!-- broadcasting -->\n',
+            [(6, "batch size", "«tamaño de lote» for «batch size»")],
+        ),
+        (  # a ruled-out word inside the approved term is fine
             "| pilot | prueba piloto | pilot, piloto | |\n",
-            "docs/es/m.md": RECORD
-            + "# P\n\nUna prueba piloto, dos pruebas piloto.\nEl piloto decide.\n",
-        },
-    )
+            "Una prueba piloto, dos pruebas piloto.\nEl piloto decide.\n",
+            [(7, "piloto", "«prueba piloto» for «pilot»")],
+        ),
+        (  # plurals, hyphens, line breaks and parentheses do not hide one
+            "| throughput | tasa de procesamiento | throughput | |\n"
+            "| steady state | régimen estable | steady state | |\n",
+            "Dos throughputs.\nUn steady-state.\nUn steady\nstate partido.\nLa tasa "
+            "de procesamiento (throughput) está bien.\nPero (el throughput de la GPU) "
+            "no.\n",
+            [
+                (6, "throughput", "«tasa de procesamiento» for «throughput»"),
+                (7, "steady state", "«régimen estable» for «steady state»"),
+                (8, "steady state", "«régimen estable» for «steady state»"),
+                (11, "throughput", "«tasa de procesamiento» for «throughput»"),
+            ],
+        ),
+    ],
+    ids=["code and asides", "approved term", "plurals and hyphens"],
+)
+def test_spanish_prose_with_a_ruled_out_word_is_caught(tmp_path, rows, text, expected):
+    page = RECORD + "# M\n\n" + text
+    docs = write(tmp_path, {"guide.md": HEAD + rows, "docs/es/m.md": page})
     terms = translations.glossary(tmp_path / "guide.md")
-    assert translations.glossary_problems(tmp_path / "docs", terms) == [
-        "docs/es/m.md, line 7: «piloto» in Spanish prose; the glossary says «prueba "
-        "piloto» for «pilot»"
+    assert translations.glossary_problems(docs, terms) == [
+        f"docs/es/m.md, line {n}: «{word}» in Spanish prose; the glossary says {term}"
+        for n, word, term in expected
     ]
 
 
@@ -917,32 +888,3 @@ def test_a_page_never_translated_is_outdated_and_not_yet_checked_as_spanish(tmp_
         docs, docs / "es" / "m.md"
     )  # marked as translated while still English: now it is checked
     assert len(translations.glossary_problems(docs, terms)) == 1
-
-
-def test_plurals_hyphens_line_breaks_and_parentheses_do_not_hide_a_ruled_out_word(
-    tmp_path,
-):
-    write(
-        tmp_path,
-        {
-            "guide.md": "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
-            "| throughput | tasa de procesamiento | throughput | |\n"
-            "| steady state | régimen estable | steady state | |\n",
-            "docs/es/m.md": (
-                RECORD + "# M\n\nDos throughputs.\nUn steady-state.\nUn steady\n"
-                "state partido.\nLa tasa de procesamiento (throughput) está bien.\n"
-                "Pero (el throughput de la GPU) no.\n"
-            ),
-        },
-    )
-    terms = translations.glossary(tmp_path / "guide.md")
-    assert translations.glossary_problems(tmp_path / "docs", terms) == [
-        "docs/es/m.md, line 6: «throughput» in Spanish prose; the glossary says «tasa "
-        "de procesamiento» for «throughput»",
-        "docs/es/m.md, line 7: «steady state» in Spanish prose; the glossary says "
-        "«régimen estable» for «steady state»",
-        "docs/es/m.md, line 8: «steady state» in Spanish prose; the glossary says "
-        "«régimen estable» for «steady state»",
-        "docs/es/m.md, line 11: «throughput» in Spanish prose; the glossary says "
-        "«tasa de procesamiento» for «throughput»",
-    ]
