@@ -164,10 +164,10 @@ def outline(text: str, page: str = "") -> Outline:
     return found
 
 
-def front_matter(path: Path, text: str | None = None) -> tuple[str, dict]:
-    """(text after the front matter, front matter) as MkDocs reads them;
-    TranslationError for front matter MkDocs would show as text."""
-    text = path.read_text(encoding="utf-8") if text is None else text
+def front_matter(path: Path) -> dict:
+    """A page's front matter as MkDocs reads it; TranslationError for front matter
+    MkDocs would show as text."""
+    text = path.read_text(encoding="utf-8")
     match = FRONT_MATTER.match(text.replace("\r\n", "\n"))
     try:
         meta = yaml.safe_load(match["body"] or "") if match else None
@@ -184,7 +184,7 @@ def front_matter(path: Path, text: str | None = None) -> tuple[str, dict]:
             f"{path}: the front matter (between the --- lines) is not 'name: value' "
             "lines"
         )
-    return get_data(text)
+    return get_data(text)[1]
 
 
 def _differences(english, spanish, en: str, es: str) -> list[str]:
@@ -311,7 +311,7 @@ def notebook_source(docs: Path, path: Path) -> Path | None:
 def recorded_hash(docs: Path, path: Path) -> str | None:
     """The English version a Spanish page says it translates, if it says."""
     if path.suffix != ".ipynb":
-        value = front_matter(path)[1].get(FIELD)
+        value = front_matter(path).get(FIELD)
     elif (source := notebook_source(docs, path)) is not None:
         import jupytext  # here: slow, and only notebooks need it
 
