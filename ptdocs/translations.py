@@ -762,22 +762,14 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.command == "status":
         return _print_status(docs)
     if all_pages == bool(arguments.pages):
-        parser.error(
-            "give Spanish pages or --all, not both"
-            if all_pages
-            else "mark needs Spanish pages (docs/es/...) or --all"
-        )
+        parser.error("mark needs Spanish pages (docs/es/...) or --all, not both")
     failed = 0
     for path in arguments.pages or [docs / TARGET / p for p in pages(docs, TARGET)]:
-        try:
-            # --all records what has no record yet; never an outdated page's.
-            page = all_pages and path.relative_to(docs / TARGET).as_posix()
-            state = page and freshness(docs, page)
-            if (
-                state
-                and state.state == OUTDATED
-                and recorded_hash(docs, path) is not None
-            ):
+        try:  # --all records what has no record yet; never an outdated page's.
+            page = path.relative_to(docs / TARGET).as_posix() if all_pages else None
+            state = freshness(docs, page) if page else None
+            outdated = state and state.state == OUTDATED
+            if outdated and recorded_hash(docs, path) is not None:
                 raise TranslationError(
                     f"not marked: {state.page} is outdated ({state.reason}); update "
                     f"it, then mark it by name: {COMMAND} mark {state.page}"
