@@ -114,9 +114,7 @@ class CodeBlock(NamedTuple):
 
 
 class Outline(NamedTuple):
-    blocks: list[
-        CodeBlock
-    ]  # fenced, outermost only: a fence inside a longer one is text
+    blocks: list[CodeBlock]  # fenced, outermost: a fence inside a longer one is text
     headings: list[tuple[int, str, int]]  # (level, text, line)
     links: dict[str, int]  # each page linked to (inside the language folder): its line
 
@@ -130,37 +128,27 @@ def _parser() -> MarkdownIt:
 def outline(text: str, page: str = "") -> Outline:
     """Markdown's structure as markdown-it reads it (front matter: the caller's)."""
     found, tokens = Outline([], [], {}), _parser().parse(text)
-    for token, inline in zip(tokens, [*tokens[1:], None], strict=True):
+    for token, inline in itertools.pairwise([*tokens, None]):
         start, end = token.map or (0, 0)
         if token.type == "fence":
             info = token.info.strip().lstrip("{").lstrip(".").split() or [""]
             lines = enumerate(token.content.split("\n"), start + 2)
-            includes = ((include_target(line), n) for n, line in lines)
-            found.blocks.append(
-                CodeBlock(
-                    start + 1, end, info[0].lower(), tuple(i for i in includes if i[0])
-                )
-            )
+            found_in = [(include_target(line), n) for n, line in lines]
+            includes = tuple((t, n) for t, n in found_in if t is not None)
+            found.blocks.append(CodeBlock(start + 1, end, info[0].lower(), includes))
         elif token.type == "heading_open":
-            parts = (
-                c.content for c in inline.children if c.type in ("text", "code_inline")
-            )
-            title = re.sub(r"\s*\{[^{}]*\}\s*$", "", "".join(parts))  # { attributes }
-            found.headings.append(
-                (int(token.tag[1]), " ".join(title.split()), start + 1)
-            )
-        for child in token.children or []:
-            href = urlsplit(
-                child.attrs.get("href", "") if child.type == "link_open" else ""
-            )
+            kept = ("text", "code_inline")
+            title = "".join(c.content for c in inline.children if c.type in kept)
+            title = re.sub(r"\s*\{[^{}]*\}\s*$", "", title)  # { attributes }
+            level = int(token.tag[1])
+            found.headings.append((level, " ".join(title.split()), start + 1))
+        for child in (c for c in token.children or [] if c.type == "link_open"):
+            href = urlsplit(child.attrs.get("href", ""))
             path = unquote(href.path)
-            if path.endswith(SUFFIXES) and not (
-                href.scheme or href.netloc or path[0] == "/"
-            ):
-                target = posixpath.normpath(
-                    posixpath.join(posixpath.dirname(page), path)
-                )
-                found.links.setdefault(target, start + 1)
+            if path.endswith(SUFFIXES) and not (href.scheme or href.netloc):
+                if not path.startswith("/"):
+                    path = posixpath.join(posixpath.dirname(page), path)
+                    found.links.setdefault(posixpath.normpath(path), start + 1)
     return found
 
 

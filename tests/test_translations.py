@@ -230,6 +230,7 @@ def test_a_fence_shown_inside_a_longer_fence_is_one_block():
         (1, 5, "markdown", (("snippets/a.py:x", 3),)),
         (7, 9, "", ()),
     ]
+    assert translations.outline("") == ([], [], {})  # an empty page or cell
 
 
 def test_notebook_twins_need_identical_code_cells(tmp_path):
