@@ -463,11 +463,11 @@ def test_status_and_the_page_notice_report_a_comment_left_in_english(
         "docs/es/demo.md: snippets/demo.py:3" in out
         and "locale/es/LC_MESSAGES/snippets.po" in out
     )
-    page = SimpleNamespace(file=SimpleNamespace(src_uri="es/demo.md"), url="es/demo/")
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="es/demo.md"))
     config = SimpleNamespace(
         docs_dir=str(docs), config_file_path=str(root / "mkdocs.yml")
     )
-    assert "<a href=" in hook._notice(page, config)  # the notice, linking English
+    assert hook._outdated(page, config) == "demo.md"
 
 
 def test_a_translated_comment_is_shown_and_reported_as_current(tmp_path, capsys):
@@ -475,11 +475,11 @@ def test_a_translated_comment_is_shown_and_reported_as_current(tmp_path, capsys)
     docs = root / "docs"
     assert expand("snippets/demo.py:double", root, "es").shown[0] == "# Dobla el valor."
     assert translations.untranslated_comments(docs, "demo.md") == []
-    page = SimpleNamespace(file=SimpleNamespace(src_uri="es/demo.md"), url="es/demo/")
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="es/demo.md"))
     config = SimpleNamespace(
         docs_dir=str(docs), config_file_path=str(root / "mkdocs.yml")
     )
-    assert hook._notice(page, config) is None
+    assert hook._outdated(page, config) is None
     translations.main(["--docs", str(docs), "status"])
     assert "comments in English" not in capsys.readouterr().out
 
@@ -502,8 +502,10 @@ def test_comments_left_in_english_are_reported_like_an_outdated_page():
                 ),
                 stacklevel=1,
             )
-            shown = SimpleNamespace(file=SimpleNamespace(src_uri=f"es/{page}"), url="")
-            assert hook._notice(shown, config), (
+            noticed = hook._outdated(
+                SimpleNamespace(file=SimpleNamespace(src_uri=f"es/{page}")), config
+            )
+            assert noticed == page, (
                 f"docs/es/{page} shows comments in English without the notice"
             )
 

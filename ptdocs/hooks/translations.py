@@ -43,18 +43,25 @@ def on_files(files, config):
     return files
 
 
-def _notice(page, config) -> str | None:
-    """The notice of an outdated Spanish page (or one showing English code comments):
-    a Markdown admonition linking its English page."""
+def _outdated(page, config) -> str | None:
+    """The page's path inside its language folder when it is an outdated translation."""
     language, _, relative = page.file.src_uri.partition("/")
-    docs = Path(config.docs_dir)
     if language != TARGET:
         return None
-    if translations.freshness(docs, relative).state != translations.OUTDATED:
-        if not (left := translations.untranslated_comments(docs, relative)):
-            return None
+    docs = Path(config.docs_dir)
+    if translations.freshness(docs, relative).state == translations.OUTDATED:
+        return relative
+    if left := translations.untranslated_comments(docs, relative):
         where = ", ".join(map(str, left))
         log.info(f"docs/{language}/{relative} shows code comments in English: {where}")
+        return relative
+    return None
+
+
+def _notice(page, config) -> str | None:
+    """The outdated page's notice, a Markdown admonition linking its English page."""
+    if _outdated(page, config) is None:
+        return None
     words = translations.MESSAGES[TARGET]
     english = getattr(page.file, "alternates", {}).get(SOURCE)
     url = english.url if english is not None else page.url.removeprefix(f"{TARGET}/")
