@@ -96,16 +96,15 @@ def texts(root: Path):
     English text kept as they are (names in code: keepdim, None) are not checked."""
     docs, guide = root / "docs", root / "CONTRIBUTING.es.md"
     terms = translations.glossary(guide) if guide.is_file() else []
-    for page in translations.pages(docs, translations.TARGET):
-        if translations.translated(docs, page):
-            path = docs / translations.TARGET / page
-            name = translations.shown(path, docs)
-            for label, prose in translations.prose_texts(path, terms):
-                prose = MARKUP.sub(lambda m: re.sub(r"[^\n]", " ", m[0]), prose)
-                if label == "line":
-                    yield name, 1, prose, frozenset()
-                else:
-                    yield f"{name}, {label}", None, prose, frozenset()
+    for name, label, prose in translations.prose_texts(docs, terms):
+        prose = MARKUP.sub(lambda m: re.sub(r"[^\n]", " ", m[0]), prose)
+        page = label == "line"
+        yield (
+            name if page else f"{name}, {label}",
+            1 if page else None,
+            prose,
+            frozenset(),
+        )
     for name, message in translations.catalog_entries(root):
         # A plural's texts are a tuple each.
         strings, ids = (

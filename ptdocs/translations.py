@@ -15,22 +15,21 @@ import re
 import subprocess
 import sys
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit
 
-import markdown
 import nbformat
 import yaml
-from bs4 import BeautifulSoup
+from markdown_it import MarkdownIt
+from mdit_py_plugins.admon import admon_plugin
 from mkdocs.utils.meta import get_data
 
 from . import catalog
 from .atomic import write_atomically
 from .catalog import SOURCE, Plural, Texts  # SOURCE: the language pages are written in
 from .pages import PROSE_VALUES
-from .snippets import ROOT, IncludeError, expand, include_target, site_config
+from .snippets import ROOT, IncludeError, expand, include_target
 
 DOCS = ROOT / "docs"
 TARGET = "es"  # the language they are translated into
@@ -43,7 +42,6 @@ ORPHAN = "no English page"  # the longest state: the width of status's first col
 FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n(?P<body>.*?\n)?(?:-{3}|\.{3})[ \t]*\n", re.S)
 # A jupytext script's YAML header: "# ---" lines around commented YAML.
 SCRIPT_HEADER = re.compile(r"\A# ---[ \t]*\n(?P<body>(?:#.*\n)*?)# ---[ \t]*\n")
-FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 
 
 class TranslationError(ValueError):
@@ -93,98 +91,71 @@ def twins(docs: Path) -> list[str]:
     return sorted(set(pages(docs, SOURCE)) & set(pages(docs, TARGET)))
 
 
-def missing_twins(docs: Path) -> list[str]:
-    """Pages without their twin in the other language."""
-    english, spanish = set(pages(docs, SOURCE)), set(pages(docs, TARGET))
-    problems = []
-    for page in sorted(english ^ spanish, key=lambda page: (page in spanish, page)):
-        en, es = (shown(docs / language / page, docs) for language in (SOURCE, TARGET))
-        problems.append(
-            f"{en} has no Spanish twin: create {es} (same file name) and translate it"
-            if page in english
-            else f"{es} has no English page {en}: rename it to match its English "
-            "page, or remove it"
+def missing_twins(docs: Path, language: str | None = None) -> list[str]:
+    """Pages without their twin in the other language (``language``: only its own)."""
+    found = {lang: set(pages(docs, lang)) for lang in (SOURCE, TARGET)}
+    return [
+        f"{shown(docs / lang / page, docs)} has no {lacks} "
+        f"{shown(docs / other / page, docs)}: {advice}"
+        for lang, other, lacks, advice in (
+            (SOURCE, TARGET, "Spanish twin", "create it and translate the page"),
+            (TARGET, SOURCE, "English page", "rename it to match one, or remove it"),
         )
-    return problems
+        if language in (None, lang)
+        for page in sorted(found[lang] - found[other])
+    ]
 
 
-@dataclass(frozen=True)
-class CodeBlock:
+class CodeBlock(NamedTuple):
     line: int  # of the opening fence, in the file
     end: int  # of the closing fence (the last line, when a fence is left open)
     language: str
     includes: tuple[tuple[str, int], ...]  # (target, line) of each --8<-- line
 
 
-def code_blocks(text: str) -> list[CodeBlock]:
-    """Fenced blocks, outermost only (a fence shown inside a longer one is text)."""
-    blocks, opening, lines = [], None, text.split("\n")
-    for number, line in enumerate(lines, start=1):
-        match = FENCE.match(line)
-        if opening is None:
-            if match and not (match["fence"][0] == "`" and "`" in match["info"]):
-                info = match["info"].strip().lstrip("{").lstrip(".").split() or [""]
-                opening = (match["fence"], number, info[0].lower(), [])
-            continue
-        fence, start, language, includes = opening
-        if (
-            match
-            and match["fence"][0] == fence[0]
-            and len(match["fence"]) >= len(fence)
-            and not match["info"].strip()
-        ):
-            blocks.append(CodeBlock(start, number, language, tuple(includes)))
-            opening = None
-        elif (target := include_target(line)) is not None:
-            includes.append((target, number))
-    if opening is not None:
-        fence, start, language, includes = opening
-        blocks.append(CodeBlock(start, len(lines), language, tuple(includes)))
-    return blocks
+class Outline(NamedTuple):
+    blocks: list[CodeBlock]  # fenced, outermost: a fence inside a longer one is text
+    headings: list[tuple[int, str, int]]  # (level, text, line)
+    links: dict[str, int]  # each page linked to (inside the language folder): its line
 
 
 @functools.cache
-def _renderer() -> markdown.Markdown:
-    """Python-Markdown as the site has it, but includes stay as written."""
-    extensions = site_config(ROOT).get("markdown_extensions", [])
-    settings = {
-        name: dict(options or {})
-        for extension in extensions
-        for name, options in (
-            extension.items() if isinstance(extension, dict) else [(extension, None)]
-        )
-        if name != "pymdownx.snippets"
-    }
-    if "pymdownx.highlight" in settings:
-        settings["pymdownx.highlight"]["use_pygments"] = False
-    return markdown.Markdown(extensions=list(settings), extension_configs=settings)
+def _parser() -> MarkdownIt:
+    # The site's admonitions (!!!, ???) hold Markdown, not indented code.
+    return MarkdownIt("commonmark").enable("table").use(admon_plugin)
 
 
-def outline(markdown_text: str, page: str) -> tuple[list[tuple[int, str]], set[str]]:
-    """Headings (level, text) and linked pages of Markdown, as the site renders it."""
-    renderer = _renderer()
-    renderer.reset()
-    soup = BeautifulSoup(renderer.convert(markdown_text), "html.parser")
-    for permalink in soup.select("a.headerlink"):
-        permalink.decompose()
-    headings = [
-        (int(h.name[1]), " ".join(h.get_text().split()))
-        for h in soup.find_all(re.compile(r"^h[1-6]$"))
-    ]
-    hrefs = (urlsplit(a["href"]) for a in soup.find_all("a", href=True))
-    return headings, {
-        # The page a link leads to, inside the language folder: not anchors nor URLs.
-        posixpath.normpath(posixpath.join(posixpath.dirname(page), unquote(h.path)))
-        for h in hrefs
-        if not (h.scheme or h.netloc or h.path.startswith("/"))
-        and unquote(h.path).endswith(SUFFIXES)
-    }
+def outline(text: str, page: str = "") -> Outline:
+    """Markdown's structure as markdown-it reads it (front matter: the caller's)."""
+    found, tokens = Outline([], [], {}), _parser().parse(text)
+    for token, inline in itertools.pairwise([*tokens, None]):
+        start, end = token.map or (0, 0)
+        if token.type == "fence":
+            info = token.info.strip().lstrip("{").lstrip(".").split() or [""]
+            lines = enumerate(token.content.split("\n"), start + 2)
+            found_in = [(include_target(line), n) for n, line in lines]
+            includes = tuple((t, n) for t, n in found_in if t is not None)
+            found.blocks.append(CodeBlock(start + 1, end, info[0].lower(), includes))
+        elif token.type == "heading_open":
+            kept = ("text", "code_inline")
+            title = "".join(c.content for c in inline.children if c.type in kept)
+            title = re.sub(r"\s*\{[^{}]*\}\s*$", "", title)  # { attributes }
+            level = int(token.tag[1])
+            found.headings.append((level, " ".join(title.split()), start + 1))
+        for child in (c for c in token.children or [] if c.type == "link_open"):
+            href = urlsplit(child.attrs.get("href", ""))
+            path = unquote(href.path)
+            if path.endswith(SUFFIXES) and not (href.scheme or href.netloc):
+                if not path.startswith("/"):
+                    path = posixpath.join(posixpath.dirname(page), path)
+                    found.links.setdefault(posixpath.normpath(path), start + 1)
+    return found
 
 
-def front_matter(path: Path, text: str | None = None) -> tuple[str, dict]:
-    """(text after the front matter, front matter) as MkDocs reads them;
-    TranslationError for front matter MkDocs would show as text."""
-    text = path.read_text(encoding="utf-8") if text is None else text
+def front_matter(path: Path) -> dict:
+    """A page's front matter as MkDocs reads it; TranslationError for front matter
+    MkDocs would show as text."""
+    text = path.read_text(encoding="utf-8")
     match = FRONT_MATTER.match(text.replace("\r\n", "\n"))
     try:
         meta = yaml.safe_load(match["body"] or "") if match else None
@@ -201,144 +172,95 @@ def front_matter(path: Path, text: str | None = None) -> tuple[str, dict]:
             f"{path}: the front matter (between the --- lines) is not 'name: value' "
             "lines"
         )
-    return get_data(text)
+    return get_data(text)[1]
 
 
-def _differences(english, spanish, en: str, es: str, verbs: tuple[str, ...]):
-    """Sentences for two lists of (text, line) that differ; ``verbs``: how a page has
-    one, lacks one, has one at a line, and lacks one it has."""
-    has, lacks, at, lacks_it = verbs
+def _differences(english, spanish, en: str, es: str) -> list[str]:
+    """A sentence for each (key, as said, where) of two lists whose keys differ."""
     matcher = difflib.SequenceMatcher(
-        a=[t for t, _ in english], b=[t for t, _ in spanish], autojunk=False
+        a=[key for key, *_ in english], b=[key for key, *_ in spanish], autojunk=False
     )
     problems = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        theirs, ours = english[i1:i2], spanish[j1:j2]
         if tag == "equal":
             continue
+        theirs, ours = english[i1:i2], spanish[j1:j2]
         problems += [
-            f"{es}, line {my}, {has} {mine} where {en}, line {line}, {has} {target}"
-            for (target, line), (mine, my) in zip(theirs, ours, strict=False)
+            f"{es}, {mine}, has {said} where {en}, {line}, has {target}"
+            for (_, target, line), (_, said, mine) in zip(theirs, ours, strict=False)
         ]
         problems += [
-            f"{es} {lacks} {t}, which {en} {at} {n}" for t, n in theirs[len(ours) :]
+            f"{es} lacks {t}, which {en} has at {n}" for _, t, n in theirs[len(ours) :]
         ]
         problems += [
-            f"{es}, line {n}, {has} {t}, which {en} {lacks_it}"
-            for t, n in ours[len(theirs) :]
+            f"{es}, {n}, has {t}, which {en} does not have"
+            for _, t, n in ours[len(theirs) :]
         ]
     return problems
 
 
-def _describe(blocks: list[CodeBlock], page: str) -> str:
-    if len(blocks) > 1:
-        return f"the blocks at lines {', '.join(str(b.line) for b in blocks)} of {page}"
-    [block] = blocks
-    first = f", first include {block.includes[0][0]}" if block.includes else ""
-    return f"the ```{block.language} block at line {block.line} of {page}{first}"
+def _structure(path: Path, page: str) -> list[list[tuple[str, str, str]]]:
+    """What a twin must have too, by kind, each (key, as said, where): code blocks
+    (with what they include), headings, links to pages (sorted) and prose-values."""
+    if path.suffix == ".md":
+        front_matter(path)  # TranslationError when it is not YAML
+    blocks, headings, values, links = [], [], [], {}
+    for label, text in sources(path):
 
+        def at(line, label=label):
+            return f"line {line}" if label == "line" else label
 
-def _compare_blocks(english, spanish, en: str, es: str) -> list[str]:
-    if len(english) == len(spanish):
-        return []
-    sentence = f"{es} has {len(spanish)} code blocks where {en} has {len(english)}"
-    keys = [
-        [(b.language, *(t for t, _ in b.includes)) for b in x]
-        for x in (english, spanish)
-    ]
-    matcher = difflib.SequenceMatcher(a=keys[0], b=keys[1], autojunk=False)
-    changed = [op for op in matcher.get_opcodes() if op[0] != "equal"]
-    if len(spanish) > len(english):
-        extra = [b for *_, j1, j2 in changed for b in spanish[j1:j2]]
-        return [f"{sentence}; the extra: {_describe(extra, es)}"]
-    lacking = [b for _, i1, i2, *_ in changed for b in english[i1:i2]]
-    return [f"{sentence}; not translated: {_describe(lacking, en)}"]
-
-
-def _compare_outlines(english, spanish, en: str, es: str) -> list[str]:
-    """The same number of headings at each level, and links to the same pages."""
-    (h_en, l_en), (h_es, l_es) = english, spanish
-    problems = []
-    for level in range(1, 7):
-        theirs, ours = ([t for n, t in h if n == level] for h in (h_en, h_es))
-        if len(theirs) != len(ours):
-            quoted = [
-                ", ".join(f"«{t}»" for t in x) or "(none)" for x in (ours, theirs)
-            ]
-            problems.append(
-                f"{es} has {len(ours)} level-{level} headings ({'#' * level}) where "
-                f"{en} has {len(theirs)}: Spanish {quoted[0]}; English {quoted[1]}"
+        found = outline(text, page)
+        for block in found.blocks:
+            included = ", ".join(target for target, _ in block.includes)
+            key = f"a ```{block.language} block" + f" including {included}" * bool(
+                included
             )
-    problems += [
-        f"{es} does not link to {link}, which {en} links to"
-        for link in sorted(l_en - l_es)
-    ]
-    return problems + [
-        f"{es} links to {link}, which {en} does not link to"
-        for link in sorted(l_es - l_en)
-    ]
-
-
-_INCLUDES = ("includes", "does not include", "includes at line", "does not include")
-_VALUES = ("has", "lacks", "has at line", "does not have")
+            blocks.append((key, key, at(block.line)))
+        headings += [
+            (f"a level-{n} heading", f"a level-{n} heading («{title}»)", at(line))
+            for n, title, line in found.headings
+        ]
+        for target, line in found.links.items():
+            links.setdefault(f"a link to {target}", at(line))
+        for match in PROSE_VALUES.finditer(text):
+            value = " ".join(match[0].split())
+            values.append((value, value, at(text.count("\n", 0, match.start()) + 1)))
+    return [blocks, headings, [(k, k, w) for k, w in sorted(links.items())], values]
 
 
 def compare(docs: Path, page: str) -> list[str]:
     """What differs between the twins of ``page``, one sentence each."""
     english, spanish = docs / SOURCE / page, docs / TARGET / page
     en, es = shown(english, docs), shown(spanish, docs)
+    problems = []
     if page.endswith(".ipynb"):
-        return _compare_notebooks(english, spanish, en, es, page)
-    found = []
-    try:
-        for path in english, spanish:
-            text = path.read_text(encoding="utf-8")
-            values = [
-                (" ".join(m[0].split()), text.count("\n", 0, m.start()) + 1)
-                for m in PROSE_VALUES.finditer(text)
+        theirs, ours = (
+            nbformat.read(p, as_version=4).cells for p in (english, spanish)
+        )
+        kinds = [[cell.cell_type for cell in cells] for cells in (theirs, ours)]
+        if kinds[0] != kinds[1]:
+            return [
+                f"{es} has {len(kinds[1])} cells ({', '.join(kinds[1])}) where {en} "
+                f"has {len(kinds[0])} ({', '.join(kinds[0])}): keep one Spanish cell "
+                "per English cell"
             ]
-            found.append(
-                (code_blocks(text), outline(front_matter(path, text)[0], page), values)
-            )
+        # Only a code cell's comments may differ: they are translated in the catalog.
+        problems = [
+            f"{es}, cell {number}: its code differs from cell {number} of {en} "
+            f"({_first_difference(a.source, b.source)}); code cells are never "
+            "translated (their comments are, in locale/es/LC_MESSAGES/snippets.po), "
+            "copy the English cell"
+            for number, (a, b) in enumerate(zip(theirs, ours, strict=True), 1)
+            if a.cell_type == "code" and not catalog.same_code(a.source, b.source)
+        ]
+    try:
+        found = [_structure(path, page) for path in (english, spanish)]
     except TranslationError as error:  # front matter that is not YAML: say so
         return [str(error).replace(str(english), en).replace(str(spanish), es)]
-    (blocks_en, outline_en, values_en), (blocks_es, outline_es, values_es) = found
-    includes = [
-        [i for b in blocks for i in b.includes] for blocks in (blocks_en, blocks_es)
+    return problems + [
+        p for a, b in zip(*found, strict=True) for p in _differences(a, b, en, es)
     ]
-    return (
-        _differences(*includes, en, es, _INCLUDES)
-        + _compare_blocks(blocks_en, blocks_es, en, es)
-        + _compare_outlines(outline_en, outline_es, en, es)
-        + _differences(values_en, values_es, en, es, _VALUES)
-    )
-
-
-def _compare_notebooks(english: Path, spanish: Path, en, es, page) -> list[str]:
-    theirs, ours = (nbformat.read(path, as_version=4) for path in (english, spanish))
-    kinds = [[cell.cell_type for cell in nb.cells] for nb in (theirs, ours)]
-    if kinds[0] != kinds[1]:
-        return [
-            f"{es} has {len(kinds[1])} cells ({', '.join(kinds[1])}) where {en} has "
-            f"{len(kinds[0])} ({', '.join(kinds[0])}): keep one Spanish cell per "
-            "English cell"
-        ]
-    # Only a code cell's comments may differ: they are translated in the catalog.
-    problems = [
-        f"{es}, cell {number}: its code differs from cell {number} of {en} "
-        f"({_first_difference(a.source, b.source)}); code cells are never translated "
-        "(their comments are, in locale/es/LC_MESSAGES/snippets.po), copy the English "
-        "cell"
-        for number, (a, b) in enumerate(zip(theirs.cells, ours.cells, strict=False), 1)
-        if a.cell_type == "code" and not catalog.same_code(a.source, b.source)
-    ]
-    outlines = [
-        outline(
-            "\n\n".join(c.source for c in nb.cells if c.cell_type == "markdown"), page
-        )
-        for nb in (theirs, ours)
-    ]
-    return problems + _compare_outlines(*outlines, en, es)
 
 
 def _first_difference(english: str, spanish: str) -> str:
@@ -377,7 +299,7 @@ def notebook_source(docs: Path, path: Path) -> Path | None:
 def recorded_hash(docs: Path, path: Path) -> str | None:
     """The English version a Spanish page says it translates, if it says."""
     if path.suffix != ".ipynb":
-        value = front_matter(path)[1].get(FIELD)
+        value = front_matter(path).get(FIELD)
     elif (source := notebook_source(docs, path)) is not None:
         import jupytext  # here: slow, and only notebooks need it
 
@@ -623,16 +545,6 @@ def glossary(guide: Path) -> list[Term]:
     return terms
 
 
-def translated(docs: Path, page: str) -> bool:
-    """Whether a Spanish page records an English version. One that does not is the
-    English text copied in by an English-only contributor: it warns as outdated, and
-    the checks of Spanish prose (glossary, spelling) wait until it is marked."""
-    try:
-        return recorded_hash(docs, docs / TARGET / page) is not None
-    except TranslationError:  # front matter that is not YAML: reported elsewhere
-        return True
-
-
 def catalog_entries(root: Path):
     """(file, message) of each current (not fuzzy) Spanish translation."""
     for domain in catalog.DOMAINS:
@@ -646,13 +558,7 @@ def glossary_problems(docs: Path, terms: list[Term]) -> list[str]:
     """Spanish prose of translated pages and catalogs (a page shows their comments,
     strings and output; plural entries aside) using a form the glossary rules out."""
     asides = _asides(terms)
-    texts = [
-        (shown(docs / TARGET / page, docs), label, prose)
-        for page in pages(docs, TARGET)
-        if translated(docs, page)
-        for label, prose in prose_texts(docs / TARGET / page, terms)
-    ]
-    texts += [
+    texts = [*prose_texts(docs, terms)] + [
         (name, f"entry at line {message.lineno}", _catalog_prose(message, asides))
         for name, message in catalog_entries(docs.parent)
         if isinstance(message.string, str)
@@ -712,28 +618,38 @@ def _catalog_prose(message, asides: set[str]) -> str:
     return "\n".join(lines)
 
 
-def prose_texts(path: Path, terms: list[Term]):
-    """(label, text) of a page ("line") or each Markdown cell ("cell N"), with what
-    is not prose blanked out, line breaks kept."""
+def sources(path: Path) -> list[tuple[str, str]]:
+    """(label, Markdown) of a page ("line") or each Markdown cell ("cell N"); front
+    matter blanked, line breaks kept."""
     if path.suffix == ".ipynb":
         cells = enumerate(nbformat.read(path, as_version=4).cells, start=1)
-        sources = [
-            (f"cell {n}", c.source) for n, c in cells if c.cell_type == "markdown"
-        ]
-    else:
-        sources = [("line", path.read_text(encoding="utf-8"))]
+        return [(f"cell {n}", c.source) for n, c in cells if c.cell_type == "markdown"]
+    return [("line", FRONT_MATTER.sub(_lines_only, path.read_text(encoding="utf-8")))]
+
+
+def _lines_only(match: re.Match) -> str:
+    return "\n" * match[0].count("\n")
+
+
+def prose_texts(docs: Path, terms: list[Term]):
+    """(page, label, text) of :func:`sources` of each translated Spanish page, what is
+    not prose blanked out. A page that records no English version is the English text
+    copied in by an English-only contributor: it warns as outdated, and the checks of
+    Spanish prose (glossary, spelling) wait until it is marked."""
     asides = _asides(terms)
-
-    def lines_only(match):  # what front matter and HTML comments leave
-        return "\n" * match[0].count("\n")
-
-    for label, text in sources:
-        text = FRONT_MATTER.sub(lines_only, text)
-        text = re.sub(r"<!--.*?-->", lines_only, text, flags=re.S)
-        fenced = {n for b in code_blocks(text) for n in range(b.line, b.end + 1)}
-        lines = enumerate(text.split("\n"), start=1)
-        prose = ["" if n in fenced else _prose_line(line, asides) for n, line in lines]
-        yield label, "\n".join(prose)
+    for page in pages(docs, TARGET):
+        path = docs / TARGET / page
+        try:
+            if recorded_hash(docs, path) is None:
+                continue
+        except TranslationError:  # front matter that is not YAML: reported elsewhere
+            pass
+        for label, text in sources(path):
+            text = re.sub(r"<!--.*?-->", _lines_only, text, flags=re.S)
+            fenced = {n for b in outline(text).blocks for n in range(b.line, b.end + 1)}
+            lines = enumerate(text.split("\n"), start=1)
+            prose = ["" if n in fenced else _prose_line(ln, asides) for n, ln in lines]
+            yield shown(path, docs), label, "\n".join(prose)
 
 
 def _asides(terms: list[Term]) -> set[str]:
@@ -834,22 +750,14 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.command == "status":
         return _print_status(docs)
     if all_pages == bool(arguments.pages):
-        parser.error(
-            "give Spanish pages or --all, not both"
-            if all_pages
-            else "mark needs Spanish pages (docs/es/...) or --all"
-        )
+        parser.error("mark needs Spanish pages (docs/es/...) or --all, not both")
     failed = 0
     for path in arguments.pages or [docs / TARGET / p for p in pages(docs, TARGET)]:
-        try:
-            # --all records what has no record yet; never an outdated page's.
-            page = all_pages and path.relative_to(docs / TARGET).as_posix()
-            state = page and freshness(docs, page)
-            if (
-                state
-                and state.state == OUTDATED
-                and recorded_hash(docs, path) is not None
-            ):
+        try:  # --all records what has no record yet; never an outdated page's.
+            page = path.relative_to(docs / TARGET).as_posix() if all_pages else None
+            state = freshness(docs, page) if page else None
+            outdated = state and state.state == OUTDATED
+            if outdated and recorded_hash(docs, path) is not None:
                 raise TranslationError(
                     f"not marked: {state.page} is outdated ({state.reason}); update "
                     f"it, then mark it by name: {COMMAND} mark {state.page}"

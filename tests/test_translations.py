@@ -119,23 +119,25 @@ def test_a_correct_pair_passes(docs):
     assert [compare(docs, page) for page in ("autograd.md", "tensors.md")] == [[], []]
 
 
-def test_a_missing_spanish_twin_is_named(docs):
+def test_a_page_without_its_twin_is_named(docs):
     (docs / "es" / "tensors.md").unlink()
-    assert missing_twins(docs) == [
-        "docs/en/tensors.md has no Spanish twin: create docs/es/tensors.md (same file "
-        "name) and translate it"
-    ]
-
-
-def test_a_spanish_page_without_english_page_is_named(docs):
     write(docs.parent, {"docs/es/extra.md": "# Extra\n"})
+    spanish = (
+        "docs/es/extra.md has no English page docs/en/extra.md: rename it to match "
+        "one, or remove it"
+    )
     assert missing_twins(docs) == [
-        "docs/es/extra.md has no English page docs/en/extra.md: rename it to match its "
-        "English page, or remove it"
+        "docs/en/tensors.md has no Spanish twin docs/es/tensors.md: create it and "
+        "translate the page",
+        spanish,
     ]
+    assert missing_twins(docs, "es") == [spanish]
 
 
 TEXT_BLOCK = "```text\nuna nota que no es código\n```\n"
+VALUES = "<!-- prose-values: x.grad.item() -> 6 -->"
+ES, EN = "docs/es/autograd.md", "docs/en/autograd.md"
+BLOCK = "a ```python block including snippets/autograd/basics.py"
 
 
 @pytest.mark.parametrize(
@@ -145,67 +147,78 @@ TEXT_BLOCK = "```text\nuna nota que no es código\n```\n"
             "basics.py:twice",
             "basics.py:thrice",
             [
-                "docs/es/autograd.md, line 15, includes snippets/autograd/basics.py:"
-                "thrice where docs/en/autograd.md, line 15, includes "
-                "snippets/autograd/basics.py:twice"
+                f"{ES}, line 15, has {BLOCK}:thrice where {EN}, line 15, has "
+                f"{BLOCK}:twice"
             ],
         ),
-        (  # a missing snippet, and its block
+        (  # snippets in another order
+            ':once"',
+            ':twice"\n--8<-- "snippets/autograd/basics.py:once"',
+            [
+                f"{ES}, line 5, has {BLOCK}:twice, snippets/autograd/basics.py:once "
+                f"where {EN}, line 5, has {BLOCK}:once"
+            ],
+        ),
+        (  # a missing block
             '    ```python\n    --8<-- "snippets/autograd/basics.py:twice"\n    ```\n',
             "",
-            [
-                "docs/es/autograd.md does not include snippets/autograd/basics.py:"
-                "twice, which docs/en/autograd.md includes at line 15",
-                "docs/es/autograd.md has 2 code blocks where docs/en/autograd.md has "
-                "3; not translated: the ```python block at line 14 of "
-                "docs/en/autograd.md, first include snippets/autograd/basics.py:twice",
-            ],
+            [f"{ES} lacks {BLOCK}:twice, which {EN} has at line 15"],
         ),
         (  # an extra code block
             TEXT_BLOCK,
             TEXT_BLOCK + "\n```text\notra nota\n```\n",
-            [
-                "docs/es/autograd.md has 4 code blocks where docs/en/autograd.md has "
-                "3; the extra: the ```text block at line 22 of docs/es/autograd.md"
-            ],
+            [f"{ES}, line 23, has a ```text block, which {EN} does not have"],
         ),
-        (  # a missing heading, named with both lists
+        (  # a missing heading, named with its English title
             "## Acumulación\n",
             "Acumulación\n",
             [
-                "docs/es/autograd.md has 0 level-2 headings (##) where "
-                "docs/en/autograd.md has 1: Spanish (none); English «Accumulation»"
+                f"{ES} lacks a level-2 heading («Accumulation»), which {EN} has at "
+                "line 9"
             ],
         ),
         (  # a link to another page (anchors may differ: #shapes, #formas)
             "tensors.md#formas",
             "index.md",
             [
-                "docs/es/autograd.md does not link to tensors.md, which "
-                "docs/en/autograd.md links to",
-                "docs/es/autograd.md links to index.md, which docs/en/autograd.md "
-                "does not link to",
+                f"{ES}, line 3, has a link to index.md where {EN}, line 3, has a link "
+                "to tensors.md"
             ],
         ),
+        (  # prose-values must be the same checks in both languages
+            VALUES,
+            VALUES.replace("6", "7"),
+            [
+                f"{ES}, line 11, has {VALUES.replace('6', '7')} where {EN}, line 11, "
+                f"has {VALUES}"
+            ],
+        ),
+        (
+            "## Acumulación\n\n" + VALUES,
+            "## Acumulación\n",
+            [f"{ES} lacks {VALUES}, which {EN} has at line 11"],
+        ),
     ],
-    ids=["snippet", "missing snippet", "extra block", "heading", "link"],
+    ids=[
+        "snippet",
+        "order",
+        "missing block",
+        "extra block",
+        "heading",
+        "link",
+        "values",
+        "no values",
+    ],
 )
 def test_a_structure_difference_is_named(docs, old, new, expected):
+    english = ENGLISH.replace("## Accumulation\n", "## Accumulation\n\n" + VALUES)
+    spanish = SPANISH.replace("## Acumulación\n", "## Acumulación\n\n" + VALUES)
+    (docs / "en" / "autograd.md").write_text(english)
+    (docs / "es" / "autograd.md").write_text(spanish)
     assert compare(docs, "autograd.md") == []
-    assert old in SPANISH
-    (docs / "es" / "autograd.md").write_text(SPANISH.replace(old, new))
+    assert old in spanish
+    (docs / "es" / "autograd.md").write_text(spanish.replace(old, new, 1))
     assert compare(docs, "autograd.md") == expected
-
-
-def test_snippets_in_another_order_are_caught(docs):
-    swapped = (
-        SPANISH.replace("basics.py:once", "basics.py:TMP")
-        .replace("basics.py:twice", "basics.py:once")
-        .replace("basics.py:TMP", "basics.py:twice")
-    )
-    (docs / "es" / "autograd.md").write_text(swapped)
-    problems = compare(docs, "autograd.md")
-    assert problems and all("includes" in problem for problem in problems)
 
 
 def test_a_fence_shown_inside_a_longer_fence_is_one_block():
@@ -213,38 +226,11 @@ def test_a_fence_shown_inside_a_longer_fence_is_one_block():
         '````markdown\n```python\n--8<-- "snippets/a.py:x"\n```\n````\n'
         "\n~~~\nplain\n~~~\n"
     )
-    blocks = translations.code_blocks(text)
-    assert [(b.line, b.end, b.language, b.includes) for b in blocks] == [
+    assert translations.outline(text).blocks == [
         (1, 5, "markdown", (("snippets/a.py:x", 3),)),
         (7, 9, "", ()),
     ]
-
-
-def test_prose_values_must_be_the_same_checks_in_both_languages(docs):
-    directive = "<!-- prose-values: x.grad.item() -> 6 -->\n"
-    english, spanish = docs / "en" / "autograd.md", docs / "es" / "autograd.md"
-    english.write_text(
-        ENGLISH.replace("## Accumulation\n", "## Accumulation\n\n" + directive)
-    )
-    spanish.write_text(
-        SPANISH.replace("## Acumulación\n", "## Acumulación\n\n" + directive)
-    )
-    assert compare(docs, "autograd.md") == []
-    spanish.write_text(
-        SPANISH.replace(
-            "## Acumulación\n", "## Acumulación\n\n" + directive.replace("6", "7")
-        )
-    )
-    assert compare(docs, "autograd.md") == [
-        "docs/es/autograd.md, line 11, has <!-- prose-values: x.grad.item() -> 7 --> "
-        "where docs/en/autograd.md, line 11, has <!-- prose-values: "
-        "x.grad.item() -> 6 -->"
-    ]
-    spanish.write_text(SPANISH)
-    assert compare(docs, "autograd.md") == [
-        "docs/es/autograd.md lacks <!-- prose-values: x.grad.item() -> 6 -->, which "
-        "docs/en/autograd.md has at line 11"
-    ]
+    assert translations.outline("") == ([], [], {})  # an empty page or cell
 
 
 def test_notebook_twins_need_identical_code_cells(tmp_path):
@@ -311,18 +297,7 @@ def repository(docs):
     """The fixture site in a git repository, both Spanish pages marked and committed."""
     root = docs.parent
     git(root, "init", "-q", "-b", "main")
-    assert (
-        main(
-            [
-                "--docs",
-                str(docs),
-                "mark",
-                str(docs / "es/autograd.md"),
-                str(docs / "es/tensors.md"),
-            ]
-        )
-        == 0
-    )
+    assert main(["--docs", str(docs), "mark", "--all"]) == 0
     git(root, "add", ".")
     git(root, "commit", "-q", "-m", "first")
     return docs
@@ -460,8 +435,8 @@ def test_status_lists_structure_differences_too(docs, capsys):
     code, out = status(docs, capsys)
     assert (
         "\nWhere the Spanish page's structure differs from the English page (the tests "
-        "report these too):\n  docs/es/autograd.md, line 15, includes "
-        "snippets/autograd/basics.py:thrice"
+        "report these too):\n  docs/es/autograd.md, line 14, has a ```python block "
+        "including snippets/autograd/basics.py:thrice"
     ) in out
 
 
@@ -475,7 +450,8 @@ def test_mark_refuses_a_page_whose_structure_differs_and_leaves_it_untouched(
     err = capsys.readouterr().err
     assert err.startswith(
         "error: not marked: docs/es/autograd.md differs from docs/en/autograd.md:\n"
-        "  docs/es/autograd.md has 4 code blocks where docs/en/autograd.md has 3"
+        "  docs/es/autograd.md, line 22, has a ```text block, which "
+        "docs/en/autograd.md does not have"
     )
     assert page.read_bytes() == before
 
@@ -581,37 +557,25 @@ def fake_page(src_uri, url):
     )
 
 
-def test_an_outdated_page_gets_a_notice_in_spanish_after_its_title(docs):
-    config = SimpleNamespace(docs_dir=str(docs), plugins={})
-    out = hook.on_page_markdown(
+def test_only_an_outdated_spanish_page_gets_a_notice_after_its_title(docs):
+    config, text = (
+        SimpleNamespace(docs_dir=str(docs), plugins={}),
         "# Gradientes\n\nTexto.",
-        fake_page("es/autograd.md", "es/autograd/"),
-        config,
-        None,
     )
+
+    def shown(src_uri, url):
+        return hook.on_page_markdown(text, fake_page(src_uri, url), config, None)
+
     words = translations.MESSAGES["es"]
-    assert out.startswith(
+    assert shown("es/autograd.md", "es/autograd/") == (
         f'# Gradientes\n\n!!! warning "{words["outdated_title"]}"\n\n    La '
         f'<a href="../../autograd/">{words["original_page"]}</a> ha cambiado'
+        + words["outdated_body"].split("{link} ha cambiado", 1)[1]
+        + "\n\n\n\nTexto."
     )
-    assert out.endswith("\nTexto.")
-
-
-def test_current_and_english_pages_are_left_alone(docs):
-    config = SimpleNamespace(docs_dir=str(docs), plugins={})
     mark(docs, docs / "es/autograd.md")
-    assert (
-        hook.on_page_markdown(
-            "# G", fake_page("es/autograd.md", "es/autograd/"), config, None
-        )
-        == "# G"
-    )
-    assert (
-        hook.on_page_markdown(
-            "# G", fake_page("en/autograd.md", "autograd/"), config, None
-        )
-        == "# G"
-    )
+    assert shown("es/autograd.md", "es/autograd/") == text
+    assert shown("en/autograd.md", "autograd/") == text
 
 
 def test_every_interface_string_exists_in_both_languages():
@@ -716,55 +680,50 @@ def test_the_glossary_is_read_from_the_guide_table(tmp_path):
     ]
 
 
-def test_spanish_prose_with_a_ruled_out_word_is_caught_code_and_asides_are_not(
-    tmp_path,
-):
-    write(
-        tmp_path,
-        {
-            "guide.md": GUIDE,
-            "docs/es/m.md": """\
-        ---
-        translation_of: "broadcasting"
-        ---
-        # Medir
-
-        El batch size importa. La difusión (broadcasting) también.
-        Usa `batch size` en código, o cita «Batch size and broadcasting».
-
-        ```python
-        --8<-- "snippets/broadcasting.py"
-        ```
-        <!-- broadcasting -->
-        """,
-        },
-    )
-    terms = translations.glossary(tmp_path / "guide.md")
-    assert translations.glossary_problems(tmp_path / "docs", terms) == [
-        "docs/es/m.md, line 6: «batch size» in Spanish prose; the glossary says "
-        "«tamaño de lote» for «batch size»"
-    ]
-
-
 # A page that records the English version it translates: the glossary checks translated
 # pages.
 RECORD = '---\ntranslation_of: "0123456789ab"\n---\n'
+HEAD = "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
 
 
-def test_a_ruled_out_word_inside_the_approved_term_is_fine(tmp_path):
-    write(
-        tmp_path,
-        {
-            "guide.md": "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
+@pytest.mark.parametrize(
+    "rows, text, expected",
+    [
+        (  # code, «titles», asides naming the English term, comments: not prose
+            GUIDE.split("\n", 2)[2],
+            "El batch size importa. La difusión (broadcasting) también.\nUsa `batch "
+            "size` en código, o cita «Batch size and broadcasting».\n\n```python\n"
+            '--8<-- "snippets/broadcasting.py"\n```\n<!-- broadcasting -->\n',
+            [(6, "batch size", "«tamaño de lote» for «batch size»")],
+        ),
+        (  # a ruled-out word inside the approved term is fine
             "| pilot | prueba piloto | pilot, piloto | |\n",
-            "docs/es/m.md": RECORD
-            + "# P\n\nUna prueba piloto, dos pruebas piloto.\nEl piloto decide.\n",
-        },
-    )
+            "Una prueba piloto, dos pruebas piloto.\nEl piloto decide.\n",
+            [(7, "piloto", "«prueba piloto» for «pilot»")],
+        ),
+        (  # plurals, hyphens, line breaks and parentheses do not hide one
+            "| throughput | tasa de procesamiento | throughput | |\n"
+            "| steady state | régimen estable | steady state | |\n",
+            "Dos throughputs.\nUn steady-state.\nUn steady\nstate partido.\nLa tasa "
+            "de procesamiento (throughput) está bien.\nPero (el throughput de la GPU) "
+            "no.\n",
+            [
+                (6, "throughput", "«tasa de procesamiento» for «throughput»"),
+                (7, "steady state", "«régimen estable» for «steady state»"),
+                (8, "steady state", "«régimen estable» for «steady state»"),
+                (11, "throughput", "«tasa de procesamiento» for «throughput»"),
+            ],
+        ),
+    ],
+    ids=["code and asides", "approved term", "plurals and hyphens"],
+)
+def test_spanish_prose_with_a_ruled_out_word_is_caught(tmp_path, rows, text, expected):
+    page = RECORD + "# M\n\n" + text
+    docs = write(tmp_path, {"guide.md": HEAD + rows, "docs/es/m.md": page})
     terms = translations.glossary(tmp_path / "guide.md")
-    assert translations.glossary_problems(tmp_path / "docs", terms) == [
-        "docs/es/m.md, line 7: «piloto» in Spanish prose; the glossary says «prueba "
-        "piloto» for «pilot»"
+    assert translations.glossary_problems(docs, terms) == [
+        f"docs/es/m.md, line {n}: «{word}» in Spanish prose; the glossary says {term}"
+        for n, word, term in expected
     ]
 
 
@@ -930,32 +889,3 @@ def test_a_page_never_translated_is_outdated_and_not_yet_checked_as_spanish(tmp_
         docs, docs / "es" / "m.md"
     )  # marked as translated while still English: now it is checked
     assert len(translations.glossary_problems(docs, terms)) == 1
-
-
-def test_plurals_hyphens_line_breaks_and_parentheses_do_not_hide_a_ruled_out_word(
-    tmp_path,
-):
-    write(
-        tmp_path,
-        {
-            "guide.md": "| English | Spanish | Avoid | Note |\n|---|---|---|---|\n"
-            "| throughput | tasa de procesamiento | throughput | |\n"
-            "| steady state | régimen estable | steady state | |\n",
-            "docs/es/m.md": (
-                RECORD + "# M\n\nDos throughputs.\nUn steady-state.\nUn steady\n"
-                "state partido.\nLa tasa de procesamiento (throughput) está bien.\n"
-                "Pero (el throughput de la GPU) no.\n"
-            ),
-        },
-    )
-    terms = translations.glossary(tmp_path / "guide.md")
-    assert translations.glossary_problems(tmp_path / "docs", terms) == [
-        "docs/es/m.md, line 6: «throughput» in Spanish prose; the glossary says «tasa "
-        "de procesamiento» for «throughput»",
-        "docs/es/m.md, line 7: «steady state» in Spanish prose; the glossary says "
-        "«régimen estable» for «steady state»",
-        "docs/es/m.md, line 8: «steady state» in Spanish prose; the glossary says "
-        "«régimen estable» for «steady state»",
-        "docs/es/m.md, line 11: «throughput» in Spanish prose; the glossary says "
-        "«tasa de procesamiento» for «throughput»",
-    ]

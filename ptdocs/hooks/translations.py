@@ -35,25 +35,11 @@ def on_config(config):
     return config
 
 
-# A page without its twin: (its language, the other, what it lacks, what to do).
-_TWINLESS = (
-    (SOURCE, TARGET, "Spanish twin", f"run `{translations.COMMAND} status`"),
-    (TARGET, SOURCE, "English page", "rename or remove it"),
-)
-
-
 def on_files(files, config):
     """Warn, once per language built, about its pages that have no twin."""
-    docs = Path(config.docs_dir)
     building = getattr(config.plugins.get("i18n"), "current_language", None)
-    for language, other, lacks, advice in _TWINLESS:
-        if building in (None, language):
-            pages = set(translations.pages(docs, language))
-            for page in sorted(pages - set(translations.pages(docs, other))):
-                log.warning(
-                    f"docs/{language}/{page} has no {lacks} docs/{other}/{page}; "
-                    + advice
-                )
+    for problem in translations.missing_twins(Path(config.docs_dir), building):
+        log.warning(problem)
     return files
 
 
