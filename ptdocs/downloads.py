@@ -11,6 +11,7 @@ import ast
 import functools
 import importlib.metadata
 import io
+import json
 import posixpath
 import re
 import sys
@@ -416,33 +417,15 @@ RECORDING, COMPARING = (
 
 
 def _code_only(code: str) -> str:
-    """Code without its docstrings and comments: the check's cells are the same in
-    every language, and the Markdown cell above each says what it does."""
-    replaced: dict[int, str | None] = {}  # line -> its new text; None: dropped
-    for node in ast.walk(ast.parse(code)):
-        body = getattr(node, "body", None)
-        if (
-            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
-            and body
-            and isinstance(body[0], ast.Expr)
-            and isinstance(body[0].value, ast.Constant)
-            and isinstance(body[0].value.value, str)
-        ):
-            docstring = body[0]
-            for line in range(docstring.lineno, docstring.end_lineno + 1):
-                replaced[line] = None
-            if len(body) == 1:  # a class of its own name only
-                replaced[docstring.lineno] = " " * docstring.col_offset + "pass"
-    lines = code.split("\n")
-    for line in [line for line, text in replaced.items() if text is None]:
-        if line < len(lines) and not lines[line].strip():  # the blank line after it
-            replaced[line + 1] = None
+    """Code without its comments, nor the blank lines they leave: the check's cells are
+    the same in every language, and the Markdown cell above each says what it does.
+    (The carried parts of output_check.py explain themselves in comments only.)"""
+    lines: list = code.split("\n")
     for token in tokenize.generate_tokens(io.StringIO(code).readline):
         if token.type == tokenize.COMMENT:
             row, column = token.start
-            replaced.setdefault(row, lines[row - 1][:column].rstrip() or None)
-    kept = (replaced.get(number, line) for number, line in enumerate(lines, start=1))
-    return "\n".join(line for line in kept if line is not None)
+            lines[row - 1] = lines[row - 1][:column].rstrip() or None
+    return re.sub(r":\n\n+", ":\n", "\n".join(x for x in lines if x is not None))
 
 
 def check_cells(call: str) -> tuple[str, str]:
@@ -458,24 +441,15 @@ def check_cells(call: str) -> tuple[str, str]:
     return first, _code_only(tail).strip("\n") + "\n\n\n" + call
 
 
-def _plain(value):
-    return (tuple(value.forms), value.rule) if isinstance(value, Plural) else value
-
-
 def check_call(texts: dict, repository: str, fields: dict) -> str:
-    """The call that ends a download: texts in the page's language, and the report's
-    address. A Plural goes as (its forms, its Plural-Forms rule)."""
-
-    def literal(mapping):
-        items = "".join(
-            f"        {key!r}: {_plain(value)!r},\n" for key, value in mapping.items()
-        )
-        return "{\n" + items + "    }"
-
-    return (
-        f"finish(\n    _recorder,\n    texts={literal(texts)},\n    "
-        f"repository={repository!r},\n    fields={literal(fields)},\n)"
-    )
+    """The call that ends a download: texts in the page's language (a Plural as its
+    forms and Plural-Forms rule) and the report's address, as JSON, which is Python."""
+    texts = {
+        key: [value.forms, value.rule] if isinstance(value, Plural) else value
+        for key, value in texts.items()
+    }
+    arguments = {"texts": texts, "repository": repository, "fields": fields}
+    return f"finish(_recorder, **{json.dumps(arguments, ensure_ascii=False, indent=4)})"
 
 
 ADMONITION = re.compile(
@@ -667,37 +641,32 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     first, last = check_cells(
         check_call(CHECK_TEXTS[language], site.repository, fields)
     )
-    shared = [_markdown_cell(texts["recording"]), _code_cell(first, hidden=True)]
+    shared = [_cell("markdown", texts["recording"]), _cell("code", first, hidden=True)]
     if files:
         names = ", ".join(f"`{name}`" for name in files)
         items = "".join(f"    {name!r}: {text!r},\n" for name, text in files.items())
         shared += [
-            _markdown_cell(texts["files"].format(files=names)),
-            _code_cell(FILES_CELL.format(files=items)),
+            _cell("markdown", texts["files"].format(files=names)),
+            _cell("code", FILES_CELL.format(files=items)),
         ]
     quoted = "\n>\n".join(
         "> " + line for line in [texts["origin"].format(**origin), *intro]
     )
-    notebook_cells = [_markdown_cell(quoted), *shared]
+    notebook = [_cell("markdown", quoted), *shared]
     # The script's intro is comments: no block quote, whose "# > " reads as output.
-    script_cells = [
-        _markdown_cell("\n\n".join([texts["origin_script"].format(**origin), *intro])),
-        *shared,
-    ]
+    origin = texts["origin_script"].format(**origin)
+    script = [_cell("markdown", "\n\n".join([origin, *intro])), *shared]
     for part in parts:
         if isinstance(part, Example):
-            notebook_cells.append(_code_cell(codes[id(part)]))
-            script_cells.append(_code_cell(codes[id(part)]))
+            notebook.append(_cell("code", codes[id(part)]))
+            script.append(notebook[-1])
             continue
         prose = prose_markdown(part, language, relative, site, root)
-        notebook_cells += [_markdown_cell(cell) for cell in _split_at_headings(prose)]
+        notebook += [_cell("markdown", cell) for cell in _split_at_headings(prose)]
         if headings(prose):
-            script_cells.append(_markdown_cell("\n".join(headings(prose))))
-    shared = [_markdown_cell(texts["checking"]), _code_cell(last, hidden=True)]
-    notebook, script = (
-        _notebook(notebook_cells + shared),
-        _notebook(script_cells + shared),
-    )
+            script.append(_cell("markdown", "\n".join(headings(prose))))
+    shared = [_cell("markdown", texts["checking"]), _cell("code", last, hidden=True)]
+    notebook, script = _notebook(notebook + shared), _notebook(script + shared)
     # No jupytext header: the script is plain Python with comments. The code holds no
     # IPython magics, so "# cat joins ..." stays as written, not escaped to "# # cat".
     filters = dict.fromkeys(
@@ -708,35 +677,23 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     return Downloads(where, language, tuple(examples), notebook, script, last)
 
 
-def _code_cell(source: str, hidden: bool = False) -> dict:
-    """A code cell; a hidden one (the check's) shows collapsed in JupyterLab and VS
+def _cell(kind: str, source: str, hidden: bool = False) -> dict:
+    """A notebook cell; a hidden one (the check's) shows collapsed in JupyterLab and VS
     Code, under the Markdown cell that says what it is."""
     metadata = {"jupyter": {"source_hidden": True}} if hidden else {}
-    return {
-        "cell_type": "code",
-        "metadata": metadata,
-        "execution_count": None,
-        "source": source,
-        "outputs": [],
-    }
-
-
-def _markdown_cell(source: str) -> dict:
-    return {"cell_type": "markdown", "metadata": {}, "source": source}
+    return {"cell_type": kind, "metadata": metadata, "source": source}
 
 
 def _notebook(cells) -> nbformat.NotebookNode:
-    """The cells as a notebook, validated once as a whole (nbformat's new_*_cell
-    validates each cell too: most of the time of a page's downloads)."""
+    """The cells as a notebook, with stable ids: the same page gives the same file."""
     kernel = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    notebook = nbformat.from_dict(
-        {
-            "nbformat": 4,
-            "nbformat_minor": nbformat.v4.nbformat_minor,
-            "metadata": {"kernelspec": kernel, "language_info": {"name": "python"}},
-            # stable ids: the same page gives the same file
-            "cells": [{**cell, "id": f"cell-{n}"} for n, cell in enumerate(cells)],
-        }
+    notebook = nbformat.v4.new_notebook(
+        metadata={"kernelspec": kernel, "language_info": {"name": "python"}}
     )
+    for n, cell in enumerate(cells):
+        new = getattr(nbformat.v4, f"new_{cell['cell_type']}_cell")
+        notebook.cells.append(
+            new(cell["source"], metadata=cell["metadata"], id=f"cell-{n}")
+        )
     nbformat.validate(notebook)
     return notebook
