@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import functools
 import importlib.metadata
+import inspect
 import io
 import json
 import posixpath
@@ -30,6 +31,7 @@ from sybil.parsers.markdown import SkipParser
 from . import catalog, output_check, problem_report
 from .catalog import CatalogError, Plural, Texts
 from .layout import language
+from .notebook_twins import notebook as notebook_of
 from .pages import PROSE_VALUES, PageBlockParser, has_conditioned_output
 from .snippets import ROOT, Include, snippet_preprocessor
 
@@ -275,46 +277,37 @@ def read_page(page: Path, root: Path = ROOT) -> tuple[list, list[Example]]:
 
 
 def _skip(argument: str | None, where: str) -> Skip:
-    """A Sybil skip as a download makes it: its condition and the reason it prints."""
-    if not argument:
-        raise DownloadError(
-            f"{where}: a skip without a reason; write "
-            "'skip: next if(CONDITION, reason=\"...\")' so readers see why"
-        )
-    argument = argument.strip()
-    if argument.startswith("if"):
-        try:
-            call = ast.parse("if_" + argument[2:], mode="eval").body
-        except SyntaxError as error:
-            message = f"cannot read the skip condition: {error.msg}"
-            raise DownloadError(f"{where}: {message}") from None
-        if not isinstance(call, ast.Call) or not 1 <= len(call.args) <= 2:
-            raise DownloadError(
-                f'{where}: write the skip as if(CONDITION, reason="...")'
+    """A Sybil skip as a download makes it: its condition and the reason it prints.
+    Read as Sybil reads it: ``if(C, reason)`` is a call, its reason C's text if none."""
+    try:
+        argument = (argument or "").strip()
+        if not argument.startswith("if"):
+            reason, condition = ast.literal_eval(argument), ast.Constant(True)
+        else:
+            call = ast.parse("_" + argument[2:], mode="eval").body
+            keywords = {keyword.arg: keyword.value for keyword in call.keywords}
+            bound = inspect.signature(lambda condition, reason=None: None).bind(
+                *call.args, **keywords
             )
-        condition = call.args[0]
-        reasons = call.args[1:] + [k.value for k in call.keywords if k.arg == "reason"]
-        try:
-            reason = ast.literal_eval(reasons[0]) if reasons else None
-        except ValueError:
-            message = "a skip reason must be a plain string"
-            raise DownloadError(f"{where}: {message}") from None
-        text = ast.unparse(condition)
-        reason = reason or text  # Sybil's own default reason
-    else:
-        try:
-            reason = ast.literal_eval(argument)
-        except (SyntaxError, ValueError):
-            message = "a skip reason must be a string or if(...)"
-            raise DownloadError(f"{where}: {message}") from None
-        text, condition = "True", ast.Constant(True)
+            condition, reason = (
+                bound.arguments["condition"],
+                bound.arguments.get("reason"),
+            )
+            reason = (reason and ast.literal_eval(reason)) or ast.unparse(condition)
+        if not isinstance(reason, str) or not reason:
+            raise ValueError
+    except (SyntaxError, ValueError, TypeError, AttributeError):
+        raise DownloadError(
+            f"{where}: write the skip as 'skip: next if(CONDITION, reason=\"...\")' or "
+            "'skip: next \"reason\"', a plain string that tells readers why"
+        ) from None
     # Other names come from the page's earlier examples, which run before it here too.
     names = {
         node.id
         for node in ast.walk(condition)
         if isinstance(node, ast.Name) and node.id in SETUP_NAMES
     }
-    return Skip(text, str(reason), tuple(sorted(names)))
+    return Skip(ast.unparse(condition), reason, tuple(sorted(names)))
 
 
 def cell_code(example: Example) -> str:
@@ -666,7 +659,7 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
         if headings(prose):
             script.append(_cell("markdown", "\n".join(headings(prose))))
     shared = [_cell("markdown", texts["checking"]), _cell("code", last, hidden=True)]
-    notebook, script = _notebook(notebook + shared), _notebook(script + shared)
+    notebook, script = notebook_of(notebook + shared), notebook_of(script + shared)
     # No jupytext header: the script is plain Python with comments. The code holds no
     # IPython magics, so "# cat joins ..." stays as written, not escaped to "# # cat".
     filters = dict.fromkeys(
@@ -677,23 +670,7 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     return Downloads(where, language, tuple(examples), notebook, script, last)
 
 
-def _cell(kind: str, source: str, hidden: bool = False) -> dict:
+def _cell(kind: str, source: str, hidden: bool = False) -> tuple:
     """A notebook cell; a hidden one (the check's) shows collapsed in JupyterLab and VS
     Code, under the Markdown cell that says what it is."""
-    metadata = {"jupyter": {"source_hidden": True}} if hidden else {}
-    return {"cell_type": kind, "metadata": metadata, "source": source}
-
-
-def _notebook(cells) -> nbformat.NotebookNode:
-    """The cells as a notebook, with stable ids: the same page gives the same file."""
-    kernel = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    notebook = nbformat.v4.new_notebook(
-        metadata={"kernelspec": kernel, "language_info": {"name": "python"}}
-    )
-    for n, cell in enumerate(cells):
-        new = getattr(nbformat.v4, f"new_{cell['cell_type']}_cell")
-        notebook.cells.append(
-            new(cell["source"], metadata=cell["metadata"], id=f"cell-{n}")
-        )
-    nbformat.validate(notebook)
-    return notebook
+    return kind, source, {"jupyter": {"source_hidden": True}} if hidden else {}
