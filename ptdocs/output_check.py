@@ -187,31 +187,23 @@ def output_comments(source, read_condition=read_releases):
 
 
 def expected_outputs(source, body, read_condition=read_releases, comments=None):
-    # For each statement of ``body``, the output lines between it and the next one
-    # (of ``comments``, where not all of the source's).
+    # For each statement of ``body``, the output lines between it and the next one, in
+    # line with its first line (of ``comments``, where not all of the source's).
     if comments is None:
         comments = output_comments(source, read_condition)
     outputs = [[] for _ in body]
-    column = body[0].col_offset if body else 0
     for (lineno, at), line in comments:
-        if at != column:  # indented: inside a statement, which prints it only in part
+        owner = [index for index, s in enumerate(body) if s.lineno <= lineno][-1:]
+        if not owner:
+            raise OutputError(f"{OUTPUT} output before any statement", lineno)
+        statement = body[owner[0]]
+        if at != statement.col_offset or lineno <= statement.end_lineno:
             raise OutputError(
-                f"put {OUTPUT} output after the whole statement, "
-                "at the start of a line",
+                f"put {OUTPUT} output after the whole statement, in line with its "
+                "first line",
                 lineno,
             )
-        owner = None
-        for index, statement in enumerate(body):
-            if statement.lineno <= lineno <= statement.end_lineno:
-                raise OutputError(
-                    f"put {OUTPUT} output after the whole statement, not inside it",
-                    lineno,
-                )
-            if statement.end_lineno < lineno:
-                owner = index
-        if owner is None:
-            raise OutputError(f"{OUTPUT} output before any statement", lineno)
-        outputs[owner].append(line)
+        outputs[owner[0]].append(line)
     return outputs
 
 
@@ -248,47 +240,21 @@ class Checked:
         return matches(self.printed, self.wanted)
 
 
-def _units(source, tree, comments):
-    # (statement, its skip wrapper or None, its output lines) for each statement that
-    # is checked: the top-level ones, and those of a skipped example's else.
-    wrappers = [statement for statement in tree.body if _skip_wrapper(statement)]
-
-    def wrapper_of(comment):  # the skip wrapper whose else holds this comment, if any
-        line, column = comment[0]
-        before = [statement for statement in tree.body if statement.lineno <= line]
-        wrapper = before[-1] if before and before[-1] in wrappers else None
-        inside = wrapper is not None and column == wrapper.orelse[0].col_offset
-        return wrapper if inside else None
-
-    top = [comment for comment in comments if wrapper_of(comment) is None]
-    units = []
-    for statement, lines in zip(
-        tree.body, expected_outputs(source, tree.body, comments=top), strict=False
-    ):
-        if statement not in wrappers:
-            units.append((statement, None, lines))
-            continue
-        if lines:
-            raise OutputError(
-                f"put the {OUTPUT} output of a skipped example inside its else",
-                statement.end_lineno + 1,
-            )
-        inner = [comment for comment in comments if wrapper_of(comment) is statement]
-        inside = expected_outputs(source, statement.orelse, comments=inner)
-        units += [
-            (s, statement, lines)
-            for s, lines in zip(statement.orelse, inside, strict=False)
-        ]
-    return wrappers, units
-
-
 def check(runs, version):
     # ``([Checked, ...], [reason, ...])``: the statements that print or should, and
     # why examples were skipped here.
     results, skipped = [], []
     for source, writes, cell in runs:
         tree = ast.parse(source)
-        wrappers, units = _units(source, tree, output_comments(source))
+        # Each statement checked: the top-level ones, and in place of a skipped
+        # example its else's, with its wrapper.
+        wrappers = [statement for statement in tree.body if _skip_wrapper(statement)]
+        units = [
+            (inner, statement if statement in wrappers else None)
+            for statement in tree.body
+            for inner in (statement.orelse if statement in wrappers else [statement])
+        ]
+        outputs = expected_outputs(source, [statement for statement, _ in units])
         printed, reasons = ["" for _ in units], {}
         for line, text in writes:
             wrapper = next(
@@ -297,12 +263,14 @@ def check(runs, version):
             if wrapper is not None:
                 reasons[id(wrapper)] = reasons.get(id(wrapper), "") + text
                 continue
-            for index, (statement, _, _) in enumerate(units):
+            for index, (statement, _) in enumerate(units):
                 if statement.lineno <= line <= statement.end_lineno:
                     printed[index] += text
                     break
         code = source.splitlines()
-        for (statement, wrapper, lines), text in zip(units, printed, strict=False):
+        for (statement, wrapper), lines, text in zip(
+            units, outputs, printed, strict=True
+        ):
             if wrapper is not None and id(wrapper) in reasons:
                 continue
             wanted = shown(lines, version)
