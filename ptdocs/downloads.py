@@ -452,6 +452,7 @@ ADMONITION = re.compile(
 HEADING = re.compile(
     r"^(?P<hashes>#{1,6})[ \t]+(?P<title>.+?)[ \t]*(?:\{[^}]*\})?[ \t]*#*[ \t]*$"
 )
+CONTINUED = re.compile(r"\A(?:[ \t]*\n)*(?=(?: {4}|\t)[ \t]*\S)")
 FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 LINK = re.compile(
     r"(?P<open>!?\[[^\]\n]*\]\()(?P<target>[^)\s]+)(?P<rest>(?:[ \t]+\"[^\"]*\")?\))"
@@ -478,22 +479,11 @@ def prose_markdown(text: str, language: str, relative: str, site: Site, root: Pa
     return text
 
 
-def _quoted(lines: list[str], indent: str = "") -> list[str]:
-    return [indent + ("> " + line if line.strip() else ">") for line in lines]
-
-
 def _continued_block(text: str) -> str:
     """Prose that goes on inside an admonition after an example in it: its indented
-    start as a block quote (as _admonitions made the block's start), not as code."""
-    lines, index = text.split("\n"), 0
-    while index < len(lines) and (
-        not lines[index].strip() or lines[index].startswith(("    ", "\t"))
-    ):
-        index += 1
-    if not any(line.strip() for line in lines[:index]):
-        return text
-    inner = _admonitions(textwrap.dedent("\n".join(lines[:index])).strip("\n"))
-    return "\n".join(_quoted(inner.split("\n")) + [""] + lines[index:])
+    start as an admonition without a title (quoted as the block's start was), not as
+    code."""
+    return CONTINUED.sub('!!! note ""\n', text, count=1)
 
 
 def _admonitions(text: str) -> str:
@@ -524,7 +514,8 @@ def _admonitions(text: str) -> str:
         if quoted and inner:
             quoted.append("")
         quoted += inner
-        out += _quoted(quoted, indent) + [""]
+        out += [indent + ("> " + line if line.strip() else ">") for line in quoted]
+        out.append("")
     return "\n".join(out)
 
 
@@ -553,16 +544,6 @@ def lines_with_prose_flag(markdown_text: str):
         elif match["fence"][0] == fence[0] and len(match["fence"]) >= len(fence):
             fence = None
         yield line, False
-
-
-def headings(markdown_text: str) -> list[str]:
-    """The ATX headings of some Markdown, outside code fences, as they read."""
-    matches = (
-        HEADING.match(line)
-        for line, prose in lines_with_prose_flag(markdown_text)
-        if prose
-    )
-    return [f"{m['hashes']} {m['title']}" for m in matches if m]
 
 
 def _split_at_headings(text: str) -> list[str]:
@@ -604,21 +585,33 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     parts, examples = read_page(page, root)
     if not examples:
         return None
-    codes = {id(example): cell_code(example) for example in examples}
+    # The lesson: the notebook's cells, a Markdown cell a section; the script's, the
+    # code and the headings.
+    lesson, outline, titles = [], [], []
+    for part in parts:
+        if isinstance(part, Example):
+            lesson.append(_cell("code", cell_code(part)))
+            outline.append(lesson[-1])
+            continue
+        sections = _split_at_headings(
+            prose_markdown(part, language, relative, site, root)
+        )
+        lesson += [_cell("markdown", section) for section in sections]
+        first_lines = (next(x for x in s.split("\n") if x.strip()) for s in sections)
+        found = [m for m in map(HEADING.match, first_lines) if m]
+        titles += [m["title"] for m in found if m["hashes"] == "#"]
+        if found:
+            headings = (f"{m['hashes']} {m['title']}" for m in found)
+            outline.append(_cell("markdown", "\n".join(headings)))
     files, torch = files_read(examples, root), requirements(root)["torch"]
     page_url = site.url + site.page_url(language, relative)
-    titles = [
-        heading[2:]
-        for part in parts
-        if isinstance(part, str)
-        for heading in headings(part)
-        if heading.startswith("# ")
-    ]
     title = titles[0] if titles else PurePosixPath(relative).stem
-    install = " ".join(packages(codes.values(), root))
+    codes = [cell[1] for cell in lesson if cell[0] == "code"]
     intro = [
         texts["verified"].format(torch=torch),
-        texts["install"].format(packages=install, selector=SELECTOR),
+        texts["install"].format(
+            packages=" ".join(packages(codes, root)), selector=SELECTOR
+        ),
         texts["output"],
     ]
     if any(has_conditioned_output(example.code) for example in examples):
@@ -645,19 +638,14 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     quoted = "\n>\n".join(
         "> " + line for line in [texts["origin"].format(**origin), *intro]
     )
-    notebook = [_cell("markdown", quoted), *shared]
     # The script's intro is comments: no block quote, whose "# > " reads as output.
-    origin = texts["origin_script"].format(**origin)
-    script = [_cell("markdown", "\n\n".join([origin, *intro])), *shared]
-    for part in parts:
-        if isinstance(part, Example):
-            notebook.append(_cell("code", codes[id(part)]))
-            script.append(notebook[-1])
-            continue
-        prose = prose_markdown(part, language, relative, site, root)
-        notebook += [_cell("markdown", cell) for cell in _split_at_headings(prose)]
-        if headings(prose):
-            script.append(_cell("markdown", "\n".join(headings(prose))))
+    origin_script = texts["origin_script"].format(**origin)
+    notebook = [_cell("markdown", quoted), *shared, *lesson]
+    script = [
+        _cell("markdown", "\n\n".join([origin_script, *intro])),
+        *shared,
+        *outline,
+    ]
     shared = [_cell("markdown", texts["checking"]), _cell("code", last, hidden=True)]
     notebook, script = notebook_of(notebook + shared), notebook_of(script + shared)
     # No jupytext header: the script is plain Python with comments. The code holds no
