@@ -17,6 +17,7 @@ import sys
 import tokenize
 import urllib.parse
 from dataclasses import dataclass
+from operator import eq, ge, gt, le, lt, ne
 
 
 # Stands in for sys.stdout while the examples run: ``runs`` holds each piece of code
@@ -73,6 +74,7 @@ _CLAUSE = re.compile(
 _VERSION = re.compile(
     r"\s*v?(?P<release>\d+(\.\d+)*)(?P<rest>[^+\s]*)(\+\S*)?\s*", re.I
 )
+_COMPARE = {"==": eq, "!=": ne, "<": lt, ">": gt, "<=": le, ">=": ge, "~=": ge}
 _PRE = re.compile(r"(a|b|c|rc|alpha|beta|pre|preview|dev)\d*", re.I)
 
 
@@ -121,23 +123,14 @@ def release_holds(specifier, version):
     if found is None:
         raise ValueError(f"cannot read the torch release {version!r}")
     release, rest = _numbers(found["release"]), found["rest"].lower()
-    post = "post" in rest or rest.startswith("-")
     pre = _PRE.search(rest.split("post")[0]) is not None  # a, b, rc, dev: not a post's
-    here = (release, -1 if pre else 1 if post else 0)
+    here = (release, -1 if pre else 1 if "post" in rest or rest.startswith("-") else 0)
     for operator, wanted in _clauses(specifier):
-        bound = (_numbers(wanted), 0)
-        prefix = len(wanted.split(".")) - 1  # ~=: how many release numbers are equal
-        same = (release + (0,) * prefix)[:prefix] == (bound[0] + (0,) * prefix)[:prefix]
-        holds = {
-            "==": here == bound,
-            "!=": here != bound,
-            ">=": here >= bound,
-            "<=": here <= bound,
-            "<": release < bound[0],  # leaves out the bound's pre-releases
-            ">": release > bound[0],  # and its post-releases
-            "~=": here >= bound and prefix > 0 and same,
-        }[operator]
-        if not holds:
+        bound, n = _numbers(wanted), wanted.count(".")  # ~=: n release numbers equal
+        # < leaves out the bound's pre-releases, and > its post-releases
+        a, b = (release, bound) if operator in ("<", ">") else (here, (bound, 0))
+        same = (release + (0,) * n)[:n] == (bound + (0,) * n)[:n]
+        if not (_COMPARE[operator](a, b) and (operator != "~=" or n and same)):
             return False
     return True
 
