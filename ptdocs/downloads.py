@@ -276,6 +276,9 @@ def read_page(page: Path, root: Path = ROOT) -> tuple[list, list[Example]]:
     return [values.sub("", p) if isinstance(p, str) else p for p in parts], examples
 
 
+SYBIL_IF = inspect.signature(lambda condition, reason=None: None)  # as Sybil's If
+
+
 def _skip(argument: str | None, where: str) -> Skip:
     """A Sybil skip as a download makes it: its condition and the reason it prints.
     Read as Sybil reads it: ``if(C, reason)`` is a call, its reason C's text if none."""
@@ -286,13 +289,8 @@ def _skip(argument: str | None, where: str) -> Skip:
         else:
             call = ast.parse("_" + argument[2:], mode="eval").body
             keywords = {keyword.arg: keyword.value for keyword in call.keywords}
-            bound = inspect.signature(lambda condition, reason=None: None).bind(
-                *call.args, **keywords
-            )
-            condition, reason = (
-                bound.arguments["condition"],
-                bound.arguments.get("reason"),
-            )
+            given = SYBIL_IF.bind(*call.args, **keywords).arguments
+            condition, reason = given["condition"], given.get("reason")
             reason = (reason and ast.literal_eval(reason)) or ast.unparse(condition)
         if not isinstance(reason, str) or not reason:
             raise ValueError
