@@ -10,7 +10,9 @@ from __future__ import annotations
 import ast
 import functools
 import importlib.metadata
+import inspect
 import io
+import json
 import posixpath
 import re
 import sys
@@ -29,6 +31,7 @@ from sybil.parsers.markdown import SkipParser
 from . import catalog, output_check, problem_report
 from .catalog import CatalogError, Plural, Texts
 from .layout import language
+from .notebook_twins import notebook as notebook_of
 from .pages import PROSE_VALUES, PageBlockParser, has_conditioned_output
 from .snippets import ROOT, Include, snippet_preprocessor
 
@@ -273,47 +276,36 @@ def read_page(page: Path, root: Path = ROOT) -> tuple[list, list[Example]]:
     return [values.sub("", p) if isinstance(p, str) else p for p in parts], examples
 
 
+SYBIL_IF = inspect.signature(lambda condition, reason=None: None)  # as Sybil's If
+
+
 def _skip(argument: str | None, where: str) -> Skip:
-    """A Sybil skip as a download makes it: its condition and the reason it prints."""
-    if not argument:
+    """A Sybil skip as a download makes it: its condition and the reason it prints.
+    Read as Sybil reads it: ``if(C, reason)`` is a call, its reason C's text if none."""
+    try:
+        argument = (argument or "").strip()
+        if not argument.startswith("if"):
+            reason, condition = ast.literal_eval(argument), ast.Constant(True)
+        else:
+            call = ast.parse("_" + argument[2:], mode="eval").body
+            keywords = {keyword.arg: keyword.value for keyword in call.keywords}
+            given = SYBIL_IF.bind(*call.args, **keywords).arguments
+            condition, reason = given["condition"], given.get("reason")
+            reason = (reason and ast.literal_eval(reason)) or ast.unparse(condition)
+        if not isinstance(reason, str) or not reason:
+            raise ValueError
+    except (SyntaxError, ValueError, TypeError, AttributeError):
         raise DownloadError(
-            f"{where}: a skip without a reason; write "
-            "'skip: next if(CONDITION, reason=\"...\")' so readers see why"
-        )
-    argument = argument.strip()
-    if argument.startswith("if"):
-        try:
-            call = ast.parse("if_" + argument[2:], mode="eval").body
-        except SyntaxError as error:
-            message = f"cannot read the skip condition: {error.msg}"
-            raise DownloadError(f"{where}: {message}") from None
-        if not isinstance(call, ast.Call) or not 1 <= len(call.args) <= 2:
-            raise DownloadError(
-                f'{where}: write the skip as if(CONDITION, reason="...")'
-            )
-        condition = call.args[0]
-        reasons = call.args[1:] + [k.value for k in call.keywords if k.arg == "reason"]
-        try:
-            reason = ast.literal_eval(reasons[0]) if reasons else None
-        except ValueError:
-            message = "a skip reason must be a plain string"
-            raise DownloadError(f"{where}: {message}") from None
-        text = ast.unparse(condition)
-        reason = reason or text  # Sybil's own default reason
-    else:
-        try:
-            reason = ast.literal_eval(argument)
-        except (SyntaxError, ValueError):
-            message = "a skip reason must be a string or if(...)"
-            raise DownloadError(f"{where}: {message}") from None
-        text, condition = "True", ast.Constant(True)
+            f"{where}: write the skip as 'skip: next if(CONDITION, reason=\"...\")' or "
+            "'skip: next \"reason\"', a plain string that tells readers why"
+        ) from None
     # Other names come from the page's earlier examples, which run before it here too.
     names = {
         node.id
         for node in ast.walk(condition)
         if isinstance(node, ast.Name) and node.id in SETUP_NAMES
     }
-    return Skip(text, str(reason), tuple(sorted(names)))
+    return Skip(ast.unparse(condition), reason, tuple(sorted(names)))
 
 
 def cell_code(example: Example) -> str:
@@ -416,33 +408,15 @@ RECORDING, COMPARING = (
 
 
 def _code_only(code: str) -> str:
-    """Code without its docstrings and comments: the check's cells are the same in
-    every language, and the Markdown cell above each says what it does."""
-    replaced: dict[int, str | None] = {}  # line -> its new text; None: dropped
-    for node in ast.walk(ast.parse(code)):
-        body = getattr(node, "body", None)
-        if (
-            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
-            and body
-            and isinstance(body[0], ast.Expr)
-            and isinstance(body[0].value, ast.Constant)
-            and isinstance(body[0].value.value, str)
-        ):
-            docstring = body[0]
-            for line in range(docstring.lineno, docstring.end_lineno + 1):
-                replaced[line] = None
-            if len(body) == 1:  # a class of its own name only
-                replaced[docstring.lineno] = " " * docstring.col_offset + "pass"
-    lines = code.split("\n")
-    for line in [line for line, text in replaced.items() if text is None]:
-        if line < len(lines) and not lines[line].strip():  # the blank line after it
-            replaced[line + 1] = None
+    """Code without its comments, nor the blank lines they leave: the check's cells are
+    the same in every language, and the Markdown cell above each says what it does.
+    (The carried parts of output_check.py explain themselves in comments only.)"""
+    lines: list = code.split("\n")
     for token in tokenize.generate_tokens(io.StringIO(code).readline):
         if token.type == tokenize.COMMENT:
             row, column = token.start
-            replaced.setdefault(row, lines[row - 1][:column].rstrip() or None)
-    kept = (replaced.get(number, line) for number, line in enumerate(lines, start=1))
-    return "\n".join(line for line in kept if line is not None)
+            lines[row - 1] = lines[row - 1][:column].rstrip() or None
+    return re.sub(r":\n\n+", ":\n", "\n".join(x for x in lines if x is not None))
 
 
 def check_cells(call: str) -> tuple[str, str]:
@@ -458,24 +432,15 @@ def check_cells(call: str) -> tuple[str, str]:
     return first, _code_only(tail).strip("\n") + "\n\n\n" + call
 
 
-def _plain(value):
-    return (tuple(value.forms), value.rule) if isinstance(value, Plural) else value
-
-
 def check_call(texts: dict, repository: str, fields: dict) -> str:
-    """The call that ends a download: texts in the page's language, and the report's
-    address. A Plural goes as (its forms, its Plural-Forms rule)."""
-
-    def literal(mapping):
-        items = "".join(
-            f"        {key!r}: {_plain(value)!r},\n" for key, value in mapping.items()
-        )
-        return "{\n" + items + "    }"
-
-    return (
-        f"finish(\n    _recorder,\n    texts={literal(texts)},\n    "
-        f"repository={repository!r},\n    fields={literal(fields)},\n)"
-    )
+    """The call that ends a download: texts in the page's language (a Plural as its
+    forms and Plural-Forms rule) and the report's address, as JSON, which is Python."""
+    texts = {
+        key: [value.forms, value.rule] if isinstance(value, Plural) else value
+        for key, value in texts.items()
+    }
+    arguments = {"texts": texts, "repository": repository, "fields": fields}
+    return f"finish(_recorder, **{json.dumps(arguments, ensure_ascii=False, indent=4)})"
 
 
 ADMONITION = re.compile(
@@ -485,6 +450,7 @@ ADMONITION = re.compile(
 HEADING = re.compile(
     r"^(?P<hashes>#{1,6})[ \t]+(?P<title>.+?)[ \t]*(?:\{[^}]*\})?[ \t]*#*[ \t]*$"
 )
+CONTINUED = re.compile(r"\A(?:[ \t]*\n)*(?=(?: {4}|\t)[ \t]*\S)")
 FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 LINK = re.compile(
     r"(?P<open>!?\[[^\]\n]*\]\()(?P<target>[^)\s]+)(?P<rest>(?:[ \t]+\"[^\"]*\")?\))"
@@ -511,22 +477,11 @@ def prose_markdown(text: str, language: str, relative: str, site: Site, root: Pa
     return text
 
 
-def _quoted(lines: list[str], indent: str = "") -> list[str]:
-    return [indent + ("> " + line if line.strip() else ">") for line in lines]
-
-
 def _continued_block(text: str) -> str:
     """Prose that goes on inside an admonition after an example in it: its indented
-    start as a block quote (as _admonitions made the block's start), not as code."""
-    lines, index = text.split("\n"), 0
-    while index < len(lines) and (
-        not lines[index].strip() or lines[index].startswith(("    ", "\t"))
-    ):
-        index += 1
-    if not any(line.strip() for line in lines[:index]):
-        return text
-    inner = _admonitions(textwrap.dedent("\n".join(lines[:index])).strip("\n"))
-    return "\n".join(_quoted(inner.split("\n")) + [""] + lines[index:])
+    start as an admonition without a title (quoted as the block's start was), not as
+    code."""
+    return CONTINUED.sub('!!! note ""\n', text, count=1)
 
 
 def _admonitions(text: str) -> str:
@@ -557,7 +512,8 @@ def _admonitions(text: str) -> str:
         if quoted and inner:
             quoted.append("")
         quoted += inner
-        out += _quoted(quoted, indent) + [""]
+        out += [indent + ("> " + line if line.strip() else ">") for line in quoted]
+        out.append("")
     return "\n".join(out)
 
 
@@ -586,16 +542,6 @@ def lines_with_prose_flag(markdown_text: str):
         elif match["fence"][0] == fence[0] and len(match["fence"]) >= len(fence):
             fence = None
         yield line, False
-
-
-def headings(markdown_text: str) -> list[str]:
-    """The ATX headings of some Markdown, outside code fences, as they read."""
-    matches = (
-        HEADING.match(line)
-        for line, prose in lines_with_prose_flag(markdown_text)
-        if prose
-    )
-    return [f"{m['hashes']} {m['title']}" for m in matches if m]
 
 
 def _split_at_headings(text: str) -> list[str]:
@@ -637,21 +583,33 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     parts, examples = read_page(page, root)
     if not examples:
         return None
-    codes = {id(example): cell_code(example) for example in examples}
+    # The lesson: the notebook's cells, a Markdown cell a section; the script's, the
+    # code and the headings.
+    lesson, outline, titles = [], [], []
+    for part in parts:
+        if isinstance(part, Example):
+            lesson.append(_cell("code", cell_code(part)))
+            outline.append(lesson[-1])
+            continue
+        sections = _split_at_headings(
+            prose_markdown(part, language, relative, site, root)
+        )
+        lesson += [_cell("markdown", section) for section in sections]
+        first_lines = (next(x for x in s.split("\n") if x.strip()) for s in sections)
+        found = [m for m in map(HEADING.match, first_lines) if m]
+        titles += [m["title"] for m in found if m["hashes"] == "#"]
+        if found:
+            headings = (f"{m['hashes']} {m['title']}" for m in found)
+            outline.append(_cell("markdown", "\n".join(headings)))
     files, torch = files_read(examples, root), requirements(root)["torch"]
     page_url = site.url + site.page_url(language, relative)
-    titles = [
-        heading[2:]
-        for part in parts
-        if isinstance(part, str)
-        for heading in headings(part)
-        if heading.startswith("# ")
-    ]
     title = titles[0] if titles else PurePosixPath(relative).stem
-    install = " ".join(packages(codes.values(), root))
+    codes = [cell[1] for cell in lesson if cell[0] == "code"]
     intro = [
         texts["verified"].format(torch=torch),
-        texts["install"].format(packages=install, selector=SELECTOR),
+        texts["install"].format(
+            packages=" ".join(packages(codes, root)), selector=SELECTOR
+        ),
         texts["output"],
     ]
     if any(has_conditioned_output(example.code) for example in examples):
@@ -667,37 +625,27 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     first, last = check_cells(
         check_call(CHECK_TEXTS[language], site.repository, fields)
     )
-    shared = [_markdown_cell(texts["recording"]), _code_cell(first, hidden=True)]
+    shared = [_cell("markdown", texts["recording"]), _cell("code", first, hidden=True)]
     if files:
         names = ", ".join(f"`{name}`" for name in files)
         items = "".join(f"    {name!r}: {text!r},\n" for name, text in files.items())
         shared += [
-            _markdown_cell(texts["files"].format(files=names)),
-            _code_cell(FILES_CELL.format(files=items)),
+            _cell("markdown", texts["files"].format(files=names)),
+            _cell("code", FILES_CELL.format(files=items)),
         ]
     quoted = "\n>\n".join(
         "> " + line for line in [texts["origin"].format(**origin), *intro]
     )
-    notebook_cells = [_markdown_cell(quoted), *shared]
     # The script's intro is comments: no block quote, whose "# > " reads as output.
-    script_cells = [
-        _markdown_cell("\n\n".join([texts["origin_script"].format(**origin), *intro])),
+    origin_script = texts["origin_script"].format(**origin)
+    notebook = [_cell("markdown", quoted), *shared, *lesson]
+    script = [
+        _cell("markdown", "\n\n".join([origin_script, *intro])),
         *shared,
+        *outline,
     ]
-    for part in parts:
-        if isinstance(part, Example):
-            notebook_cells.append(_code_cell(codes[id(part)]))
-            script_cells.append(_code_cell(codes[id(part)]))
-            continue
-        prose = prose_markdown(part, language, relative, site, root)
-        notebook_cells += [_markdown_cell(cell) for cell in _split_at_headings(prose)]
-        if headings(prose):
-            script_cells.append(_markdown_cell("\n".join(headings(prose))))
-    shared = [_markdown_cell(texts["checking"]), _code_cell(last, hidden=True)]
-    notebook, script = (
-        _notebook(notebook_cells + shared),
-        _notebook(script_cells + shared),
-    )
+    shared = [_cell("markdown", texts["checking"]), _cell("code", last, hidden=True)]
+    notebook, script = notebook_of(notebook + shared), notebook_of(script + shared)
     # No jupytext header: the script is plain Python with comments. The code holds no
     # IPython magics, so "# cat joins ..." stays as written, not escaped to "# # cat".
     filters = dict.fromkeys(
@@ -708,35 +656,7 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
     return Downloads(where, language, tuple(examples), notebook, script, last)
 
 
-def _code_cell(source: str, hidden: bool = False) -> dict:
-    """A code cell; a hidden one (the check's) shows collapsed in JupyterLab and VS
+def _cell(kind: str, source: str, hidden: bool = False) -> tuple:
+    """A notebook cell; a hidden one (the check's) shows collapsed in JupyterLab and VS
     Code, under the Markdown cell that says what it is."""
-    metadata = {"jupyter": {"source_hidden": True}} if hidden else {}
-    return {
-        "cell_type": "code",
-        "metadata": metadata,
-        "execution_count": None,
-        "source": source,
-        "outputs": [],
-    }
-
-
-def _markdown_cell(source: str) -> dict:
-    return {"cell_type": "markdown", "metadata": {}, "source": source}
-
-
-def _notebook(cells) -> nbformat.NotebookNode:
-    """The cells as a notebook, validated once as a whole (nbformat's new_*_cell
-    validates each cell too: most of the time of a page's downloads)."""
-    kernel = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    notebook = nbformat.from_dict(
-        {
-            "nbformat": 4,
-            "nbformat_minor": nbformat.v4.nbformat_minor,
-            "metadata": {"kernelspec": kernel, "language_info": {"name": "python"}},
-            # stable ids: the same page gives the same file
-            "cells": [{**cell, "id": f"cell-{n}"} for n, cell in enumerate(cells)],
-        }
-    )
-    nbformat.validate(notebook)
-    return notebook
+    return kind, source, {"jupyter": {"source_hidden": True}} if hidden else {}

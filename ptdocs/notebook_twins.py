@@ -52,26 +52,30 @@ def twins(source: Path) -> dict[str, str]:
             f"code cells: {shapes}"
         )
     texts = {}
-    for language in LANGUAGES:
+    for language in LANGUAGES:  # code cells with the language's comments (locale/)
         kept = [
-            cell
+            ("code", catalog.translate_notebook_code(cell.source, language), {})
+            if cell.cell_type == "code"
+            else ("markdown", cell.source, {})
             for cell in cells
             if cell.cell_type == "code" or cell.metadata.get("lang") == language
         ]
-        metadata = {"kernelspec": KERNEL, "language_info": {"name": "python"}}
-        notebook = new_notebook(metadata=metadata)
-        # Stable ids, the same in every language: regenerating changes nothing.
-        for index, cell in enumerate(kept):
-            if cell.cell_type == "code":  # the language's comments (locale/)
-                code = catalog.translate_notebook_code(cell.source, language)
-                notebook.cells.append(new_code_cell(code, id=f"cell-{index:02d}"))
-            else:
-                notebook.cells.append(
-                    new_markdown_cell(cell.source, id=f"cell-{index:02d}")
-                )
-        nbformat.validate(notebook)
-        texts[language] = nbformat.writes(notebook) + "\n"
+        texts[language] = nbformat.writes(notebook(kept, digits=2)) + "\n"
     return texts
+
+
+def notebook(cells, digits: int = 1) -> nbformat.NotebookNode:
+    """``(type, source, metadata)`` cells as a validated notebook, with stable ids (the
+    same in every language): regenerating changes nothing."""
+    metadata = {"kernelspec": KERNEL, "language_info": {"name": "python"}}
+    made = new_notebook(metadata=metadata)
+    for n, (kind, source, cell_metadata) in enumerate(cells):
+        new = new_code_cell if kind == "code" else new_markdown_cell
+        made.cells.append(
+            new(source, metadata=cell_metadata, id=f"cell-{n:0{digits}d}")
+        )
+    nbformat.validate(made)
+    return made
 
 
 def _check_code(source: Path, cells) -> None:

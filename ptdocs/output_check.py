@@ -3,9 +3,9 @@ for the page tests (:mod:`ptdocs.pages`) and the downloads (:mod:`ptdocs.downloa
 
 A download runs with nothing but torch, so this is the standard library only. The
 download carries its code: the part under "recording" is its first code cell, the part
-under "comparing" its last (``ptdocs.downloads.check_cells`` cuts at the markers), so
-neither may lean on this docstring or on ``from __future__``, and no comment in them
-may start as an output line does.
+under "comparing" its last (``ptdocs.downloads.check_cells`` cuts at the markers and
+drops the comments), so neither may lean on ``from __future__``, no comment in them may
+start as an output line does, and they explain themselves in comments, not docstrings.
 """
 
 # ---------------------------------------------------------------- recording
@@ -17,13 +17,13 @@ import sys
 import tokenize
 import urllib.parse
 from dataclasses import dataclass
+from operator import eq, ge, gt, le, lt, ne
 
 
+# Stands in for sys.stdout while the examples run: ``runs`` holds each piece of code
+# (the script, count None; or each notebook cell, with its execution count) with its
+# writes, each credited to the module-level line running at the time.
 class Recorder:
-    """Stands in for sys.stdout while the examples run: ``runs`` holds each piece of
-    code (the script, count None; or each notebook cell, with its execution count)
-    with its writes, each credited to the module-level line running at the time."""
-
     def __init__(self, namespace):
         self.namespace, self.stream, self.runs = namespace, sys.stdout, []
         ipython = sys.modules.get("IPython")
@@ -54,8 +54,7 @@ class Recorder:
     def __getattr__(self, name):  # flush, encoding, isatty, ...: the real stream's
         return getattr(self.stream, name)
 
-    def stop(self):
-        """Stop recording; the runs to check (in a notebook, not the checking cell)."""
+    def stop(self):  # the runs to check (in a notebook, not the checking cell)
         sys.stdout = self.stream
         if self.shell is None:
             return self.runs
@@ -75,11 +74,12 @@ _CLAUSE = re.compile(
 _VERSION = re.compile(
     r"\s*v?(?P<release>\d+(\.\d+)*)(?P<rest>[^+\s]*)(\+\S*)?\s*", re.I
 )
+_COMPARE = {"==": eq, "!=": ne, "<": lt, ">": gt, "<=": le, ">=": ge, "~=": ge}
 _PRE = re.compile(r"(a|b|c|rc|alpha|beta|pre|preview|dev)\d*", re.I)
 
 
 class OutputError(ValueError):
-    """A malformed output line; ``lineno`` is its line in the code."""
+    # A malformed output line; ``lineno`` is its line in the code.
 
     def __init__(self, message, lineno=None):
         super().__init__(message)
@@ -88,7 +88,7 @@ class OutputError(ValueError):
 
 
 def _clauses(specifier):
-    """``>=2.11,<2.14`` -> [(">=", "2.11"), ("<", "2.14")]; None if not that form."""
+    # ``>=2.11,<2.14`` -> [(">=", "2.11"), ("<", "2.14")]; None if not that form.
     found = [_CLAUSE.fullmatch(clause) for clause in str(specifier).split(",")]
     if not all(found):
         return None
@@ -96,7 +96,7 @@ def _clauses(specifier):
 
 
 def read_releases(condition):
-    """``torch>=2.11,<2.14`` -> ``>=2.11,<2.14``; ValueError if it is not that form."""
+    # ``torch>=2.11,<2.14`` -> ``>=2.11,<2.14``; ValueError if it is not that form.
     found = _TORCH.fullmatch(condition)
     clauses = _clauses(found["specifier"] or "") if found else None
     if not clauses:
@@ -116,30 +116,21 @@ def _numbers(release):
 
 
 def release_holds(specifier, version):
-    """Whether a torch release (``2.13.0+cpu``) satisfies ``>=2.11,<2.14`` as
-    packaging's ``SpecifierSet.contains(version, prereleases=True)`` says: a local
-    build is its release, a pre-release comes before it and a post-release after it."""
+    # Whether a torch release (``2.13.0+cpu``) satisfies ``>=2.11,<2.14`` as
+    # packaging's ``SpecifierSet.contains(version, prereleases=True)`` says: a local
+    # build is its release, a pre-release comes before it and a post-release after it.
     found = _VERSION.fullmatch(str(version))
     if found is None:
         raise ValueError(f"cannot read the torch release {version!r}")
     release, rest = _numbers(found["release"]), found["rest"].lower()
-    post = "post" in rest or rest.startswith("-")
     pre = _PRE.search(rest.split("post")[0]) is not None  # a, b, rc, dev: not a post's
-    here = (release, -1 if pre else 1 if post else 0)
+    here = (release, -1 if pre else 1 if "post" in rest or rest.startswith("-") else 0)
     for operator, wanted in _clauses(specifier):
-        bound = (_numbers(wanted), 0)
-        prefix = len(wanted.split(".")) - 1  # ~=: how many release numbers are equal
-        same = (release + (0,) * prefix)[:prefix] == (bound[0] + (0,) * prefix)[:prefix]
-        holds = {
-            "==": here == bound,
-            "!=": here != bound,
-            ">=": here >= bound,
-            "<=": here <= bound,
-            "<": release < bound[0],  # leaves out the bound's pre-releases
-            ">": release > bound[0],  # and its post-releases
-            "~=": here >= bound and prefix > 0 and same,
-        }[operator]
-        if not holds:
+        bound, n = _numbers(wanted), wanted.count(".")  # ~=: n release numbers equal
+        # < leaves out the bound's pre-releases, and > its post-releases
+        a, b = (release, bound) if operator in ("<", ">") else (here, (bound, 0))
+        same = (release + (0,) * n)[:n] == (bound + (0,) * n)[:n]
+        if not (_COMPARE[operator](a, b) and (operator != "~=" or n and same)):
             return False
     return True
 
@@ -154,7 +145,7 @@ class OutputLine:
 
 
 def output_line(comment, read_condition=read_releases):
-    """One output comment as the page's output; ValueError says what is malformed."""
+    # One output comment as the page's output; ValueError says what is malformed.
     rest = comment[len(OUTPUT) :]
     found = _CONDITIONED.fullmatch(rest) if rest.startswith("[") else None
     if found is None:
@@ -176,8 +167,8 @@ def output_line(comment, read_condition=read_releases):
 
 
 def output_comments(source, read_condition=read_releases):
-    """Each output comment: ((line, column), OutputLine); OutputError names a bad
-    one's line."""
+    # Each output comment: ((line, column), OutputLine); OutputError names a bad
+    # one's line.
     found = []
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
         if token.type == tokenize.COMMENT and token.string.startswith(OUTPUT):
@@ -189,36 +180,28 @@ def output_comments(source, read_condition=read_releases):
 
 
 def expected_outputs(source, body, read_condition=read_releases, comments=None):
-    """For each statement of ``body``, the output lines between it and the next one
-    (of ``comments``, where not all of the source's)."""
+    # For each statement of ``body``, the output lines between it and the next one, in
+    # line with its first line (of ``comments``, where not all of the source's).
     if comments is None:
         comments = output_comments(source, read_condition)
     outputs = [[] for _ in body]
-    column = body[0].col_offset if body else 0
     for (lineno, at), line in comments:
-        if at != column:  # indented: inside a statement, which prints it only in part
+        owner = [index for index, s in enumerate(body) if s.lineno <= lineno][-1:]
+        if not owner:
+            raise OutputError(f"{OUTPUT} output before any statement", lineno)
+        statement = body[owner[0]]
+        if at != statement.col_offset or lineno <= statement.end_lineno:
             raise OutputError(
-                f"put {OUTPUT} output after the whole statement, "
-                "at the start of a line",
+                f"put {OUTPUT} output after the whole statement, in line with its "
+                "first line",
                 lineno,
             )
-        owner = None
-        for index, statement in enumerate(body):
-            if statement.lineno <= lineno <= statement.end_lineno:
-                raise OutputError(
-                    f"put {OUTPUT} output after the whole statement, not inside it",
-                    lineno,
-                )
-            if statement.end_lineno < lineno:
-                owner = index
-        if owner is None:
-            raise OutputError(f"{OUTPUT} output before any statement", lineno)
-        outputs[owner].append(line)
+        outputs[owner[0]].append(line)
     return outputs
 
 
 def shown(lines, version):
-    """The text of the lines that hold on ``version``."""
+    # The text of the lines that hold on ``version``.
     return [line.text for line in lines if line.holds(version)]
 
 
@@ -228,7 +211,7 @@ def matches(printed, wanted):
 
 
 def _skip_wrapper(statement):
-    """A download's skipped example: ``if C: print('Skipped: ...')``, ``else:`` it."""
+    # A download's skipped example: ``if C: print('Skipped: ...')``, ``else:`` it.
     body = statement.body if isinstance(statement, ast.If) else None
     call = body[0].value if body and isinstance(body[0], ast.Expr) else None
     printing = isinstance(call, ast.Call) and getattr(call.func, "id", None) == "print"
@@ -237,7 +220,7 @@ def _skip_wrapper(statement):
 
 @dataclass
 class Checked:
-    """A statement that prints, or should: where, what the page shows, what printed."""
+    # A statement that prints, or should: where, what the page shows, what printed.
 
     line: int  # in its code: the script, or its notebook cell
     cell: object  # the cell's execution count in a notebook, else None
@@ -250,47 +233,21 @@ class Checked:
         return matches(self.printed, self.wanted)
 
 
-def _units(source, tree, comments):
-    """(statement, its skip wrapper or None, its output lines) for each statement that
-    is checked: the top-level ones, and those of a skipped example's else."""
-    wrappers = [statement for statement in tree.body if _skip_wrapper(statement)]
-
-    def wrapper_of(comment):  # the skip wrapper whose else holds this comment, if any
-        line, column = comment[0]
-        before = [statement for statement in tree.body if statement.lineno <= line]
-        wrapper = before[-1] if before and before[-1] in wrappers else None
-        inside = wrapper is not None and column == wrapper.orelse[0].col_offset
-        return wrapper if inside else None
-
-    top = [comment for comment in comments if wrapper_of(comment) is None]
-    units = []
-    for statement, lines in zip(
-        tree.body, expected_outputs(source, tree.body, comments=top), strict=False
-    ):
-        if statement not in wrappers:
-            units.append((statement, None, lines))
-            continue
-        if lines:
-            raise OutputError(
-                f"put the {OUTPUT} output of a skipped example inside its else",
-                statement.end_lineno + 1,
-            )
-        inner = [comment for comment in comments if wrapper_of(comment) is statement]
-        inside = expected_outputs(source, statement.orelse, comments=inner)
-        units += [
-            (s, statement, lines)
-            for s, lines in zip(statement.orelse, inside, strict=False)
-        ]
-    return wrappers, units
-
-
 def check(runs, version):
-    """``([Checked, ...], [reason, ...])``: the statements that print or should, and
-    why examples were skipped here."""
+    # ``([Checked, ...], [reason, ...])``: the statements that print or should, and
+    # why examples were skipped here.
     results, skipped = [], []
     for source, writes, cell in runs:
         tree = ast.parse(source)
-        wrappers, units = _units(source, tree, output_comments(source))
+        # Each statement checked: the top-level ones, and in place of a skipped
+        # example its else's, with its wrapper.
+        wrappers = [statement for statement in tree.body if _skip_wrapper(statement)]
+        units = [
+            (inner, statement if statement in wrappers else None)
+            for statement in tree.body
+            for inner in (statement.orelse if statement in wrappers else [statement])
+        ]
+        outputs = expected_outputs(source, [statement for statement, _ in units])
         printed, reasons = ["" for _ in units], {}
         for line, text in writes:
             wrapper = next(
@@ -299,12 +256,14 @@ def check(runs, version):
             if wrapper is not None:
                 reasons[id(wrapper)] = reasons.get(id(wrapper), "") + text
                 continue
-            for index, (statement, _, _) in enumerate(units):
+            for index, (statement, _) in enumerate(units):
                 if statement.lineno <= line <= statement.end_lineno:
                     printed[index] += text
                     break
         code = source.splitlines()
-        for (statement, wrapper, lines), text in zip(units, printed, strict=False):
+        for (statement, wrapper), lines, text in zip(
+            units, outputs, printed, strict=True
+        ):
             if wrapper is not None and id(wrapper) in reasons:
                 continue
             wanted = shown(lines, version)
@@ -324,7 +283,7 @@ FIELD_LIMIT = 1500  # characters of a field in a link: GitHub refuses very long 
 
 
 def issue_url(repository, fields):
-    """A new issue of ``repository`` on the page-problem form, its fields filled in."""
+    # A new issue of ``repository`` on the page-problem form, its fields filled in.
     fields = {
         key: value if len(value) <= FIELD_LIMIT else value[: FIELD_LIMIT - 1] + "…"
         for key, value in fields.items()
@@ -335,7 +294,7 @@ def issue_url(repository, fields):
 
 
 def running_torch():
-    """(release, device) of the torch the examples ran with, as a report names them."""
+    # (release, device) of the torch the examples ran with, as a report names them.
     import importlib.metadata
 
     torch = sys.modules.get("torch")
@@ -348,11 +307,12 @@ def running_torch():
 
 
 class OutputsDiffer(AssertionError):
-    """A notebook's last cell fails with this where the outputs differ from the page."""
+    # A notebook's last cell fails with this where the outputs differ from the page.
+    pass
 
 
 def report(results, skipped, texts, torch, device):
-    """(all match, the differences and then one line that sums up)."""
+    # (all match, the differences and then one line that sums up).
     bad = [result for result in results if not result.ok]
     lines = []
     for result in bad:
@@ -379,8 +339,8 @@ def report(results, skipped, texts, torch, device):
 
 
 def finish(recorder, texts, repository, fields):
-    """The download's last cell: say in one line whether what printed is what the page
-    shows; where not, print a report link with the differences and fail."""
+    # The download's last cell: say in one line whether what printed is what the page
+    # shows; where not, print a report link with the differences and fail.
     import platform
 
     runs = recorder.stop()

@@ -490,6 +490,9 @@ def repository(tmp_path):
         return page
 
     make.root = tmp_path
+    make.downloads = lambda *page, **kw: make_downloads(
+        make(*page, **kw), SITE, tmp_path
+    )
     return make
 
 
@@ -499,6 +502,11 @@ SITE = Site(
     {"en": "PyTorch explained", "es": "PyTorch explicado"},
 )
 BLOCK = '```python\n--8<-- "snippets/example.py:{}"\n```\n'
+ONE = "# T\n\n" + BLOCK.format("s")  # a page of one example: region s of the snippet
+
+
+def region(code: str) -> str:
+    return f"# --8<-- [start:s]\n{code}# --8<-- [end:s]\n"
 
 
 def run_script(downloads, folder, script_runner):
@@ -517,14 +525,13 @@ def test_a_skipped_example_shows_its_reason_and_runs_elsewhere(
         'raise SystemExit("only where the condition does not hold")\n# --8<-- '
         "[end:gpu]\n"
     )
-    page = repository(
+    downloads = repository.downloads(
         "# Title\n\n"
         + BLOCK.format("always")
         + '\n<!-- skip: next if(True or not HAS_ACCELERATOR, reason="needs a GPU") '
         "-->\n\n" + BLOCK.format("gpu"),
         snippet,
     )
-    downloads = make_downloads(page, SITE, repository.root)
     code = cell_code(downloads.examples[1])
     assert "HAS_ACCELERATOR = torch.accelerator.is_available()" in code
     assert 'text = """a\nb"""' in code  # a multi-line string keeps its lines
@@ -544,7 +551,7 @@ def test_a_skipped_range_an_unconditional_skip_and_a_name_from_the_page(
         f"# --8<-- [start:{n}]\nprint('{n}')\n# > {n}\n# --8<-- [end:{n}]\n"
         for n in ("a", "b", "c", "d", "e")
     )
-    page = repository(
+    downloads = repository.downloads(
         '# T\n\n<!-- skip: start if(True, reason="r1") -->\n\n'
         + BLOCK.format("a")
         + "\n"
@@ -559,7 +566,6 @@ def test_a_skipped_range_an_unconditional_skip_and_a_name_from_the_page(
         + BLOCK.format("e"),
         snippet.replace("print('c')", "c = None\nprint('c')"),
     )
-    downloads = make_downloads(page, SITE, repository.root)
     assert [example.skip and example.skip.reason for example in downloads.examples] == [
         "r1",
         "r1",
@@ -575,22 +581,15 @@ def test_a_skipped_range_an_unconditional_skip_and_a_name_from_the_page(
 
 
 @pytest.mark.parametrize(
-    "directive, message",
-    [
-        ("<!-- skip: next -->", "a skip without a reason"),
-        (
-            "<!-- skip: next if(True, reason=WHY) -->",
-            "a skip reason must be a plain string",
-        ),
-    ],
+    "directive",
+    ["<!-- skip: next -->", "<!-- skip: next if(True, reason=WHY) -->"],
 )
-def test_a_skip_a_download_cannot_reproduce_is_an_error(repository, directive, message):
-    page = repository(
-        f"# T\n\n{directive}\n" + BLOCK.format("s"),
-        "# --8<-- [start:s]\nx = 1\n# --8<-- [end:s]\n",
-    )
-    with pytest.raises(DownloadError, match=message):
-        make_downloads(page, SITE, repository.root)
+def test_a_skip_a_download_cannot_reproduce_is_an_error(repository, directive):
+    page = ONE.replace("\n\n", f"\n\n{directive}\n")
+    with pytest.raises(
+        DownloadError, match="line 3: write the skip as .* plain string"
+    ):
+        repository.downloads(page, region("x = 1\n"))
 
 
 def test_setup_names_match_what_the_page_tests_use(site_conftest):
@@ -608,7 +607,7 @@ def test_prose_sections_and_files_the_examples_read(repository, script_runner):
         "assert numbers == ['1', '2', '3']\nprint(len(numbers))\n# > 3\n"
         "# --8<-- [end:read]\n"
     )
-    page = repository(
+    downloads = repository.downloads(
         "---\ndescription: Leer un archivo\n---\n# Leer\n\n"
         "Ver [autograd](autograd.md#hojas), [aquí](#leer) y [el índice][i].\n\n"
         "[i]: index.md\n\n"
@@ -617,7 +616,6 @@ def test_prose_sections_and_files_the_examples_read(repository, script_runner):
         snippet,
         language="es",
     )
-    downloads = make_downloads(page, SITE, repository.root)
     markdown = "\n\n".join(
         cell.source for cell in downloads.notebook.cells if cell.cell_type == "markdown"
     )
@@ -640,40 +638,26 @@ def test_prose_sections_and_files_the_examples_read(repository, script_runner):
 
 
 def test_prose_values_comments_are_the_sites_checks_not_the_readers_text(repository):
-    snippet = "# --8<-- [start:s]\nx = 3\n# --8<-- [end:s]\n"
-    page = repository(
-        "# T\n\n"
-        + BLOCK.format("s")
-        + "\n<!-- prose-values: x -> 3 -->\nHere x is 3.\n",
-        snippet,
+    downloads = repository.downloads(
+        ONE + "\n<!-- prose-values: x -> 3 -->\nHere x is 3.\n", region("x = 3\n")
     )
-    downloads = make_downloads(page, SITE, repository.root)
     text = "".join(cell.source for cell in downloads.notebook.cells) + downloads.script
     assert "Here x is 3." in text
     assert "prose-values" not in text
 
 
 def test_a_comment_that_looks_like_a_magic_stays_as_written_in_the_script(repository):
-    snippet = (
-        "# --8<-- [start:s]\n# cat joins tensors; ls and cd are shell words too\n"
-        "x = 3\n# --8<-- [end:s]\n"
-    )
-    downloads = make_downloads(
-        repository("# T\n\n" + BLOCK.format("s"), snippet), SITE, repository.root
-    )
+    snippet = region("# cat joins tensors; ls and cd are shell words too\nx = 3\n")
+    downloads = repository.downloads(ONE, snippet)
     assert "\n# cat joins tensors; ls and cd are shell words too\n" in downloads.script
     assert "# # cat" not in downloads.script
 
 
 def test_an_import_that_requirements_do_not_pin_is_an_error(repository):
-    page = repository(
-        "# T\n\n" + BLOCK.format("s"),
-        "# --8<-- [start:s]\nimport matplotlib\n# --8<-- [end:s]\n",
-    )
     with pytest.raises(
         DownloadError, match="'matplotlib', which requirements.txt does not pin"
     ):
-        make_downloads(page, SITE, repository.root)
+        repository.downloads(ONE, region("import matplotlib\n"))
 
 
 def test_the_hook_links_the_downloads_and_writes_them_next_to_the_page(tmp_path):
@@ -713,12 +697,9 @@ def test_torchs_numpy_bridge_is_installed_with_the_download(repository):
     # Tensor.numpy() needs NumPy without any `import numpy`: a reader with torch alone
     # gets "RuntimeError: Numpy is not available" (found by the scripts' fresh
     # environments).
-    page = repository(
-        "# T\n\n" + BLOCK.format("s"),
-        "# --8<-- [start:s]\nimport torch\nn = torch.ones(1).numpy()\n# --8<-- "
-        "[end:s]\n",
+    downloads = repository.downloads(
+        ONE, region("import torch\nn = torch.ones(1).numpy()\n")
     )
-    downloads = make_downloads(page, SITE, repository.root)
     assert (
         "`pip install torch==2.13.0 numpy==2.4.6`" in downloads.notebook.cells[0].source
     )

@@ -166,6 +166,21 @@ def test_a_skipped_example_counts_as_skipped_and_its_else_is_checked_where_it_ru
     ]
 
 
+@pytest.mark.parametrize(
+    "source, line, says",
+    [
+        ("for x in y:\n    print(x)\n    # > 1\n", 3, "in line with its first line"),
+        ("x = (1,\n# > 2\n 3)\n", 2, "after the whole statement"),
+        ("# > a\nprint(1)\n", 1, "before any statement"),
+        ("if a:\n    print('Skipped: r')\nelse:\n    print(2)\n# > 2\n", 5, "in line"),
+    ],
+)
+def test_an_output_line_out_of_place_is_refused_at_its_line(source, line, says):
+    with pytest.raises(output_check.OutputError, match=says) as error:
+        output_check.check(runs(source, []), "2.13.0")
+    assert error.value.lineno == line
+
+
 TEXTS = {
     "match": "✓ {ok} of {total} ({torch}, {device})",
     "differ": "✗ {bad} of {total} ({torch}, {device})",
