@@ -5,6 +5,7 @@ Small shapes only: these check what the module writes, and every byte of memory 
 every FLOP it reports against a figure computed by hand, never how fast anything is.
 """
 
+import contextlib
 import csv
 import datetime
 import gc
@@ -17,7 +18,7 @@ import re
 import signal
 import subprocess
 import sys
-import threading
+import tempfile
 import time
 import types
 import weakref
@@ -89,9 +90,8 @@ def assert_stopped_with_rows_kept(output, stderr, how, rows=r"\d+", planned=600)
     """A run stopped mid-way (`how`: interrupted, terminated) said so in one line and
     left its complete rows, at least two, in a CSV its metadata matches."""
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
-    assert re.search(
-        rf"benchmark.py: {how}: wrote the {rows} complete rows of {planned}", stderr
-    )
+    said = rf"benchmark.py: {how}: wrote the {rows} complete rows of {planned}"
+    assert re.search(said, stderr)
     meta = metadata(output)
     assert meta["interrupted"] is True and meta["planned_cells"] == planned
     assert meta["cells"] == len(read_csv(output)[1]) >= 2
@@ -195,9 +195,8 @@ def check_row(row, build=None):
     per_s = int(row["batch"]) / latency
     assert float(row["samples_per_s"]) == pytest.approx(per_s, rel=2 * WRITTEN)
     # The verdict follows from the recorded metrics.
-    passed, why = bench.judge(
-        row["task"], {c.column: float(row[c.column]) for c in criteria}
-    )
+    metrics = {c.column: float(row[c.column]) for c in criteria}
+    passed, why = bench.judge(row["task"], metrics)
     assert (row["quality_pass"] == "true") == passed and row["quality_failure"] == why
 
 
@@ -213,15 +212,12 @@ def heap_frozen():
     gc.unfreeze()
 
 
-def test_header_is_the_template_then_appended_columns(tiny_run):
-    header, _ = read_csv(tiny_run.csv)
-    assert header[:9] == TEMPLATE and header == bench.COLUMNS + bench.EXTRA_COLUMNS
-    assert header[9:21] == OLD_EXTRAS  # the columns of earlier versions, in place
-    assert set(CONTRACT) <= set(header[21:])
-
-
 def test_every_cell_has_a_row_whose_values_parse(tiny_run):
-    _, rows = read_csv(tiny_run.csv)
+    header, rows = read_csv(tiny_run.csv)
+    # The template, then the appended columns: earlier versions', in place, then the
+    # ones other tools rely on.
+    assert header[:9] == TEMPLATE and header == bench.COLUMNS + bench.EXTRA_COLUMNS
+    assert header[9:21] == OLD_EXTRAS and set(CONTRACT) <= set(header[21:])
     cells = {(row["task"], row["dtype"], row["batch"]) for row in rows}
     dtypes, batches = ("float32", "bfloat16"), ("2", "4")
     assert cells == set(itertools.product(bench.TASKS, dtypes, batches))
@@ -230,8 +226,7 @@ def test_every_cell_has_a_row_whose_values_parse(tiny_run):
         check_row(row)
         assert row["error"] == row["pass_error"] == "" and row["threads"] == "1"
         # A correct kernel passes in every dtype: bfloat16 training is judged against
-        # the correctly rounded bfloat16 step, not the exact update the format cannot
-        # hold.
+        # the correctly rounded step, not the exact update the format cannot hold.
         assert row["quality_pass"] == "true" and row["quality_failure"] == "", row
         b, n, h = sizes(row)
         itemsize = getattr(torch, row["dtype"]).itemsize
@@ -270,44 +265,32 @@ def test_metadata_beside_the_csv(tiny_run):
     assert meta["torch_build"] == bench.torch_build()
     assert meta["torch_git_version"] == torch.version.git_version
     assert set(META_KEYS) <= set(meta), set(META_KEYS) - set(meta)
-    assert (meta["threads"], meta["interrupted"], meta["planned_cells"]) == (
-        1,
-        False,
-        12,
-    )
+    assert meta["threads"] == 1 and meta["planned_cells"] == 12
+    assert meta["interrupted"] is False
     # As torch reports it, during the run: the --threads 1 of this run.
     assert meta["parallel_info"].startswith("ATen/Parallel:")
     assert "at::get_num_threads() : 1" in meta["parallel_info"]
     environment = {"OMP_NUM_THREADS", "MKL_NUM_THREADS", "CUDA_VISIBLE_DEVICES"}
     assert environment <= set(meta["environment"])
-    assert meta["matmul_precision"] == meta["matmul_precision"] | {
-        "float32_matmul_precision": torch.get_float32_matmul_precision(),
-        "mkldnn_fp32_precision": torch.backends.mkldnn.fp32_precision,
-        "cuda_matmul_allow_tf32": torch.backends.cuda.matmul.allow_tf32,
-    }
+    precision = meta["matmul_precision"]
+    assert precision["float32_matmul_precision"] == torch.get_float32_matmul_precision()
+    assert precision["mkldnn_fp32_precision"] == torch.backends.mkldnn.fp32_precision
+    assert precision["cuda_matmul_allow_tf32"] == torch.backends.cuda.matmul.allow_tf32
     module = hashlib.sha256(BENCHMARK.read_bytes()).hexdigest()
     assert meta["module"]["sha256"] == module
     assert meta["columns"] == list(header) == list(meta["column_meanings"])
-    # The run's span: it began before it ended, and took as long as it says (both
-    # clocks, 1 s resolution).
+    # It began before it ended, and took as long as it says (both clocks: 1 s steps).
     started = datetime.datetime.fromisoformat(meta["started"])
     ended = datetime.datetime.fromisoformat(meta["date"])
     assert 0 < meta["wall_seconds"] and started <= ended
     assert (ended - started).total_seconds() <= meta["wall_seconds"] + 2
-    assert meta["noise"] == {
-        "threshold": 0.1,
-        "min_blocks": 4,
-        "contention_threshold": 0.9,
-        "criterion": bench.NOISE_CRITERION,
-    }
+    noise = dict(threshold=0.1, min_blocks=4, contention_threshold=0.9)
+    assert meta["noise"] == noise | {"criterion": bench.NOISE_CRITERION}
     assert meta["finished"] is True
     assert set(meta["blocks"]) == {row["trial"] for row in rows}
-    assert meta["criteria"]["inference"][0] == {
-        "column": "agreement",
-        "bound": 0.99,
-        "passes_when": "agreement >= 0.99",
-        "meaning": bench.CRITERIA["inference"][0].meaning,
-    }
+    agreement = dict(column="agreement", bound=0.99, passes_when="agreement >= 0.99")
+    meaning = bench.CRITERIA["inference"][0].meaning
+    assert meta["criteria"]["inference"][0] == agreement | {"meaning": meaning}
 
 
 def test_torch_build_names_version_git_hash_and_cuda_hip():
@@ -349,9 +332,8 @@ def test_training_memory_is_comparable_with_the_gradient_tasks():
         measure(tiny_cell(task=task, size=256, hidden=1024, batch=8))
         for task in ("training", "gradient")
     )
-    assert (
-        train["memory"] == grad["memory"] == hand_memory("training", 8, 256, 1024, 4)[0]
-    )
+    peak = hand_memory("training", 8, 256, 1024, 4)[0]
+    assert train["memory"] == grad["memory"] == peak
     params = 2 * 256 * 1024 + 1024 + 256
     assert int(train["memory_state"]) - int(grad["memory_state"]) == 4 * params
 
@@ -390,8 +372,7 @@ def test_an_inference_call_runs_in_inference_mode():
 
 
 def test_the_first_call_is_timed_from_before_it_starts_to_after_the_wait():
-    # Two runs: one whose call takes 20 ms, one whose wait for the device does; the
-    # time must include each.
+    # One call takes 20 ms, then one's wait for the device does: each one counted.
     seconds, outputs = bench.first_call(lambda: time.sleep(0.02) or "out", lambda: None)
     assert seconds >= 0.02 and outputs == "out"
     assert bench.first_call(lambda: None, lambda: time.sleep(0.02))[0] >= 0.02
@@ -403,9 +384,7 @@ def test_the_first_call_is_timed_from_before_it_starts_to_after_the_wait():
 def measurement(times, number_per_run=1):
     timer = torch.utils.benchmark.Timer("pass")
     task_spec = timer.blocked_autorange(min_run_time=0.001).task_spec
-    return Measurement(
-        number_per_run=number_per_run, raw_times=times, task_spec=task_spec
-    )
+    return Measurement(number_per_run, times, task_spec)
 
 
 def timings(monkeypatch, *timing):
@@ -432,9 +411,8 @@ def test_the_noise_flag_is_torchs_warning_or_too_few_blocks():
 
 def test_a_noisy_cell_is_timed_again_and_the_least_noisy_attempt_kept(monkeypatch):
     less_noisy = [1.0, 1.0, 1.3, 1.6]
-    timings(
-        monkeypatch, *map(measurement, ([1.0, 1.0, 1.5, 2.0], less_noisy, [1.0] * 4))
-    )
+    blocks = ([1.0, 1.0, 1.5, 2.0], less_noisy, [1.0] * 4)
+    timings(monkeypatch, *map(measurement, blocks))
     options = dict(threads=1, min_run_time=1, max_run_time=2)
     timing, count = bench.timed(None, None, reruns=1, **options)
     # No third.
@@ -447,12 +425,8 @@ def test_a_noisy_row_is_flagged_and_named_on_stderr(monkeypatch, capsys):
     timings(monkeypatch, measurement([1.0, 1.0, 1.5, 2.0], 10))
     cells = [tiny_cell(trial="loud")]
     (row,) = bench.run(cells, CPU, 1, 0.01, show_progress=True, reruns=2)
-    assert (row["noisy"], row["attempts"], row["blocks"], row["runs"]) == (
-        "true",
-        3,
-        4,
-        40,
-    )
+    assert row["noisy"] == "true" and row["attempts"] == 3
+    assert row["blocks"] == 4 and row["runs"] == 40
     assert float(row["latency"]) == 0.125 and float(row["latency_iqr"]) == 0.0625
     assert noise_notes(capsys) == [
         "benchmark.py: noisy: loud: IQR 50% of the median over 4 blocks, 3 attempt(s); "
@@ -463,8 +437,7 @@ def test_a_noisy_row_is_flagged_and_named_on_stderr(monkeypatch, capsys):
 def test_a_steady_call_too_slow_for_max_run_time_is_flagged_and_told_why(
     monkeypatch, capsys
 ):
-    # No disturbance needed: blocks of at least 40 ms pass max_run_time = 0.1 s after
-    # three.
+    # No disturbance needed: 40 ms blocks pass max_run_time = 0.1 s after three.
     options = dict(threads=1, min_run_time=0.02, max_run_time=0.1, reruns=1)
     timing, attempts = bench.timed(lambda: time.sleep(0.04), lambda: None, **options)
     assert len(timing.times) < bench.MIN_BLOCKS and attempts == 2
@@ -491,9 +464,8 @@ def test_bfloat16_verdicts_follow_from_its_unit_roundoff():
     u = torch.finfo(torch.bfloat16).eps / 2
     assert u == 2**-8
     # The old tolerance, 1e-4, is below what one rounding to bfloat16 costs (up to u).
-    x = torch.randn(
-        1000, dtype=torch.float64, generator=torch.Generator().manual_seed(0)
-    )
+    seeded = torch.Generator().manual_seed(0)
+    x = torch.randn(1000, dtype=torch.float64, generator=seeded)
     assert 1e-4 < bench.relative_error((x.to(torch.bfloat16),), (x,)) <= u
     # No error bound of the criteria is below what that single rounding may cost.
     for criteria in bench.CRITERIA.values():
@@ -501,24 +473,16 @@ def test_bfloat16_verdicts_follow_from_its_unit_roundoff():
 
 
 @pytest.mark.parametrize(
-    "task, perturbation, reason",
+    "task, change, reason",  # change: a factor on the outputs, or flip them
     [
-        ("inference", lambda out: out * 1.02, r"rel_error 0\.02 > 0\.01"),
-        (
-            "inference",
-            lambda out: out.flip(-1),
-            r"agreement 0 < 0\.99; rel_error \S+ > 0\.01",
-        ),
-        (
-            "training",
-            lambda out: out * 1.1,
-            r"loss_rel_error \S+ > 0\.01; rel_error \S+ > 0\.05",
-        ),
-        ("gradient", lambda out: out * 1.1, r"rel_error \S+ > 0\.05"),
+        ("inference", 1.02, r"rel_error 0\.02 > 0\.01"),
+        ("inference", "flip", r"agreement 0 < 0\.99; rel_error \S+ > 0\.01"),
+        ("training", 1.1, r"loss_rel_error \S+ > 0\.01; rel_error \S+ > 0\.05"),
+        ("gradient", 1.1, r"rel_error \S+ > 0\.05"),
     ],
 )
 def test_a_perturbed_workload_fails_quality_and_says_why(
-    monkeypatch, task, perturbation, reason
+    monkeypatch, task, change, reason
 ):
     honest = measure(tiny_cell(task=task))  # the control
     assert honest["quality_pass"] == "true" and honest["quality_failure"] == ""
@@ -526,7 +490,9 @@ def test_a_perturbed_workload_fails_quality_and_says_why(
 
     def perturbed(workload, params, x):  # wrong outside the float64 reference only
         out = forward(workload, params, x)
-        return out if out.dtype == torch.float64 else perturbation(out)
+        if out.dtype == torch.float64:
+            return out
+        return out.flip(-1) if change == "flip" else out * change
 
     monkeypatch.setattr(bench, "forward", perturbed)
     row = measure(tiny_cell(task=task, size=8, hidden=16, batch=4))
@@ -551,22 +517,18 @@ def test_relative_error_agreement_and_judge():
     assert bench.relative_error((torch.tensor([3.0, 4.5]),), one) == pytest.approx(0.1)
     assert math.isnan(bench.relative_error((torch.tensor([math.nan, 4.0]),), one))
     rows = torch.tensor([[0.0, 1.0], [1.0, 0.0], [2.0, 3.0], [5.0, 4.0]])
-    assert (
-        bench.agreement(rows, rows) == 1 and bench.agreement(rows.flip(-1), rows) == 0
-    )
+    assert bench.agreement(rows, rows) == 1
+    assert bench.agreement(rows.flip(-1), rows) == 0
     changed = rows.clone()
     changed[3] = torch.tensor([4.0, 5.0])  # one decision of four flips
     assert bench.agreement(changed, rows) == 0.75
-    # One NaN among 100 x 4 outputs: 99 decisions still agree, so only the error
-    # criterion fails.
+    # One NaN among 100 x 4 outputs: 99 decisions still agree, only rel_error fails.
     seeded = torch.Generator().manual_seed(0)
     reference = torch.randn(100, 4, dtype=torch.float64, generator=seeded)
     broken = reference.clone()
     broken[0, 0] = math.nan
-    metrics = {
-        "agreement": bench.agreement(broken, reference),
-        "rel_error": bench.relative_error((broken,), (reference,)),
-    }
+    metrics = dict(agreement=bench.agreement(broken, reference))
+    metrics["rel_error"] = bench.relative_error((broken,), (reference,))
     assert metrics["agreement"] == 0.99 and math.isnan(metrics["rel_error"])
     assert bench.judge("inference", metrics) == (False, "rel_error nan > 0.01")
     assert bench.judge("gradient", {"rel_error": 0.05}) == (True, "")
@@ -604,9 +566,8 @@ def test_a_failing_cell_gets_a_row_and_the_run_goes_on(monkeypatch, failure):
         check_row(row)
         if row["dtype"] == "bfloat16":
             assert row["error"] == f"{type(failure).__name__}: {failure}"
-            assert (
-                row["latency"] == row["memory"] == "" and row["quality_pass"] == "false"
-            )
+            assert row["latency"] == row["memory"] == ""
+            assert row["quality_pass"] == "false"
         else:  # measured after the failures
             assert row["error"] == "" and row["quality_pass"] == "true"
 
@@ -614,10 +575,8 @@ def test_a_failing_cell_gets_a_row_and_the_run_goes_on(monkeypatch, failure):
 def test_an_unsupported_dtype_is_a_failure_row():
     row = measure(tiny_cell(task="training", dtype=torch.int64))
     check_row(row)
-    assert (
-        row["error"].startswith("RuntimeError: ")
-        and "require gradients" in row["error"]
-    )
+    assert row["error"].startswith("RuntimeError: ")
+    assert "require gradients" in row["error"]
 
 
 def test_the_references_failure_is_not_the_cells(monkeypatch):
@@ -751,9 +710,7 @@ def test_default_device_is_the_accelerator_else_the_cpu():
 
 
 def test_trial_ids_are_unique():
-    args = bench.parse_args(
-        ["--preset", "tiny", "--repeats", "2", "--output", "/tmp/b.csv"]
-    )
+    args = bench.parse_args("--preset tiny --repeats 2 --output /tmp/b.csv".split())
     trials = [cell.trial for cell in bench.plan(args)]
     assert len(trials) == len(set(trials)) == 2 * 3 * 2 * 2
 
@@ -772,15 +729,13 @@ def test_bad_arguments_are_refused_before_torch_is_imported(
     tmp_path, arguments, message
 ):
     output = str(tmp_path / "b.csv")
-    done = benchmark(
-        *arguments, "--output", output, python=("-X", "importtime"), timeout=120
-    )
+    importtime = ("-X", "importtime")
+    done = benchmark(*arguments, "--output", output, python=importtime, timeout=120)
     assert done.returncode == 2 and list(tmp_path.iterdir()) == []
-    imported = [
-        line for line in done.stderr.splitlines() if line.startswith("import time:")
-    ]
+    lines = done.stderr.splitlines()
+    imported = [line for line in lines if line.startswith("import time:")]
     assert imported and not any(re.search(r"\| +torch\b", line) for line in imported)
-    (line,) = [line for line in done.stderr.splitlines() if line not in imported]
+    (line,) = [line for line in lines if line not in imported]
     assert line.startswith("benchmark.py: error: ") and message in line
 
 
@@ -817,21 +772,6 @@ def interrupt_after(monkeypatch, complete):
     monkeypatch.setattr(bench, "measure_cell", interrupted)
 
 
-def test_an_interrupted_run_keeps_its_complete_rows_and_says_so(
-    tmp_path, monkeypatch, capsys
-):
-    interrupt_after(monkeypatch, 2)
-    output = tmp_path / "results" / "benchmark.csv"
-    assert bench.main([*TINY, "--output", str(output)]) == 130
-    error = capsys.readouterr().err
-    assert error.strip().splitlines()[-1] == (
-        f"benchmark.py: interrupted: wrote the 2 complete rows of 12 to {output}, "
-        "marked interrupted in its metadata"
-    )
-    assert_stopped_with_rows_kept(output, error, "interrupted", rows=2, planned=12)
-    assert metadata(output)["cells"] == 2
-
-
 def test_an_interrupt_before_any_row_changes_nothing(tmp_path, monkeypatch, capsys):
     output = tmp_path / "benchmark.csv"
     output.write_text("old csv\n")
@@ -845,7 +785,7 @@ def test_an_interrupt_before_any_row_changes_nothing(tmp_path, monkeypatch, caps
     assert output.with_suffix(".json").read_text() == "{}\n"
 
 
-def test_a_second_ctrl_c_while_the_last_pair_is_written_loses_nothing(
+def test_an_interrupted_run_keeps_its_complete_rows_even_if_ctrl_c_comes_again(
     tmp_path, monkeypatch, capsys
 ):
     interrupt_after(monkeypatch, 2)
@@ -858,65 +798,49 @@ def test_a_second_ctrl_c_while_the_last_pair_is_written_loses_nothing(
         return to_csv(rows)
 
     monkeypatch.setattr(bench, "to_csv", pressed_again)
-    output = tmp_path / "benchmark.csv"
+    output = tmp_path / "results" / "benchmark.csv"
     assert bench.main([*TINY, "--output", str(output)]) == 130
     assert calls == [1, 2, 2]  # a pair after each row, then the one marked interrupted
     error = capsys.readouterr().err
+    assert error.strip().splitlines()[-1] == (
+        f"benchmark.py: interrupted: wrote the 2 complete rows of 12 to {output}, "
+        "marked interrupted in its metadata"
+    )
     assert_stopped_with_rows_kept(output, error, "interrupted", rows=2, planned=12)
     assert metadata(output)["cells"] == 2
 
 
-class Child:
-    """The benchmark as a child process, its stderr collected as it comes; killed if
-    a test gives up."""
+@contextlib.contextmanager
+def child(*arguments, python_options=()):
+    """The benchmark as a child process, its stderr in a file out of the test's
+    folder: (process, that file); killed if a test gives up."""
+    command = [sys.executable, *python_options, str(BENCHMARK), *arguments]
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "stderr"
+        with log.open("wb") as stderr:
+            process = subprocess.Popen(command, cwd=ROOT, stderr=stderr)
+        try:
+            yield process, log
+        finally:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
 
-    def __init__(self, *arguments, python_options=()):
-        self.process = subprocess.Popen(
-            [sys.executable, *python_options, str(BENCHMARK), *arguments],
-            cwd=ROOT,
-            stderr=subprocess.PIPE,
+
+def stop_when(process, log, pattern, number=signal.SIGINT, timeout=300):
+    """Signal ``number`` (SIGINT, as Ctrl-C sends it) once stderr matches `pattern`
+    (bytes), waiting generously, so that a loaded machine only waits longer; (exit
+    status, all of stderr)."""
+    deadline = time.monotonic() + timeout
+    while not re.search(pattern, log.read_bytes()):
+        ended = process.poll() is not None or time.monotonic() > deadline
+        assert not ended or re.search(pattern, log.read_bytes()), (
+            f"{pattern!r} not on stderr (exit status {process.poll()}): "
+            f"{log.read_bytes()[-2000:]!r}"
         )
-        self.seen, self.changed, self.ended = bytearray(), threading.Condition(), False
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self):
-        while chunk := self.process.stderr.read1(65536):
-            with self.changed:
-                self.seen.extend(chunk)
-                self.changed.notify_all()
-        with self.changed:
-            self.ended = True  # the child closed stderr: no match will come
-            self.changed.notify_all()
-
-    def wait_for(self, pattern, timeout=300):
-        """Until stderr matches `pattern` (bytes): generous, so that a loaded machine
-        only waits longer."""
-        with self.changed:
-            self.changed.wait_for(
-                lambda: self.ended or re.search(pattern, self.seen), timeout
-            )
-            found = re.search(pattern, self.seen)
-        assert found, (
-            f"{pattern!r} not on stderr (exit status {self.process.poll()}): "
-            f"{bytes(self.seen[-2000:])!r}"
-        )
-
-    def stop(self, number=signal.SIGINT, timeout=120):
-        """Signal ``number`` (SIGINT, as Ctrl-C sends it); (exit status, all of
-        stderr)."""
-        self.process.send_signal(number)
-        status = self.process.wait(timeout=timeout)
-        self.reader.join(timeout=timeout)
-        return status, self.seen.decode()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
+        time.sleep(0.05)
+    process.send_signal(number)
+    return process.wait(timeout=120), log.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(
@@ -926,13 +850,11 @@ class Child:
 def test_ctrl_c_or_sigterm_from_the_shell_keeps_every_finished_row(
     tmp_path, number, status, how
 ):
-    # 50 repeats: 600 cells, so the run cannot end on its own between two complete
-    # cells and the signal.
+    # 600 cells: it cannot end by itself between two complete cells and the signal.
     output = tmp_path / "benchmark.csv"
     arguments = ["--preset", "tiny", "--threads", "1", "--repeats", "50"]
-    with Child(*arguments, "--output", str(output)) as child:
-        child.wait_for(TWO_OF_600)
-        stopped, stderr = child.stop(number)
+    with child(*arguments, "--output", str(output)) as (process, log):
+        stopped, stderr = stop_when(process, log, TWO_OF_600, number)
     assert stopped == status, stderr
     assert_stopped_with_rows_kept(output, stderr, how)
 
@@ -944,12 +866,9 @@ def test_ctrl_c_while_torch_loads_is_one_line_and_writes_nothing(tmp_path):
     # run times make sure no cell can be complete by then.
     output = tmp_path / "benchmark.csv"
     times = ["--min-run-time", "600", "--max-run-time", "600"]
-    importtime = ("-X", "importtime")
-    with Child(
-        *TINY, *times, "--output", str(output), python_options=importtime
-    ) as child:
-        child.wait_for(rb"\| +torch\.")
-        status, stderr = child.stop()
+    arguments = [*TINY, *times, "--output", str(output)]
+    with child(*arguments, python_options=("-X", "importtime")) as (process, log):
+        status, stderr = stop_when(process, log, rb"\| +torch\.")
     assert status == 130, stderr
     assert errors(stderr, ignored="import time:") == [
         "benchmark.py: interrupted before any cell was complete; nothing written"
@@ -1031,9 +950,8 @@ def test_the_committed_run_was_written_by_this_module():
     run = meta["run"]
     build = meta["torch_build"]
     assert re.fullmatch(r"\S+ git [0-9a-f]{12} cuda \S+ hip \S+", build), build
-    assert build.startswith(
-        f"{meta['torch_version']} git {meta['torch_git_version'][:12]} "
-    )
+    git = meta["torch_git_version"]
+    assert build.startswith(f"{meta['torch_version']} git {git[:12]} ")
     assert re.fullmatch(r"[0-9a-f]{40}", meta["torch_git_version"])
     assert meta["columns"] == list(header)
     assert meta["cells"] == len(rows) == meta["planned_cells"]
@@ -1042,23 +960,18 @@ def test_the_committed_run_was_written_by_this_module():
     assert set(meta["blocks"]) == {r["trial"] for r in rows}
     for row in rows:
         check_row(row, build)
-        assert row["device"] == meta["device"] and row["threads"] == str(
-            meta["threads"]
-        )
-        # A correct kernel passes in every dtype (bfloat16 training against the rounded
-        # step).
+        assert row["device"] == meta["device"]
+        assert row["threads"] == str(meta["threads"])
+        # A correct kernel passes in every dtype (bfloat16 training: the rounded step).
         assert row["quality_pass"] == "true" and row["precision"] == "pure"
-        if row["dtype"] in (
-            "float32",
-            "float64",
-        ):  # bfloat16 kernels add scratch buffers
+        # bfloat16 kernels add scratch buffers
+        if row["dtype"] in ("float32", "float64"):
             itemsize = getattr(torch, row["dtype"]).itemsize
             hand = hand_memory(row["task"], *sizes(row), itemsize)
             assert (int(row["memory"]), int(row["memory_state"])) == hand, row["trial"]
     cells = {(r["task"], r["dtype"], int(r["batch"])) for r in rows}
-    assert cells == set(
-        itertools.product(run["tasks"], run["dtypes"], run["batch_sizes"])
-    )
+    planned = itertools.product(run["tasks"], run["dtypes"], run["batch_sizes"])
+    assert cells == set(planned)
 
 
 def test_the_measuring_pages_show_the_sample_and_the_readme_the_command():
@@ -1083,15 +996,16 @@ def test_block_times_load_as_measurements_that_compare_renders(tiny_run):
         assert float(row["latency"]) == pytest.approx(found.median, rel=2 * WRITTEN)
         iqr = pytest.approx(found.iqr, rel=2 * WRITTEN, abs=1e-12)
         assert float(row["latency_iqr"]) == iqr
-        assert (
-            len(found.times) == int(row["blocks"]) and found.task_spec.num_threads == 1
-        )
+        assert len(found.times) == int(row["blocks"])
+        assert found.task_spec.num_threads == 1
     table = str(Compare(measurements))
     for shown in ("mlp training 8x32x8", "bfloat16 batch 4 r1", "tiny"):
         assert shown in table, shown
 
 
 # ------------------------------------------------------------ issue 30: verdicts that
+
+
 # hold
 
 ALL_DTYPES = (torch.float64, torch.float32, torch.float16, torch.bfloat16)
@@ -1126,9 +1040,8 @@ def test_a_correct_kernel_passes_a_wrong_one_fails_in_every_dtype(
     assert what == (bench.INDEPENDENT_REFERENCE if float64 else bench.FLOAT64_REFERENCE)
 
     def verdict(observed):
-        return bench.judge(
-            task, bench.measure_quality(task, observed, reference, dtype)
-        )
+        quality = bench.measure_quality(task, observed, reference, dtype)
+        return bench.judge(task, quality)
 
     # Perfectly rounded, then this build's kernels.
     assert verdict(rounded_observation(cell, reference)) == (True, "")
@@ -1165,11 +1078,9 @@ def test_bfloat16_training_is_judged_against_the_correctly_rounded_step():
     reference, _ = bench.reference_of(cell, rounded)
     observed = observed_of(cell, rounded)
     before, after = observed["before"], observed["after"]
-    # Against the exact update, most of which bfloat16 cannot hold, the step looks wrong
-    # ...
-    exact = [
-        a - b for a, b in zip(reference["after"], reference["before"], strict=False)
-    ]
+    # Against the exact update, most of which bfloat16 cannot hold, it looks wrong ...
+    steps = zip(reference["after"], reference["before"], strict=False)
+    exact = [a - b for a, b in steps]
     applied = [a.double() - b.double() for a, b in zip(after, before, strict=False)]
     assert bench.relative_error(applied, exact) > 0.05
     # ... against what a correctly rounded step applies, it is within the bound; twice
@@ -1177,10 +1088,8 @@ def test_bfloat16_training_is_judged_against_the_correctly_rounded_step():
     assert bench.update_error(observed, reference, cell.dtype) <= 0.05
     doubled = [2 * a - b for a, b in zip(after, before, strict=False)]
     for wrong in (doubled, before):
-        assert (
-            bench.update_error(dict(observed, after=wrong), reference, cell.dtype)
-            > 0.05
-        )
+        wrongly = dict(observed, after=wrong)
+        assert bench.update_error(wrongly, reference, cell.dtype) > 0.05
 
 
 def fake_timing(share, contended=True):
@@ -1204,17 +1113,10 @@ def test_a_contended_cell_is_flagged_retimed_and_named(monkeypatch, capsys):
 
 
 def test_cpu_share_is_cpu_time_over_wall_time_per_thread():
-    # A call that sleeps uses no CPU: its thread "had a core" for almost none of the
-    # time.
+    # A sleeping call uses no CPU: its thread "had a core" for almost none of the time.
     def sleeping(**options):  # a call that sleeps 2 ms, timed
-        return bench.steady_state(
-            lambda: time.sleep(0.002),
-            lambda: None,
-            threads=1,
-            min_run_time=0.02,
-            max_run_time=0.1,
-            **options,
-        )
+        options |= dict(threads=1, min_run_time=0.02, max_run_time=0.1)
+        return bench.steady_state(lambda: time.sleep(0.002), lambda: None, **options)
 
     asleep = sleeping()
     assert asleep.cpu_share < bench.CONTENTION_THRESHOLD
@@ -1222,8 +1124,7 @@ def test_cpu_share_is_cpu_time_over_wall_time_per_thread():
     recorded = (asleep.cpu_share, asleep.wait_share, 1, asleep.load_average)
     assert asleep.contended == bench.is_contended(*recorded, bench.usable_cpus())
     assert asleep.contended <= bench.is_noisy(asleep)
-    # On an accelerator the host may sleep while it waits: recorded, not called
-    # contention.
+    # On an accelerator the host may sleep while it waits: recorded, not contention.
     waiting = sleeping(host=False)
     assert waiting.cpu_share < bench.CONTENTION_THRESHOLD and not waiting.contended
 
@@ -1235,9 +1136,8 @@ def test_shares_are_the_clock_differences_around_the_timing(monkeypatch):
     clocks = {name: iter(values).__next__ for name, values in readings.items()}
     monkeypatch.setattr(bench, "time", types.SimpleNamespace(**clocks))
     monkeypatch.setattr(bench, "core_wait", iter([1.0, 1.5]).__next__)
-    timing = bench.steady_state(
-        lambda: None, lambda: None, threads=2, min_run_time=0.01, max_run_time=0.1
-    )
+    options = dict(threads=2, min_run_time=0.01, max_run_time=0.1)
+    timing = bench.steady_state(lambda: None, lambda: None, **options)
     assert (timing.cpu_share, timing.wait_share) == (3 / 4, 0.5 / 4)
     assert timing.contended  # off a core 12.5% of the time: over the 10% allowed
 
@@ -1271,8 +1171,7 @@ def test_core_wait_reads_the_threads_run_delay_on_linux():
         rival.wait()
     # run_delays only grow, and no thread ends here, so their sum cannot go back.
     assert first is not None and 0 <= first <= before
-    # Seconds: the rival's turns on the core (about as long as this thread's), within
-    # the wall time.
+    # Seconds: the rival's turns on the core (about this thread's), within the wall.
     assert 0.01 <= waited <= wall
 
 
