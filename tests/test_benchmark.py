@@ -212,7 +212,7 @@ def heap_frozen():
     gc.unfreeze()
 
 
-def test_every_cell_has_a_row_whose_values_parse(tiny_run):
+def test_every_cell_has_a_row_whose_values_parse_and_stderr_sums_them_up(tiny_run):
     header, rows = read_csv(tiny_run.csv)
     # The template, then the appended columns: earlier versions', in place, then the
     # ones other tools rely on.
@@ -238,13 +238,10 @@ def test_every_cell_has_a_row_whose_values_parse(tiny_run):
         assert memory >= peak if row["dtype"] == "bfloat16" else memory == peak, row
         flops = hand_flops(row["task"], row["workload"], b, n, h)
         assert int(row["flops"]) == flops, row["trial"]
-
-
-def test_stderr_holds_only_the_summary_and_the_noise_notes(tiny_run):
-    _, rows = read_csv(tiny_run.csv)
+    # stderr holds only the summary and one line per noisy cell.
     *notes, summary = tiny_run.stderr.splitlines()
     noisy = [row["trial"] for row in rows if row["noisy"] == "true"]
-    assert [line.split(": ")[2] for line in notes] == noisy  # one line per noisy cell
+    assert [line.split(": ")[2] for line in notes] == noisy
     assert all(line.startswith("benchmark.py: noisy: ") for line in notes), notes
     assert re.fullmatch(
         r"wrote 12 rows to .* \(0 failed, \d+ failed the quality criteria or did "
@@ -260,9 +257,13 @@ META_KEYS = (
 ).split()
 
 
-def test_metadata_beside_the_csv(tiny_run):
+def test_metadata_beside_the_csv_names_version_git_hash_and_cuda_hip(tiny_run):
     meta, (header, rows) = metadata(tiny_run.csv), read_csv(tiny_run.csv)
-    assert meta["torch_build"] == bench.torch_build()
+    build = bench.torch_build()
+    assert meta["torch_build"] == build
+    assert build.startswith(f"{torch.__version__} git {torch.version.git_version[:12]}")
+    assert f"cuda {torch.version.cuda or 'none'}" in build
+    assert f"hip {torch.version.hip or 'none'}" in build
     assert meta["torch_git_version"] == torch.version.git_version
     assert set(META_KEYS) <= set(meta), set(META_KEYS) - set(meta)
     assert meta["threads"] == 1 and meta["planned_cells"] == 12
@@ -291,13 +292,6 @@ def test_metadata_beside_the_csv(tiny_run):
     agreement = dict(column="agreement", bound=0.99, passes_when="agreement >= 0.99")
     meaning = bench.CRITERIA["inference"][0].meaning
     assert meta["criteria"]["inference"][0] == agreement | {"meaning": meaning}
-
-
-def test_torch_build_names_version_git_hash_and_cuda_hip():
-    build = bench.torch_build()
-    assert build.startswith(f"{torch.__version__} git {torch.version.git_version[:12]}")
-    assert f"cuda {torch.version.cuda or 'none'}" in build
-    assert f"hip {torch.version.hip or 'none'}" in build
 
 
 # ------------------------------------------------------------ memory and FLOPs, by hand
@@ -688,31 +682,22 @@ def test_a_bad_output_path_is_refused_before_anything_is_measured(
     assert names == ["file", "folder.csv", "taken.json"]
 
 
-def test_an_absent_device_exits_non_zero_from_the_shell(tmp_path):
+def test_the_default_device_is_the_accelerator_and_an_absent_one_refused(tmp_path):
+    accelerator = torch.accelerator.is_available()
+    expected = torch.accelerator.current_accelerator() if accelerator else CPU
+    assert bench.resolve_device(None) == expected
+    assert bench.resolve_device("cpu") == torch.device("cpu")
     absent = "xla"  # a device type torch knows, which no test machine has
     output = str(tmp_path / "b.csv")
     done = benchmark(*TINY, "--device", absent, "--output", output, timeout=120)
     assert done.returncode != 0 and list(tmp_path.iterdir()) == []
     seen = "the cpu here"
-    if torch.accelerator.is_available():
+    if accelerator:
         seen = f"cpu and {torch.accelerator.current_accelerator().type} here"
     assert errors(done.stderr, ignored=()) == [
         f"benchmark.py: error: device '{absent}' is not available: "
         f"torch {torch.__version__} sees only {seen}"
     ]
-
-
-def test_default_device_is_the_accelerator_else_the_cpu():
-    accelerator = torch.accelerator.is_available()
-    expected = torch.accelerator.current_accelerator() if accelerator else CPU
-    assert bench.resolve_device(None) == expected
-    assert bench.resolve_device("cpu") == torch.device("cpu")
-
-
-def test_trial_ids_are_unique():
-    args = bench.parse_args("--preset tiny --repeats 2 --output /tmp/b.csv".split())
-    trials = [cell.trial for cell in bench.plan(args)]
-    assert len(trials) == len(set(trials)) == 2 * 3 * 2 * 2
 
 
 @pytest.mark.parametrize(
@@ -739,7 +724,10 @@ def test_bad_arguments_are_refused_before_torch_is_imported(
     assert line.startswith("benchmark.py: error: ") and message in line
 
 
-def test_help_shows_each_presets_values():
+def test_help_shows_each_presets_values_and_a_plans_trial_ids_are_unique():
+    args = bench.parse_args("--preset tiny --repeats 2 --output /tmp/b.csv".split())
+    trials = [cell.trial for cell in bench.plan(args)]
+    assert len(trials) == len(set(trials)) == 2 * 3 * 2 * 2
     done = benchmark("--help", timeout=120)
     # argparse wraps at hyphens
     text = re.sub(r"-\s+", "-", " ".join(done.stdout.split()))
