@@ -116,30 +116,12 @@ def mkdocs_build(config_file, site_dir) -> subprocess.CompletedProcess:
 
 # The benchmark CSV's columns, written out apart from the code that writes and reads
 # them: the guide's template, in order, and the columns earlier versions appended.
-TEMPLATE = (
-    "trial",
-    "torch_build",
-    "device",
-    "dtype",
-    "shape",
-    "batch",
-    "latency",
-    "memory",
-    "quality_pass",
+TEMPLATE = tuple(
+    "trial torch_build device dtype shape batch latency memory quality_pass".split()
 )
-OLD_EXTRAS = (
-    "workload",
-    "task",
-    "latency_iqr",
-    "first_call",
-    "runs",
-    "threads",
-    "samples_per_s",
-    "gflop_per_s",
-    "memory_method",
-    "rel_error",
-    "tolerance",
-    "error",
+OLD_EXTRAS = tuple(
+    "workload task latency_iqr first_call runs threads samples_per_s gflop_per_s "
+    "memory_method rel_error tolerance error".split()
 )
 
 
