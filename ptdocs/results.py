@@ -88,7 +88,12 @@ def load_pair(root: Path, csv_path: Path, fresh: bool) -> Results:
             f"{json_path} describes {metadata['cells']} cells but {csv_path} has "
             f"{len(rows)} rows: not the same run"
         )
-    if metadata.get("csv_sha256") != hashlib.sha256(csv_bytes).hexdigest():
+    if "csv_sha256" not in metadata:
+        raise ResultsError(
+            f"{json_path} records no csv_sha256 (an older benchmark); rerun "
+            f"{BENCHMARK_COMMAND}"
+        )
+    if metadata["csv_sha256"] != hashlib.sha256(csv_bytes).hexdigest():
         raise ResultsError(
             f"{json_path} records another CSV (csv_sha256 does not match {csv_path}): "
             "not the same run"

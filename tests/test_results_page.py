@@ -136,6 +136,11 @@ def test_no_results_at_all_is_an_error_not_an_empty_or_invented_page(tmp_path):
         ),
         (
             results.FRESH,
+            {"meta_changes": {"csv_sha256": None}},
+            r"records no csv_sha256 \(an older benchmark\); rerun python snippets",
+        ),
+        (
+            results.FRESH,
             {"meta_changes": {"torch_build": "2.12.0+cpu git 0 cuda none hip none"}},
             "not the same run",
         ),
