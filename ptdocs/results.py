@@ -191,7 +191,7 @@ STRINGS = Texts(
         "fresh": (
             "This page shows `{csv}`, present when the site was built, instead of the "
             "committed sample (`{sample}`); the machine, torch build, date and preset "
-            "below are what its metadata records."
+            "below are what the metadata beside it records."
         ),
         "sample_title": "Committed sample, not a measurement of this site build",
         "sample": (
