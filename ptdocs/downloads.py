@@ -294,10 +294,14 @@ def _skip(argument: str | None, where: str) -> Skip:
             reason = (reason and ast.literal_eval(reason)) or ast.unparse(condition)
         if not isinstance(reason, str) or not reason:
             raise ValueError
-    except (SyntaxError, ValueError, TypeError, AttributeError):
+    except (SyntaxError, ValueError, TypeError, AttributeError) as error:
+        detail = (
+            f" ({error.msg})" if isinstance(error, SyntaxError) and argument else ""
+        )
         raise DownloadError(
-            f"{where}: write the skip as 'skip: next if(CONDITION, reason=\"...\")' or "
-            "'skip: next \"reason\"', a plain string that tells readers why"
+            f"{where}: cannot read the skip{detail}; write it as 'skip: next "
+            'if(CONDITION, reason="...")\' or \'skip: next "reason"\', a plain string '
+            "that tells readers why"
         ) from None
     # Other names come from the page's earlier examples, which run before it here too.
     names = {

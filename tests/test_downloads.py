@@ -581,13 +581,17 @@ def test_a_skipped_range_an_unconditional_skip_and_a_name_from_the_page(
 
 
 @pytest.mark.parametrize(
-    "directive",
-    ["<!-- skip: next -->", "<!-- skip: next if(True, reason=WHY) -->"],
+    "directive, why",
+    [
+        ("<!-- skip: next -->", ""),
+        ("<!-- skip: next if(True, reason=WHY) -->", ""),
+        ("<!-- skip: next if(f(True, reason='r') -->", r" \('\(' was never closed\)"),
+    ],
 )
-def test_a_skip_a_download_cannot_reproduce_is_an_error(repository, directive):
+def test_a_skip_a_download_cannot_reproduce_is_an_error(repository, directive, why):
     page = ONE.replace("\n\n", f"\n\n{directive}\n")
     with pytest.raises(
-        DownloadError, match="line 3: write the skip as .* plain string"
+        DownloadError, match=f"line 3: cannot read the skip{why}; write it as .* plain"
     ):
         repository.downloads(page, region("x = 1\n"))
 
