@@ -457,7 +457,11 @@ def _entries(entries: list[dict]) -> list[tuple[int, str]]:
         elif key in seen:
             both = " and msgctxt" if key[0] is not None else ""
             found.append(
-                (number, f"the same msgid{both} as line {seen[key]}: keep one")
+                (
+                    number,
+                    f"the same msgid{both} as line {seen[key]}: "
+                    "keep one of the two entries",
+                )
             )
         seen.setdefault(key, number)
         flags, plural = entry["flags"], entry.get("msgid_plural", [0, ""])[1]

@@ -213,10 +213,12 @@ CASES = {
     "mutate: no such page": case(
         PY,
         *"-m tools.mutate docs/en/nope.md".split(),
-        says="docs/en/nope.md: no such page",
+        says="docs/en/nope.md: not a page under docs/",
     ),
     "mutate: not a page": case(
-        PY, *"-m tools.mutate README.md".split(), says="no such page"
+        PY,
+        *"-m tools.mutate README.md".split(),
+        says="README.md: not a page under docs/",
     ),
     "mutate: no mutants": case(
         PY,

@@ -744,7 +744,9 @@ def main(argv: list[str] | None = None, pages=None) -> int:
         if not (
             page.suffix == ".md" and path.is_file() and root / "docs" in path.parents
         ):
-            parser.error(f"{page}: no such page; give one such as docs/en/autograd.md")
+            parser.error(
+                f"{page}: not a page under docs/; give one such as docs/en/autograd.md"
+            )
     if not to_run:
         parser.error(f"no pages under {root / 'docs' / 'en'}")
     for option in ("max_mutants", "budget", "timeout"):
