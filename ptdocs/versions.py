@@ -134,7 +134,8 @@ def result_from(
     pages = data.get("pages") if isinstance(data, dict) else None
     if not isinstance(pages, dict) or "torch" not in data:
         raise VersionsError(
-            f"{name}: not a test run's result (torch, pages); rerun {rerun}"
+            f'{name}: not a test run\'s result (it needs "torch" and a "pages" '
+            f"object); rerun {rerun}"
         )
     torch = str(data["torch"])
     # reports/examples.json names no release: any build (a nightly too) may have run it

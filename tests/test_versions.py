@@ -223,8 +223,11 @@ def test_a_result_file_is_checked_when_loaded(project):
         ("[]", "not a test run's result"),
         (
             '{"torch": "2.15.0"}',
-            r"not a test run's result \(torch, pages\); rerun python",
+            r'not a test run\'s result \(it needs "torch" and a "pages" object\); '
+            "rerun python -m ptdocs.versions run",
         ),
+        ('{"torch": "2.15.0", "pages": "x"}', 'a "pages" object'),
+        ('{"pages": {}}', 'it needs "torch"'),
         ('{"torch": "2.15.0", "pages": {"en/a.md": {"passed": "3"}}}', "has no counts"),
         ('{"release": "2.15.0", "torch": "2.14.1", "pages": {}}', "ran torch 2.14.1"),
         ('{"torch": "2.14.1+cpu", "pages": {}}', "name it 2.14.1.json"),
