@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 from helpers import mkdocs_build
+from mkdocs.exceptions import PluginError
 
 from ptdocs.hooks import stamp
 from ptdocs.provenance import page_sources
@@ -247,6 +248,29 @@ def test_an_example_skipped_while_it_runs_reaches_the_stamp_with_its_reason(proj
     report = _written(root, page, [("a", "passed"), ("b", "skipped")])
     result = _stamp("en", report, page_sources(page, root), report.torch)
     assert result.text.endswith("Skipped: 1 example (needs an accelerator).")
+
+
+@pytest.mark.parametrize(
+    "older, says",
+    [
+        ({"sources": None}, "does not record which version of the page ran"),
+        ({"failed": 1, "failures": ["Line 3: boom"]}, "has failures as text"),
+    ],
+)
+def test_a_report_from_an_older_run_stops_the_build_in_one_line(project, older, says):
+    """Not a stamp that says the page changed when nothing did, nor a traceback: the
+    file, what is wrong and the command that writes it anew."""
+    root, page = project
+    report = _report(page_sources(page, root), passed=1)
+    entry = {**report["pages"]["en/demo.md"], **older}
+    report["pages"]["en/demo.md"] = {k: v for k, v in entry.items() if v is not None}
+    path = root / "reports" / "examples.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(report))
+    with pytest.raises(PluginError) as error:
+        stamp.load_report(path)
+    assert str(error.value).startswith(f"{path}: page 'en/demo.md' {says}")
+    assert str(error.value).endswith("; rerun python -m pytest")
 
 
 def test_a_failure_goes_under_the_title_out_of_the_search_index():
