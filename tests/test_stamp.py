@@ -302,6 +302,7 @@ def test_a_notebook_is_verified_only_when_this_build_ran_it(language):
     assert result.state == stamp.UNVERIFIED and result.text.startswith(
         NOT_VERIFIED[language]
     )
+    assert "`execute`" in result.text and "`allow_errors`" in result.text
 
 
 def test_a_notebook_rendered_from_mkdocs_jupyters_cache_counts_as_not_run(

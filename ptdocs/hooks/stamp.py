@@ -71,10 +71,11 @@ STRINGS = Texts(
             "All {n} code cells of this notebook ran without error while this page "
             "was built, with torch {torch} on {device}, {date}.",
         ),
+        # The mkdocs-jupyter settings that make a build not prove the notebook runs.
         "notebook_not_run": (
-            "This build did not run this notebook: mkdocs-jupyter does not execute "
-            "it, lets a failing cell pass (allow_errors) or reused an earlier build's "
-            "outputs."
+            "This build did not run this notebook, or not so that an error would stop "
+            "it (mkdocs-jupyter: `execute` off, `allow_errors` on or outputs reused "
+            "from its cache)."
         ),
         # A release on which some of the page's examples fail, after the line.
         "releases_fail": Plural(
