@@ -134,7 +134,8 @@ def result_from(
     pages = data.get("pages") if isinstance(data, dict) else None
     if not isinstance(pages, dict) or "torch" not in data:
         raise VersionsError(
-            f"{name}: not a test run's result (torch, pages); rerun {rerun}"
+            f'{name}: not a test run\'s result (it needs "torch" and a "pages" '
+            f"object); rerun {rerun}"
         )
     torch = str(data["torch"])
     # reports/examples.json names no release: any build (a nightly too) may have run it
@@ -147,6 +148,19 @@ def result_from(
         ):
             raise VersionsError(
                 f"{name}: page {page!r} has no counts of passed, failed and skipped"
+            )
+        # A run records each page's fingerprints and its failures as data
+        # (ptdocs.report); an older run's entry is refused in one line, neither read
+        # as a changed page nor left to crash whatever describes its failures.
+        if not isinstance(entry.get("sources"), dict):
+            raise VersionsError(
+                f"{name}: page {page!r} does not record which version of the page ran "
+                f"(an older run); rerun {rerun}"
+            )
+        if any(not isinstance(f, dict) for f in entry.get("failures") or ()):
+            raise VersionsError(
+                f"{name}: page {page!r} has failures as text from an older run; "
+                f"rerun {rerun}"
             )
     facts = (str(data.get(key, "?")) for key in ("device", "date"))
     return Result(release, torch, *facts, pages)
@@ -195,7 +209,7 @@ def status_of(result: Result, page: str, current: dict[str, str]) -> Status:
     if entry is None:
         return Status(result.release, "not_run", **facts)
     facts["date"] = str(entry.get("date", result.date))
-    recorded = entry.get("sources") or {}
+    recorded = entry["sources"]  # result_from checked it
     changed = sorted(
         p for p in recorded.keys() | current.keys() if recorded.get(p) != current.get(p)
     )

@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 from helpers import mkdocs_build
+from mkdocs.exceptions import PluginError
 
 from ptdocs.hooks import stamp
 from ptdocs.provenance import page_sources
@@ -148,7 +149,8 @@ def test_the_releases_are_named_short_and_a_range_only_where_none_is_missing():
             "2.10–2.15",
         ),
         ("en", ["2.13.0+cpu", "2.10.0", "2.12.1"], "2.10 and 2.12–2.13"),
-        ("en", ["2.9.1", "2.10.0", "2.15.0", "2.13.0"], "2.9.1, 2.10, 2.13, and 2.15"),
+        # As the rest of the English site: no comma before "and".
+        ("en", ["2.9.1", "2.10.0", "2.15.0", "2.13.0"], "2.9.1, 2.10, 2.13 and 2.15"),
         ("es", ["2.9.1", "2.10.0", "2.15.0", "2.13.0"], "2.9.1, 2.10, 2.13 y 2.15"),
         ("es", ["2.10.0", "2.15.0"], "2.10 y 2.15"),
     ]:
@@ -249,6 +251,29 @@ def test_an_example_skipped_while_it_runs_reaches_the_stamp_with_its_reason(proj
     assert result.text.endswith("Skipped: 1 example (needs an accelerator).")
 
 
+@pytest.mark.parametrize(
+    "older, says",
+    [
+        ({"sources": None}, "does not record which version of the page ran"),
+        ({"failed": 1, "failures": ["Line 3: boom"]}, "has failures as text"),
+    ],
+)
+def test_a_report_from_an_older_run_stops_the_build_in_one_line(project, older, says):
+    """Not a stamp that says the page changed when nothing did, nor a traceback: the
+    file, what is wrong and the command that writes it anew."""
+    root, page = project
+    report = _report(page_sources(page, root), passed=1)
+    entry = {**report["pages"]["en/demo.md"], **older}
+    report["pages"]["en/demo.md"] = {k: v for k, v in entry.items() if v is not None}
+    path = root / "reports" / "examples.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(report))
+    with pytest.raises(PluginError) as error:
+        stamp.load_report(path)
+    assert str(error.value).startswith(f"{path}: page 'en/demo.md' {says}")
+    assert str(error.value).endswith("; rerun python -m pytest")
+
+
 def test_a_failure_goes_under_the_title_out_of_the_search_index():
     from ptdocs.generated import after_title
 
@@ -277,6 +302,7 @@ def test_a_notebook_is_verified_only_when_this_build_ran_it(language):
     assert result.state == stamp.UNVERIFIED and result.text.startswith(
         NOT_VERIFIED[language]
     )
+    assert "`execute`" in result.text and "`allow_errors`" in result.text
 
 
 def test_a_notebook_rendered_from_mkdocs_jupyters_cache_counts_as_not_run(

@@ -223,9 +223,22 @@ def test_a_result_file_is_checked_when_loaded(project):
         ("[]", "not a test run's result"),
         (
             '{"torch": "2.15.0"}',
-            r"not a test run's result \(torch, pages\); rerun python",
+            r'not a test run\'s result \(it needs "torch" and a "pages" object\); '
+            "rerun python -m ptdocs.versions run",
         ),
+        ('{"torch": "2.15.0", "pages": "x"}', 'a "pages" object'),
+        ('{"pages": {}}', 'it needs "torch"'),
         ('{"torch": "2.15.0", "pages": {"en/a.md": {"passed": "3"}}}', "has no counts"),
+        (
+            '{"torch": "2.15.0", "pages": {"en/a.md": {"passed": 3}}}',
+            r"2\.15\.0\.json: page 'en/a\.md' does not record which version of the "
+            r"page ran \(an older run\); rerun python -m ptdocs\.versions run$",
+        ),
+        (
+            '{"torch": "2.15.0", "pages": {"en/a.md": {"failed": 1, "sources": {}, '
+            '"failures": ["Line 3: boom"]}}}',
+            "page 'en/a.md' has failures as text from an older run; rerun python",
+        ),
         ('{"release": "2.15.0", "torch": "2.14.1", "pages": {}}', "ran torch 2.14.1"),
         ('{"torch": "2.14.1+cpu", "pages": {}}', "name it 2.14.1.json"),
     ]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import markdown as markdown_lib
 from babel.dates import format_date
-from babel.lists import format_list  # CLDR's "a, b and c" in each language
+from babel.lists import format_list
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
@@ -71,10 +71,11 @@ STRINGS = Texts(
             "All {n} code cells of this notebook ran without error while this page "
             "was built, with torch {torch} on {device}, {date}.",
         ),
+        # The mkdocs-jupyter settings that make a build not prove the notebook runs.
         "notebook_not_run": (
-            "This build did not run this notebook: mkdocs-jupyter does not execute "
-            "it, lets a failing cell pass (allow_errors) or reused an earlier build's "
-            "outputs."
+            "This build did not run this notebook, or not so that an error would stop "
+            "it (mkdocs-jupyter: `execute` off, `allow_errors` on or outputs reused "
+            "from its cache)."
         ),
         # A release on which some of the page's examples fail, after the line.
         "releases_fail": Plural(
@@ -125,6 +126,12 @@ def _skips(s: dict, status: Status) -> str:
     return " " + s["skipped"](status.skipped, reasons=reasons)
 
 
+def listed(items, language: str) -> str:
+    """CLDR's list in ``language``: "a, b and c" in English as the rest of the site
+    writes it (British: no comma before "and"), "a, b y c" in Spanish."""
+    return format_list(list(items), locale="en_GB" if language == "en" else language)
+
+
 def _date(text: str, language: str) -> str:
     """2026-12-02 -> "2 Dec 2026", "2 dic 2026"."""
     try:
@@ -151,7 +158,7 @@ def releases_span(language: str, releases) -> str:
         return ".".join(release.split(".")[:2]) if release in SUPPORTED else release
 
     spans = [name(g[0]) + (f"–{name(g[-1])}" if len(g) > 1 else "") for g in groups]
-    return format_list(spans, locale=language)
+    return listed(spans, language)
 
 
 def _failing_releases(s: dict, language: str, runs: list[Status]) -> str:
@@ -168,7 +175,7 @@ def _failing_releases(s: dict, language: str, runs: list[Status]) -> str:
         " "
         + s["releases_fail"](
             n,
-            release=format_list(rs, locale=language),
+            release=listed(rs, language),
             total=total,
             failure=first.rstrip("."),
         )
@@ -190,9 +197,7 @@ def report_stamp(
     also = _failing_releases(s, language, runs)
 
     def verified(status: Status, proofs: list[Status]) -> Stamp:
-        device = format_list(
-            list(dict.fromkeys(p.device for p in proofs)), locale=language
-        )
+        device = listed(dict.fromkeys(p.device for p in proofs), language)
         when = _date(max(proof.date for proof in proofs), language)
         line = s["verified"](status.passed, releases=RELEASES, device=device, date=when)
         span = releases_span(language, [proof.release for proof in proofs])
