@@ -177,6 +177,22 @@ BLOCK = "a ```python block including snippets/autograd/basics.py"
                 "line 9"
             ],
         ),
+        (  # a heading of another level: one line, not every later heading moved
+            "## Acumulación\n",
+            "### Acumulación\n",
+            [
+                f"{ES}, line 9, has a level-3 heading («Acumulación») where {EN}, "
+                "line 9, has a level-2 heading («Accumulation»)"
+            ],
+        ),
+        (  # a heading moved above a code block: named in its new place
+            TEXT_BLOCK + "\n## Notas\n",
+            "## Notas\n\n" + TEXT_BLOCK,
+            [
+                f"{ES}, line 19, has a level-2 heading («Notas») where {EN}, line 23, "
+                "has a level-2 heading («Notes»)"
+            ],
+        ),
         (  # a link to another page (anchors may differ: #shapes, #formas)
             "tensors.md#formas",
             "index.md",
@@ -205,14 +221,19 @@ BLOCK = "a ```python block including snippets/autograd/basics.py"
         "missing block",
         "extra block",
         "heading",
+        "heading level",
+        "heading moved",
         "link",
         "values",
         "no values",
     ],
 )
 def test_a_structure_difference_is_named(docs, old, new, expected):
+    """A last level-2 heading after all the code blocks: only the heading that
+    differs is named, not it, however the code blocks above it differ (issue 26)."""
     english = ENGLISH.replace("## Accumulation\n", "## Accumulation\n\n" + VALUES)
     spanish = SPANISH.replace("## Acumulación\n", "## Acumulación\n\n" + VALUES)
+    english, spanish = english + "\n## Notes\n", spanish + "\n## Notas\n"
     (docs / "en" / "autograd.md").write_text(english)
     (docs / "es" / "autograd.md").write_text(spanish)
     assert compare(docs, "autograd.md") == []
