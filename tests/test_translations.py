@@ -242,6 +242,25 @@ def test_a_structure_difference_is_named(docs, old, new, expected):
     assert compare(docs, "autograd.md") == expected
 
 
+def test_the_guides_quote_what_compare_prints_for_a_missing_heading(tmp_path):
+    """CONTRIBUTING's example, in both languages, is the real autograd page's message
+    when its Spanish twin lacks a heading; and no other heading is named (issue 26)."""
+    for language in ("en", "es"):
+        text = (ROOT / "docs" / language / "autograd.md").read_text(encoding="utf-8")
+        if language == "es":
+            assert "\n## Los gradientes se acumulan\n" in text
+            text = text.replace("\n## Los gradientes se acumulan\n", "\n", 1)
+        write(tmp_path, {f"docs/{language}/autograd.md": text})
+    message = (
+        f"{ES} lacks a level-2 heading («Gradients accumulate»), which {EN} has at "
+        "line 102"
+    )
+    assert compare(tmp_path / "docs", "autograd.md") == [message]
+    for guide in ("CONTRIBUTING.md", "CONTRIBUTING.es.md"):
+        text = " ".join((ROOT / guide).read_text(encoding="utf-8").split())
+        assert f"`{message}`" in text, guide
+
+
 def test_a_fence_shown_inside_a_longer_fence_is_one_block():
     text = (
         '````markdown\n```python\n--8<-- "snippets/a.py:x"\n```\n````\n'
