@@ -779,7 +779,7 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.command == "status":
         return _print_status(docs)
     if all_pages == bool(arguments.pages):
-        parser.error("mark needs Spanish pages (docs/es/...) or --all, not both")
+        parser.error("mark takes Spanish pages (docs/es/...) or --all: one of the two")
     failed = 0
     for path in arguments.pages or [docs / TARGET / p for p in pages(docs, TARGET)]:
         try:  # --all records what has no record yet; never an outdated page's.

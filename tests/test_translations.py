@@ -516,6 +516,20 @@ def test_mark_says_what_is_wrong_with_bad_input_in_one_line(
     assert capsys.readouterr().err == f"error: {message}\n"
 
 
+@pytest.mark.parametrize("given", [[], ["--all", "docs/es/autograd.md"]])
+def test_mark_takes_pages_or_all_and_says_so_given_neither_or_both(
+    docs, capsys, monkeypatch, given
+):
+    """Given nothing, "not both" would be no answer (issue 26): one message fits."""
+    monkeypatch.chdir(docs.parent)
+    with pytest.raises(SystemExit) as raised:
+        main(["--docs", "docs", "mark", *given])
+    assert raised.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        "error: mark takes Spanish pages (docs/es/...) or --all: one of the two\n"
+    )
+
+
 def test_mark_records_a_hand_written_notebook_in_its_metadata(tmp_path):
     cells = (("markdown", "# Exercise"), ("code", "x = 1"))
     docs = write(
