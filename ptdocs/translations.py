@@ -6,6 +6,7 @@ glossary's words; the commands ``status`` and ``mark docs/es/x.md``.
 from __future__ import annotations
 
 import argparse
+import bisect
 import difflib
 import functools
 import hashlib
@@ -199,7 +200,7 @@ def _differences(english, spanish, en: str, es: str) -> list[str]:
     return problems
 
 
-def _structure(path: Path, page: str) -> list[list[tuple[str, str, str]]]:
+def _structure(path: Path, page: str) -> list[list[tuple[object, str, str]]]:
     """What a twin must have too, by kind, each (key, as said, where): code blocks
     (with what they include), headings, links to pages (sorted) and prose-values."""
     if path.suffix == ".md":
@@ -211,14 +212,21 @@ def _structure(path: Path, page: str) -> list[list[tuple[str, str, str]]]:
             return f"line {line}" if label == "line" else label
 
         found = outline(text, page)
+        above = len(blocks)  # the page's code blocks in the cells before this one
         for block in found.blocks:
             included = ", ".join(target for target, _ in block.includes)
             key = f"a ```{block.language} block" + f" including {included}" * bool(
                 included
             )
             blocks.append((key, key, at(block.line)))
+        # Keyed for now by level, cell and how many of the page's code blocks are
+        # above it; compare() counts only the blocks both twins share.
         headings += [
-            (f"a level-{n} heading", f"a level-{n} heading («{title}»)", at(line))
+            (
+                (n, label, above + sum(block.line < line for block in found.blocks)),
+                f"a level-{n} heading («{title}»)",
+                at(line),
+            )
             for n, title, line in found.headings
         ]
         for target, line in found.links.items():
@@ -258,9 +266,30 @@ def compare(docs: Path, page: str) -> list[str]:
         found = [_structure(path, page) for path in (english, spanish)]
     except TranslationError as error:  # front matter that is not YAML: say so
         return [str(error).replace(str(english), en).replace(str(spanish), es)]
+    _place_headings(found[0], found[1])
     return problems + [
         p for a, b in zip(*found, strict=True) for p in _differences(a, b, en, es)
     ]
+
+
+def _place_headings(english: list, spanish: list) -> None:
+    """Key each heading by its level, cell and the number of code blocks above it
+    that both twins have. A key of level alone let difflib pair any two headings of
+    one level, naming the wrong one missing or every later one moved (issue 26);
+    code blocks are copied, not translated, so they pin a heading's place, and a
+    block only one twin has (reported on its own) moves no heading."""
+    matcher = difflib.SequenceMatcher(
+        a=[key for key, *_ in english[0]],
+        b=[key for key, *_ in spanish[0]],
+        autojunk=False,
+    )
+    pairs = matcher.get_matching_blocks()
+    for side, structure in enumerate((english, spanish)):
+        shared = [m[side] + i for m in pairs for i in range(m.size)]
+        structure[1] = [
+            ((n, label, bisect.bisect_left(shared, above)), said, where)
+            for (n, label, above), said, where in structure[1]
+        ]
 
 
 def _first_difference(english: str, spanish: str) -> str:
@@ -750,7 +779,7 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.command == "status":
         return _print_status(docs)
     if all_pages == bool(arguments.pages):
-        parser.error("mark needs Spanish pages (docs/es/...) or --all, not both")
+        parser.error("mark takes Spanish pages (docs/es/...) or --all: one of the two")
     failed = 0
     for path in arguments.pages or [docs / TARGET / p for p in pages(docs, TARGET)]:
         try:  # --all records what has no record yet; never an outdated page's.

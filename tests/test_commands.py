@@ -146,7 +146,11 @@ CASES = {
         says="no en/ and es/ folders",
     ),
     "translations: mark nothing": case(
-        PY, "-m", "ptdocs.translations", "mark", says="mark needs Spanish pages"
+        PY,
+        "-m",
+        "ptdocs.translations",
+        "mark",
+        says="mark takes Spanish pages (docs/es/...) or --all: one of the two",
     ),
     "translations: mark an English page": case(
         PY,
@@ -170,7 +174,7 @@ CASES = {
         "--all",
         "{docs}/es/demo.md",
         setup="outdated",
-        says="not both",
+        says="or --all: one of the two",
     ),
     "translations: mark --all, an outdated page": case(
         PY,

@@ -177,6 +177,22 @@ BLOCK = "a ```python block including snippets/autograd/basics.py"
                 "line 9"
             ],
         ),
+        (  # a heading of another level: one line, not every later heading moved
+            "## Acumulación\n",
+            "### Acumulación\n",
+            [
+                f"{ES}, line 9, has a level-3 heading («Acumulación») where {EN}, "
+                "line 9, has a level-2 heading («Accumulation»)"
+            ],
+        ),
+        (  # a heading moved above a code block: named in its new place
+            TEXT_BLOCK + "\n## Notas\n",
+            "## Notas\n\n" + TEXT_BLOCK,
+            [
+                f"{ES}, line 19, has a level-2 heading («Notas») where {EN}, line 23, "
+                "has a level-2 heading («Notes»)"
+            ],
+        ),
         (  # a link to another page (anchors may differ: #shapes, #formas)
             "tensors.md#formas",
             "index.md",
@@ -205,20 +221,44 @@ BLOCK = "a ```python block including snippets/autograd/basics.py"
         "missing block",
         "extra block",
         "heading",
+        "heading level",
+        "heading moved",
         "link",
         "values",
         "no values",
     ],
 )
 def test_a_structure_difference_is_named(docs, old, new, expected):
+    """A last level-2 heading after all the code blocks: only the heading that
+    differs is named, not it, however the code blocks above it differ (issue 26)."""
     english = ENGLISH.replace("## Accumulation\n", "## Accumulation\n\n" + VALUES)
     spanish = SPANISH.replace("## Acumulación\n", "## Acumulación\n\n" + VALUES)
+    english, spanish = english + "\n## Notes\n", spanish + "\n## Notas\n"
     (docs / "en" / "autograd.md").write_text(english)
     (docs / "es" / "autograd.md").write_text(spanish)
     assert compare(docs, "autograd.md") == []
     assert old in spanish
     (docs / "es" / "autograd.md").write_text(spanish.replace(old, new, 1))
     assert compare(docs, "autograd.md") == expected
+
+
+def test_the_guides_quote_what_compare_prints_for_a_missing_heading(tmp_path):
+    """CONTRIBUTING's example, in both languages, is the real autograd page's message
+    when its Spanish twin lacks a heading; and no other heading is named (issue 26)."""
+    for language in ("en", "es"):
+        text = (ROOT / "docs" / language / "autograd.md").read_text(encoding="utf-8")
+        if language == "es":
+            assert "\n## Los gradientes se acumulan\n" in text
+            text = text.replace("\n## Los gradientes se acumulan\n", "\n", 1)
+        write(tmp_path, {f"docs/{language}/autograd.md": text})
+    message = (
+        f"{ES} lacks a level-2 heading («Gradients accumulate»), which {EN} has at "
+        "line 102"
+    )
+    assert compare(tmp_path / "docs", "autograd.md") == [message]
+    for guide in ("CONTRIBUTING.md", "CONTRIBUTING.es.md"):
+        text = " ".join((ROOT / guide).read_text(encoding="utf-8").split())
+        assert f"`{message}`" in text, guide
 
 
 def test_a_fence_shown_inside_a_longer_fence_is_one_block():
@@ -474,6 +514,20 @@ def test_mark_says_what_is_wrong_with_bad_input_in_one_line(
     monkeypatch.chdir(docs.parent)
     assert main(["--docs", "docs", "mark", given]) == 1
     assert capsys.readouterr().err == f"error: {message}\n"
+
+
+@pytest.mark.parametrize("given", [[], ["--all", "docs/es/autograd.md"]])
+def test_mark_takes_pages_or_all_and_says_so_given_neither_or_both(
+    docs, capsys, monkeypatch, given
+):
+    """Given nothing, "not both" would be no answer (issue 26): one message fits."""
+    monkeypatch.chdir(docs.parent)
+    with pytest.raises(SystemExit) as raised:
+        main(["--docs", "docs", "mark", *given])
+    assert raised.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        "error: mark takes Spanish pages (docs/es/...) or --all: one of the two\n"
+    )
 
 
 def test_mark_records_a_hand_written_notebook_in_its_metadata(tmp_path):
