@@ -26,19 +26,13 @@ REPORTS = ROOT / "reports"
 CHROMIUM = Path("/usr/bin/chromium")
 # Headless in a container, and quiet: without the background-networking flags
 # Chromium itself calls Google hosts (component updates, sync, field trials).
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+LAUNCH_ARGS = (
+    "--no-sandbox --disable-gpu --disable-quic --no-first-run "
+    "--disable-background-networking --disable-component-update --disable-sync"
+).split()
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
-DEFAULT_LANGUAGE = (
-    "en"  # built at the site's root, the others under <locale>/ (mkdocs.yml)
-)
+# Built at the site's root, the others under <locale>/ (mkdocs.yml).
+DEFAULT_LANGUAGE = "en"
 LANGUAGES = sorted(path.name for path in (ROOT / "docs").iterdir() if path.is_dir())
 
 
@@ -55,8 +49,7 @@ def parse(html: str) -> _Page:
     return _Page(html)
 
 
-# --- the site
-# -----------------------------------------------------------------------------
+# --- the site ---
 
 
 @dataclass
@@ -68,9 +61,7 @@ class Site:
     def mount(self) -> str:
         """The path of the site's URL (``/pytorch-explained/``): the home page's
         links assume it."""
-        canonical = parse(
-            (self.folder / "index.html").read_text(encoding="utf-8")
-        ).canonical
+        canonical = parse(self.html("")).canonical
         return urlsplit(canonical).path if canonical else "/"
 
     @cached_property
@@ -104,11 +95,7 @@ class Site:
     @staticmethod
     def language(page: str) -> str:
         first = page.split("/", 1)[0]
-        return (
-            first
-            if first in LANGUAGES and first != DEFAULT_LANGUAGE
-            else DEFAULT_LANGUAGE
-        )
+        return first if first in LANGUAGES else DEFAULT_LANGUAGE
 
     @staticmethod
     def in_language(page: str, language: str) -> str:
@@ -148,9 +135,7 @@ class _Handler(SimpleHTTPRequestHandler):
             return str(Path(self.directory) / "\0not-on-this-site")  # answered 404
         return super().translate_path("/" + route[len(self.mount) :])
 
-    def list_directory(
-        self, path
-    ):  # a folder without index.html: GitHub Pages lists none
+    def list_directory(self, path):  # a folder without index.html: Pages lists none
         self.send_error(404)
 
     def send_error(self, code, message=None, explain=None):
@@ -200,8 +185,7 @@ def serve(folder: Path):
     return site, stop
 
 
-# --- the browser
-# --------------------------------------------------------------------------
+# --- the browser ---
 
 
 @dataclass
@@ -219,9 +203,8 @@ class OfflineGuard:
     @staticmethod
     def is_local(url: str) -> bool:
         parts = urlsplit(url)
-        return (
-            parts.scheme not in ("http", "https", "ws", "wss")
-            or parts.hostname in LOCAL_HOSTS
+        return parts.scheme not in ("http", "https", "ws", "wss") or (
+            parts.hostname in LOCAL_HOSTS
         )
 
     def _route(self, route):
@@ -248,12 +231,9 @@ def assert_offline(blocked: list[str]) -> None:
 def new_context(browser, **options):
     """An offline-guarded browser context (and so uncached); returns (context,
     guard)."""
-    options = {
-        "service_workers": "block",
-        "color_scheme": "light",
-        "viewport": {"width": 1280, "height": 900},
-        **options,
-    }
+    viewport = {"width": 1280, "height": 900}
+    defaults = dict(service_workers="block", color_scheme="light", viewport=viewport)
+    options = defaults | options
     context = browser.new_context(**options)
     return context, OfflineGuard().install(context)
 
@@ -270,12 +250,8 @@ def empty_search_indexes(context, site: Site) -> None:
 
     def emptied(route):
         index = site.folder / urlsplit(route.request.url).path.removeprefix(site.mount)
-        route.fulfill(
-            json={
-                "config": json.loads(index.read_text(encoding="utf-8"))["config"],
-                "docs": [],
-            }
-        )
+        config = json.loads(index.read_text(encoding="utf-8"))["config"]
+        route.fulfill(json={"config": config, "docs": []})
 
     context.route(site.url + "**/search/search_index.json", emptied)
 
@@ -283,12 +259,10 @@ def empty_search_indexes(context, site: Site) -> None:
 @dataclass
 class Load:
     url: str
-    errors: list[str] = field(
-        default_factory=list
-    )  # console errors, uncaught exceptions
-    failed: list[str] = field(
-        default_factory=list
-    )  # requests that failed or answered >= 400
+    # console errors, uncaught exceptions
+    errors: list[str] = field(default_factory=list)
+    # requests that failed or answered >= 400
+    failed: list[str] = field(default_factory=list)
     transferred: int = 0  # bytes: response headers and (encoded) bodies
     requests: int = 0
     responses: dict[str, int] = field(default_factory=dict)  # url -> bytes
@@ -305,24 +279,16 @@ def _lunr_files(requests) -> list[str]:
     lunr.stemmer.support and lunr.<language> (and lunr.multi for an index in several
     languages), as setupSearchLanguages in Material's search worker does."""
     # Material's script asks for the index as it runs, before the load event.
-    index = next(
-        (
-            request
-            for request in requests
-            if request.url.endswith("/search/search_index.json")
-        ),
-        None,
-    )
+    ends = "/search/search_index.json"
+    index = next((request for request in requests if request.url.endswith(ends)), None)
     response = index and index.response()
     if not (response and response.ok):
         return []
     languages = response.json()["config"]["lang"]
     files = [f"lunr.{language}.min.js" for language in languages if language != "en"]
     files += ["lunr.multi.min.js"] if len(languages) > 1 else []
-    return [
-        f"/lunr/min/{name}"
-        for name in (["lunr.stemmer.support.min.js", *files] if files else [])
-    ]
+    files = ["lunr.stemmer.support.min.js", *files] if files else []
+    return [f"/lunr/min/{name}" for name in files]
 
 
 def load(page, url: str) -> Load:
@@ -337,9 +303,8 @@ def load(page, url: str) -> Load:
     late console message) reaches this thread during that step, and is never put on
     this load's account.
     """
-    from playwright.sync_api import (
-        TimeoutError,
-    )  # here: the link checker's tests need no Playwright
+    # Imported here: the link checker's tests need no Playwright.
+    from playwright.sync_api import TimeoutError
 
     page.goto("about:blank")
     result = Load(url)
@@ -358,43 +323,32 @@ def load(page, url: str) -> Load:
         page.on(event, handler)
     try:
         page.goto(url, wait_until="load")
-        icons = set(
-            page.eval_on_selector_all(
-                "link[rel~=icon]", "links => links.map(link => link.href)"
-            )
-        )
+        icons = page.eval_on_selector_all("link[rel~=icon]", "l => l.map(l => l.href)")
         # Events reach this thread only during a Playwright call: none is missed between
         # the look at `requests` and the wait.
         for end in _lunr_files(requests):
             if not any(request.url.endswith(end) for request in requests):
                 try:
                     page.wait_for_event(
-                        "request", lambda request, end=end: request.url.endswith(end)
+                        "request", lambda r, end=end: r.url.endswith(end)
                     )
                 except TimeoutError:
                     result.failed.append(f"never asked for {end}")
-        for request in (
-            requests
-        ):  # requests made while this loop waits are appended, and waited for
+        # Requests made while this loop waits are appended, and waited for.
+        for request in requests:
             if request.url in icons:
                 continue
             response = request.response()  # waits for it; None when the request failed
+            what = f"{request.method} {request.url}"
             if response is None:
-                result.failed.append(
-                    f"{request.method} {request.url}: {request.failure or 'failed'}"
-                )
+                result.failed.append(f"{what}: {request.failure or 'failed'}")
                 continue
             if response.status >= 400:
-                result.failed.append(
-                    f"{request.method} {request.url}: HTTP {response.status}"
-                )
+                result.failed.append(f"{what}: HTTP {response.status}")
             sizes = request.sizes()  # waits for the whole body
             body = sizes["responseBodySize"]
-            if (
-                body <= 0
-                and response.status not in (204, 304)
-                and request.method != "HEAD"
-            ):
+            empty = response.status in (204, 304) or request.method == "HEAD"
+            if body <= 0 and not empty:
                 # Chromium reports the script of a dedicated worker (Material's search
                 # worker), which its browser process fetches, as its headers alone: a
                 # body of 0 bytes, where the page's own Resource Timing counts 39.5 kB.
@@ -412,8 +366,7 @@ def load(page, url: str) -> Load:
     return result
 
 
-# --- every page, visited once
-# ---------------------------------------------------------------
+# --- every page, visited once ---
 
 # What a reader meets on a page apart from its code: [where, text, section] for every
 # text node of the body and every title, aria-label, alt and placeholder, whitespace
@@ -451,10 +404,8 @@ INTERFACE_TEXTS = """() => {
 }"""
 
 SCREENSHOTS = REPORTS / "screenshots"
-SCHEMES = {
-    "light": "default",
-    "dark": "slate",
-}  # the reader's names -> Material's (mkdocs.yml palette)
+# The reader's names -> Material's (mkdocs.yml palette).
+SCHEMES = {"light": "default", "dark": "slate"}
 # What a page's layout does at the tour's width (1280 px), in one go. The content column
 # is Material's .md-content__inner. An element may be wider than the column, or stand
 # out of it, only if it is, or is inside, a box that scrolls sideways (overflow-x auto,
@@ -618,23 +569,13 @@ class Visit:
     title: str
     copy_buttons: list[dict]  # see PAGE_FACTS
     notebook: dict | None  # on a notebook page, see PAGE_FACTS
-    interface: list[
-        list[str]
-    ]  # [where, text, section] for each interface text (see INTERFACE_TEXTS)
+    interface: list[list[str]]  # [where, text, section] each (see INTERFACE_TEXTS)
     height: int  # px, the whole page at the tour's width (1280 px), as it loaded
-    code: list[
-        str
-        # the text of each code block (<pre>), a notebook's cells included, collapsed
-        # ones too
-    ]
-    clicked: str | None = (
-        None  # the clipboard after a reader's click on its last copy button
-    )
+    code: list[str]  # each code block (<pre>), a notebook's and collapsed ones too
+    clicked: str | None = None  # the clipboard after a click on its last copy button
     screenshots: list[Path] = field(default_factory=list)
     layout: dict[str, dict] = field(default_factory=dict)  # by scheme, see LAYOUT
-    axe: dict[str, list[dict]] = field(
-        default_factory=dict
-    )  # by scheme, axe's violations (see AXE)
+    axe: dict[str, list[dict]] = field(default_factory=dict)  # by scheme (see AXE)
 
 
 def screenshot_pages(site) -> tuple[dict[str, str], list[str]]:
@@ -687,23 +628,27 @@ def take_screenshots(page, name: str, scheme: str) -> list[Path]:
     each width; light at 1280 px keeps the plain name (``es-guide.png``), the others
     add -dark and -375."""
     taken = []
+
+    def shoot(file_name: str) -> None:
+        taken.append(SCREENSHOTS / file_name)
+        page.evaluate(PAINTED)
+        page.screenshot(path=taken[-1], animations="disabled")
+
+    def at_the_top(width: int) -> None:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.evaluate("window.scrollTo(0, 0)")
+
     for width in (1280, 375):
+        at_the_top(width)
         suffix = ("-dark" if scheme == "dark" else "") + (
             "-375" if width == 375 else ""
         )
-        page.set_viewport_size({"width": width, "height": 900})
-        page.evaluate("window.scrollTo(0, 0)")
-        taken.append(SCREENSHOTS / f"{name}{suffix}.png")
-        page.evaluate(PAINTED)
-        page.screenshot(path=taken[-1], animations="disabled")
+        shoot(f"{name}{suffix}.png")
         picture = page.locator(PICTURES).first
         if picture.count():
             picture.scroll_into_view_if_needed()
-            taken.append(SCREENSHOTS / f"{name}-picture{suffix}.png")
-            page.evaluate(PAINTED)
-            page.screenshot(path=taken[-1], animations="disabled")
-    page.set_viewport_size({"width": 1280, "height": 900})
-    page.evaluate("window.scrollTo(0, 0)")
+            shoot(f"{name}-picture{suffix}.png")
+    at_the_top(1280)
     return taken
 
 
@@ -728,7 +673,7 @@ def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
     ]
     second: dict = {}
 
-    def visit_the_second_half():
+    def second_half():
         try:
             with sync_playwright() as playwright:
                 other = launch(playwright)
@@ -741,9 +686,7 @@ def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
 
     # A daemon: should the join below be interrupted, the interpreter does not wait for
     # it at exit.
-    thread = threading.Thread(
-        target=visit_the_second_half, name="second browser", daemon=True
-    )
+    thread = threading.Thread(target=second_half, name="second browser", daemon=True)
     if halves[1]:
         thread.start()
     try:
@@ -785,15 +728,11 @@ def visit_every_page(context, site, pages: list[str] | None = None) -> dict[str,
     a reader does, and reads the clipboard. One visit for all these tests: a page
     load is most of what they cost.
     """
-    from axe_playwright_python.base import (
-        AXE_FILE_PATH,
-    )  # axe.min.js, as the package vendors it
+    from axe_playwright_python.base import AXE_FILE_PATH  # axe.min.js, vendored
 
     names = {path: name for name, path in screenshot_pages(site)[0].items()}
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    context.add_init_script(
-        path=AXE_FILE_PATH
-    )  # a script of the test's, not a request of the page's
+    context.add_init_script(path=AXE_FILE_PATH)  # the test's script, not the page's
     page = context.new_page()
     visits = {}
     schemes = list(SCHEMES)
