@@ -472,11 +472,8 @@ LAYOUT = """() => {
 # (measured on the measuring page). Per violation: rule, impact, help, how many
 # elements, the first targets and what to fix.
 COLOUR_RULES = ["color-contrast", "link-in-text-block"]
-AXE = (
-    """async structure => {
-    const COLOUR_RULES = """
-    + json.dumps(COLOUR_RULES)
-    + """
+AXE = """async structure => {
+    const COLOUR_RULES = $COLOUR_RULES
     const LOOK = "data-ptdocs-look"
     const backdrops = new Map()  // element -> its backgrounds and opacities, to the first opaque one
     const backdrop = element => {
@@ -497,10 +494,7 @@ AXE = (
         if (!element.checkVisibility({visibilityProperty: true})) continue
         const style = getComputedStyle(element)
         const look = [style.color, style.fontSize, style.fontWeight, backdrop(element)].join(" | ")
-        if (!looks.has(look)) {
-            looks.add(look)
-            element.setAttribute(LOOK, "")
-        }
+        if (!looks.has(look)) { looks.add(look); element.setAttribute(LOOK, "") }
     }
     if (!looks.size) throw new Error("no visible text to check the contrast of")
     axe.configure({rules: [{id: "color-contrast", selector: `[${LOOK}]`}]})
@@ -512,8 +506,7 @@ AXE = (
         targets: violation.nodes.slice(0, 5).map(node => node.target.join(" ")),
         summary: violation.nodes[0]?.failureSummary?.split("\\n").slice(0, 2).join(" ") ?? "",
     }))
-}"""
-)
+}""".replace("$COLOUR_RULES", json.dumps(COLOUR_RULES))
 COPY_BUTTONS = "button.md-code__button[data-md-type=copy]"
 # What a visit reads of its page, in one go: its language and the title a reader sees
 # (the first heading of the article, "" when not displayed); for each copy button, the
@@ -524,11 +517,8 @@ COPY_BUTTONS = "button.md-code__button[data-md-type=copy]"
 # as rendered (innerText), the size each formula takes, and each picture's decoded size
 # and displayed width; every interface text (see INTERFACE_TEXTS); the page's height;
 # and the text of every code block.
-PAGE_FACTS = (
-    """copyButtons => {
-    const INTERFACE_TEXTS = """
-    + INTERFACE_TEXTS
-    + """
+PAGE_FACTS = """copyButtons => {
+    const INTERFACE_TEXTS = $INTERFACE_TEXTS
     const all = selector => [...document.querySelectorAll(selector)]
     const size = element => element.getBoundingClientRect()
     const shown = element => size(element).width > 0 && getComputedStyle(element).visibility !== "hidden"
@@ -556,8 +546,7 @@ PAGE_FACTS = (
         height: document.scrollingElement.scrollHeight,
         code: all("pre").map(element => element.textContent),  // collapsed blocks too
     }
-}"""
-)
+}""".replace("$INTERFACE_TEXTS", INTERFACE_TEXTS)
 
 
 @dataclass
@@ -673,12 +662,20 @@ def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
     ]
     second: dict = {}
 
+    def in_own_context(browser, pages) -> tuple[dict[str, Visit], list[str]]:
+        context, guard = new_context(browser)
+        context.grant_permissions(["clipboard-read", "clipboard-write"])
+        try:
+            return visit_every_page(context, site, pages), guard.blocked
+        finally:
+            context.close()
+
     def second_half():
         try:
             with sync_playwright() as playwright:
                 other = launch(playwright)
                 try:
-                    second["result"] = _visit_in_own_context(other, site, halves[1])
+                    second["result"] = in_own_context(other, halves[1])
                 finally:
                     other.close()
         except BaseException as error:  # raised again in the calling thread
@@ -690,7 +687,7 @@ def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
     if halves[1]:
         thread.start()
     try:
-        visits, blocked = _visit_in_own_context(browser, site, halves[0])
+        visits, blocked = in_own_context(browser, halves[0])
     except BaseException as error:
         thread.join()
         if "error" in second:
@@ -702,16 +699,6 @@ def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
     more, more_blocked = second.get("result", ({}, []))
     visits.update(more)
     return {path: visits[path] for path in site.pages}, blocked + more_blocked
-
-
-def _visit_in_own_context(browser, site, pages) -> tuple[dict[str, Visit], list[str]]:
-    context, guard = new_context(browser)
-    context.grant_permissions(["clipboard-read", "clipboard-write"])
-    try:
-        visits = visit_every_page(context, site, pages)
-    finally:
-        context.close()
-    return visits, guard.blocked
 
 
 def visit_every_page(context, site, pages: list[str] | None = None) -> dict[str, Visit]:
@@ -745,9 +732,7 @@ def visit_every_page(context, site, pages: list[str] | None = None) -> dict[str,
             visit.axe[scheme] = page.evaluate(AXE, scheme == "light")
             if path in names:
                 visit.screenshots += take_screenshots(page, names[path], scheme)
-        # Material keeps the scheme for the next page: it starts in this one, one switch
-        # fewer.
-        schemes.reverse()
+        schemes.reverse()  # Material keeps it for the next page: one switch fewer
         if visit.copy_buttons and not visit.notebook:
             page.evaluate("navigator.clipboard.writeText('')")
             button = page.locator(COPY_BUTTONS).last

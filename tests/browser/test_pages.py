@@ -44,33 +44,17 @@ from .harness import (
 )
 from .interface_language import BILINGUAL, QUOTED, untranslated
 
-# kB transferred on a first load, measured (see reports/page-weight.json) and given
-# headroom for the pages to grow. A page's own bytes (its HTML, inline CSS and pictures)
-# have a budget per kind: a notebook page carries its plots as inline PNGs (its
-# JupyterLab CSS is a shared, trimmed file under assets/: ptdocs/hooks/notebook_css.py).
-# What every page shares, the theme's assets and the search indexes (each language's
-# pages share its own, es/search/ for Spanish: ptdocs/hooks/search.py), has one budget
-# per folder. A heavier page needs a reason, and a new number here. Guides 250 -> 300 kB
-# and search 600 -> 800 kB: the expert review of issue 12 added the topics a reader of
-# each guide expects (tensors: 14 sections; measuring: compile, profiler, autocast, cost
-# per accepted result), about twice the code per page; the measuring page is the
-# heaviest guide (about 280 kB, of which highlighted code is three quarters), after
-# dropping the per-line code anchors (93 kB) and the raw metadata listing (35 kB).
-# Notebooks 1500 -> 400 kB (issue 15): the 596 kB of inline CSS on each became one
-# shared stylesheet of 51 kB; the derivatives notebook (~395 kB: a 100-row table, a
-# plot) is the heaviest. assets/ counts that stylesheet and, since issue 15, the search
-# worker whole (39.5 kB). Issue 25: the search index was half of what every page fetched
-# (343 kB English, 371 kB Spanish); with code blocks, notebook code and outputs out of
-# it (ptdocs/hooks/search.py) each language's index has a budget of its own, 200 kB. And
-# a page keeps room: it uses at most ROOM of its kind's budget, so that it can grow by
-# 15 % before a budget has to be raised. (The shared folders are held to their budgets:
-# assets/ is mostly Material's own bundle, the same on every page.)
+# kB transferred on a first load, measured (reports/page-weight.json), with headroom. A
+# page's own bytes (HTML, inline CSS, pictures: a notebook's plots are inline PNGs) have
+# a budget per kind; what every page shares has one per folder: assets/ (Material's
+# bundle, the notebooks' shared CSS of ptdocs/hooks/notebook_css.py, the search worker)
+# and each language's search index (es/search/ apart; ptdocs/hooks/search.py keeps code
+# out of it). A heavier page needs a reason, and a new number here (the reasons of
+# today's: issues 12, 15 and 25 in this file's history). And a page keeps room: it uses
+# at most ROOM of its kind's budget, to grow by 15 % before a budget has to be raised.
 OWN_BUDGET_KB = {"home": 150, "guide": 300, "results": 250, "notebook": 400}
-# search/: each language's index, es/search/ apart.
 SHARED_BUDGET_KB = {"assets/": 400, "search/": 200}
 ROOM = 0.85
-# (The measuring page had less room until the benchmark module's listing and walkthrough
-# got a page of their own, benchmark-module.md: every page now keeps it.)
 
 
 def listed(title: str, items: list[str]) -> str:
