@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pytest
 from sybil import Document
 
 from ptdocs.pages import Block, PageBlockParser
@@ -36,9 +37,6 @@ from .harness import (
     SCHEMES,
     SCREENSHOTS,
     Site,
-    assert_offline,
-    empty_search_indexes,
-    new_context,
     screenshot_pages,
     switch_scheme,
 )
@@ -90,7 +88,7 @@ def test_every_page_loads_without_errors_offline_and_within_budget(site, tour):
             relative = url.removeprefix(site.url)
             bare = Site.in_language(relative, DEFAULT_LANGUAGE)  # es/search/ -> search/
             folder = next(
-                (name for name in SHARED_BUDGET_KB if bare.startswith(name)), None
+                (name for name in SHARED_BUDGET_KB if bare.startswith(name)), 0
             )
             if folder == "search/":  # each language's index has a budget of its own
                 folder = Site.in_language(folder, Site.language(relative))
@@ -122,27 +120,22 @@ def test_every_page_loads_without_errors_offline_and_within_budget(site, tour):
         shared=shared_kb,
     )
     problems = [
-        f"/{path}: {bad}" for path, item in loads.items() for bad in item.problems
+        f"/{path}: {bad}" for path, load in loads.items() for bad in load.problems
     ]
     assert not problems, listed("pages that do not load cleanly", problems)
-    heavy = [
-        f"/{path}: {weight['own_kB']} kB > {weight['own_budget_kB']} kB "
-        f"({weight['kind']})"
-        for path, weight in pages.items()
-        if weight["own_kB"] > weight["own_budget_kB"]
-    ]
+    heavy, tight = [], []
+    for path, weight in pages.items():
+        own, budget = weight["own_kB"], weight["own_budget_kB"]
+        if own > budget:
+            heavy.append(f"/{path}: {own} kB > {budget} kB ({weight['kind']})")
+        if own > ROOM * budget:
+            tight.append(f"/{path}: {own} kB, over {ROOM:.0%} of {budget} kB")
     heavy += [
         f"{folder} (on every page): {weight['kB']} kB > {weight['budget_kB']} kB"
         for folder, weight in shared_kb.items()
         if weight["kB"] > weight["budget_kB"]
     ]
     assert not heavy, listed("over their budget (reports/page-weight.json)", heavy)
-    tight = [
-        f"/{path}: {weight['own_kB']} kB, over {ROOM:.0%} of "
-        f"{weight['own_budget_kB']} kB"
-        for path, weight in pages.items()
-        if weight["own_kB"] > ROOM * weight["own_budget_kB"]
-    ]
     assert not tight, listed("budgets without 15 % to spare (page-weight.json)", tight)
 
 
@@ -160,7 +153,7 @@ def test_the_weight_counts_each_file_whole(site, tour):
             built = file.stat().st_size if file.is_file() else 0
             if size < built:
                 short.append(
-                    f"/{path}: {relative or '/'} counted {size}, {built} built"
+                    f"/{path}: {relative or '/'}: {size} counted, {built} built"
                 )
     assert not short, listed("responses counted short (bytes)", short)
 
@@ -172,9 +165,8 @@ GUIDE_HEIGHT_PX = 15_000
 
 
 def test_a_guide_page_is_at_most_15000_px_tall_at_1280_px(site, tour):
-    heights = {
-        path: tour[path].height for path in site.pages if site.kind(path) == "guide"
-    }
+    guides = [path for path in site.pages if site.kind(path) == "guide"]
+    heights = {path: tour[path].height for path in guides}
     assert heights and all(height > 0 for height in heights.values()), heights
     tall = [f"/{path}: {px} px" for path, px in heights.items() if px > GUIDE_HEIGHT_PX]
     assert not tall, listed(
@@ -195,8 +187,7 @@ def source_of(page: str, suffix: str) -> Path:
     return ROOT / "docs" / Site.language(page) / f"{bare or 'index'}{suffix}"
 
 
-# --- copy button
-# --------------------------------------------------------------------------
+# --- copy button ---
 
 
 def shown_blocks(markdown: Path) -> list[str]:
@@ -227,20 +218,16 @@ def test_each_copy_button_copies_exactly_its_own_block(site, tour):
             assert button["other"] is None, f"/{path}: button {index}: {button}"
         if buttons:
             assert visit.clicked == buttons[-1]["block"], f"/{path}: last button"
-        # Every Python block of the page's source, in order, is what one of the buttons
-        # copies.
+        # Every Python block of the page's source, in order, is one button's copy.
         expected = shown_blocks(markdown)
         remaining = iter(button["block"] for button in buttons)
         missing = [code for code in expected if code not in remaining]
-        assert not missing, (
-            f"/{path}: no button copies, of {markdown.name}:\n{missing[0]}"
-        )
+        assert not missing, f"/{path}: {markdown.name} block uncopied:\n{missing[0]}"
         checked += len(expected)
     assert checked, "no Python block found on any page"
 
 
-# --- notebooks
-# ----------------------------------------------------------------------------
+# --- notebooks ---
 
 
 def cells(notebook: Path, kind: str = "code") -> list[str]:
@@ -257,22 +244,18 @@ def test_notebook_pages_show_their_executed_outputs_and_pictures(site, tour):
         # read after the page's load event: its pictures were loaded
         shown = tour[path].notebook
         code = cells(source_of(path, ".ipynb"))
-        # No "In [1]:" prompts, which nbconvert writes in English only (mkdocs.yml:
-        # no_prompt).
+        # No "In [1]:" prompts, English only in nbconvert (mkdocs.yml: no_prompt).
         prompts = [text.replace("\xa0", " ").strip() for text in shown["prompts"]]
         assert not [text for text in prompts if text], f"/{path}: {prompts}"
         outputs = [text for text in shown["outputs"] if text.strip()]
         assert outputs, f"/{path}: no executed output is shown"
-        # Math is typeset (MathML, see ptdocs/hooks/notebook_math.py), not left as
-        # $TeX$.
+        # Math is typeset (MathML: ptdocs/hooks/notebook_math.py), not left as $TeX$.
         raw = [text for text in shown["prose"] if re.search(r"\$[^\s$][^$]*\$", text)]
         assert not raw, f"/{path}: TeX shown as typed: {raw[0]!r}"
         for width, height in shown["formulas"]:
             assert width > 0 and height > 0, f"/{path}: a formula is not displayed"
         for index, (width, height, displayed) in enumerate(shown["pictures"]):
-            assert min(width, height) > 0 and displayed > 100, (
-                f"/{path}: picture {index}"
-            )
+            assert min(width, height) > 0 and displayed > 100, f"/{path}: {index}"
         if shown["pictures"]:
             pictured.add(path)
         if any("matplotlib" in cell or "plt." in cell for cell in code):
@@ -281,8 +264,7 @@ def test_notebook_pages_show_their_executed_outputs_and_pictures(site, tour):
     assert pictured_languages == set(LANGUAGES), f"pictures only on {sorted(pictured)}"
 
 
-# --- screenshots
-# --------------------------------------------------------------------------
+# --- screenshots ---
 
 
 def test_screenshot_of_each_kind_of_page_in_each_language(site, tour):
@@ -295,15 +277,13 @@ def test_screenshot_of_each_kind_of_page_in_each_language(site, tour):
         shots = visit.screenshots
         assert SCREENSHOTS / f"{name}.png" in shots, f"/{path}: no {name}.png"
         assert all(shot.is_file() for shot in shots), f"/{path}: {shots}"
-        # Both schemes, both widths: light at 1280 px is name.png, the others say which
-        # they are.
+        # Both schemes and widths: light at 1280 px is name.png, the others say which.
         expected = {f"{name}{end}.png" for end in ("", "-375", "-dark", "-dark-375")}
         assert expected <= {shot.name for shot in shots}, f"/{path}: {shots}"
     assert not missing, f"no page of these kinds was built: {missing}"
 
 
-# --- the reader's language: no interface text left in English on a Spanish page
-# ---------------
+# --- the reader's language: no interface text left in English on a Spanish page ---
 
 
 def test_no_english_interface_text_on_spanish_pages(tour):
@@ -346,8 +326,7 @@ def test_what_counts_as_an_untranslated_text():
     ]
 
 
-# --- layout: nothing wider than the content column at 1280 px
-# ---------------------------------
+# --- layout: nothing wider than the content column at 1280 px ---
 
 
 def test_nothing_stands_out_of_the_content_column_at_1280_px(tour):
@@ -378,8 +357,7 @@ def test_nothing_stands_out_of_the_content_column_at_1280_px(tour):
     assert not problems, listed("sideways overflow at 1280 px", problems)
 
 
-# --- accessibility: axe-core on every page, both schemes
-# --------------------------------------
+# --- accessibility: axe-core on every page, both schemes ---
 
 # axe's violations that are not the site's own, by rule and target: markup of Material's
 # that the site does not write, each with the reason it stays. Kept small: anything else
@@ -487,8 +465,7 @@ def test_the_tours_axe_run_finds_planted_colour_and_structure_violations(site, c
     assert page.locator("[data-ptdocs-look]").count() == 0
 
 
-# --- the lesson first
-# --------------------------------------------------------------------------
+# --- the lesson first ---
 
 # The first screen of a laptop and of a phone (issue 25).
 FIRST_SCREENS = {"laptop": (1280, 800), "phone": (375, 667)}
@@ -499,8 +476,7 @@ FIRST_SCREENS = {"laptop": (1280, 800), "phone": (375, 667)}
 # boxes and verification stamp that come before the introduction: they close the page
 # (ptdocs/hooks/downloads.py, notebooks.py, stamp.py).
 AFTER_THE_LESSON = "a[download], .ptdocs-downloads, .ptdocs-stamp"
-FIRST_SCREEN = (
-    """start => {
+FIRST_SCREEN = """start => {
     const title = document.querySelector("article h1")
     if (!title) return null
     const words = element => element.innerText.replace(/\\s+/g, " ").trim()
@@ -511,16 +487,13 @@ FIRST_SCREEN = (
                     ?? element.tagName.toLowerCase() + "." + [...element.classList].join(".") + " " + words(element).slice(0, 40))
     if (!element) return {before, top: null}
     const intro = element
-    const ahead = [...document.querySelectorAll("""
-    + json.dumps(AFTER_THE_LESSON)
-    + """)]
+    const ahead = [...document.querySelectorAll($AFTER_THE_LESSON)]
         .filter(item => item.compareDocumentPosition(intro) & Node.DOCUMENT_POSITION_FOLLOWING)
         .map(item => item.tagName.toLowerCase() + "." + [...item.classList].join(".") + " " + words(item).slice(0, 40))
     const box = element.getBoundingClientRect()
     return {before, ahead, top: Math.round(box.top), bottom: Math.round(box.bottom), screen: innerHeight,
             intro: words(element).slice(0, 60)}
-}"""
-)
+}""".replace("$AFTER_THE_LESSON", json.dumps(AFTER_THE_LESSON))
 
 
 def intro_start(path: str) -> str:
@@ -548,7 +521,8 @@ def _outdated_notice_titles() -> set[str]:
     return {words["outdated_title"] for words in translations.MESSAGES.values()}
 
 
-def test_every_page_opens_with_its_lesson_on_the_first_screen(site, browser):
+@pytest.mark.usefixtures("empty_search_index")
+def test_every_page_opens_with_its_lesson_on_the_first_screen(site, page):
     """At 1280x800 and at 375x667, in every language, on every page (home, guides,
     results, notebooks): nothing comes between a page's title and its introduction
     (no stamp, no downloads, no test command, no admonition), no download button or
@@ -561,10 +535,7 @@ def test_every_page_opens_with_its_lesson_on_the_first_screen(site, browser):
     notices = _outdated_notice_titles()
     problems = []
     for name, (width, height) in FIRST_SCREENS.items():
-        viewport = {"width": width, "height": height}
-        context, guard = new_context(browser, viewport=viewport)
-        empty_search_indexes(context, site)
-        page = context.new_page()
+        page.set_viewport_size({"width": width, "height": height})
         for path in pages:
             page.goto(site.page_url(path), wait_until="load")
             seen = page.evaluate(FIRST_SCREEN, intro_start(path))
@@ -591,13 +562,10 @@ def test_every_page_opens_with_its_lesson_on_the_first_screen(site, browser):
                     f"{where}: the introduction ends at {seen['bottom']} px, {screen}: "
                     f"{seen['intro']!r}..."
                 )
-        context.close()
-        assert_offline(guard.blocked)
     assert not problems, listed("pages that do not open with their lesson", problems)
 
 
-# --- titles
-# ----------------------------------------------------------------------------------
+# --- titles ---
 
 
 def test_every_page_title_is_page_then_site_in_its_language(site):

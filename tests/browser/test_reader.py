@@ -82,14 +82,11 @@ HREFS = "links => links.map(a => a.getAttribute('href'))"
 ALL_RESULTS_SHOWN = """() => {
     const none = JSON.parse(document.getElementById("__config").textContent).translations["search.result.none"]
     const meta = document.querySelector(".md-search-result__meta").textContent.trim()
-    if (meta === none)
-        return true
+    if (meta === none) return true
     const count = meta.match(/[0-9]+/)  // none while it reads "Type to start searching"
     const shown = document.querySelectorAll(".md-search-result__item").length
-    if (!count || !shown)
-        return false
-    if (shown >= Number(count[0]))
-        return true
+    if (!count || !shown) return false
+    if (shown >= Number(count[0])) return true
     const list = document.querySelector(".md-search-result").parentElement
     list.scrollTop = list.scrollTop > 0 ? 0 : list.scrollHeight
     return false
