@@ -68,13 +68,15 @@ class Site:
     def pages(self) -> list[str]:
         """Every built page, as a path relative to the site root: '', 'autograd/',
         'es/', ..."""
-        found = []
-        for index in sorted(self.folder.rglob("index.html")):
-            relative = index.parent.relative_to(self.folder).as_posix()
-            if relative.split("/")[0] in ("assets", "search"):
-                continue
-            found.append("" if relative == "." else relative + "/")
-        return found
+        found = (
+            i.parent.relative_to(self.folder) for i in self.folder.rglob("index.html")
+        )
+        relative = [path.as_posix() for path in sorted(found)]
+        return [
+            "" if path == "." else path + "/"
+            for path in relative
+            if path.split("/")[0] not in ("assets", "search")
+        ]
 
     def page_url(self, page: str) -> str:
         return self.url + page
@@ -85,12 +87,9 @@ class Site:
     def links(self, page: str) -> set[str]:
         """The site pages a built page links to (relative paths, fragments dropped)."""
         base = "http://site.invalid" + self.mount
-        found = set()
-        for href in parse(self.html(page)).links:
-            target = urldefrag(urljoin(base + page, href)).url
-            if target.startswith(base):
-                found.add(target[len(base) :])
-        return found
+        hrefs = parse(self.html(page)).links
+        targets = {urldefrag(urljoin(base + page, href)).url for href in hrefs}
+        return {url.removeprefix(base) for url in targets if url.startswith(base)}
 
     @staticmethod
     def language(page: str) -> str:
@@ -101,9 +100,8 @@ class Site:
     def in_language(page: str, language: str) -> str:
         """The same page in another language: file names are the same in every
         language."""
-        bare = (
-            page.split("/", 1)[1] if Site.language(page) != DEFAULT_LANGUAGE else page
-        )
+        language_folder = Site.language(page) != DEFAULT_LANGUAGE
+        bare = page.split("/", 1)[1] if language_folder else page
         return bare if language == DEFAULT_LANGUAGE else f"{language}/{bare}"
 
     def kind(self, page: str) -> str:
@@ -117,11 +115,8 @@ class Site:
         return "guide"
 
     def of_kind(self, kind: str, language: str) -> list[str]:
-        return [
-            page
-            for page in self.pages
-            if self.kind(page) == kind and self.language(page) == language
-        ]
+        pages = [page for page in self.pages if self.language(page) == language]
+        return [page for page in pages if self.kind(page) == kind]
 
 
 class _Handler(SimpleHTTPRequestHandler):
@@ -233,8 +228,7 @@ def new_context(browser, **options):
     guard)."""
     viewport = {"width": 1280, "height": 900}
     defaults = dict(service_workers="block", color_scheme="light", viewport=viewport)
-    options = defaults | options
-    context = browser.new_context(**options)
+    context = browser.new_context(**(defaults | options))
     return context, OfflineGuard().install(context)
 
 
@@ -259,10 +253,8 @@ def empty_search_indexes(context, site: Site) -> None:
 @dataclass
 class Load:
     url: str
-    # console errors, uncaught exceptions
-    errors: list[str] = field(default_factory=list)
-    # requests that failed or answered >= 400
-    failed: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # console errors, what threw
+    failed: list[str] = field(default_factory=list)  # requests failed, or >= 400
     transferred: int = 0  # bytes: response headers and (encoded) bodies
     requests: int = 0
     responses: dict[str, int] = field(default_factory=dict)  # url -> bytes
@@ -329,9 +321,7 @@ def load(page, url: str) -> Load:
         for end in _lunr_files(requests):
             if not any(request.url.endswith(end) for request in requests):
                 try:
-                    page.wait_for_event(
-                        "request", lambda r, end=end: r.url.endswith(end)
-                    )
+                    page.wait_for_event("request", lambda r, e=end: r.url.endswith(e))
                 except TimeoutError:
                     result.failed.append(f"never asked for {end}")
         # Requests made while this loop waits are appended, and waited for.
@@ -457,20 +447,17 @@ LAYOUT = """() => {
     })
     return {...page, outside, wide_tables, scrolling_code, code_blocks: code.length}
 }"""
-# axe-core (vendored by the axe-playwright-python package, injected into every page of
-# the tour). The rules that read colours, color-contrast and link-in-text-block (a link
-# told from the text around it by colour alone), run in each scheme (COLOUR_RULES);
-# every other rule looks at the page's structure, which a colour scheme does not change,
-# and runs once, in the light scheme (structure=true). color-contrast looks at one
-# rendered element of each look: the elements whose own text has the same colour, font
-# size and weight, over the same backgrounds and opacities up to the first opaque one,
-# have the same contrast. Checked whole, the thousands of highlighted tokens of a guide
-# and the 1 200 cells of a notebook's table took axe 5-15 s a page; one of each look
-# takes well under one. The looks are marked (data-ptdocs-look) and color-contrast's
-# selector is narrowed to them, so that in the light scheme one axe.run checks
-# everything: each run first walks the whole document, about a third of a run's cost
-# (measured on the measuring page). Per violation: rule, impact, help, how many
-# elements, the first targets and what to fix.
+# axe-core (axe-playwright-python's, injected into every page of the tour). The rules
+# that read colours (COLOUR_RULES; link-in-text-block: a link told from its sentence by
+# colour alone) run in each scheme, the structure rules once, in the light one
+# (structure=true). color-contrast looks at one rendered element of each look (same
+# colour, font size and weight, over the same backgrounds and opacities up to the first
+# opaque one: the same contrast): checked whole, a guide's highlighted tokens and a
+# notebook's 1 200 table cells took axe 5-15 s a page, one of each look well under one.
+# The looks are marked (data-ptdocs-look) and color-contrast's selector narrowed to
+# them, so one axe.run checks everything in the light scheme (each run first walks the
+# whole document, a third of its cost on the measuring page). Per violation: rule,
+# impact, help, how many elements, the first targets and what to fix.
 COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 AXE = """async structure => {
     const COLOUR_RULES = $COLOUR_RULES
@@ -645,14 +632,11 @@ def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
     """Every page of the site, visited once (see visit_every_page), by page path in
     the site's order; and the requests to other hosts that were aborted.
 
-    The visits are shared between ``browser`` and a second Chromium, started in a
-    thread (in Playwright's sync API each thread needs its own instance), which takes
-    every other language: a visit mostly waits on Chromium, and one tab driven
-    through the blocking sync API loads one page at a time, so a second browser in a
-    second thread lets two pages render side by side (on two cores, the tour took
-    about 85 s in one browser and 50 s in two). Each visit is independent of the
-    others; what either thread raised is raised here.
-    """
+    A second Chromium in a thread of its own (Playwright's sync API needs one
+    instance a thread) takes every other language: a visit mostly waits on Chromium,
+    one tab loads one page at a time, two render side by side (on two cores, 85 s in
+    one browser, 50 s in two). Visits are independent; what either thread raised is
+    raised here."""
     from playwright.sync_api import sync_playwright
 
     languages = sorted({Site.language(path) for path in site.pages})
@@ -703,18 +687,12 @@ def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
 
 def visit_every_page(context, site, pages: list[str] | None = None) -> dict[str, Visit]:
     """Open every page of the site (or those of ``pages``) once, in one tab; by page
-    path, what each visit saw.
-
-    A visit records the page's load (see load), reads PAGE_FACTS; in each colour
-    scheme (first the one the page opened in, then the other with the palette toggle)
-    it reads LAYOUT, runs axe-core (AXE) and takes the page's screenshots if it is
-    one of screenshot_pages (what a reader sees first, and a notebook's first picture
-    or the results page's plot as it appears on the page, at 1280 and 375 px: a whole
-    guide is ~10 000 px tall, too big to keep); and, last (the click leaves a notice
-    on the page), it clicks the last copy button of a page that is not a notebook, as
-    a reader does, and reads the clipboard. One visit for all these tests: a page
-    load is most of what they cost.
-    """
+    path, what each visit saw: its load (see load), PAGE_FACTS; in each colour scheme
+    (the one the page opened in, then the other), LAYOUT, AXE and, on one of
+    screenshot_pages, take_screenshots (not whole pages: a guide is ~10 000 px tall);
+    and last (it leaves a notice on the page), a reader's click on the last copy
+    button of a page that is not a notebook, and the clipboard it left. One visit for
+    all these tests: a page load is most of what they cost."""
     from axe_playwright_python.base import AXE_FILE_PATH  # axe.min.js, vendored
 
     names = {path: name for name, path in screenshot_pages(site)[0].items()}

@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 import pytest
 from sybil import Document
 
+from ptdocs import translations
 from ptdocs.pages import Block, PageBlockParser
 from ptdocs.report import write_atomically
 
@@ -330,24 +331,19 @@ def test_what_counts_as_an_untranslated_text():
 
 
 def test_nothing_stands_out_of_the_content_column_at_1280_px(tour):
-    """In both colour schemes, the page does not scroll sideways, and no element is
-    wider than the content column or stands out of it, unless a box of its own
-    scrolls it (a code block, a table's scroll wrapper, a notebook's code cell or
-    output) within the column's margins (see harness.LAYOUT). Tables fit the column,
-    except a notebook's output, which has a box of its own. And no block of code
-    scrolls sideways: a page's code blocks and a notebook's input and output areas
-    (printed lines, tables) fit the column, in both languages (issue 25: shown code
-    is formatted to 88 columns, and so are the lines it prints; ptdocs.css sizes code
-    so that 88 columns fit), the derivatives notebook's table of results included."""
+    """In both colour schemes, the page does not scroll sideways, nothing stands out
+    of the content column unless a box of its own scrolls it within the column's
+    margins, tables fit the column (a notebook's output has a box of its own), and no
+    block of code scrolls sideways, a notebook's input and output included (issue 25:
+    shown code and what it prints are formatted to 88 columns, and ptdocs.css sizes
+    code so that 88 columns fit). What is measured: harness.LAYOUT."""
     problems, blocks = [], 0
     for path, visit in tour.items():
         for scheme, layout in visit.layout.items():
             where = f"/{path} ({scheme})"
             width, viewport = layout["width"], layout["viewport"]
             if width > viewport:
-                problems.append(
-                    f"{where}: the page is {width} px wide in {viewport} px"
-                )
+                problems.append(f"{where}: the page is {width} px wide in {viewport}")
             problems += [f"{where}: {item}" for item in layout["outside"]]
             problems += [f"{where}: {item}" for item in layout["wide_tables"]]
             code = layout["scrolling_code"]
@@ -459,9 +455,7 @@ def test_the_tours_axe_run_finds_planted_colour_and_structure_violations(site, c
     assert colour | {("image-alt", "#planted-image")} <= found["light"]
     assert colour <= found["dark"]
     assert ("color-contrast", "#planted-link") not in found["light"] | found["dark"]
-    assert "image-alt" not in {rule for rule, _ in found["dark"]}, (
-        "structure rules twice"
-    )
+    assert "image-alt" not in {rule for rule, _ in found["dark"]}, "structure twice"
     assert page.locator("[data-ptdocs-look]").count() == 0
 
 
@@ -512,15 +506,6 @@ def intro_start(path: str) -> str:
     return " ".join(re.sub(r"[`*_\[\]]", "", first).split()[:3])
 
 
-def _outdated_notice_titles() -> set[str]:
-    """The title of the notice on a Spanish page that lags its English one, in every
-    language: a warning the reader must see before reading, as a failing example's
-    is."""
-    from ptdocs import translations
-
-    return {words["outdated_title"] for words in translations.MESSAGES.values()}
-
-
 @pytest.mark.usefixtures("empty_search_index")
 def test_every_page_opens_with_its_lesson_on_the_first_screen(site, page):
     """At 1280x800 and at 375x667, in every language, on every page (home, guides,
@@ -532,7 +517,9 @@ def test_every_page_opens_with_its_lesson_on_the_first_screen(site, page):
     still begins on the first screen."""
     pages = site.pages
     assert {"home", "guide", "notebook"} <= {site.kind(path) for path in pages}
-    notices = _outdated_notice_titles()
+    # The notice on a translation that lags its English page, in every language: a
+    # warning the reader must see before reading, as a failing example's is.
+    notices = {words["outdated_title"] for words in translations.MESSAGES.values()}
     problems = []
     for name, (width, height) in FIRST_SCREENS.items():
         page.set_viewport_size({"width": width, "height": height})
