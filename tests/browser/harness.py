@@ -26,19 +26,13 @@ REPORTS = ROOT / "reports"
 CHROMIUM = Path("/usr/bin/chromium")
 # Headless in a container, and quiet: without the background-networking flags
 # Chromium itself calls Google hosts (component updates, sync, field trials).
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+LAUNCH_ARGS = (
+    "--no-sandbox --disable-gpu --disable-quic --no-first-run "
+    "--disable-background-networking --disable-component-update --disable-sync"
+).split()
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
-DEFAULT_LANGUAGE = (
-    "en"  # built at the site's root, the others under <locale>/ (mkdocs.yml)
-)
+# Built at the site's root, the others under <locale>/ (mkdocs.yml).
+DEFAULT_LANGUAGE = "en"
 LANGUAGES = sorted(path.name for path in (ROOT / "docs").iterdir() if path.is_dir())
 
 
@@ -55,8 +49,7 @@ def parse(html: str) -> _Page:
     return _Page(html)
 
 
-# --- the site
-# -----------------------------------------------------------------------------
+# --- the site ---
 
 
 @dataclass
@@ -68,22 +61,22 @@ class Site:
     def mount(self) -> str:
         """The path of the site's URL (``/pytorch-explained/``): the home page's
         links assume it."""
-        canonical = parse(
-            (self.folder / "index.html").read_text(encoding="utf-8")
-        ).canonical
+        canonical = parse(self.html("")).canonical
         return urlsplit(canonical).path if canonical else "/"
 
     @cached_property
     def pages(self) -> list[str]:
         """Every built page, as a path relative to the site root: '', 'autograd/',
         'es/', ..."""
-        found = []
-        for index in sorted(self.folder.rglob("index.html")):
-            relative = index.parent.relative_to(self.folder).as_posix()
-            if relative.split("/")[0] in ("assets", "search"):
-                continue
-            found.append("" if relative == "." else relative + "/")
-        return found
+        found = (
+            i.parent.relative_to(self.folder) for i in self.folder.rglob("index.html")
+        )
+        relative = [path.as_posix() for path in sorted(found)]
+        return [
+            "" if path == "." else path + "/"
+            for path in relative
+            if path.split("/")[0] not in ("assets", "search")
+        ]
 
     def page_url(self, page: str) -> str:
         return self.url + page
@@ -94,29 +87,21 @@ class Site:
     def links(self, page: str) -> set[str]:
         """The site pages a built page links to (relative paths, fragments dropped)."""
         base = "http://site.invalid" + self.mount
-        found = set()
-        for href in parse(self.html(page)).links:
-            target = urldefrag(urljoin(base + page, href)).url
-            if target.startswith(base):
-                found.add(target[len(base) :])
-        return found
+        hrefs = parse(self.html(page)).links
+        targets = {urldefrag(urljoin(base + page, href)).url for href in hrefs}
+        return {url.removeprefix(base) for url in targets if url.startswith(base)}
 
     @staticmethod
     def language(page: str) -> str:
         first = page.split("/", 1)[0]
-        return (
-            first
-            if first in LANGUAGES and first != DEFAULT_LANGUAGE
-            else DEFAULT_LANGUAGE
-        )
+        return first if first in LANGUAGES else DEFAULT_LANGUAGE
 
     @staticmethod
     def in_language(page: str, language: str) -> str:
         """The same page in another language: file names are the same in every
         language."""
-        bare = (
-            page.split("/", 1)[1] if Site.language(page) != DEFAULT_LANGUAGE else page
-        )
+        language_folder = Site.language(page) != DEFAULT_LANGUAGE
+        bare = page.split("/", 1)[1] if language_folder else page
         return bare if language == DEFAULT_LANGUAGE else f"{language}/{bare}"
 
     def kind(self, page: str) -> str:
@@ -130,11 +115,8 @@ class Site:
         return "guide"
 
     def of_kind(self, kind: str, language: str) -> list[str]:
-        return [
-            page
-            for page in self.pages
-            if self.kind(page) == kind and self.language(page) == language
-        ]
+        pages = [page for page in self.pages if self.language(page) == language]
+        return [page for page in pages if self.kind(page) == kind]
 
 
 class _Handler(SimpleHTTPRequestHandler):
@@ -148,9 +130,7 @@ class _Handler(SimpleHTTPRequestHandler):
             return str(Path(self.directory) / "\0not-on-this-site")  # answered 404
         return super().translate_path("/" + route[len(self.mount) :])
 
-    def list_directory(
-        self, path
-    ):  # a folder without index.html: GitHub Pages lists none
+    def list_directory(self, path):  # a folder without index.html: Pages lists none
         self.send_error(404)
 
     def send_error(self, code, message=None, explain=None):
@@ -200,8 +180,7 @@ def serve(folder: Path):
     return site, stop
 
 
-# --- the browser
-# --------------------------------------------------------------------------
+# --- the browser ---
 
 
 @dataclass
@@ -219,9 +198,8 @@ class OfflineGuard:
     @staticmethod
     def is_local(url: str) -> bool:
         parts = urlsplit(url)
-        return (
-            parts.scheme not in ("http", "https", "ws", "wss")
-            or parts.hostname in LOCAL_HOSTS
+        return parts.scheme not in ("http", "https", "ws", "wss") or (
+            parts.hostname in LOCAL_HOSTS
         )
 
     def _route(self, route):
@@ -248,13 +226,9 @@ def assert_offline(blocked: list[str]) -> None:
 def new_context(browser, **options):
     """An offline-guarded browser context (and so uncached); returns (context,
     guard)."""
-    options = {
-        "service_workers": "block",
-        "color_scheme": "light",
-        "viewport": {"width": 1280, "height": 900},
-        **options,
-    }
-    context = browser.new_context(**options)
+    viewport = {"width": 1280, "height": 900}
+    defaults = dict(service_workers="block", color_scheme="light", viewport=viewport)
+    context = browser.new_context(**(defaults | options))
     return context, OfflineGuard().install(context)
 
 
@@ -270,12 +244,8 @@ def empty_search_indexes(context, site: Site) -> None:
 
     def emptied(route):
         index = site.folder / urlsplit(route.request.url).path.removeprefix(site.mount)
-        route.fulfill(
-            json={
-                "config": json.loads(index.read_text(encoding="utf-8"))["config"],
-                "docs": [],
-            }
-        )
+        config = json.loads(index.read_text(encoding="utf-8"))["config"]
+        route.fulfill(json={"config": config, "docs": []})
 
     context.route(site.url + "**/search/search_index.json", emptied)
 
@@ -283,12 +253,8 @@ def empty_search_indexes(context, site: Site) -> None:
 @dataclass
 class Load:
     url: str
-    errors: list[str] = field(
-        default_factory=list
-    )  # console errors, uncaught exceptions
-    failed: list[str] = field(
-        default_factory=list
-    )  # requests that failed or answered >= 400
+    errors: list[str] = field(default_factory=list)  # console errors, what threw
+    failed: list[str] = field(default_factory=list)  # requests failed, or >= 400
     transferred: int = 0  # bytes: response headers and (encoded) bodies
     requests: int = 0
     responses: dict[str, int] = field(default_factory=dict)  # url -> bytes
@@ -305,24 +271,16 @@ def _lunr_files(requests) -> list[str]:
     lunr.stemmer.support and lunr.<language> (and lunr.multi for an index in several
     languages), as setupSearchLanguages in Material's search worker does."""
     # Material's script asks for the index as it runs, before the load event.
-    index = next(
-        (
-            request
-            for request in requests
-            if request.url.endswith("/search/search_index.json")
-        ),
-        None,
-    )
+    ends = "/search/search_index.json"
+    index = next((request for request in requests if request.url.endswith(ends)), None)
     response = index and index.response()
     if not (response and response.ok):
         return []
     languages = response.json()["config"]["lang"]
     files = [f"lunr.{language}.min.js" for language in languages if language != "en"]
     files += ["lunr.multi.min.js"] if len(languages) > 1 else []
-    return [
-        f"/lunr/min/{name}"
-        for name in (["lunr.stemmer.support.min.js", *files] if files else [])
-    ]
+    files = ["lunr.stemmer.support.min.js", *files] if files else []
+    return [f"/lunr/min/{name}" for name in files]
 
 
 def load(page, url: str) -> Load:
@@ -337,9 +295,8 @@ def load(page, url: str) -> Load:
     late console message) reaches this thread during that step, and is never put on
     this load's account.
     """
-    from playwright.sync_api import (
-        TimeoutError,
-    )  # here: the link checker's tests need no Playwright
+    # Imported here: the link checker's tests need no Playwright.
+    from playwright.sync_api import TimeoutError
 
     page.goto("about:blank")
     result = Load(url)
@@ -358,43 +315,30 @@ def load(page, url: str) -> Load:
         page.on(event, handler)
     try:
         page.goto(url, wait_until="load")
-        icons = set(
-            page.eval_on_selector_all(
-                "link[rel~=icon]", "links => links.map(link => link.href)"
-            )
-        )
+        icons = page.eval_on_selector_all("link[rel~=icon]", "l => l.map(l => l.href)")
         # Events reach this thread only during a Playwright call: none is missed between
         # the look at `requests` and the wait.
         for end in _lunr_files(requests):
             if not any(request.url.endswith(end) for request in requests):
                 try:
-                    page.wait_for_event(
-                        "request", lambda request, end=end: request.url.endswith(end)
-                    )
+                    page.wait_for_event("request", lambda r, e=end: r.url.endswith(e))
                 except TimeoutError:
                     result.failed.append(f"never asked for {end}")
-        for request in (
-            requests
-        ):  # requests made while this loop waits are appended, and waited for
+        # Requests made while this loop waits are appended, and waited for.
+        for request in requests:
             if request.url in icons:
                 continue
             response = request.response()  # waits for it; None when the request failed
+            what = f"{request.method} {request.url}"
             if response is None:
-                result.failed.append(
-                    f"{request.method} {request.url}: {request.failure or 'failed'}"
-                )
+                result.failed.append(f"{what}: {request.failure or 'failed'}")
                 continue
             if response.status >= 400:
-                result.failed.append(
-                    f"{request.method} {request.url}: HTTP {response.status}"
-                )
+                result.failed.append(f"{what}: HTTP {response.status}")
             sizes = request.sizes()  # waits for the whole body
             body = sizes["responseBodySize"]
-            if (
-                body <= 0
-                and response.status not in (204, 304)
-                and request.method != "HEAD"
-            ):
+            empty = response.status in (204, 304) or request.method == "HEAD"
+            if body <= 0 and not empty:
                 # Chromium reports the script of a dedicated worker (Material's search
                 # worker), which its browser process fetches, as its headers alone: a
                 # body of 0 bytes, where the page's own Resource Timing counts 39.5 kB.
@@ -412,8 +356,7 @@ def load(page, url: str) -> Load:
     return result
 
 
-# --- every page, visited once
-# ---------------------------------------------------------------
+# --- every page, visited once ---
 
 # What a reader meets on a page apart from its code: [where, text, section] for every
 # text node of the body and every title, aria-label, alt and placeholder, whitespace
@@ -451,10 +394,8 @@ INTERFACE_TEXTS = """() => {
 }"""
 
 SCREENSHOTS = REPORTS / "screenshots"
-SCHEMES = {
-    "light": "default",
-    "dark": "slate",
-}  # the reader's names -> Material's (mkdocs.yml palette)
+# The reader's names -> Material's (mkdocs.yml palette).
+SCHEMES = {"light": "default", "dark": "slate"}
 # What a page's layout does at the tour's width (1280 px), in one go. The content column
 # is Material's .md-content__inner. An element may be wider than the column, or stand
 # out of it, only if it is, or is inside, a box that scrolls sideways (overflow-x auto,
@@ -506,26 +447,20 @@ LAYOUT = """() => {
     })
     return {...page, outside, wide_tables, scrolling_code, code_blocks: code.length}
 }"""
-# axe-core (vendored by the axe-playwright-python package, injected into every page of
-# the tour). The rules that read colours, color-contrast and link-in-text-block (a link
-# told from the text around it by colour alone), run in each scheme (COLOUR_RULES);
-# every other rule looks at the page's structure, which a colour scheme does not change,
-# and runs once, in the light scheme (structure=true). color-contrast looks at one
-# rendered element of each look: the elements whose own text has the same colour, font
-# size and weight, over the same backgrounds and opacities up to the first opaque one,
-# have the same contrast. Checked whole, the thousands of highlighted tokens of a guide
-# and the 1 200 cells of a notebook's table took axe 5-15 s a page; one of each look
-# takes well under one. The looks are marked (data-ptdocs-look) and color-contrast's
-# selector is narrowed to them, so that in the light scheme one axe.run checks
-# everything: each run first walks the whole document, about a third of a run's cost
-# (measured on the measuring page). Per violation: rule, impact, help, how many
-# elements, the first targets and what to fix.
+# axe-core (axe-playwright-python's, injected into every page of the tour). The rules
+# that read colours (COLOUR_RULES; link-in-text-block: a link told from its sentence by
+# colour alone) run in each scheme, the structure rules once, in the light one
+# (structure=true). color-contrast looks at one rendered element of each look (same
+# colour, font size and weight, over the same backgrounds and opacities up to the first
+# opaque one: the same contrast): checked whole, a guide's highlighted tokens and a
+# notebook's 1 200 table cells took axe 5-15 s a page, one of each look well under one.
+# The looks are marked (data-ptdocs-look) and color-contrast's selector narrowed to
+# them, so one axe.run checks everything in the light scheme (each run first walks the
+# whole document, a third of its cost on the measuring page). Per violation: rule,
+# impact, help, how many elements, the first targets and what to fix.
 COLOUR_RULES = ["color-contrast", "link-in-text-block"]
-AXE = (
-    """async structure => {
-    const COLOUR_RULES = """
-    + json.dumps(COLOUR_RULES)
-    + """
+AXE = """async structure => {
+    const COLOUR_RULES = $COLOUR_RULES
     const LOOK = "data-ptdocs-look"
     const backdrops = new Map()  // element -> its backgrounds and opacities, to the first opaque one
     const backdrop = element => {
@@ -546,10 +481,7 @@ AXE = (
         if (!element.checkVisibility({visibilityProperty: true})) continue
         const style = getComputedStyle(element)
         const look = [style.color, style.fontSize, style.fontWeight, backdrop(element)].join(" | ")
-        if (!looks.has(look)) {
-            looks.add(look)
-            element.setAttribute(LOOK, "")
-        }
+        if (!looks.has(look)) { looks.add(look); element.setAttribute(LOOK, "") }
     }
     if (!looks.size) throw new Error("no visible text to check the contrast of")
     axe.configure({rules: [{id: "color-contrast", selector: `[${LOOK}]`}]})
@@ -561,8 +493,7 @@ AXE = (
         targets: violation.nodes.slice(0, 5).map(node => node.target.join(" ")),
         summary: violation.nodes[0]?.failureSummary?.split("\\n").slice(0, 2).join(" ") ?? "",
     }))
-}"""
-)
+}""".replace("$COLOUR_RULES", json.dumps(COLOUR_RULES))
 COPY_BUTTONS = "button.md-code__button[data-md-type=copy]"
 # What a visit reads of its page, in one go: its language and the title a reader sees
 # (the first heading of the article, "" when not displayed); for each copy button, the
@@ -573,11 +504,8 @@ COPY_BUTTONS = "button.md-code__button[data-md-type=copy]"
 # as rendered (innerText), the size each formula takes, and each picture's decoded size
 # and displayed width; every interface text (see INTERFACE_TEXTS); the page's height;
 # and the text of every code block.
-PAGE_FACTS = (
-    """copyButtons => {
-    const INTERFACE_TEXTS = """
-    + INTERFACE_TEXTS
-    + """
+PAGE_FACTS = """copyButtons => {
+    const INTERFACE_TEXTS = $INTERFACE_TEXTS
     const all = selector => [...document.querySelectorAll(selector)]
     const size = element => element.getBoundingClientRect()
     const shown = element => size(element).width > 0 && getComputedStyle(element).visibility !== "hidden"
@@ -605,8 +533,7 @@ PAGE_FACTS = (
         height: document.scrollingElement.scrollHeight,
         code: all("pre").map(element => element.textContent),  // collapsed blocks too
     }
-}"""
-)
+}""".replace("$INTERFACE_TEXTS", INTERFACE_TEXTS)
 
 
 @dataclass
@@ -618,23 +545,13 @@ class Visit:
     title: str
     copy_buttons: list[dict]  # see PAGE_FACTS
     notebook: dict | None  # on a notebook page, see PAGE_FACTS
-    interface: list[
-        list[str]
-    ]  # [where, text, section] for each interface text (see INTERFACE_TEXTS)
+    interface: list[list[str]]  # [where, text, section] each (see INTERFACE_TEXTS)
     height: int  # px, the whole page at the tour's width (1280 px), as it loaded
-    code: list[
-        str
-        # the text of each code block (<pre>), a notebook's cells included, collapsed
-        # ones too
-    ]
-    clicked: str | None = (
-        None  # the clipboard after a reader's click on its last copy button
-    )
+    code: list[str]  # each code block (<pre>), a notebook's and collapsed ones too
+    clicked: str | None = None  # the clipboard after a click on its last copy button
     screenshots: list[Path] = field(default_factory=list)
     layout: dict[str, dict] = field(default_factory=dict)  # by scheme, see LAYOUT
-    axe: dict[str, list[dict]] = field(
-        default_factory=dict
-    )  # by scheme, axe's violations (see AXE)
+    axe: dict[str, list[dict]] = field(default_factory=dict)  # by scheme (see AXE)
 
 
 def screenshot_pages(site) -> tuple[dict[str, str], list[str]]:
@@ -687,23 +604,27 @@ def take_screenshots(page, name: str, scheme: str) -> list[Path]:
     each width; light at 1280 px keeps the plain name (``es-guide.png``), the others
     add -dark and -375."""
     taken = []
+
+    def shoot(file_name: str) -> None:
+        taken.append(SCREENSHOTS / file_name)
+        page.evaluate(PAINTED)
+        page.screenshot(path=taken[-1], animations="disabled")
+
+    def at_the_top(width: int) -> None:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.evaluate("window.scrollTo(0, 0)")
+
     for width in (1280, 375):
+        at_the_top(width)
         suffix = ("-dark" if scheme == "dark" else "") + (
             "-375" if width == 375 else ""
         )
-        page.set_viewport_size({"width": width, "height": 900})
-        page.evaluate("window.scrollTo(0, 0)")
-        taken.append(SCREENSHOTS / f"{name}{suffix}.png")
-        page.evaluate(PAINTED)
-        page.screenshot(path=taken[-1], animations="disabled")
+        shoot(f"{name}{suffix}.png")
         picture = page.locator(PICTURES).first
         if picture.count():
             picture.scroll_into_view_if_needed()
-            taken.append(SCREENSHOTS / f"{name}-picture{suffix}.png")
-            page.evaluate(PAINTED)
-            page.screenshot(path=taken[-1], animations="disabled")
-    page.set_viewport_size({"width": 1280, "height": 900})
-    page.evaluate("window.scrollTo(0, 0)")
+            shoot(f"{name}-picture{suffix}.png")
+    at_the_top(1280)
     return taken
 
 
@@ -711,14 +632,11 @@ def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
     """Every page of the site, visited once (see visit_every_page), by page path in
     the site's order; and the requests to other hosts that were aborted.
 
-    The visits are shared between ``browser`` and a second Chromium, started in a
-    thread (in Playwright's sync API each thread needs its own instance), which takes
-    every other language: a visit mostly waits on Chromium, and one tab driven
-    through the blocking sync API loads one page at a time, so a second browser in a
-    second thread lets two pages render side by side (on two cores, the tour took
-    about 85 s in one browser and 50 s in two). Each visit is independent of the
-    others; what either thread raised is raised here.
-    """
+    A second Chromium in a thread of its own (Playwright's sync API needs one
+    instance a thread) takes every other language: a visit mostly waits on Chromium,
+    one tab loads one page at a time, two render side by side (on two cores, 85 s in
+    one browser, 50 s in two). Visits are independent; what either thread raised is
+    raised here."""
     from playwright.sync_api import sync_playwright
 
     languages = sorted({Site.language(path) for path in site.pages})
@@ -728,12 +646,20 @@ def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
     ]
     second: dict = {}
 
-    def visit_the_second_half():
+    def in_own_context(browser, pages) -> tuple[dict[str, Visit], list[str]]:
+        context, guard = new_context(browser)
+        context.grant_permissions(["clipboard-read", "clipboard-write"])
+        try:
+            return visit_every_page(context, site, pages), guard.blocked
+        finally:
+            context.close()
+
+    def second_half():
         try:
             with sync_playwright() as playwright:
                 other = launch(playwright)
                 try:
-                    second["result"] = _visit_in_own_context(other, site, halves[1])
+                    second["result"] = in_own_context(other, halves[1])
                 finally:
                     other.close()
         except BaseException as error:  # raised again in the calling thread
@@ -741,13 +667,11 @@ def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
 
     # A daemon: should the join below be interrupted, the interpreter does not wait for
     # it at exit.
-    thread = threading.Thread(
-        target=visit_the_second_half, name="second browser", daemon=True
-    )
+    thread = threading.Thread(target=second_half, name="second browser", daemon=True)
     if halves[1]:
         thread.start()
     try:
-        visits, blocked = _visit_in_own_context(browser, site, halves[0])
+        visits, blocked = in_own_context(browser, halves[0])
     except BaseException as error:
         thread.join()
         if "error" in second:
@@ -761,39 +685,19 @@ def tour(browser, site) -> tuple[dict[str, Visit], list[str]]:
     return {path: visits[path] for path in site.pages}, blocked + more_blocked
 
 
-def _visit_in_own_context(browser, site, pages) -> tuple[dict[str, Visit], list[str]]:
-    context, guard = new_context(browser)
-    context.grant_permissions(["clipboard-read", "clipboard-write"])
-    try:
-        visits = visit_every_page(context, site, pages)
-    finally:
-        context.close()
-    return visits, guard.blocked
-
-
 def visit_every_page(context, site, pages: list[str] | None = None) -> dict[str, Visit]:
     """Open every page of the site (or those of ``pages``) once, in one tab; by page
-    path, what each visit saw.
-
-    A visit records the page's load (see load), reads PAGE_FACTS; in each colour
-    scheme (first the one the page opened in, then the other with the palette toggle)
-    it reads LAYOUT, runs axe-core (AXE) and takes the page's screenshots if it is
-    one of screenshot_pages (what a reader sees first, and a notebook's first picture
-    or the results page's plot as it appears on the page, at 1280 and 375 px: a whole
-    guide is ~10 000 px tall, too big to keep); and, last (the click leaves a notice
-    on the page), it clicks the last copy button of a page that is not a notebook, as
-    a reader does, and reads the clipboard. One visit for all these tests: a page
-    load is most of what they cost.
-    """
-    from axe_playwright_python.base import (
-        AXE_FILE_PATH,
-    )  # axe.min.js, as the package vendors it
+    path, what each visit saw: its load (see load), PAGE_FACTS; in each colour scheme
+    (the one the page opened in, then the other), LAYOUT, AXE and, on one of
+    screenshot_pages, take_screenshots (not whole pages: a guide is ~10 000 px tall);
+    and last (it leaves a notice on the page), a reader's click on the last copy
+    button of a page that is not a notebook, and the clipboard it left. One visit for
+    all these tests: a page load is most of what they cost."""
+    from axe_playwright_python.base import AXE_FILE_PATH  # axe.min.js, vendored
 
     names = {path: name for name, path in screenshot_pages(site)[0].items()}
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    context.add_init_script(
-        path=AXE_FILE_PATH
-    )  # a script of the test's, not a request of the page's
+    context.add_init_script(path=AXE_FILE_PATH)  # the test's script, not the page's
     page = context.new_page()
     visits = {}
     schemes = list(SCHEMES)
@@ -806,9 +710,7 @@ def visit_every_page(context, site, pages: list[str] | None = None) -> dict[str,
             visit.axe[scheme] = page.evaluate(AXE, scheme == "light")
             if path in names:
                 visit.screenshots += take_screenshots(page, names[path], scheme)
-        # Material keeps the scheme for the next page: it starts in this one, one switch
-        # fewer.
-        schemes.reverse()
+        schemes.reverse()  # Material keeps it for the next page: one switch fewer
         if visit.copy_buttons and not visit.notebook:
             page.evaluate("navigator.clipboard.writeText('')")
             button = page.locator(COPY_BUTTONS).last
