@@ -11,7 +11,11 @@ import multiprocessing.forkserver
 import sys
 
 import pytest
+from mkdocs.config import load_config
+from mkdocs_jupyter import convert
+from mkdocs_jupyter.plugin import Plugin
 
+from ptdocs.notebook_renders import render_path
 from ptdocs.snippets import ROOT
 
 # (API, the name the code uses, the files that use it, why: what no public API offers)
@@ -124,18 +128,13 @@ def test_mkdocs_jupyter_table_of_contents_of_a_notebook():
 def test_mkdocs_jupyter_cache_key_and_path(tmp_path):
     from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
 
-    from ptdocs.notebook_renders import render_path
-
     assert _parameters(_compute_cache_key) == ["nb_path", "config", "exec_nb"]
     assert _parameters(_get_cache_path) == ["cache_dir", "cache_key"]
     notebook = tmp_path / "n.ipynb"
     notebook.write_bytes(NOTEBOOK.read_bytes())
-    from mkdocs_jupyter.plugin import Plugin
-
     plugin = Plugin()
-    assert plugin.load_config(
-        {"execute": True, "cache_dir": str(tmp_path / "cache")}
-    ) == ([], [])
+    cache = str(tmp_path / "cache")
+    assert plugin.load_config({"execute": True, "cache_dir": cache}) == ([], [])
     settings = plugin.config
     first = render_path(notebook, settings)
     assert first.parent == tmp_path / "cache"
@@ -144,8 +143,6 @@ def test_mkdocs_jupyter_cache_key_and_path(tmp_path):
 
 
 def test_mkdocs_jupyter_evicts_the_renders_not_in_used_cache_paths():
-    from mkdocs_jupyter.plugin import Plugin
-
     plugin = Plugin()
     plugin.on_pre_build(None)
     assert plugin._used_cache_paths == set()
@@ -153,34 +150,17 @@ def test_mkdocs_jupyter_evicts_the_renders_not_in_used_cache_paths():
 
 
 def test_mkdocs_jupyter_converter_takes_the_settings_it_is_given():
-    from mkdocs_jupyter import convert
-
-    assert {
-        "execute",
-        "kernel_name",
-        "theme",
-        "allow_errors",
-        "show_input",
-        "no_input",
-        "no_prompt",
-        "remove_tag_config",
-        "highlight_extra_classes",
-        "include_requirejs",
-        "custom_mathjax_url",
-    } <= set(_parameters(convert.nb2html))
+    settings = """execute kernel_name theme allow_errors show_input no_input no_prompt
+    remove_tag_config highlight_extra_classes include_requirejs custom_mathjax_url"""
+    assert set(settings.split()) <= set(_parameters(convert.nb2html))
 
 
 def test_i18n_says_which_language_it_builds():
-    from mkdocs.config import load_config
-
     config = load_config(str(ROOT / "mkdocs.yml"))
     i18n = config.plugins["i18n"]
     i18n.on_config(config)
-    assert (i18n.current_language, i18n.default_language, i18n.building) == (
-        "en",
-        "en",
-        False,
-    )
+    languages = (i18n.current_language, i18n.default_language, i18n.building)
+    assert languages == ("en", "en", False)
     assert i18n.build_languages == ["en", "es"]
     assert [entry["lang"] for entry in i18n.extra_alternate] == ["en", "es"]
     assert isinstance(i18n.config.languages[1].nav_translations, dict)
@@ -191,20 +171,17 @@ def test_multiprocessing_fork_server_can_be_stopped():
 
 
 def test_torch_private_modules_and_options():
-    import torch
     import torch._dynamo  # the preload must import it
     from torch.testing._comparison import default_tolerances
 
     options = torch._tensor_str.PRINT_OPTS
-    assert {"precision", "threshold", "edgeitems", "linewidth", "sci_mode"} <= set(
-        vars(options)
-    )
+    names = {"precision", "threshold", "edgeitems", "linewidth", "sci_mode"}
+    assert names <= set(vars(options))
     saved = options.precision
     try:
         torch.set_printoptions(precision=2)
-        assert (
-            options.precision == 2
-        )  # what set_printoptions sets, read where mutate reads it
+        # What set_printoptions sets, read where mutate reads it.
+        assert options.precision == 2
     finally:
         torch.set_printoptions(precision=saved)
     assert default_tolerances(torch.float32) == (1.3e-6, 1e-5)
