@@ -27,20 +27,14 @@ from ptdocs.snippets import ROOT
 SOURCE = ROOT / "notebooks" / "derivatives.py"
 LANGUAGES = notebook_twins.LANGUAGES
 NOTEBOOKS = {lang: notebook_twins.target(SOURCE, lang) for lang in LANGUAGES}
-DTYPES = {
-    "float64": torch.float64,
-    "float32": torch.float32,
-    "bfloat16": torch.bfloat16,
-}
+DTYPES = {name: getattr(torch, name) for name in ("float64", "float32", "bfloat16")}
 # Relative, autograd against the closed form, everywhere in the domain: each side rounds
-# a few times, each within 2**-53 (libm within 2**-52), so 16 units of 2**-52 bound it
-# with room.
+# a few times, each within 2**-53 (libm within 2**-52): 16 units of 2**-52 bound it.
 FLOAT64_AGREEMENT = 16 * 2**-52
 # Machine epsilon of each dtype, from its significand width (52, 23 and 7 stored bits),
 # not from torch.finfo: the notebook's steps must follow from these.
 EPSILON = {"float64": 2**-52, "float32": 2**-23, "bfloat16": 2**-7}
-# 99 rows, counted by hand: 9 functions of x and f(x, y) with its 2 partials, 3 points
-# each, in 3 dtypes.
+# 99 rows, counted by hand: 9 functions of x, f(x, y)'s 2 partials; 3 points; 3 dtypes.
 ROWS = (9 * 3 + 1 * 3 * 2) * 3
 
 # Run in the notebook's kernel after its last cell: its state, as JSON.
@@ -75,31 +69,31 @@ def code_cells(notebook):
 
 def outputs(notebook, mime: str) -> list[str]:
     """What the notebook's code cells display in one MIME type, in order."""
-    cells = code_cells(notebook)
     return [
-        o["data"][mime] for c in cells for o in c.outputs if mime in o.get("data", {})
+        o["data"][mime] for o in every_output(notebook) if mime in o.get("data", {})
     ]
+
+
+def every_output(notebook):
+    return [output for cell in code_cells(notebook) for output in cell.outputs]
 
 
 @pytest.fixture(scope="module")
 def executed():
-    """Each language's notebook, executed (both kernels at once), and the state its
-    probe printed."""
+    """Each language's notebook, executed (both kernels at once), and its probe's state."""
     notebooks = {language: copy.deepcopy(read(language)) for language in LANGUAGES}
     for notebook in notebooks.values():
         notebook.cells.append(new_code_cell(PROBE))
 
+    def client(language, notebook):
+        folder = {"metadata": {"path": str(NOTEBOOKS[language].parent)}}
+        return NotebookClient(
+            notebook, kernel_name="python3", timeout=300, resources=folder
+        )
+
     async def run_all():
         await asyncio.gather(
-            *(
-                NotebookClient(
-                    notebook,
-                    kernel_name="python3",
-                    timeout=300,
-                    resources={"metadata": {"path": str(NOTEBOOKS[language].parent)}},
-                ).async_execute()
-                for language, notebook in notebooks.items()
-            )
+            *(client(*each).async_execute() for each in notebooks.items())
         )
 
     asyncio.run(run_all())
@@ -126,8 +120,7 @@ def state(executed, language):
     return executed[language][1]
 
 
-# ------------------------------------------------------------------ the files as
-# committed
+# ------------------------------------------------------------------ the files committed
 
 
 def test_the_notebooks_are_generated_from_their_source():
@@ -145,8 +138,7 @@ def test_the_notebooks_are_generated_from_their_source():
     ids=lambda path: str(path.relative_to(ROOT)),
 )
 def test_no_notebook_ships_outputs(path):
-    """The site executes notebooks when it is built; stored outputs would be stale
-    evidence."""
+    """The site executes notebooks when built: stored outputs would be stale evidence."""
     for number, cell in enumerate(nbformat.read(path, as_version=4).cells, start=1):
         if cell.cell_type == "code":
             assert cell.outputs == [] and cell.execution_count is None, (
@@ -155,8 +147,7 @@ def test_no_notebook_ships_outputs(path):
 
 
 def test_the_cells_match_and_the_prose_is_translated():
-    # That the code cells differ in their comments at most is checked for every exercise
-    # notebook in tests/test_catalog.py.
+    # That code cells differ in comments at most, tests/test_catalog.py checks for all.
     english, spanish = read("en").cells, read("es").cells
     assert [c.cell_type for c in english] == [c.cell_type for c in spanish]
     pairs = zip(english, spanish, strict=False)
@@ -249,8 +240,7 @@ BY_HAND = {
 
 
 def test_each_fd_failure_names_the_larger_error(state):
-    """Rounding ε·(|f| + |x·f′|)/h against truncation h²·|f‴|/6, from the hand
-    derivatives."""
+    """Rounding ε·(|f| + |x·f′|)/h against truncation h²·|f‴|/6, derived by hand."""
     labels = set()
     for r in state["rows"]:
         failed = [reason for reason in r["reasons"] if reason.startswith("FD step")]
@@ -290,12 +280,9 @@ def test_the_summary_tables_count_the_rows(notebook, state):
 def test_reduced_precision_failures_are_shown(state):
     rows = state["rows"]
     precision = [r for r in rows if "precision" in r["reasons"]]
-    # Autograd fails only where the dtype is coarse: bfloat16 at the saturated tanh and
-    # sigmoid.
-    assert {(r["function"], r["dtype"]) for r in precision} == {
-        ("tanh x", "bfloat16"),
-        ("σ(x)", "bfloat16"),
-    }
+    # Autograd fails only where the dtype is coarse: bfloat16 at saturated tanh, sigmoid.
+    coarse = {(r["function"], r["dtype"]) for r in precision}
+    assert coarse == {("tanh x", "bfloat16"), ("σ(x)", "bfloat16")}
     for r in precision:
         closed = r["closed_form"]
         assert abs(r["autograd"] - closed) > 10 * r["rtol"] * abs(closed), r
@@ -319,11 +306,9 @@ def test_the_page_shows_every_row_and_the_figure(notebook, state, language):
     [image] = re.findall(alt, "".join(html))
     described = {"es": "Gráfica log-log del error", "en": "Log-log plot of the error"}
     assert described[language] in image
+    produced = every_output(notebook)
     errors = [
-        o
-        for cell in code_cells(notebook)
-        for o in cell.outputs
-        if o.output_type == "error" or o.get("name") == "stderr"
+        o for o in produced if o.output_type == "error" or o.get("name") == "stderr"
     ]
     assert errors == []
 
@@ -334,8 +319,8 @@ def test_the_closing_cell_moves_rows_between_pass_and_fail(notebook, state, lang
     pairs = zip(before, after, strict=False)
     moved = [(a, b) for a, b in pairs if a["passed"] != b["passed"]]
     assert moved
-    # As shipped it tightens float64 to 1e-12: autograd still passes in the domain, and
-    # only float64 finite differences move.
+    # As shipped it tightens float64 to 1e-12: autograd still passes in the domain; only
+    # float64 finite differences move.
     assert state["my_tolerances"]["float64"] == [1e-12, 1e-12]
     for _, b in moved:
         assert b["dtype"] == "float64" and b["reasons"][0].startswith("FD step"), b
@@ -390,8 +375,7 @@ def test_both_languages_print_the_same_results_in_their_own_words(executed):
     english, spanish = (shown(executed[language][0]) for language in ("en", "es"))
     assert numbers(english) == numbers(spanish)
 
-    # Every output with words of the project's (two in a row, tags and data aside) is
-    # Spanish.
+    # Every output with the project's words (two in a row, tags, data aside) is Spanish.
     def words(output):
         text = re.sub(r"<[^>]*>|base64,[^\"]*", " ", str(output))
         return re.search(r"\b[a-z]{2,} [a-z]{2,}\b", text)

@@ -137,8 +137,7 @@ def test_output_inside_a_statement_is_refused(site):
 
 
 def test_pages_in_nested_folders_are_collected(site_conftest):
-    """The real configuration collects docs/<lang>/<folder>/<page>.md, not only
-    top-level pages."""
+    """The real configuration collects docs/<lang>/<folder>/<page>.md, not only top."""
     pages = site_conftest.pages  # the Sybil configured for the site
     assert pages.should_parse(ROOT / "docs" / "en" / "exercises" / "deeper" / "page.md")
     assert pages.should_parse(ROOT / "docs" / "es" / "autograd.md")

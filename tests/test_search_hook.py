@@ -31,8 +31,7 @@ def _without(mapping, key):
     return {k: v for k, v in mapping.items() if k != key}
 
 
-# A combined index as mkdocs-static-i18n leaves it: both languages, locations from the
-# site root.
+# A combined index as mkdocs-static-i18n leaves it: both languages, locations from root.
 COMBINED = {
     "config": CONFIG,
     "docs": [
@@ -74,8 +73,7 @@ def test_the_split_leaves_the_combined_index_as_it_was():
 
 
 def _page(base, translations="Escriba para buscar"):
-    """A page as Material writes it: its config through Jinja's tojson (HTML-safe
-    JSON)."""
+    """A page as Material writes it: its config through Jinja's tojson (HTML-safe)."""
     config = {
         "base": base,
         "features": ["search.highlight"],
@@ -284,8 +282,7 @@ def _download_words() -> set[str]:
 
 
 def _stamp_words() -> set[str]:
-    """The start of every stamp text, in every language (before its first
-    placeholder)."""
+    """The start of every stamp text in every language (before its first placeholder)."""
     from ptdocs.hooks.stamp import STRINGS
 
     keys = ("verified", "unverified", "failed", "notebook_ran")
@@ -314,13 +311,12 @@ def test_the_built_index_holds_the_pages_words_not_their_code_stamp_or_downloads
         title, prompt = doc["title"], re.search(r"\b(In|Out)\xa0?\[\d*\]:", text)
         assert "¶" not in title, f"{where}: a permalink in the title {title!r}"
         assert not prompt, f"{where}: a notebook prompt"
-        # Code blocks, their output lines, notebook code cells and outputs are left out
-        # (inline code in the prose stays).
+        # Code blocks, output lines, notebook cells and outputs are left out (inline code
+        # in the prose stays).
         assert "<pre>" not in text, f"{where}: a code block: {text[:80]!r}"
         found = [words for words in chrome if words in text]
         assert not found, f"{where}: the stamp or the downloads indexed: {found[0]!r}"
-    # Every page with examples still shows its stamp to readers, at its end or, failing,
-    # under its title.
+    # Every page with examples still shows readers its stamp (at its end or its title).
     folder = built_site / language
     stamped = 0
     for location in {doc["location"].partition("#")[0] for doc in docs}:

@@ -152,9 +152,8 @@ def test_ci_runs_the_readme_test_command_and_deploys_only_from_main():
     assert deploy >= {"actions/deploy-pages"}
     uses = [step.get("uses", "") for step in jobs["site"]["steps"]]
     assert any(use.startswith("actions/upload-pages-artifact@") for use in uses)
-    # The GPU entry exists only when a repository variable names a runner label, and
-    # never for a pull request: its code (a fork's too) must not reach the self-hosted
-    # runner.
+    # The GPU entry exists only when a repository variable names a runner label, never
+    # for a pull request: its code (a fork's too) must not reach the self-hosted runner.
     target = jobs["measure"]["strategy"]["matrix"]["target"]
     assert "vars.GPU_RUNNER_LABEL != ''" in target
     assert "github.event_name != 'pull_request'" in target
@@ -194,13 +193,11 @@ def test_the_page_examples_run_on_linux_macos_on_apple_silicon_and_windows():
     ubuntu, macos, windows = (
         entries[systems[n]] for n in ("ubuntu", "macos", "windows")
     )
-    # GitHub's macos-14 and later images are arm64 (Apple silicon); -13 and "-intel"
-    # ones are x86-64.
+    # GitHub's macos-14 and later are arm64 (Apple silicon); -13 and "-intel" x86-64.
     name = systems["macos"]
     assert re.fullmatch(r"macos-\d+", name) and int(name.split("-")[1]) >= 14, name
-    # torch as requirements.txt pins it, from the index that has the CPU build for each
-    # system: PyTorch's CPU index on Linux (PyPI's Linux wheel is the CUDA build), PyPI
-    # alone elsewhere.
+    # torch as requirements.txt pins it, from the index with each system's CPU build:
+    # PyTorch's on Linux (PyPI's Linux wheel is the CUDA build), PyPI alone elsewhere.
     assert job["env"]["PIP_EXTRA_INDEX_URL"] == "${{ matrix.extra-index }}"
     assert ubuntu["extra-index"] == CPU_WHEELS
     assert macos["extra-index"] == windows["extra-index"] == ""
@@ -226,8 +223,7 @@ def test_every_supported_release_runs_the_examples_and_the_site_merges_them():
     # CPU wheels: PyPI's Linux torch is the multi-GB CUDA build.
     assert job["env"]["PIP_EXTRA_INDEX_URL"] == CPU_WHEELS
     run = next(step for step in job["steps"] if "run" in step)
-    # The release reaches the shell through the environment, never spliced into the
-    # command.
+    # The release reaches the shell through the environment, never spliced in.
     assert run["run"] == 'python -m ptdocs.versions run "$TORCH_RELEASE"'
     assert run["env"]["TORCH_RELEASE"] == "${{ matrix.torch }}"
     upload = "actions/upload-artifact@"
