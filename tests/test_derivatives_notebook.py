@@ -27,6 +27,7 @@ from ptdocs.snippets import ROOT
 SOURCE = ROOT / "notebooks" / "derivatives.py"
 LANGUAGES = notebook_twins.LANGUAGES
 NOTEBOOKS = {lang: notebook_twins.target(SOURCE, lang) for lang in LANGUAGES}
+SHIPPED = sorted((ROOT / "docs").rglob("*.ipynb"))
 DTYPES = {name: getattr(torch, name) for name in ("float64", "float32", "bfloat16")}
 # Relative, autograd against the closed form, everywhere in the domain: each side rounds
 # a few times, each within 2**-53 (libm within 2**-52): 16 units of 2**-52 bound it.
@@ -132,11 +133,7 @@ def test_the_notebooks_are_generated_from_their_source():
         )
 
 
-@pytest.mark.parametrize(
-    "path",
-    sorted((ROOT / "docs").rglob("*.ipynb")),
-    ids=lambda path: str(path.relative_to(ROOT)),
-)
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_notebook_ships_outputs(path):
     """The site executes notebooks when built: stored outputs would be stale evidence."""
     for number, cell in enumerate(nbformat.read(path, as_version=4).cells, start=1):
@@ -167,9 +164,8 @@ def test_no_row_is_dropped(state):
             f["points"], f["variables"], state["dtypes"]
         )
     }
-    got = [
-        (r["function"], tuple(r["point"]), r["wrt"], r["dtype"]) for r in state["rows"]
-    ]
+    rows = state["rows"]
+    got = [(r["function"], tuple(r["point"]), r["wrt"], r["dtype"]) for r in rows]
     assert len(got) == len(set(got)) == len(expected) == ROWS
     assert set(got) == expected
     assert state["dtypes"] == list(DTYPES)
@@ -200,10 +196,9 @@ def judged(value, row):
     value_, closed_ = (torch.tensor(v, dtype=torch.float64) for v in (value, closed))
     try:
         assert_close(value_, closed_, rtol=rtol, atol=atol)
+        by_torch = True
     except AssertionError:
         by_torch = False
-    else:
-        by_torch = True
     assert by_hand == by_torch, (value, row)
     return by_hand
 
@@ -263,9 +258,7 @@ def test_the_summary_tables_count_the_rows(notebook, state):
     assert len(tables) == 2  # before and after the last cell's changes
     for table, rows in zip(tables, (state["rows"], state["after"]), strict=True):
         lines = table.splitlines()[2:]
-        shown = [
-            [cell.strip() for cell in line.strip("|").split("|")] for line in lines
-        ]
+        shown = [[c.strip() for c in line.strip("|").split("|")] for line in lines]
         recounted = []
         for dtype in DTYPES:
             mine = [r for r in rows if r["dtype"] == dtype]
