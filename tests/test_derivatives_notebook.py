@@ -158,11 +158,9 @@ def test_the_cells_match_and_the_prose_is_translated():
 
 def test_no_row_is_dropped(state):
     expected = {
-        (f["name"], tuple(point), variable, dtype)
+        (f["name"], tuple(p), v, dtype)
         for f in state["functions"]
-        for point, variable, dtype in product(
-            f["points"], f["variables"], state["dtypes"]
-        )
+        for p, v, dtype in product(f["points"], f["variables"], state["dtypes"])
     }
     rows = state["rows"]
     got = [(r["function"], tuple(r["point"]), r["wrt"], r["dtype"]) for r in rows]

@@ -74,12 +74,8 @@ def test_the_split_leaves_the_combined_index_as_it_was():
 
 def _page(base, translations="Escriba para buscar"):
     """A page as Material writes it: its config through Jinja's tojson (HTML-safe)."""
-    config = {
-        "base": base,
-        "features": ["search.highlight"],
-        "search": "../../assets/w.js",
-        "translations": {"search.result.none": translations},
-    }
+    config = dict(base=base, features=["search.highlight"], search="../../assets/w.js")
+    config["translations"] = {"search.result.none": translations}
     return (
         '<html><head></head><body><script id="__config" type="application/json">'
         + str(htmlsafe_json_dumps(config))
