@@ -18,92 +18,73 @@ from mkdocs_jupyter.plugin import Plugin
 from ptdocs.notebook_renders import render_path
 from ptdocs.snippets import ROOT
 
-# (API, the name the code uses, the files that use it, why: what no public API offers)
+HOOKS = "ptdocs/hooks/"
+NOTEBOOKS, RUNNER = HOOKS + "notebooks.py", "ptdocs/script_runner.py"
+# (API, the name the code uses, the files that use it); above each, why: what no public
+# API offers.
 PRIVATE = [
-    (
-        "mkdocs_jupyter.plugin._get_nb_toc_tokens",
-        "_get_nb_toc_tokens",
-        ["ptdocs/hooks/notebooks.py"],
-        "renders every notebook in threads at the first build, writing its cache "
-        "entry as mkdocs-jupyter's own render does (content, table of contents, title)",
-    ),
+    # Renders every notebook in threads at the first build, writing its cache entry as
+    # mkdocs-jupyter's own render does (content, table of contents, title).
+    ("mkdocs_jupyter.plugin._get_nb_toc_tokens", "_get_nb_toc_tokens", [NOTEBOOKS]),
+    # Where mkdocs-jupyter keeps a notebook's render: the stamp says whether it ran in
+    # this build.
     (
         "mkdocs_jupyter.plugin._compute_cache_key and _get_cache_path",
         "_get_cache_path",
         ["ptdocs/notebook_renders.py"],
-        "where mkdocs-jupyter keeps a notebook's render: the stamp says whether it "
-        "ran in this build",
     ),
-    (
-        "the mkdocs-jupyter plugin's _used_cache_paths",
-        "_used_cache_paths",
-        ["ptdocs/hooks/notebooks.py"],
-        "marks the other language's renders used, or mkdocs-jupyter evicts them "
-        "after each language",
-    ),
+    # Marks the other language's renders used, or mkdocs-jupyter evicts them after each
+    # language.
+    ("the mkdocs-jupyter plugin's _used_cache_paths", "_used_cache_paths", [NOTEBOOKS]),
+    # The render in a thread is made with mkdocs-jupyter's own converter and settings.
     (
         "mkdocs_jupyter.convert.nb2html's keywords (undocumented)",
         "convert.nb2html",
-        ["ptdocs/hooks/notebooks.py"],
-        "the render in a thread is made with mkdocs-jupyter's own "
-        "converter and settings",
+        [NOTEBOOKS],
     ),
+    # Which language a build is for, and whether it is the last: i18n documents no API.
     (
         "mkdocs-static-i18n's plugin attributes (undocumented): current_language, "
-        "default_language, "
-        "build_languages, building, extra_alternate, config.languages",
+        "default_language, build_languages, building, extra_alternate, "
+        "config.languages",
         'plugins.get("i18n")',
         [
-            "ptdocs/hooks/interface.py",
-            "ptdocs/hooks/not_found.py",
-            "ptdocs/hooks/notebooks.py",
-            "ptdocs/hooks/results.py",
-            "ptdocs/hooks/search.py",
-            "ptdocs/hooks/translations.py",
+            HOOKS + "interface.py",
+            HOOKS + "not_found.py",
+            NOTEBOOKS,
+            HOOKS + "results.py",
+            HOOKS + "search.py",
+            HOOKS + "translations.py",
         ],
-        "which language a build is for, and whether it is the last: i18n "
-        "documents no API for it",
     ),
-    (
-        "multiprocessing.forkserver._forkserver._stop",
-        "_forkserver._stop",
-        ["ptdocs/script_runner.py"],
-        "the standard library has no public way to stop its fork server before "
-        "the process ends",
-    ),
-    (
-        "torch._dynamo",
-        "torch._dynamo",
-        ["ptdocs/script_runner.py"],
-        "imported ahead, once, in the fork server: torch.compile's import costs "
-        "a script seconds",
-    ),
+    # The standard library has no public way to stop its fork server before the process
+    # ends.
+    ("multiprocessing.forkserver._forkserver._stop", "_forkserver._stop", [RUNNER]),
+    # Imported ahead, once, in the fork server: torch.compile's import costs a script
+    # seconds.
+    ("torch._dynamo", "torch._dynamo", [RUNNER]),
+    # The print options in force, to put them back after a mutant changed them
+    # (torch.set_printoptions sets them; nothing public reads them).
     (
         "torch._tensor_str.PRINT_OPTS",
         "torch._tensor_str.PRINT_OPTS",
         ["tools/mutate.py"],
-        "the print options in force, to put them back after a mutant changed them "
-        "(torch.set_printoptions sets them; nothing public reads them)",
     ),
+    # The tolerances assert_close documents, read where the notebook states them.
     (
         "torch.testing._comparison.default_tolerances",
         "default_tolerances",
         ["tests/test_derivatives_notebook.py"],
-        "the tolerances assert_close documents, read where the notebook states them",
     ),
-    (
-        "sys._getframe",
-        "sys._getframe",
-        ["ptdocs/output_check.py"],
-        "the caller's line, to point at the checked output",
-    ),
+    # The caller's line, to point at the checked output.
+    ("sys._getframe", "sys._getframe", ["ptdocs/output_check.py"]),
 ]
 
 
 @pytest.mark.parametrize(
-    "api, name, files, why", PRIVATE, ids=[entry[0][:40] for entry in PRIVATE]
+    "api, name, files", PRIVATE, ids=[api[:40] for api, *_ in PRIVATE]
 )
-def test_each_listed_api_is_used_where_the_list_says(api, name, files, why):
+def test_each_listed_api_is_used_where_the_list_says(api, name, files):
     for file in files:
         assert name in (ROOT / file).read_text(encoding="utf-8"), (
             f"{file} no longer uses {api}: update PRIVATE"
