@@ -10,6 +10,7 @@ from mkdocs.structure.files import File
 from mkdocs_jupyter.plugin import NotebookFile
 
 from ptdocs.hooks import notebook_css
+from ptdocs.hooks.notebook_css import NotebookCssError
 
 HEAD = (
     '<style type="text/css">\n.jupyter-wrapper .jp-Cell{margin:0}</style>'
@@ -40,17 +41,12 @@ def test_styles_around_the_notebook_go_in_order_and_an_outputs_own_stay():
     content, css = notebook_css.split_styles(CONTENT)
     assert content == "<script>x()</script>" + NOTEBOOK
     assert OUTPUT_STYLE in content
-    assert (
-        css.index(".jp-Cell{margin:0}")
-        < css.index(".jp-Mermaid")
-        < css.index("line-height")
-    )
+    order = [css.index(s) for s in (".jp-Cell{margin:0}", ".jp-Mermaid", "line-height")]
+    assert order == sorted(order)
 
 
 def test_a_page_without_mkdocs_jupyters_wrapper_is_a_one_line_error():
-    with pytest.raises(
-        notebook_css.NotebookCssError, match="no mkdocs-jupyter wrapper"
-    ):
+    with pytest.raises(NotebookCssError, match="no mkdocs-jupyter wrapper"):
         notebook_css.split_styles("<style>p{}</style><p>no notebook</p>")
 
 
@@ -176,8 +172,7 @@ def test_a_class_given_to_a_page_after_its_content_was_read_is_an_error(tmp_path
     content = notebook_css.on_page_content(CONTENT, page, config, None)
     body = f"<div class='jp-Mermaid'></div>{content}"
     late = f"<html><head></head><body>{body}</body></html>"
-    error = "got the classes jp-Mermaid after"
-    with pytest.raises(notebook_css.NotebookCssError, match=error):
+    with pytest.raises(NotebookCssError, match="got the classes jp-Mermaid after"):
         notebook_css.on_post_page(late, page, config)
 
 
