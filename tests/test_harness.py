@@ -42,10 +42,28 @@ def blocks(site, *targets, name="en/circle.md"):
     return page(site, name, body)
 
 
+def snippet(site, name="circle.py", code=None):
+    """snippets/demo/<name>: written if ``code`` is given; its path."""
+    path = site / "snippets" / "demo" / name
+    if code is not None:
+        path.write_text(code)
+    return path
+
+
+def grow(site):
+    """The snippet's radius 2.5 instead of 2, its shown output following."""
+    code = snippet(site).read_text()
+    snippet(site, code=code.replace("r = 2.0", "r = 2.5").replace("12.566", "19.635"))
+
+
+def complaint(site, body, name="en/circle.md"):
+    """Sybil's first failure on a page of ``body``, as str ("None" if it passes)."""
+    return str(page_failure(site, page(site, name, body)))
+
+
 def test_a_page_that_includes_a_section_runs_it(site):
     examples, failure = run(site, blocks(site, "circle.py:area"))
-    assert len(examples) == 1
-    assert failure is None
+    assert len(examples) == 1 and failure is None
     # 12.566 is 4π to 3 decimals: within half a unit of the 3rd.
     assert examples[0].namespace["area"] == pytest.approx(12.566, abs=0.5e-3)
 
@@ -64,8 +82,7 @@ def test_a_wrong_expectation_fails_naming_the_snippet_file_and_line(site):
     ids=["a wrong output", "printing without showing it"],
 )
 def test_shown_output_must_match_what_runs(site, shown, said):
-    snippet = site / "snippets" / "demo" / "circle.py"
-    snippet.write_text(SNIPPET.replace("# > 12.566\n", shown and shown + "\n"))
+    snippet(site, code=SNIPPET.replace("# > 12.566\n", shown and shown + "\n"))
     _, failure = run(site, blocks(site, "circle.py:area"))
     assert failure is not None
     assert "snippets/demo/circle.py, line 7" in str(failure)
@@ -73,44 +90,24 @@ def test_shown_output_must_match_what_runs(site, shown, said):
 
 
 def test_fences_with_attributes_are_collected(site):
-    path = page(
-        site,
-        "en/circle.md",
-        """
-        ```python title="circle.py" linenums="1"
-        --8<-- "snippets/demo/circle.py:wrong"
-        ```
-
-        ``` { .python .annotate }
-        --8<-- "snippets/demo/circle.py:wrong"
-        ```
-    """,
-    )
+    wrong = '--8<-- "snippets/demo/circle.py:wrong"'
+    body = f'```python title="circle.py" linenums="1"\n{wrong}\n```\n\n'
+    annotate = f"``` {{ .python .annotate }}\n{wrong}\n```\n"
+    path = page(site, "en/circle.md", body + annotate)
     document = Sybil(parsers=[PageBlockParser(site)]).parse(path)
     assert len(list(document.examples())) == 2
 
 
 def test_blocks_of_a_page_share_one_namespace_in_order(site):
-    (site / "snippets" / "demo" / "later.py").write_text(
-        "print(round(area * 2, 3))\n# > 25.133\n"
-    )
+    snippet(site, "later.py", "print(round(area * 2, 3))\n# > 25.133\n")
     path = blocks(site, "circle.py:area", "later.py", name="es/circulo.md")
-    _, failure = run(site, path)
-    assert failure is None
+    assert run(site, path)[1] is None
 
 
 def test_code_written_on_the_page_is_refused(site):
-    path = page(
-        site,
-        "en/circle.md",
-        """
-        ```python
-        --8<-- "snippets/demo/circle.py:area"
-        print("typed on the page, so it could differ between languages")
-        ```
-    """,
-    )
-    _, failure = run(site, path)
+    typed = 'print("typed on the page, so it could differ between languages")'
+    body = f'```python\n--8<-- "snippets/demo/circle.py:area"\n{typed}\n```\n'
+    _, failure = run(site, page(site, "en/circle.md", body))
     assert failure is not None and "holds only" in str(failure)
 
 
@@ -134,18 +131,14 @@ def test_expansion_equals_what_pymdownx_puts_on_the_page(site):
 
 
 def test_output_inside_a_statement_is_refused(site):
-    (site / "snippets" / "demo" / "loop.py").write_text(
-        "for i in range(2):\n    print(i)\n    # > 0\n"
-    )
+    snippet(site, "loop.py", "for i in range(2):\n    print(i)\n    # > 0\n")
     _, failure = run(site, blocks(site, "loop.py"))
     assert failure is not None and "after the whole statement" in str(failure)
 
 
 def test_pages_in_nested_folders_are_collected(site_conftest):
-    """The real configuration collects docs/<lang>/<folder>/<page>.md, not only
-    top-level pages."""
+    """The real configuration collects docs/<lang>/<folder>/<page>.md, not only top."""
     pages = site_conftest.pages  # the Sybil configured for the site
-
     assert pages.should_parse(ROOT / "docs" / "en" / "exercises" / "deeper" / "page.md")
     assert pages.should_parse(ROOT / "docs" / "es" / "autograd.md")
     assert not pages.should_parse(ROOT / "README.md")
@@ -164,36 +157,27 @@ PROSE_PAGE = """
 
 
 def test_prose_that_restates_the_code_passes(site):
-    path = page(site, "en/circle.md", PROSE_PAGE.format(r="2", area="12.57"))
-    assert page_failure(site, path) is None
+    assert complaint(site, PROSE_PAGE.format(r="2", area="12.57")) == "None"
 
 
 def test_a_number_that_drifted_from_the_code_fails(site):
-    path = page(site, "en/circle.md", PROSE_PAGE.format(r="3", area="12.57"))
-    failure = page_failure(site, path)
-    assert failure is not None
-    assert "en/circle.md, line 6: prose-values" in str(failure)
-    assert "the prose says 3 for r, the code gives 2" in str(failure)
+    said = complaint(site, PROSE_PAGE.format(r="3", area="12.57"))
+    assert "en/circle.md, line 6: prose-values" in said
+    assert "the prose says 3 for r, the code gives 2" in said
 
 
 def test_the_code_changing_under_the_prose_fails(site):
     path = page(site, "en/circle.md", PROSE_PAGE.format(r="2", area="12.57"))
-    snippet = site / "snippets" / "demo" / "circle.py"
-    snippet.write_text(
-        snippet.read_text().replace("r = 2.0", "r = 2.5").replace("12.566", "19.635")
-    )
-    failure = page_failure(site, path)
-    assert "the code gives 2.5" in str(failure) and "the code gives 19.63" in str(
-        failure
-    )
+    grow(site)
+    said = str(page_failure(site, path))
+    assert "the code gives 2.5" in said and "the code gives 19.63" in said
 
 
 def test_the_value_must_appear_in_the_paragraph_below_as_a_whole_number(site):
     # 12.57 is right, but the paragraph says 112.57: a substring is not the number.
     body = PROSE_PAGE.replace("the area is {area}", "the area is 1{area}")
-    path = page(site, "en/circle.md", body.format(r="2", area="12.57"))
-    failure = page_failure(site, path)
-    assert "'12.57' (area) does not appear in the paragraph below" in str(failure)
+    said = complaint(site, body.format(r="2", area="12.57"))
+    assert "'12.57' (area) does not appear in the paragraph below" in said
 
 
 AFTER_PAGE = """
@@ -239,18 +223,14 @@ def test_a_comment_can_wait_for_the_block_below_that_computes_its_value(site):
     ids=["the prose drifted", "no after", "no such block", "two waiting"],
 )
 def test_a_comment_waiting_for_a_block_fails_where_it_should(site, comment, area, said):
-    path = page(site, "en/circle.md", AFTER_PAGE.format(comment=comment, area=area))
-    assert said in str(page_failure(site, path))
+    assert said in complaint(site, AFTER_PAGE.format(comment=comment, area=area))
 
 
 def test_a_waiting_comment_sees_the_code_change(site):
     path = page(site, "en/circle.md", AFTER_PAGE.format(comment=AFTER, area="12.57"))
-    snippet = site / "snippets" / "demo" / "circle.py"
-    snippet.write_text(
-        snippet.read_text().replace("r = 2.0", "r = 2.5").replace("12.566", "19.635")
-    )
-    failure = page_failure(site, path)
-    assert "the prose says 12.57 for area, the code gives 19.63" in str(failure)
+    grow(site)
+    said = "the prose says 12.57 for area, the code gives 19.63"
+    assert said in str(page_failure(site, path))
 
 
 WORDS_PAGE = """
@@ -261,6 +241,7 @@ WORDS_PAGE = """
     <!-- prose-values: int(r) + 2 :words -> 4; int(r) + 4 :words -> 6 -->
     {text}
 """
+PAIRS = "int(r) + 2 :words -> 4; int(r) + 4 :words -> 6"
 
 
 @pytest.mark.parametrize(
@@ -272,8 +253,7 @@ WORDS_PAGE = """
     ],
 )
 def test_a_count_spelled_out_is_checked_in_the_pages_language(site, relative, text):
-    path = page(site, relative, WORDS_PAGE.format(text=text))
-    assert page_failure(site, path) is None
+    assert complaint(site, WORDS_PAGE.format(text=text), relative) == "None"
 
 
 @pytest.mark.parametrize(
@@ -284,55 +264,41 @@ def test_a_count_spelled_out_is_checked_in_the_pages_language(site, relative, te
     ],
 )
 def test_a_count_in_other_words_fails(site, relative, text, missing):
-    failure = page_failure(site, page(site, relative, WORDS_PAGE.format(text=text)))
-    assert f"{missing} (int(r) + 2 in words) does not appear" in str(failure)
+    said = complaint(site, WORDS_PAGE.format(text=text), relative)
+    assert f"{missing} (int(r) + 2 in words) does not appear" in said
 
 
-@pytest.mark.parametrize("text, fails", [("Four radii.", False), ("4 radii.", True)])
-def test_words_on_a_release_the_pair_is_not_for_are_still_words(site, text, fails):
+@pytest.mark.parametrize(
+    "text, said",
+    [
+        ("Four radii.", "None"),
+        ("4 radii.", "'four' (int(r) + 2 in words, on torch >=2.14) does not appear"),
+    ],
+)
+def test_words_on_a_release_the_pair_is_not_for_are_still_words(site, text, said):
     # Not evaluated on the pinned release, but the prose states it all the same.
-    body = WORDS_PAGE.replace(
-        "int(r) + 2 :words -> 4; int(r) + 4 :words -> 6",
-        "[torch>=2.14] int(r) + 2 :words -> 4",
-    )
-    failure = page_failure(site, page(site, "en/circle.md", body.format(text=text)))
-    if fails:
-        assert "'four' (int(r) + 2 in words, on torch >=2.14) does not appear" in str(
-            failure
-        )
-    else:
-        assert failure is None
+    body = WORDS_PAGE.replace(PAIRS, "[torch>=2.14] int(r) + 2 :words -> 4")
+    assert said in complaint(site, body.format(text=text))
 
 
 def test_a_spanish_article_is_not_a_count_of_one(site):
     # «una» is the article in most paragraphs: accepting it would tie nothing.
-    body = WORDS_PAGE.replace(
-        "int(r) + 2 :words -> 4; int(r) + 4 :words -> 6", "int(r) - 1 :words -> 1"
-    )
-    text = "Una circunferencia."
-    failure = page_failure(site, page(site, "es/circle.md", body.format(text=text)))
-    assert "'uno' (int(r) - 1 in words) does not appear" in str(failure)
+    body = WORDS_PAGE.replace(PAIRS, "int(r) - 1 :words -> 1")
+    said = complaint(site, body.format(text="Una circunferencia."), "es/circle.md")
+    assert "'uno' (int(r) - 1 in words) does not appear" in said
 
 
 def test_words_take_a_whole_number(site):
     body = WORDS_PAGE.replace("int(r) + 2 :words", "r + 2 :words")
-    path = page(site, "en/circle.md", body.format(text="Four radii, six circles."))
-    assert "the code gives 4.0, not a whole number" in str(page_failure(site, path))
+    said = complaint(site, body.format(text="Four radii, six circles."))
+    assert "the code gives 4.0, not a whole number" in said
 
 
 def test_a_malformed_directive_is_reported_with_its_line(site):
-    path = page(
-        site,
-        "en/circle.md",
-        """
-        <!-- prose-values: r = 2 -->
-        Radius 2.
-    """,
-    )
-    failure = page_failure(site, path)
+    said = complaint(site, "\n<!-- prose-values: r = 2 -->\nRadius 2.\n")
     assert (
         "en/circle.md, line 2: prose-values: write each pair as 'EXPRESSION -> TEXT'"
-        in str(failure)
+        in said
     )
 
 
@@ -353,9 +319,8 @@ def test_pairs_and_formats():
     assert format_value(torch.tensor(1000.0), "pow10") == "1e3"
     # Only the float nearest a power of ten: 2e-6 is not one, nor is float32's 1e-4.
     assert format_value(2e-6, "pow10") == "2e-06, not a power of ten"
-    assert format_value(torch.tensor(1e-4).item(), "pow10") == (
-        "9.999999747378752e-05, not a power of ten"
-    )
+    float32 = torch.tensor(1e-4).item()
+    assert format_value(float32, "pow10") == "9.999999747378752e-05, not a power of ten"
     assert format_value(0.0, "pow10") == "0.0, not a power of ten"
     assert format_value(float("inf"), "pow10") == "inf, not a power of ten"
     # Lowest power first, as the pilot's coefficients and numpy.polynomial takes them.

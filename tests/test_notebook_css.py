@@ -10,6 +10,7 @@ from mkdocs.structure.files import File
 from mkdocs_jupyter.plugin import NotebookFile
 
 from ptdocs.hooks import notebook_css
+from ptdocs.hooks.notebook_css import NotebookCssError
 
 HEAD = (
     '<style type="text/css">\n.jupyter-wrapper .jp-Cell{margin:0}</style>'
@@ -21,8 +22,7 @@ NOTEBOOK = (
     + OUTPUT_STYLE
     + "<p>cell</p></div></div> <!-- jupyter-wrapper -->\n"
 )
-# mkdocs-jupyter's convert.py appends the Pygments CSS once more, as a Python list's
-# repr.
+# mkdocs-jupyter's convert.py appends the Pygments CSS once more, as a list's repr.
 JUNK = (
     "<style>\n['pre { line-height: 125%; }\\ntd.linenos { color: red; }']\n</style>\n"
 )
@@ -30,32 +30,23 @@ CONTENT = HEAD + NOTEBOOK + JUNK
 
 
 def rules(css: str) -> list[str]:
-    return [
-        rule + "}"
-        for rule in css.removeprefix('@charset "UTF-8";\n').strip().split("}")
-        if rule
-    ]
+    css = css.removeprefix('@charset "UTF-8";\n').strip()
+    return [rule + "}" for rule in css.split("}") if rule]
 
 
 # --- taking the styles out
-# ----------------------------------------------------------------
 
 
 def test_styles_around_the_notebook_go_in_order_and_an_outputs_own_stay():
     content, css = notebook_css.split_styles(CONTENT)
     assert content == "<script>x()</script>" + NOTEBOOK
     assert OUTPUT_STYLE in content
-    assert (
-        css.index(".jp-Cell{margin:0}")
-        < css.index(".jp-Mermaid")
-        < css.index("line-height")
-    )
+    order = [css.index(s) for s in (".jp-Cell{margin:0}", ".jp-Mermaid", "line-height")]
+    assert order == sorted(order)
 
 
 def test_a_page_without_mkdocs_jupyters_wrapper_is_a_one_line_error():
-    with pytest.raises(
-        notebook_css.NotebookCssError, match="no mkdocs-jupyter wrapper"
-    ):
+    with pytest.raises(NotebookCssError, match="no mkdocs-jupyter wrapper"):
         notebook_css.split_styles("<style>p{}</style><p>no notebook</p>")
 
 
@@ -66,12 +57,10 @@ def test_classes_come_from_class_attributes_and_from_the_pages_scripts():
         """<script>el.classList.add("jp-RenderedMermaid")</script>"""
     )
     found = notebook_css.classes_of(html)
-    assert {"a", "b", "c", "d", "jp-RenderedMermaid"} <= found
-    assert "x" not in found
+    assert {"a", "b", "c", "d", "jp-RenderedMermaid"} <= found and "x" not in found
 
 
 # --- trimming
-# -----------------------------------------------------------------------------
 
 
 def test_selectors_needing_a_class_no_page_has_are_dropped_the_rest_kept():
@@ -94,13 +83,10 @@ def test_selectors_needing_a_class_no_page_has_are_dropped_the_rest_kept():
 
 
 def test_root_after_a_combinator_matches_nothing_and_is_dropped():
-    css = (
-        ".jupyter-wrapper :root{--a:1}.w>:root,:root{--b:2}"
-        "html:root{--c:3}:root .used{--d:4}"
-    )
-    assert rules(
-        notebook_css.trim(css, frozenset({"used", "jupyter-wrapper", "w"}))
-    ) == [":root{--b:2}", "html:root{--c:3}", ":root .used{--d:4}"]
+    css = ".jupyter-wrapper :root{--a:1}.w>:root,:root{--b:2}"
+    css += "html:root{--c:3}:root .used{--d:4}"
+    kept = rules(notebook_css.trim(css, frozenset({"used", "jupyter-wrapper", "w"})))
+    assert kept == [":root{--b:2}", "html:root{--c:3}", ":root .used{--d:4}"]
 
 
 def test_media_blocks_are_trimmed_inside_and_dropped_when_empty_other_at_rules_kept():
@@ -116,10 +102,8 @@ def test_media_blocks_are_trimmed_inside_and_dropped_when_empty_other_at_rules_k
 
 
 def test_what_browsers_drop_as_invalid_is_left_out_and_comments_too():
-    trimmed = notebook_css.trim(
-        "/* c */ p{margin:0}" + JUNK.removeprefix("<style>").removesuffix("</style>\n"),
-        frozenset(),
-    )
+    junk = JUNK.removeprefix("<style>").removesuffix("</style>\n")
+    trimmed = notebook_css.trim("/* c */ p{margin:0}" + junk, frozenset())
     assert rules(trimmed) == ["p{margin:0}"]
     assert notebook_css.trim("['a { }']", frozenset()) == ""
 
@@ -130,21 +114,15 @@ def test_named_classes_are_those_a_selector_requires():
 
 
 # --- the hook in a build
-# ------------------------------------------------------------------
 
 
 def _page(tmp_path, src_uri: str, url: str):
-    (tmp_path / "docs" / src_uri).parent.mkdir(parents=True, exist_ok=True)
-    (tmp_path / "docs" / src_uri).write_text("{}", encoding="utf-8")
-    file = File(
-        src_uri, str(tmp_path / "docs"), str(tmp_path / "site"), use_directory_urls=True
-    )
-    return SimpleNamespace(
-        file=NotebookFile(
-            file, use_directory_urls=True, site_dir=str(tmp_path / "site")
-        ),
-        url=url,
-    )
+    docs, site = tmp_path / "docs", str(tmp_path / "site")
+    (docs / src_uri).parent.mkdir(parents=True, exist_ok=True)
+    (docs / src_uri).write_text("{}", encoding="utf-8")
+    file = File(src_uri, str(docs), site, use_directory_urls=True)
+    notebook = NotebookFile(file, use_directory_urls=True, site_dir=site)
+    return SimpleNamespace(file=notebook, url=url)
 
 
 def _written(config):
@@ -157,48 +135,34 @@ def test_every_notebook_page_links_the_same_trimmed_stylesheet_written_once(tmp_
     config = SimpleNamespace(site_dir=tmp_path / "site")
     english = _page(tmp_path, "en/exercises/x.ipynb", "exercises/x/")
     spanish = _page(tmp_path, "es/exercises/x.ipynb", "es/exercises/x/")
-    guide = SimpleNamespace(
-        file=File("en/guide.md", str(tmp_path), str(tmp_path / "site"), True),
-        url="guide/",
-    )
+    guide_file = File("en/guide.md", str(tmp_path), str(tmp_path / "site"), True)
+    guide = SimpleNamespace(file=guide_file, url="guide/")
     notebook_css.on_pre_build(config)
     # Every page's content first, as MkDocs renders them, then every page is written.
+    notebooks = (english, spanish)
     contents = [
-        notebook_css.on_page_content(CONTENT, page, config, None)
-        for page in (english, spanish)
+        notebook_css.on_page_content(CONTENT, n, config, None) for n in notebooks
     ]
-    assert all(
-        "<style type" not in content and "line-height" not in content
-        for content in contents
-    )
-    assert (
-        notebook_css.on_page_content("<style>p{}</style>", guide, config, None)
-        == "<style>p{}</style>"
-    )
-    shell = "<html><head><title>t</title></head><body>{}</body></html>"
+    for content in contents:
+        assert "<style type" not in content and "line-height" not in content
+    style = "<style>p{}</style>"
+    assert notebook_css.on_page_content(style, guide, config, None) == style
+    shell = "<html><head><title>t</title></head><body>{}</body></html>".format
     pages = [
-        notebook_css.on_post_page(shell.format(content), page, config)
-        for content, page in zip(contents, (english, spanish), strict=False)
+        notebook_css.on_post_page(shell(content), page, config)
+        for content, page in zip(contents, notebooks, strict=False)
     ]
-    assert notebook_css.on_post_page(
-        shell.format("guide"), guide, config
-    ) == shell.format("guide")
+    assert notebook_css.on_post_page(shell("guide"), guide, config) == shell("guide")
 
     [name] = _written(config)  # one file, no temporary left behind
     assert re.fullmatch(r"notebook\.[0-9a-f]{8}\.css", name)
     css = (config.site_dir / notebook_css.FOLDER / name).read_text(encoding="utf-8")
     assert name == notebook_css.file_name(css)
-    assert rules(css) == [
-        ".jupyter-wrapper .jp-Cell{margin:0}"
-    ]  # no Mermaid diagram, no junk
-    assert (
-        f'<link rel="stylesheet" href="../../assets/stylesheets/{name}"></head>'
-        in pages[0]
-    )
-    assert (
-        f'<link rel="stylesheet" href="../../../assets/stylesheets/{name}"></head>'
-        in pages[1]
-    )
+    # No Mermaid diagram, no junk.
+    assert rules(css) == [".jupyter-wrapper .jp-Cell{margin:0}"]
+    for page, up in zip(pages, ("../..", "../../.."), strict=True):
+        link = f'<link rel="stylesheet" href="{up}/assets/stylesheets/{name}"></head>'
+        assert link in page
 
 
 def test_a_class_given_to_a_page_after_its_content_was_read_is_an_error(tmp_path):
@@ -206,47 +170,34 @@ def test_a_class_given_to_a_page_after_its_content_was_read_is_an_error(tmp_path
     page = _page(tmp_path, "en/exercises/x.ipynb", "exercises/x/")
     notebook_css.on_pre_build(config)
     content = notebook_css.on_page_content(CONTENT, page, config, None)
-    late = (
-        "<html><head></head><body><div class='jp-Mermaid'></div>"
-        f"{content}</body></html>"
-    )
-    with pytest.raises(
-        notebook_css.NotebookCssError, match="got the classes jp-Mermaid after"
-    ):
+    body = f"<div class='jp-Mermaid'></div>{content}"
+    late = f"<html><head></head><body>{body}</body></html>"
+    with pytest.raises(NotebookCssError, match="got the classes jp-Mermaid after"):
         notebook_css.on_post_page(late, page, config)
 
 
 # --- the built site
-# -----------------------------------------------------------------------
 
 
 def test_the_built_notebook_pages_carry_no_inline_notebook_css_and_link_one_stylesheet(
     built_site,
 ):
-    pages = [
-        path
-        for path in built_site.rglob("index.html")
-        if 'class="jupyter-wrapper"' in path.read_text(encoding="utf-8")
-    ]
-    assert {path.relative_to(built_site).parts[0] for path in pages} >= {
-        "exercises",
-        "es",
-    }
+    htmls = {p: p.read_text(encoding="utf-8") for p in built_site.rglob("index.html")}
+    pages = {p: html for p, html in htmls.items() if 'class="jupyter-wrapper"' in html}
+    folders = {path.relative_to(built_site).parts[0] for path in pages}
+    assert folders >= {"exercises", "es"}
+    link = (
+        r'<link rel="stylesheet" '
+        r'href="((?:\.\./)+assets/stylesheets/notebook\.\w+\.css)">'
+    )
     linked = set()
-    for path in pages:
-        html = path.read_text(encoding="utf-8")
-        assert not re.search(r"<style[^>]*>[^<]*--jp-", html), (
-            f"{path}: JupyterLab's CSS is still inline"
-        )
-        links = re.findall(
-            r'<link rel="stylesheet" '
-            r'href="((?:\.\./)+assets/stylesheets/notebook\.\w+\.css)">',
-            html,
-        )
+    for path, html in pages.items():
+        inline = re.search(r"<style[^>]*>[^<]*--jp-", html)
+        assert not inline, f"{path}: JupyterLab's CSS is still inline"
+        links = re.findall(link, html)
         assert len(links) == 1, f"{path}: {links}"
         target = (path.parent / links[0]).resolve()
         assert target.is_file(), f"{path}: links {links[0]}, not built"
         linked.add(target)
-    # One file for every page in every language, much smaller than what each page
-    # carried.
+    # One file for every page in every language, much smaller than each page carried.
     assert len(linked) == 1 and linked.pop().stat().st_size < 100_000

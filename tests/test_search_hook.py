@@ -13,6 +13,7 @@ from jinja2.utils import htmlsafe_json_dumps
 
 from ptdocs import results
 from ptdocs.hooks import search
+from ptdocs.snippets import ROOT
 
 CONFIG = {
     "lang": ["en", "es"],
@@ -20,60 +21,49 @@ CONFIG = {
     "pipeline": ["stopWordFilter"],
     "fields": {"title": {"boost": 1000.0}},
 }
-# A combined index as mkdocs-static-i18n leaves it: both languages, locations from the
-# site root.
+
+
+def _doc(location, title, text, **more):
+    return {"location": location, "title": title, "text": text, **more}
+
+
+def _without(mapping, key):
+    return {k: v for k, v in mapping.items() if k != key}
+
+
+# A combined index as mkdocs-static-i18n leaves it: both languages, locations from root.
 COMBINED = {
     "config": CONFIG,
     "docs": [
-        {"location": "", "title": "Home", "text": "gradient"},
-        {"location": "autograd/", "title": "Autograd", "text": "gradient"},
-        {"location": "autograd/#leaves", "title": "Leaves", "text": "leaf tensors"},
-        {
-            "location": "estimates/",
-            "title": "Estimates",
-            "text": "an English page whose name starts with es",
-        },
-        {"location": "es/", "title": "Inicio", "text": "gradiente"},
-        {"location": "es/autograd/", "title": "Autograd", "text": "gradiente"},
-        {
-            "location": "es/autograd/#hojas",
-            "title": "Hojas",
-            "text": "tensores hoja",
-            "boost": 2,
-        },
+        _doc("", "Home", "gradient"),
+        _doc("autograd/", "Autograd", "gradient"),
+        _doc("autograd/#leaves", "Leaves", "leaf tensors"),
+        _doc("estimates/", "Estimates", "an English page whose name starts with es"),
+        _doc("es/", "Inicio", "gradiente"),
+        _doc("es/autograd/", "Autograd", "gradiente"),
+        _doc("es/autograd/#hojas", "Hojas", "tensores hoja", boost=2),
     ],
 }
+
+
+def _locations(index):
+    return [doc["location"] for doc in index["docs"]]
 
 
 def test_each_language_gets_its_own_pages_with_its_own_lunr_language():
     split = search.split_index(COMBINED, "en", ["es"])
     assert set(split) == {"en", "es"}
-    assert [doc["location"] for doc in split["en"]["docs"]] == [
-        "",
-        "autograd/",
-        "autograd/#leaves",
-        "estimates/",
-    ]
+    english = _locations(split["en"])
+    assert english == ["", "autograd/", "autograd/#leaves", "estimates/"]
     # Relative to es/, where Spanish pages resolve them (their config.base).
-    assert [doc["location"] for doc in split["es"]["docs"]] == [
-        "",
-        "autograd/",
-        "autograd/#hojas",
-    ]
+    assert _locations(split["es"]) == ["", "autograd/", "autograd/#hojas"]
     assert split["en"]["config"]["lang"] == ["en"]
     assert split["es"]["config"]["lang"] == ["es"]
-    # Everything else of an entry and of the config is kept as the search plugin wrote
-    # it.
-    assert split["es"]["docs"][2] == {
-        "location": "autograd/#hojas",
-        "title": "Hojas",
-        "text": "tensores hoja",
-        "boost": 2,
-    }
+    # The rest of an entry and of the config is kept as the search plugin wrote it.
+    hojas = {**COMBINED["docs"][-1], "location": "autograd/#hojas"}
+    assert split["es"]["docs"][2] == hojas
     for index in split.values():
-        assert {
-            key: value for key, value in index["config"].items() if key != "lang"
-        } == {key: value for key, value in CONFIG.items() if key != "lang"}
+        assert _without(index["config"], "lang") == _without(CONFIG, "lang")
 
 
 def test_the_split_leaves_the_combined_index_as_it_was():
@@ -83,14 +73,9 @@ def test_the_split_leaves_the_combined_index_as_it_was():
 
 
 def _page(base, translations="Escriba para buscar"):
-    """A page as Material writes it: its config through Jinja's tojson (HTML-safe
-    JSON)."""
-    config = {
-        "base": base,
-        "features": ["search.highlight"],
-        "search": "../../assets/w.js",
-        "translations": {"search.result.none": translations},
-    }
+    """A page as Material writes it: its config through Jinja's tojson (HTML-safe)."""
+    config = dict(base=base, features=["search.highlight"], search="../../assets/w.js")
+    config["translations"] = {"search.result.none": translations}
     return (
         '<html><head></head><body><script id="__config" type="application/json">'
         + str(htmlsafe_json_dumps(config))
@@ -99,45 +84,35 @@ def _page(base, translations="Escriba para buscar"):
 
 
 def _config(html):
-    return json.loads(
-        re.search(
-            r'<script id="__config" type="application/json">(.*?)</script>', html
-        ).group(1)
-    )
+    script = r'<script id="__config" type="application/json">(.*?)</script>'
+    return json.loads(re.search(script, html).group(1))
 
 
-@pytest.mark.parametrize(
-    "page, base",
-    [
-        ("es/", ".."),
-        ("es/autograd/", "../.."),
-        ("es/exercises/derivatives/", "../../.."),
-    ],
-)
+SPANISH_PAGES = [
+    ("es/", ".."),
+    ("es/autograd/", "../.."),
+    ("es/exercises/derivatives/", "../../.."),
+]
+
+
+@pytest.mark.parametrize("page, base", SPANISH_PAGES)
 def test_a_spanish_page_resolves_its_base_to_the_spanish_root(page, base):
     config = _config(search.with_language_base(_page(base), "es"))
-    # As Material's bundle does: new URL(config.base, location), then
-    # search/search_index.json.
+    # As Material's bundle does: new URL(config.base, location), then search/...json.
     root = urljoin(f"http://site/{page}", config["base"])
     assert root == "http://site/es/"
-    assert (
-        urljoin(root, "search/search_index.json")
-        == "http://site/es/search/search_index.json"
-    )
+    index = "search/search_index.json"
+    assert urljoin(root, index) == "http://site/es/" + index
     assert urljoin(root, "autograd/#hojas") == "http://site/es/autograd/#hojas"
-    assert {k: v for k, v in config.items() if k != "base"} == {
-        k: v for k, v in _config(_page(base)).items() if k != "base"
-    }
+    assert _without(config, "base") == _without(_config(_page(base)), "base")
 
 
 def test_the_rewritten_config_stays_safe_inside_its_script_element():
-    html = search.with_language_base(
-        _page("..", translations="</script><b>x</b>"), "es"
-    )
-    assert html.count("</script>") == 2, (
-        "a string of the config closed the script element"
-    )
-    assert _config(html)["translations"]["search.result.none"] == "</script><b>x</b>"
+    closing = "</script><b>x</b>"
+    html = search.with_language_base(_page("..", translations=closing), "es")
+    closed = "a string of the config closed the script element"
+    assert html.count("</script>") == 2, closed
+    assert _config(html)["translations"]["search.result.none"] == closing
 
 
 def test_a_page_without_materials_config_is_a_clear_error():
@@ -146,7 +121,6 @@ def test_a_page_without_materials_config_is_a_clear_error():
 
 
 # --- what Material indexes
-# ----------------------------------------------------------------
 
 
 def _material_index(html: str, title="Page") -> list[dict]:
@@ -179,35 +153,22 @@ PAGE = """<p>Call <code>unsqueeze</code> to add a dimension.</p>
 
 def test_code_outputs_and_notebook_chrome_stay_on_the_page_but_out_of_the_index():
     before = _material_index(PAGE)
-    assert any(entry["title"].endswith("¶") for entry in before), (
-        "the case this guards against"
-    )
+    assert any(e["title"].endswith("¶") for e in before), "the case this guards against"
     assert "y = 2" in " ".join(entry["text"] for entry in before)
     marked = search.kept_out_of_search(PAGE)
-    # The reader's page keeps every element; only Material's exclusion attribute is
-    # added.
+    # The reader's page keeps every element, only gaining Material's exclusion attribute.
     assert marked.replace(" data-search-exclude", "") == PAGE
     assert marked.count("data-search-exclude") == 9
     assert search.kept_out_of_search(marked) == marked, "marked twice"
     entries = _material_index(marked)
     assert [entry["title"] for entry in entries] == ["Page", "Paso y tolerancias"]
     text = " ".join(entry["text"] for entry in entries)
-    for left_out in (
-        "¶",
-        "In\xa0[1]",
-        "Out[1]",
-        "Copied!",
-        "y = 2",
-        "tensor([[1]])",
-        "x.unsqueeze",
-        "<pre>",
-    ):
-        assert left_out not in text, left_out
+    left_out = ["¶", "In\xa0[1]", "Out[1]", "Copied!", "y = 2", "tensor([[1]])"]
+    for words in [*left_out, "x.unsqueeze", "<pre>"]:
+        assert words not in text, words
     # The prose, inline code included, is what search finds.
-    assert (
-        "Call <code>unsqueeze</code> to add a dimension." in text
-        and "La tabla usa el paso." in text
-    )
+    assert "Call <code>unsqueeze</code> to add a dimension." in text
+    assert "La tabla usa el paso." in text
 
 
 def test_only_code_outputs_and_notebook_chrome_are_marked():
@@ -225,10 +186,8 @@ def _nav_page(label, heading, meta=None):
 
 
 def test_a_menu_label_the_title_does_not_say_becomes_a_search_tag():
-    page = _nav_page(
-        "Measuring performance",
-        "Measuring PyTorch: setup, computation and useful throughput",
-    )
+    title = "Measuring PyTorch: setup, computation and useful throughput"
+    page = _nav_page("Measuring performance", title)
     search.with_menu_words(page)
     assert page.meta == {"tags": ["Measuring performance"]}
     entries = _material_index("<h1 id='m'>Measuring PyTorch</h1><p>Timer.</p>")
@@ -241,7 +200,6 @@ def test_a_menu_label_the_title_does_not_say_becomes_a_search_tag():
 
 
 # --- the hook in a build
-# ------------------------------------------------------------------
 
 
 def _build(
@@ -249,16 +207,11 @@ def _build(
 ):
     site = tmp_path / "site"
     (site / "search").mkdir(parents=True, exist_ok=True)
-    (site / "search" / "search_index.json").write_text(json.dumps(index))
-    i18n = SimpleNamespace(
-        default_language=languages[0],
-        build_languages=list(languages),
-        current_language=languages[0],
-        building=building,
-    )
-    config = SimpleNamespace(
-        site_dir=str(site), plugins={"i18n": i18n}, theme={"features": list(features)}
-    )
+    (site / search.INDEX).write_text(json.dumps(index))
+    i18n = SimpleNamespace(building=building, build_languages=list(languages))
+    i18n.default_language = i18n.current_language = languages[0]
+    theme = {"features": list(features)}
+    config = SimpleNamespace(site_dir=str(site), plugins={"i18n": i18n}, theme=theme)
     return site, config
 
 
@@ -269,34 +222,25 @@ def _read(path: Path):
 def test_after_the_last_language_build_each_language_has_its_index(tmp_path):
     site, config = _build(tmp_path)
     search.on_post_build(config)
-    english, spanish = (
-        _read(site / "search" / "search_index.json"),
-        _read(site / "es" / "search" / "search_index.json"),
-    )
-    assert english == search.split_index(COMBINED, "en", ["es"])["en"]
-    assert spanish == search.split_index(COMBINED, "en", ["es"])["es"]
+    split = search.split_index(COMBINED, "en", ["es"])
+    assert _read(site / search.INDEX) == split["en"]
+    assert _read(site / "es" / search.INDEX) == split["es"]
 
 
 def test_a_language_build_inside_the_i18n_loop_leaves_the_index_alone(tmp_path):
     site, config = _build(tmp_path, building=True)
     search.on_post_build(config)
-    assert _read(site / "search" / "search_index.json") == COMBINED
+    assert _read(site / search.INDEX) == COMBINED
     assert not (site / "es" / "search").exists()
 
 
 def test_a_language_without_pages_in_the_index_is_a_clear_error(tmp_path):
-    english_only = {
-        **COMBINED,
-        "docs": [
-            doc for doc in COMBINED["docs"] if not doc["location"].startswith("es/")
-        ],
-    }
+    docs = [doc for doc in COMBINED["docs"] if not doc["location"].startswith("es/")]
+    english_only = {**COMBINED, "docs": docs}
     site, config = _build(tmp_path, index=english_only)
     with pytest.raises(search.SearchIndexError, match="no page of 'es'"):
         search.on_post_build(config)
-    assert _read(site / "search" / "search_index.json") == english_only, (
-        "half the split was written"
-    )
+    assert _read(site / search.INDEX) == english_only, "half the split was written"
 
 
 def test_a_language_lunr_cannot_process_is_a_clear_error(tmp_path):
@@ -313,9 +257,10 @@ def test_only_pages_of_another_language_get_a_new_base():
     assert _config(search.on_post_page(_page(".."), None, config))["base"] == "../es/"
 
 
-@pytest.mark.parametrize(
-    "feature", ["navigation.instant", "navigation.instant.preview"]
-)
+INSTANT = ["navigation.instant", "navigation.instant.preview"]
+
+
+@pytest.mark.parametrize("feature", INSTANT)
 def test_features_that_need_the_sitemap_under_the_base_are_refused(tmp_path, feature):
     _, config = _build(tmp_path, features=["search.highlight", feature])
     with pytest.raises(search.SearchIndexError, match=feature):
@@ -323,80 +268,57 @@ def test_features_that_need_the_sitemap_under_the_base_are_refused(tmp_path, fea
 
 
 # --- the real build
-# -----------------------------------------------------------------------
 
 
 def _download_words() -> set[str]:
     from ptdocs.downloads import TEXTS
 
-    return {
-        texts[key]
-        for texts in TEXTS.values()
-        for key in ("notebook", "script", "run_page")
-    }
+    keys = ("notebook", "script", "run_page")
+    return {texts[key] for texts in TEXTS.values() for key in keys}
 
 
 def _stamp_words() -> set[str]:
-    """The start of every stamp text, in every language (before its first
-    placeholder)."""
+    """The start of every stamp text in every language (before its first placeholder)."""
     from ptdocs.hooks.stamp import STRINGS
 
-    texts = [
-        text
-        for strings in STRINGS.values()
-        for key in ("verified", "unverified", "failed", "notebook_ran")
-        for text in (
-            [strings[key]] if isinstance(strings[key], str) else strings[key].forms
-        )
-    ]
-    return {
-        text.split("{")[0].strip()
-        for text in texts
-        if len(text.split("{")[0].strip()) > 8
-    }
+    keys = ("verified", "unverified", "failed", "notebook_ran")
+    texts = [strings[key] for strings in STRINGS.values() for key in keys]
+    forms = [t for x in texts for t in ([x] if isinstance(x, str) else x.forms)]
+    starts = {text.split("{")[0].strip() for text in forms}
+    return {start for start in starts if len(start) > 8}
 
 
-@pytest.mark.parametrize(
-    "index", ["search/search_index.json", "es/search/search_index.json"]
+STAMP = (
+    r'<aside class="md-source-file ptdocs-end ptdocs-stamp[^"]*" data-search-exclude>'
+    r'|<div class="admonition failure" data-search-exclude>'
 )
+
+
+@pytest.mark.parametrize("language", ["", "es"], ids=["en", "es"])
 def test_the_built_index_holds_the_pages_words_not_their_code_stamp_or_downloads(
-    built_site, index
+    built_site, language
 ):
+    index = Path(language) / search.INDEX
     docs = _read(built_site / index)["docs"]
     chrome = _stamp_words() | _download_words()
     assert chrome, "nothing to look for"
     for doc in docs:
-        where = f"{index}: {doc['location']!r}"
-        assert "¶" not in doc["title"], (
-            f"{where}: a permalink in the title {doc['title']!r}"
-        )
-        assert not re.search(r"\b(In|Out)\xa0?\[\d*\]:", doc["text"]), (
-            f"{where}: a notebook prompt"
-        )
-        # Code blocks, their output lines, notebook code cells and outputs are left out
-        # (inline code in the prose stays).
-        assert "<pre>" not in doc["text"], (
-            f"{where}: a code block: {doc['text'][:80]!r}"
-        )
-        found = [words for words in chrome if words in doc["text"]]
-        assert not found, (
-            f"{where}: the stamp or the downloads in the index: {found[0]!r}"
-        )
-    # Every page with examples still shows its stamp to readers, at its end or, failing,
-    # under its title.
-    folder = (built_site / index).parent.parent
+        where, text = f"{index}: {doc['location']!r}", doc["text"]
+        title, prompt = doc["title"], re.search(r"\b(In|Out)\xa0?\[\d*\]:", text)
+        assert "¶" not in title, f"{where}: a permalink in the title {title!r}"
+        assert not prompt, f"{where}: a notebook prompt"
+        # Code blocks, output lines, notebook cells and outputs are left out (inline code
+        # in the prose stays).
+        assert "<pre>" not in text, f"{where}: a code block: {text[:80]!r}"
+        found = [words for words in chrome if words in text]
+        assert not found, f"{where}: the stamp or the downloads indexed: {found[0]!r}"
+    # Every page with examples still shows readers its stamp (at its end or its title).
+    folder = built_site / language
     stamped = 0
     for location in {doc["location"].partition("#")[0] for doc in docs}:
         html = (folder / location / "index.html").read_text(encoding="utf-8")
-        if (
-            "ptdocs-downloads" in html or 'class="jupyter-wrapper"' in html
-        ):  # it has examples
-            assert re.search(
-                r'<aside class="md-source-file ptdocs-end ptdocs-stamp[^"]*" '
-                r"data-search-exclude>"
-                r'|<div class="admonition failure" data-search-exclude>',
-                html,
-            ), f"{location}: no stamp"
+        if "ptdocs-downloads" in html or 'class="jupyter-wrapper"' in html:  # examples
+            assert re.search(STAMP, html), f"{location}: no stamp"
             stamped += 1
     assert stamped >= 5, "fewer pages with code than the guides and notebooks"
 
@@ -406,68 +328,51 @@ def test_measured_tables_stay_on_the_page_but_out_of_the_index(built_site, langu
     folder = built_site / ("es" if language == "es" else "")
     words = " ".join(doc["text"] for doc in _read(folder / search.INDEX)["docs"])
     w = results.STRINGS.in_language(language)
-    headers = {  # a column title of each table: the sample, the run, a comparison
-        "measuring": "latency_<wbr>iqr",
-        "results": w["columns"][3],
-    }
     compared = w["latency_of"].format(label="[2]")
-    for page, header in [*headers.items(), ("results", compared)]:
+    # A column title of each table: the sample, the run, a comparison.
+    headers = [("measuring", "latency_<wbr>iqr"), ("results", w["columns"][3])]
+    for page, header in [*headers, ("results", compared)]:
         html = (folder / page / "index.html").read_text(encoding="utf-8")
-        assert re.search(rf"<th[^>]*>(<code>)?{re.escape(header)}", html), (
-            page,
-            header,
-        )
+        th = rf"<th[^>]*>(<code>)?{re.escape(header)}"
+        assert re.search(th, html), (page, header)
         assert header not in words, f"{language}: {header!r} is in the search index"
 
 
 def test_the_built_site_has_one_index_per_language(built_site):
-    english = _read(built_site / "search" / "search_index.json")
-    spanish = _read(built_site / "es" / "search" / "search_index.json")
-    assert english["config"]["lang"] == ["en"] and spanish["config"]["lang"] == ["es"]
-    for folder, index in [(built_site, english), (built_site / "es", spanish)]:
+    for language in ("en", "es"):
+        folder = built_site / ("es" if language == "es" else "")
+        index = _read(folder / search.INDEX)
+        assert index["config"]["lang"] == [language]
         pages = {doc["location"].partition("#")[0] for doc in index["docs"]}
         assert "autograd/" in pages and "" in pages
         for location in pages:
-            assert (folder / location / "index.html").is_file(), (
-                f"{folder}: no page at {location!r}"
-            )
-            assert not location.startswith("es/"), (
-                f"a Spanish page in the index of {folder}"
-            )
+            assert (folder / location / "index.html").is_file(), (folder, location)
+            assert not location.startswith("es/"), f"a Spanish page in {folder}'s index"
     # Every Spanish page loads the Spanish index; every English page the root one.
     for html in built_site.rglob("index.html"):
         page = html.parent.relative_to(built_site).as_posix()
         if page.split("/")[0] in ("assets", "search"):
             continue
         page = "" if page == "." else page + "/"
-        base = urljoin(
-            f"http://site/{page}", _config(html.read_text(encoding="utf-8"))["base"]
-        )
-        assert base == (
-            "http://site/es/" if page.startswith("es/") else "http://site/"
-        ), page
+        base = _config(html.read_text(encoding="utf-8"))["base"]
+        root = "http://site/es/" if page.startswith("es/") else "http://site/"
+        assert urljoin(f"http://site/{page}", base) == root, page
 
 
 def test_names_and_whitespace_lose_their_spans_and_keep_their_text():
     html = (
         '<span class="n">x</span><span class="w"> </span><span class="o">=</span>'
-        '<span class="n">torch</span><span class="p">.</span><span '
-        'class="n">ones</span>'
+        '<span class="n">torch</span><span class="p">.</span><span class="n">ones</span>'
     )
-    assert (
-        search._INVISIBLE.sub(r"\1", html)
-        == 'x <span class="o">=</span>torch<span class="p">.</span>ones'
-    )
+    kept = 'x <span class="o">=</span>torch<span class="p">.</span>ones'
+    assert search._INVISIBLE.sub(r"\1", html) == kept
 
 
 def test_material_gives_names_the_code_colour_so_the_spans_changed_nothing():
-    # If Material ever colours names apart, unwrapping them would change what readers
-    # see.
+    # If Material ever colours names apart, unwrapping them changes what readers see.
     css = Path(material.__file__).parent / "templates" / "assets" / "stylesheets"
     text = "".join(path.read_text(encoding="utf-8") for path in css.glob("*.css"))
     colours = set(re.findall(r"--md-code-hl-name-color:([^;}]*)", text))
     assert colours == {"var(--md-code-fg-color)"}, colours
-    ours = (
-        Path(__file__).resolve().parents[1] / "overrides/assets/stylesheets/ptdocs.css"
-    )
+    ours = ROOT / "overrides" / "assets" / "stylesheets" / "ptdocs.css"
     assert "--md-code-hl-name-color" not in ours.read_text(encoding="utf-8")
