@@ -25,7 +25,8 @@ from types import SimpleNamespace
 import mkdocs.config
 import nbformat
 import pytest
-from nbclient import NotebookClient
+from mkdocs.structure.files import File
+from nbclient import execute
 
 from ptdocs import catalog
 from ptdocs.downloads import (
@@ -138,8 +139,7 @@ def setup_namespace():
 
 
 def check_line(downloads, ran: int) -> re.Pattern:
-    """The last line of a download whose ``ran`` outputs all matched, in its
-    language."""
+    """A download's last line, in its language, when its ``ran`` outputs all match."""
     pattern = re.escape(CHECK_TEXTS[downloads.language]["match"])
     fields = dict(ok=str(ran), total=str(ran), torch="[^,()]+", device="[^,()]+")
     for name, value in fields.items():
@@ -154,8 +154,7 @@ def statements_that_print(example) -> int:
 
 
 def outputs_checked(downloads, printed) -> int:
-    """The outputs a download's check compares here: those of the examples it does
-    not skip."""
+    """The outputs a download's check compares here: those of examples not skipped."""
     return sum(
         statements_that_print(example)
         for example, lines in zip(downloads.examples, printed, strict=False)
@@ -207,9 +206,8 @@ def test_a_download_that_misses_an_example_is_noticed(site):
     downloads = downloads_of(PAGES[0], site)
     targets = page_include_targets(PAGES[0])
     cells = [cell.source for cell in code_cells_of(downloads.notebook)]
-    without_last = (
-        cells[:-2] + cells[-1:]
-    )  # the last example's cell, before the check's
+    # Without the last example's cell, the one before the check's.
+    without_last = cells[:-2] + cells[-1:]
     last = targets[-len(downloads.examples[-1].includes) :]
     assert missing_examples(targets, without_last) == last
     gradient = "snippets/home/first_gradient.py:gradient"
@@ -223,14 +221,8 @@ def test_the_notebook_runs_alone_and_prints_what_the_page_shows(page, site, tmp_
     # "immediate" kills the kernel (and its process group) once every cell has replied:
     # the outputs are all in by then, and a graceful stop only waits ~2 s for the
     # interpreter (torch loaded) to exit. The script's run checks a clean exit.
-    NotebookClient(
-        notebook,
-        timeout=TIMEOUT,
-        startup_timeout=TIMEOUT,
-        kernel_name="python3",
-        shutdown_kernel="immediate",
-        resources={"metadata": {"path": str(tmp_path)}},
-    ).execute()
+    kernel = {"kernel_name": "python3", "shutdown_kernel": "immediate"}
+    execute(notebook, str(tmp_path), timeout=TIMEOUT, startup_timeout=TIMEOUT, **kernel)
     cells = code_cells_of(notebook)
     *example_cells, check = cells[len(cells) - len(downloads.examples) - 1 :]
     printed_by = []
@@ -250,8 +242,7 @@ def test_the_notebook_runs_alone_and_prints_what_the_page_shows(page, site, tmp_
 
 
 def installed_by(downloads) -> list[str]:
-    """What the download's first cell tells the reader to install (``pip install
-    ...``)."""
+    """What the download's first cell says to install (``pip install ...``)."""
     found = re.search(r"`pip install ([^`]+)`", downloads.notebook.cells[0].source)
     assert found, "the download says what to install"
     return found[1].split()
@@ -328,14 +319,10 @@ def script_code(downloads) -> str:
 
 
 def shown_output(downloads) -> list:
-    """What the page says each example prints: its skip (reason aside) and ``# >``
-    lines."""
+    """What the page says each example prints: skip (reason aside), ``# >`` lines."""
     return [
-        (
-            example.skip and (example.skip.condition, example.skip.names),
-            page_output(example.code),
-        )
-        for example in downloads.examples
+        (e.skip and (e.skip.condition, e.skip.names), page_output(e.code))
+        for e in downloads.examples
     ]
 
 
@@ -348,11 +335,9 @@ def in_language_of(other, english):
         if ours.skip and theirs.skip
     ]
     # The check's call: its texts and the report's page and language are the page's own.
-    call = [
-        download.check[download.check.rindex("finish(") :]
-        for download in (english, other)
-    ]
-    reasons.append(tuple(call))
+    reasons.append(
+        tuple(d.check[d.check.rindex("finish(") :] for d in (english, other))
+    )
 
     def translate(code: str) -> str:
         for ours, theirs in reasons:
@@ -425,8 +410,7 @@ def test_code_of_drops_comments_and_nothing_else():
 
 @pytest.fixture
 def repository(tmp_path):
-    """A repository of one page in each language, built from the given Markdown and
-    snippet."""
+    """A repository of one page per language, from the given Markdown and snippet."""
     (tmp_path / "mkdocs.yml").write_text((ROOT / "mkdocs.yml").read_text("utf-8"))
     (tmp_path / "requirements.txt").write_text("torch==2.13.0\nnumpy==2.4.6\n")
 
@@ -592,14 +576,8 @@ def test_the_hook_links_the_downloads_and_writes_them_next_to_the_page(tmp_path)
 
     config = mkdocs.config.load_config(str(ROOT / "mkdocs.yml"))
     config["site_dir"] = str(tmp_path)
-    page = SimpleNamespace(
-        url="es/",
-        file=SimpleNamespace(
-            abs_src_path=str(ROOT / "docs" / "es" / "index.md"),
-            src_uri="es/index.md",
-            dest_uri="es/index.html",
-        ),
-    )
+    file = File("es/index.md", str(ROOT / "docs"), str(tmp_path), True)
+    page = SimpleNamespace(url="es/", file=file)  # es/index.md, built to es/index.html
     markdown = hook.on_page_markdown(
         "# PyTorch explicado\n\nTexto.\n", page, config, None
     )
