@@ -14,7 +14,7 @@ import urllib.parse
 import mkdocs.config
 import nbformat
 import pytest
-from nbclient import NotebookClient
+from nbclient import execute
 from nbclient.exceptions import CellExecutionError
 from packaging.specifiers import SpecifierSet
 
@@ -25,8 +25,7 @@ from ptdocs.versions import SUPPORTED
 
 MODULE = ROOT / "ptdocs" / "output_check.py"
 
-# Builds a reader may have: local (+cpu), nightly (.dev), pre- and post-releases, short
-# forms.
+# A reader's builds: local (+cpu), nightly (.dev), pre- and post-releases, short forms.
 BUILDS = [
     *SUPPORTED,
     *"2.13 2.13.0+cpu 2.13.0+cu128 2.13.1 2.13.0rc2 2.13.0.post1".split(),
@@ -58,10 +57,8 @@ def test_a_release_condition_holds_where_pip_says_it_does():
     for specifier in specifiers:
         for build in BUILDS:
             pip = SpecifierSet(specifier).contains(build, prereleases=True)
-            assert output_check.release_holds(specifier, build) == pip, (
-                specifier,
-                build,
-            )
+            ours = output_check.release_holds(specifier, build)
+            assert ours == pip, (specifier, build)
 
 
 def test_the_downloads_read_a_condition_as_the_pages_do():
@@ -69,9 +66,8 @@ def test_the_downloads_read_a_condition_as_the_pages_do():
     with pytest.raises(ValueError, match="version comparisons"):
         output_check.read_releases("torch>=2.14.*")
     # A condition packaging reads but the downloads could not is refused on the page.
-    with pytest.raises(
-        ValueError, match="a downloaded page checks its output with that"
-    ):
+    only = "a downloaded page checks its output with that form only"
+    with pytest.raises(ValueError, match=only):
         pages.output_line("# >[torch===2.13.0] x")
 
 
@@ -121,10 +117,8 @@ def test_a_skipped_example_counts_as_skipped_and_its_else_is_checked_where_it_ru
     source += "    print('a')\n    # > a\n    print('b')\n    # > b\n"
     assert check(source, [(2, "Skipped: needs a GPU\n")]) == ([], ["needs a GPU"])
     results, skipped = check(source, [(4, "a\n"), (6, "c\n")])
-    assert skipped == [] and [(r.line, r.ok) for r in results] == [
-        (4, True),
-        (6, False),
-    ]
+    assert skipped == []
+    assert [(r.line, r.ok) for r in results] == [(4, True), (6, False)]
 
 
 @pytest.mark.parametrize(
@@ -216,21 +210,13 @@ def test_a_notebook_edited_to_print_a_wrong_value_fails_its_last_cell(
     notebook = nbformat.reads(autograd.notebook_text, as_version=4)
     cell = next(cell for cell in notebook.cells if WRONG[0] in cell.source)
     cell.source = cell.source.replace(*WRONG, 1)
-    client = NotebookClient(
-        notebook,
-        timeout=300,
-        kernel_name="python3",
-        shutdown_kernel="immediate",
-        resources={"metadata": {"path": str(tmp_path)}},
-    )
+    kernel = {"kernel_name": "python3", "shutdown_kernel": "immediate"}
     with pytest.raises(CellExecutionError, match="OutputsDiffer"):
-        client.execute()
+        execute(notebook, str(tmp_path), timeout=300, **kernel)
     last = [cell for cell in notebook.cells if cell.cell_type == "code"][-1]
     said = "".join(output.get("text", "") for output in last.outputs)
-    assert (
-        "line 10: print(x.grad + 1)\n    the page shows:\n        # > tensor(6.)\n"
-        in said
-    )
+    shows = "line 10: print(x.grad + 1)\n    the page shows:\n        # > tensor(6.)\n"
+    assert shows in said
     assert said.rstrip().splitlines()[-1].startswith("✗ 1 of ")
 
 
@@ -239,12 +225,10 @@ def test_the_cells_a_download_carries_are_code_only_and_fit_88_columns():
         assert "Recorder(globals())" in cell or cell.endswith("finish()")
         long = [line for line in cell.splitlines() if len(line) > 88]
         assert long == [], long
-        # No English prose in a Spanish download: the Markdown cell above says what it
-        # does.
+        # No English prose in a Spanish download: the Markdown cell above explains it.
         tokens = tokenize.generate_tokens(io.StringIO(cell).readline)
-        assert [
-            token.string for token in tokens if token.type == tokenize.COMMENT
-        ] == []
+        comments = [t.string for t in tokens if t.type == tokenize.COMMENT]
+        assert comments == [], comments
         assert not any(
             isinstance(node.body[0], ast.Expr)
             and isinstance(node.body[0].value, ast.Constant)
