@@ -566,7 +566,7 @@ def test_a_comment_that_looks_like_a_magic_stays_as_written_in_the_script(reposi
 
 def test_an_import_that_requirements_do_not_pin_is_an_error(repository):
     with pytest.raises(
-        DownloadError, match="'matplotlib', which requirements.txt does"
+        DownloadError, match="'matplotlib', which requirements.txt does not pin"
     ):
         repository.downloads(ONE, region("import matplotlib\n"))
 

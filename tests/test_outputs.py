@@ -215,21 +215,25 @@ def test_a_prose_value_with_a_condition_is_evaluated_only_on_those_releases():
         prose_value_pairs("[torch>=9] x -> 1")
 
 
+X, XX = ('len("x") -> 1', 'len("x") -> 3'), ('len("xx") -> 2', 'len("xx") -> 3')
+TWO = ("from 2.14 on, 2.", "from 2.14 on, two.")
+
+
 @pytest.mark.parametrize(
-    "release, old, new, says",
+    "release, broken, says",
     [
         # the release's own pair is evaluated: a wrong value fails
-        ("2.13.0", '"x") -> 1', '"x") -> 3', 'says 3 for len("x"), the code gives 1'),
-        ("2.14.1", 'xx") -> 2', 'xx") -> 3', 'says 3 for len("xx"), the code gives 2'),
+        ("2.13.0", X, 'the prose says 3 for len("x"), the code gives 1'),
+        ("2.14.1", XX, 'the prose says 3 for len("xx"), the code gives 2'),
         # the other release's pair is not evaluated, but the prose must state its value
-        ("2.13.0", "on, 2.", "on, two.", "'2' (len(\"xx\"), on torch >=2.14) does not"),
+        ("2.13.0", TWO, "'2' (len(\"xx\"), on torch >=2.14) does not appear"),
     ],
 )
 def test_a_wrong_prose_value_fails_on_its_release(
-    site, monkeypatch, release, old, new, says
+    site, monkeypatch, release, broken, says
 ):
     running(monkeypatch, release)
-    failure = page_failure(site, page(site, "en/prose.md", PROSE.replace(old, new)))
+    failure = page_failure(site, page(site, "en/prose.md", PROSE.replace(*broken)))
     assert failure is not None and says in str(failure)
 
 
