@@ -25,7 +25,8 @@ from types import SimpleNamespace
 import mkdocs.config
 import nbformat
 import pytest
-from nbclient import NotebookClient
+from mkdocs.structure.files import File
+from nbclient import execute
 
 from ptdocs import catalog
 from ptdocs.downloads import (
@@ -39,16 +40,13 @@ from ptdocs.downloads import (
 )
 from ptdocs.output_check import shown
 from ptdocs.pages import PYTHON, _expected_outputs, torch_version
-from ptdocs.pages import (
-    shown_output as page_output,
-)  # the # > lines that hold for the torch running here
+from ptdocs.pages import shown_output as page_output  # the # > lines that hold here
 from ptdocs.snippets import ROOT, expand, include_target
 
 PAGES = guide_pages(ROOT)
+PAGES = guide_pages(ROOT)
 RUN_LANGUAGE = "en"  # its downloads run; the other languages' must hold the same code
-TIMEOUT = (
-    600  # seconds for one download; the measuring page's benchmarks take the longest
-)
+TIMEOUT = 600  # seconds for one download; the measuring page's benchmarks take longest
 
 
 def english_twin(page):
@@ -62,11 +60,7 @@ def _id(page) -> str:
 
 
 # A page without an English twin has nothing to be compared with: its downloads run.
-RUN = [
-    page
-    for page in PAGES
-    if english_twin(page) == page or english_twin(page) not in PAGES
-]
+RUN = [p for p in PAGES if english_twin(p) == p or english_twin(p) not in PAGES]
 TWINS = [page for page in PAGES if page not in RUN]
 _made = {}
 
@@ -82,6 +76,15 @@ def downloads_of(page, site):
     return _made[page]
 
 
+def code_cells_of(notebook) -> list:
+    return [cell for cell in notebook.cells if cell.cell_type == "code"]
+
+
+def read_notebook(downloads):
+    """The notebook as a reader gets it: read back from its text."""
+    return nbformat.reads(downloads.notebook_text, as_version=4)
+
+
 # ---------------------------------------------------------------- what the page holds
 
 
@@ -95,15 +98,10 @@ def page_include_targets(page) -> list[str]:
     (independently of the Sybil parse the generator uses)."""
     targets, fence, python = [], None, False
     for line in page.read_text(encoding="utf-8").splitlines():
-        match = FENCE.match(line)
+        match, bare = FENCE.match(line), line.strip()
         if fence is None and match:
             fence, python = match["fence"], match["language"].lower() in PYTHON
-        elif (
-            fence is not None
-            and line.strip()
-            and set(line.strip()) == {fence[0]}
-            and len(line.strip()) >= len(fence)
-        ):
+        elif fence and bare and set(bare) == {fence[0]} and len(bare) >= len(fence):
             fence = None
         elif fence is not None and python and include_target(line):
             targets.append(include_target(line))
@@ -122,14 +120,8 @@ def missing_examples(targets, code_cells, language="en") -> list[str]:
     missing, position = [], 0
     for target in targets:
         want = lines("\n".join(expand(target, ROOT, language).shown))
-        found = next(
-            (
-                start
-                for start in range(position, len(have) - len(want) + 1)
-                if have[start : start + len(want)] == want
-            ),
-            None,
-        )
+        starts = range(position, len(have) - len(want) + 1)
+        found = next((s for s in starts if have[s : s + len(want)] == want), None)
         if found is None:
             missing.append(target)
         else:
@@ -147,32 +139,22 @@ def setup_namespace():
 
 
 def check_line(downloads, ran: int) -> re.Pattern:
-    """The last line of a download whose ``ran`` outputs all matched, in its
-    language."""
+    """A download's last line, in its language, when its ``ran`` outputs all match."""
     pattern = re.escape(CHECK_TEXTS[downloads.language]["match"])
-    for name, value in (
-        ("ok", str(ran)),
-        ("total", str(ran)),
-        ("torch", "[^,()]+"),
-        ("device", "[^,()]+"),
-    ):
+    fields = dict(ok=str(ran), total=str(ran), torch="[^,()]+", device="[^,()]+")
+    for name, value in fields.items():
         pattern = pattern.replace(re.escape("{" + name + "}"), value)
     return re.compile(pattern + r"(; .*)?")
 
 
 def statements_that_print(example) -> int:
     """How many statements of an example print something here: what the check counts."""
-    tree = ast.parse(example.code)
-    return sum(
-        1
-        for lines in _expected_outputs(example.code, tree.body)
-        if shown(lines, torch_version())
-    )
+    expected = _expected_outputs(example.code, ast.parse(example.code).body)
+    return sum(1 for lines in expected if shown(lines, torch_version()))
 
 
 def outputs_checked(downloads, printed) -> int:
-    """The outputs a download's check compares here: those of the examples it does
-    not skip."""
+    """The outputs a download's check compares here: those of examples not skipped."""
     return sum(
         statements_that_print(example)
         for example, lines in zip(downloads.examples, printed, strict=False)
@@ -191,9 +173,8 @@ def expected_output(example, printed: list[str]) -> list[str]:
         try:
             if eval(example.skip.condition, setup_namespace()):
                 return skipped
-        except (
-            NameError
-        ):  # the condition uses a name of the page's code: either may be right
+        # The condition uses a name of the page's code: either may be right.
+        except NameError:
             if printed[:1] == skipped:
                 return skipped
     return page_output(example.code)
@@ -213,79 +194,55 @@ def test_the_downloads_hold_every_example_of_the_page(page, site):
     downloads = downloads_of(page, site)
     targets = page_include_targets(page)
     assert targets, f"{page}: no include in its Python blocks"
-    cells = [
-        cell.source for cell in downloads.notebook.cells if cell.cell_type == "code"
-    ]
-    assert missing_examples(targets, cells, downloads.language) == [], (
-        "the notebook misses examples of the page"
-    )
-    assert missing_examples(targets, [downloads.script], downloads.language) == [], (
-        "the script misses examples of the page"
-    )
-    assert [
-        include.target for example in downloads.examples for include in example.includes
-    ] == targets
+    cells = [cell.source for cell in code_cells_of(downloads.notebook)]
+    for kind, code in [("notebook", cells), ("script", [downloads.script])]:
+        missing = missing_examples(targets, code, downloads.language)
+        assert missing == [], f"the {kind} misses examples of the page"
+    includes = [i.target for example in downloads.examples for i in example.includes]
+    assert includes == targets
 
 
 def test_a_download_that_misses_an_example_is_noticed(site):
     downloads = downloads_of(PAGES[0], site)
     targets = page_include_targets(PAGES[0])
-    cells = [
-        cell.source for cell in downloads.notebook.cells if cell.cell_type == "code"
-    ]
-    without_last = (
-        cells[:-2] + cells[-1:]
-    )  # the last example's cell, before the check's
-    assert (
-        missing_examples(targets, without_last)
-        == targets[-len(downloads.examples[-1].includes) :]
-    )
-    assert missing_examples(
-        ["snippets/home/first_gradient.py:gradient"], ["import torch"]
-    ) == ["snippets/home/first_gradient.py:gradient"]
+    cells = [cell.source for cell in code_cells_of(downloads.notebook)]
+    # Without the last example's cell, the one before the check's.
+    without_last = cells[:-2] + cells[-1:]
+    last = targets[-len(downloads.examples[-1].includes) :]
+    assert missing_examples(targets, without_last) == last
+    gradient = "snippets/home/first_gradient.py:gradient"
+    assert missing_examples([gradient], ["import torch"]) == [gradient]
 
 
 @pytest.mark.parametrize("page", RUN, ids=_id)
 def test_the_notebook_runs_alone_and_prints_what_the_page_shows(page, site, tmp_path):
     downloads = downloads_of(page, site)
-    notebook = nbformat.reads(
-        downloads.notebook_text, as_version=4
-    )  # as a reader gets it
+    notebook = read_notebook(downloads)
     # "immediate" kills the kernel (and its process group) once every cell has replied:
     # the outputs are all in by then, and a graceful stop only waits ~2 s for the
     # interpreter (torch loaded) to exit. The script's run checks a clean exit.
-    NotebookClient(
-        notebook,
-        timeout=TIMEOUT,
-        startup_timeout=TIMEOUT,
-        kernel_name="python3",
-        shutdown_kernel="immediate",
-        resources={"metadata": {"path": str(tmp_path)}},
-    ).execute()
-    code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
-    *example_cells, check = code_cells[len(code_cells) - len(downloads.examples) - 1 :]
+    kernel = {"kernel_name": "python3", "shutdown_kernel": "immediate"}
+    execute(notebook, str(tmp_path), timeout=TIMEOUT, startup_timeout=TIMEOUT, **kernel)
+    cells = code_cells_of(notebook)
+    *example_cells, check = cells[len(cells) - len(downloads.examples) - 1 :]
     printed_by = []
     for example, cell in zip(downloads.examples, example_cells, strict=True):
         printed = "".join(
             output.text
             for output in cell.outputs
             if output.output_type == "stream" and output.name == "stdout"
-        )
-        printed_by.append(printed.splitlines())
-        assert printed.splitlines() == expected_output(example, printed.splitlines()), (
+        ).splitlines()
+        printed_by.append(printed)
+        assert printed == expected_output(example, printed), (
             f"{page}: the notebook cell of line {example.line} prints something else"
         )
-    said = "".join(
-        output.text for output in check.outputs if output.output_type == "stream"
-    )
-    assert check_line(downloads, outputs_checked(downloads, printed_by)).fullmatch(
-        said.strip()
-    ), said
+    said = "".join(o.text for o in check.outputs if o.output_type == "stream").strip()
+    ran = outputs_checked(downloads, printed_by)
+    assert check_line(downloads, ran).fullmatch(said), said
 
 
 def installed_by(downloads) -> list[str]:
-    """What the download's first cell tells the reader to install (``pip install
-    ...``)."""
+    """What the download's first cell says to install (``pip install ...``)."""
     found = re.search(r"`pip install ([^`]+)`", downloads.notebook.cells[0].source)
     assert found, "the download says what to install"
     return found[1].split()
@@ -320,9 +277,8 @@ def test_the_script_runs_alone_and_prints_what_the_page_shows(
         expected += printed_by[-1]
     *printed, said = printed
     assert printed == expected
-    assert check_line(downloads, outputs_checked(downloads, printed_by)).fullmatch(
-        said
-    ), said
+    ran = outputs_checked(downloads, printed_by)
+    assert check_line(downloads, ran).fullmatch(said), said
 
 
 # ---------------------------------------------------------------- the other languages
@@ -338,10 +294,7 @@ def code_of(source: str) -> str:
     lines inside a string included. Lines end at ``\\r`` too, as Python reads them.
     """
     lines = io.StringIO(source, newline=None).readlines()
-    comments, in_string = (
-        {},
-        set(),
-    )  # row -> column of its comment; rows inside a string
+    comments, in_string = {}, set()  # row -> column of its comment; rows in a string
     for token in tokenize.generate_tokens(iter(lines).__next__):
         if token.type == tokenize.COMMENT and not token.string.startswith("# >"):
             comments[token.start[0]] = token.start[1]
@@ -357,10 +310,7 @@ def code_of(source: str) -> str:
 
 
 def notebook_code(downloads) -> list[str]:
-    notebook = nbformat.reads(
-        downloads.notebook_text, as_version=4
-    )  # as a reader gets it
-    return [code_of(cell.source) for cell in notebook.cells if cell.cell_type == "code"]
+    return [code_of(cell.source) for cell in code_cells_of(read_notebook(downloads))]
 
 
 def script_code(downloads) -> str:
@@ -369,14 +319,10 @@ def script_code(downloads) -> str:
 
 
 def shown_output(downloads) -> list:
-    """What the page says each example prints: its skip (reason aside) and ``# >``
-    lines."""
+    """What the page says each example prints: skip (reason aside), ``# >`` lines."""
     return [
-        (
-            example.skip and (example.skip.condition, example.skip.names),
-            page_output(example.code),
-        )
-        for example in downloads.examples
+        (e.skip and (e.skip.condition, e.skip.names), page_output(e.code))
+        for e in downloads.examples
     ]
 
 
@@ -388,13 +334,9 @@ def in_language_of(other, english):
         for ours, theirs in zip(english.examples, other.examples, strict=False)
         if ours.skip and theirs.skip
     ]
-
     # The check's call: its texts and the report's page and language are the page's own.
     reasons.append(
-        (
-            english.check[english.check.rindex("finish(") :],
-            other.check[other.check.rindex("finish(") :],
-        )
+        tuple(d.check[d.check.rindex("finish(") :] for d in (english, other))
     )
 
     def translate(code: str) -> str:
@@ -418,11 +360,8 @@ def test_the_downloads_show_the_output_of_the_english_ones(page, site):
         theirs, ours, other.examples, strict=True
     ):
         assert len(lines_other) == len(lines_en), f"{page}, line {example.line}"
-        stray = [
-            (a, b)
-            for a, b in zip(lines_en, lines_other, strict=False)
-            if a != b and (a, b) not in translated
-        ]
+        pairs = zip(lines_en, lines_other, strict=False)
+        stray = [(a, b) for a, b in pairs if a != b and (a, b) not in translated]
         assert not stray, (
             f"{page}, line {example.line}: output the catalog does not translate so"
         )
@@ -434,6 +373,7 @@ def test_the_downloads_hold_the_code_of_the_english_ones(page, site):
     translate = in_language_of(other, english)
     cells = [translate(code) for code in notebook_code(english)]
     assert len(notebook_code(other)) == len(cells)
+    strings = catalog.line_translations(other.language, "string")
     for theirs, ours in [
         *zip(cells, notebook_code(other), strict=False),
         (translate(script_code(english)), script_code(other)),
@@ -443,7 +383,6 @@ def test_the_downloads_hold_the_code_of_the_english_ones(page, site):
             f"{page}: the downloads' code is not the English downloads', which are "
             "the ones run"
         )
-        strings = catalog.line_translations(other.language, "string")
         assert all(pair in strings for pair in catalog.string_differences(theirs, ours))
 
 
@@ -451,10 +390,8 @@ def test_code_of_drops_comments_and_nothing_else():
     code = (
         'x = "a  # b"  # why\n\n# one\ns = """\n\n  # kept\n"""\nprint(x)\n# > a  # b\n'
     )
-    assert (
-        code_of(code)
-        == 'x = "a  # b"\ns = """\n\n  # kept\n"""\nprint(x)\n# > a  # b\n'
-    )
+    kept = 'x = "a  # b"\ns = """\n\n  # kept\n"""\nprint(x)\n# > a  # b\n'
+    assert code_of(code) == kept
     translated = code.replace("# why", "# por qué").replace("# one", "# uno\n# dos")
     assert code_of(translated) == code_of(code)
     for old, new in [
@@ -463,22 +400,18 @@ def test_code_of_drops_comments_and_nothing_else():
         ("print(x)", "print(x) "),
         ("# > a", "# > á"),
         ("\n\n  # kept", "\n  # kept"),
-        ("# one\n", "# one\rx = 1\n"),
-    ]:  # Python ends a line at a lone \r too
+        ("# one\n", "# one\rx = 1\n"),  # Python ends a line at a lone \r too
+    ]:
         assert code_of(code.replace(old, new)) != code_of(code), (old, new)
 
 
-# ---------------------------------------------------------------- how pages become
-# downloads
+# ---------------------------------------------------------------- pages to downloads
 
 
 @pytest.fixture
 def repository(tmp_path):
-    """A repository of one page in each language, built from the given Markdown and
-    snippet."""
-    (tmp_path / "mkdocs.yml").write_text(
-        (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    )
+    """A repository of one page per language, from the given Markdown and snippet."""
+    (tmp_path / "mkdocs.yml").write_text((ROOT / "mkdocs.yml").read_text("utf-8"))
     (tmp_path / "requirements.txt").write_text("torch==2.13.0\nnumpy==2.4.6\n")
 
     def make(page_text, snippet, language="en"):
@@ -490,23 +423,18 @@ def repository(tmp_path):
         return page
 
     make.root = tmp_path
-    make.downloads = lambda *page, **kw: make_downloads(
-        make(*page, **kw), SITE, tmp_path
-    )
+    make.downloads = lambda *a, **kw: make_downloads(make(*a, **kw), SITE, tmp_path)
     return make
 
 
-SITE = Site(
-    "https://example.org/docs/",
-    "en",
-    {"en": "PyTorch explained", "es": "PyTorch explicado"},
-)
+NAMES = {"en": "PyTorch explained", "es": "PyTorch explicado"}
+SITE = Site("https://example.org/docs/", "en", NAMES)
 BLOCK = '```python\n--8<-- "snippets/example.py:{}"\n```\n'
 ONE = "# T\n\n" + BLOCK.format("s")  # a page of one example: region s of the snippet
 
 
-def region(code: str) -> str:
-    return f"# --8<-- [start:s]\n{code}# --8<-- [end:s]\n"
+def region(code: str, name="s") -> str:
+    return f"# --8<-- [start:{name}]\n{code}# --8<-- [end:{name}]\n"
 
 
 def run_script(downloads, folder, script_runner):
@@ -519,18 +447,14 @@ def run_script(downloads, folder, script_runner):
 def test_a_skipped_example_shows_its_reason_and_runs_elsewhere(
     repository, script_runner
 ):
-    snippet = (
-        '# --8<-- [start:always]\nprint("ran")\n# > ran\n# --8<-- [end:always]\n'
-        '# --8<-- [start:gpu]\ntext = """a\nb"""\nassert text == "a\\nb"\n'
-        'raise SystemExit("only where the condition does not hold")\n# --8<-- '
-        "[end:gpu]\n"
+    snippet = region('print("ran")\n# > ran\n', "always") + region(
+        'text = """a\nb"""\nassert text == "a\\nb"\n'
+        'raise SystemExit("only where the condition does not hold")\n',
+        "gpu",
     )
+    skip = '<!-- skip: next if(True or not HAS_ACCELERATOR, reason="needs a GPU") -->'
     downloads = repository.downloads(
-        "# Title\n\n"
-        + BLOCK.format("always")
-        + '\n<!-- skip: next if(True or not HAS_ACCELERATOR, reason="needs a GPU") '
-        "-->\n\n" + BLOCK.format("gpu"),
-        snippet,
+        f"# Title\n\n{BLOCK.format('always')}\n{skip}\n\n{BLOCK.format('gpu')}", snippet
     )
     code = cell_code(downloads.examples[1])
     assert "HAS_ACCELERATOR = torch.accelerator.is_available()" in code
@@ -547,35 +471,20 @@ def test_a_skipped_example_shows_its_reason_and_runs_elsewhere(
 def test_a_skipped_range_an_unconditional_skip_and_a_name_from_the_page(
     repository, script_runner
 ):
-    snippet = "".join(
-        f"# --8<-- [start:{n}]\nprint('{n}')\n# > {n}\n# --8<-- [end:{n}]\n"
-        for n in ("a", "b", "c", "d", "e")
-    )
+    snippet = "".join(region(f"print('{n}')\n# > {n}\n", n) for n in "abcde")
+    a, b, c, d, e = (BLOCK.format(n) for n in "abcde")
     downloads = repository.downloads(
-        '# T\n\n<!-- skip: start if(True, reason="r1") -->\n\n'
-        + BLOCK.format("a")
-        + "\n"
-        + BLOCK.format("b")
-        + "\n<!-- skip: end -->\n\n"
-        + BLOCK.format("c")
-        + '\n<!-- skip: next "r2" -->\n'
-        + BLOCK.format("d")
+        f'# T\n\n<!-- skip: start if(True, reason="r1") -->\n\n{a}\n{b}'
+        f'\n<!-- skip: end -->\n\n{c}\n<!-- skip: next "r2" -->\n{d}'
         # `c` is defined by an earlier example: the download evaluates it in the same
         # order.
-        + '\n<!-- skip: next if(c is None, reason="r3") -->\n'
-        + BLOCK.format("e"),
+        f'\n<!-- skip: next if(c is None, reason="r3") -->\n{e}',
         snippet.replace("print('c')", "c = None\nprint('c')"),
     )
-    assert [example.skip and example.skip.reason for example in downloads.examples] == [
-        "r1",
-        "r1",
-        None,
-        "r2",
-        "r3",
-    ]
-    *printed, said = run_script(
-        downloads, repository.root, script_runner
-    ).stdout.splitlines()
+    skips = [example.skip and example.skip.reason for example in downloads.examples]
+    assert skips == ["r1", "r1", None, "r2", "r3"]
+    run = run_script(downloads, repository.root, script_runner)
+    *printed, said = run.stdout.splitlines()
     assert printed == ["Skipped: r1", "Skipped: r1", "c", "Skipped: r2", "Skipped: r3"]
     assert said.endswith("; 4 examples skipped here: r1; r2; r3"), said
 
@@ -605,11 +514,11 @@ def test_setup_names_match_what_the_page_tests_use(site_conftest):
 def test_prose_sections_and_files_the_examples_read(repository, script_runner):
     (repository.root / "snippets" / "data").mkdir(parents=True)
     (repository.root / "snippets" / "data" / "numbers.txt").write_text("1 2 3\n")
-    snippet = (
-        "# --8<-- [start:read]\nfrom pathlib import Path\n"
+    snippet = region(
+        "from pathlib import Path\n"
         "numbers = Path('snippets/data/numbers.txt').read_text().split()\n"
-        "assert numbers == ['1', '2', '3']\nprint(len(numbers))\n# > 3\n"
-        "# --8<-- [end:read]\n"
+        "assert numbers == ['1', '2', '3']\nprint(len(numbers))\n# > 3\n",
+        "read",
     )
     downloads = repository.downloads(
         "---\ndescription: Leer un archivo\n---\n# Leer\n\n"
@@ -620,25 +529,25 @@ def test_prose_sections_and_files_the_examples_read(repository, script_runner):
         snippet,
         language="es",
     )
-    markdown = "\n\n".join(
-        cell.source for cell in downloads.notebook.cells if cell.cell_type == "markdown"
-    )
-    assert "[autograd](https://example.org/docs/es/autograd/#hojas)" in markdown
-    assert "[aquí](https://example.org/docs/es/example/#leer)" in markdown
-    assert "[i]: https://example.org/docs/es/\n" in markdown
+    cells = downloads.notebook.cells
+    markdown = "\n\n".join(c.source for c in cells if c.cell_type == "markdown")
+    for text in [
+        "[autograd](https://example.org/docs/es/autograd/#hojas)",
+        "[aquí](https://example.org/docs/es/example/#leer)",
+        "[i]: https://example.org/docs/es/\n",
+        "> **Nota**\n>\n> Una nota.",
+        "`pip install torch==2.13.0`",
+        "python -m pytest docs/es/example.md",
+    ]:
+        assert text in markdown, text
     assert "description:" not in markdown
-    assert "> **Nota**\n>\n> Una nota." in markdown
-    assert "`pip install torch==2.13.0`" in markdown
-    assert "python -m pytest docs/es/example.md" in markdown
     assert "# %% [markdown]\n# # Leer\n" in downloads.script
     assert "# ## Sección\n" in downloads.script
-    run = run_script(
-        downloads, repository.root, script_runner
-    )  # in a folder without snippets/data/
+    # In a folder without snippets/data/.
+    run = run_script(downloads, repository.root, script_runner)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith(
-        "3\n✓ 1 de 1 salidas coinciden con la página (torch "
-    ), run.stdout
+    said = "3\n✓ 1 de 1 salidas coinciden con la página (torch "
+    assert run.stdout.startswith(said), run.stdout
 
 
 def test_prose_values_comments_are_the_sites_checks_not_the_readers_text(repository):
@@ -646,15 +555,13 @@ def test_prose_values_comments_are_the_sites_checks_not_the_readers_text(reposit
         ONE + "\n<!-- prose-values: x -> 3 -->\nHere x is 3.\n", region("x = 3\n")
     )
     text = "".join(cell.source for cell in downloads.notebook.cells) + downloads.script
-    assert "Here x is 3." in text
-    assert "prose-values" not in text
+    assert "Here x is 3." in text and "prose-values" not in text
 
 
 def test_a_comment_that_looks_like_a_magic_stays_as_written_in_the_script(repository):
-    snippet = region("# cat joins tensors; ls and cd are shell words too\nx = 3\n")
-    downloads = repository.downloads(ONE, snippet)
-    assert "\n# cat joins tensors; ls and cd are shell words too\n" in downloads.script
-    assert "# # cat" not in downloads.script
+    comment = "# cat joins tensors; ls and cd are shell words too\n"
+    script = repository.downloads(ONE, region(comment + "x = 3\n")).script
+    assert f"\n{comment}" in script and "# # cat" not in script
 
 
 def test_an_import_that_requirements_do_not_pin_is_an_error(repository):
@@ -669,25 +576,17 @@ def test_the_hook_links_the_downloads_and_writes_them_next_to_the_page(tmp_path)
 
     config = mkdocs.config.load_config(str(ROOT / "mkdocs.yml"))
     config["site_dir"] = str(tmp_path)
-    page = SimpleNamespace(
-        url="es/",
-        file=SimpleNamespace(
-            abs_src_path=str(ROOT / "docs" / "es" / "index.md"),
-            src_uri="es/index.md",
-            dest_uri="es/index.html",
-        ),
-    )
+    file = File("es/index.md", str(ROOT / "docs"), str(tmp_path), True)
+    page = SimpleNamespace(url="es/", file=file)  # es/index.md, built to es/index.html
     markdown = hook.on_page_markdown(
         "# PyTorch explicado\n\nTexto.\n", page, config, None
     )
-    assert (
-        '<a class="md-button" href="index.ipynb" download>Descargar notebook</a>'
-        in markdown
-    )
-    assert (
-        '<a class="md-button" href="index.py" download>Descargar script</a>' in markdown
-    )
-    assert "`python -m pytest docs/es/index.md`" in markdown
+    for link in [
+        '<a class="md-button" href="index.ipynb" download>Descargar notebook</a>',
+        '<a class="md-button" href="index.py" download>Descargar script</a>',
+        "`python -m pytest docs/es/index.md`",
+    ]:
+        assert link in markdown, link
     assert markdown.startswith("# PyTorch explicado\n")
     hook.on_post_build(config)
     assert nbformat.read(tmp_path / "es" / "index.ipynb", as_version=4).cells
@@ -701,9 +600,6 @@ def test_torchs_numpy_bridge_is_installed_with_the_download(repository):
     # Tensor.numpy() needs NumPy without any `import numpy`: a reader with torch alone
     # gets "RuntimeError: Numpy is not available" (found by the scripts' fresh
     # environments).
-    downloads = repository.downloads(
-        ONE, region("import torch\nn = torch.ones(1).numpy()\n")
-    )
-    assert (
-        "`pip install torch==2.13.0 numpy==2.4.6`" in downloads.notebook.cells[0].source
-    )
+    code = region("import torch\nn = torch.ones(1).numpy()\n")
+    first = repository.downloads(ONE, code).notebook.cells[0].source
+    assert "`pip install torch==2.13.0 numpy==2.4.6`" in first

@@ -5,59 +5,37 @@ which line and fails."""
 from __future__ import annotations
 
 import ast
+import io
 import subprocess
 import sys
+import tokenize
 import urllib.parse
 
 import mkdocs.config
 import nbformat
 import pytest
-from nbclient import NotebookClient
+from nbclient import execute
 from nbclient.exceptions import CellExecutionError
 from packaging.specifiers import SpecifierSet
 
 from ptdocs import output_check, pages
-from ptdocs.downloads import Site, make_downloads
+from ptdocs.downloads import Site, check_cells, make_downloads
 from ptdocs.snippets import ROOT
 from ptdocs.versions import SUPPORTED
 
 MODULE = ROOT / "ptdocs" / "output_check.py"
 
-# Builds a reader may have: local (+cpu), nightly (.dev), pre- and post-releases, short
-# forms.
+# A reader's builds: local (+cpu), nightly (.dev), pre- and post-releases, short forms.
 BUILDS = [
     *SUPPORTED,
-    "2.13",
-    "2.13.0+cpu",
-    "2.13.0+cu128",
-    "2.13.1",
-    "2.13.0rc2",
-    "2.13.0.post1",
-    "2.13.0.post1.dev2",
-    "2.14.0.dev20260101+cu128",
-    "2.14.0a0+git1234",
-    "2.14.0rc1",
-    "2.14.0",
-    "2.14.0.post1",
-    "3.0.0.dev1",
+    *"2.13 2.13.0+cpu 2.13.0+cu128 2.13.1 2.13.0rc2 2.13.0.post1".split(),
+    *"2.13.0.post1.dev2 2.14.0.dev20260101+cu128 2.14.0a0+git1234 2.14.0rc1".split(),
+    *"2.14.0 2.14.0.post1 3.0.0.dev1".split(),
 ]
-SPECIFIERS = [
-    "<2.14",
-    ">=2.14",
-    "==2.13.0",
-    "!=2.13.0",
-    ">2.13",
-    "<=2.13",
-    ">=2.11,<2.14",
-    "==2.13",
-    ">2.13.0",
-    "<2.13",
-    "~=2.13",
-    "~=2.13.0",
-    ">=2.12.1",
-    "<=2.14.0",
-    ">2.14",
-]
+SPECIFIERS = (
+    "<2.14 >=2.14 ==2.13.0 !=2.13.0 >2.13 <=2.13 >=2.11,<2.14 ==2.13 >2.13.0 <2.13"
+    " ~=2.13 ~=2.13.0 >=2.12.1 <=2.14.0 >2.14"
+).split()
 
 
 def conditions_in_the_snippets() -> set[str]:
@@ -67,22 +45,20 @@ def conditions_in_the_snippets() -> set[str]:
         for (number, _), line in pages.output_comments(code):
             if line.condition is not None:
                 # A line no supported release prints would never be checked.
-                holds = [line.holds(release) for release in SUPPORTED]
-                assert any(holds), f"{snippet}:{number}"
+                assert any(map(line.holds, SUPPORTED)), f"{snippet}:{number}"
                 found.add(str(line.condition))
     return found
 
 
 def test_a_release_condition_holds_where_pip_says_it_does():
     specifiers = sorted(set(SPECIFIERS) | conditions_in_the_snippets())
-    assert len(specifiers) > len(SPECIFIERS), (
-        "the snippets' own conditions are among those checked"
-    )
+    # The snippets' own conditions are among those checked.
+    assert len(specifiers) > len(SPECIFIERS)
     for specifier in specifiers:
         for build in BUILDS:
-            assert output_check.release_holds(specifier, build) == SpecifierSet(
-                specifier
-            ).contains(build, prereleases=True), (specifier, build)
+            pip = SpecifierSet(specifier).contains(build, prereleases=True)
+            ours = output_check.release_holds(specifier, build)
+            assert ours == pip, (specifier, build)
 
 
 def test_the_downloads_read_a_condition_as_the_pages_do():
@@ -90,32 +66,22 @@ def test_the_downloads_read_a_condition_as_the_pages_do():
     with pytest.raises(ValueError, match="version comparisons"):
         output_check.read_releases("torch>=2.14.*")
     # A condition packaging reads but the downloads could not is refused on the page.
-    with pytest.raises(
-        ValueError, match="a downloaded page checks its output with that form only"
-    ):
+    only = "a downloaded page checks its output with that form only"
+    with pytest.raises(ValueError, match=only):
         pages.output_line("# >[torch===2.13.0] x")
 
 
 def test_the_module_needs_only_the_standard_library():
-    tree = ast.parse(MODULE.read_text(encoding="utf-8"))
-    imported = {
-        alias.name.split(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import)
-        for alias in node.names
-    }
-    imported |= {
-        node.module.split(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module
-    }
+    imported = set()
+    for node in ast.walk(ast.parse(MODULE.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module.split(".")[0])
     assert imported and imported <= set(sys.stdlib_module_names), imported
     # And it runs so: -S leaves site-packages (torch, packaging, ptdocs) off the path.
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", f"exec(open({str(MODULE)!r}).read())"],
-        capture_output=True,
-        text=True,
-    )
+    code = f"exec(open({str(MODULE)!r}).read())"
+    done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True)
     assert done.returncode == 0, done.stderr
 
 
@@ -124,15 +90,14 @@ def test_no_line_of_the_module_reads_as_an_output_line():
     assert output_check.output_comments(MODULE.read_text(encoding="utf-8")) == []
 
 
-def runs(source: str, writes: list[tuple[int, str]]):
-    return [(source, writes, None)]
+def check(source: str, writes: list[tuple[int, str]], release="2.13.0"):
+    """``check`` of one run of ``source`` that printed ``writes`` (line, text)."""
+    return output_check.check([(source, writes, None)], release)
 
 
 def test_each_statement_is_compared_with_its_own_lines():
     source = "print(1)\n# > 1\nx = 2\nprint(x)\n# > 2\nprint(3)\n"
-    results, skipped = output_check.check(
-        runs(source, [(1, "1\n"), (4, "5\n"), (6, "3\n")]), "2.13.0"
-    )
+    results, skipped = check(source, [(1, "1\n"), (4, "5\n"), (6, "3\n")])
     assert skipped == []
     assert [(r.line, r.code, r.wanted, r.printed, r.ok) for r in results] == [
         (1, "print(1)", ["1"], "1\n", True),
@@ -144,26 +109,16 @@ def test_each_statement_is_compared_with_its_own_lines():
 def test_a_line_holds_on_the_releases_its_condition_names():
     source = "print('x')\n# >[torch<2.14] old\n# >[torch>=2.14] new\n"
     for release, ok in (("2.13.0+cpu", False), ("2.14.1", True)):
-        results, _ = output_check.check(runs(source, [(1, "new\n")]), release)
-        assert results[0].ok is ok
+        assert check(source, [(1, "new\n")], release)[0][0].ok is ok
 
 
 def test_a_skipped_example_counts_as_skipped_and_its_else_is_checked_where_it_runs():
-    source = (
-        "if GONE:\n    print('Skipped: needs a GPU')\nelse:\n    print('a')\n    # > "
-        "a\n    print('b')\n    # > b\n"
-    )
-    results, skipped = output_check.check(
-        runs(source, [(2, "Skipped: needs a GPU\n")]), "2.13.0"
-    )
-    assert (results, skipped) == ([], ["needs a GPU"])
-    results, skipped = output_check.check(
-        runs(source, [(4, "a\n"), (6, "c\n")]), "2.13.0"
-    )
-    assert skipped == [] and [(r.line, r.ok) for r in results] == [
-        (4, True),
-        (6, False),
-    ]
+    source = "if GONE:\n    print('Skipped: needs a GPU')\nelse:\n"
+    source += "    print('a')\n    # > a\n    print('b')\n    # > b\n"
+    assert check(source, [(2, "Skipped: needs a GPU\n")]) == ([], ["needs a GPU"])
+    results, skipped = check(source, [(4, "a\n"), (6, "c\n")])
+    assert skipped == []
+    assert [(r.line, r.ok) for r in results] == [(4, True), (6, False)]
 
 
 @pytest.mark.parametrize(
@@ -177,7 +132,7 @@ def test_a_skipped_example_counts_as_skipped_and_its_else_is_checked_where_it_ru
 )
 def test_an_output_line_out_of_place_is_refused_at_its_line(source, line, says):
     with pytest.raises(output_check.OutputError, match=says) as error:
-        output_check.check(runs(source, []), "2.13.0")
+        check(source, [])
     assert error.value.lineno == line
 
 
@@ -196,21 +151,11 @@ TEXTS = {
 def test_the_report_ends_with_one_line():
     good = output_check.Checked(1, None, "print(1)", ["1"], "1\n")
     bad = output_check.Checked(4, None, "print(x)", ["2"], "")
-    assert output_check.report([good], ["a GPU", "a GPU"], TEXTS, "2.13.0", "CPU") == (
-        True,
-        ["✓ 1 of 1 (2.13.0, CPU); 2: a GPU"],
-    )
-    assert output_check.report([good, bad], [], TEXTS, "2.13.0", "CPU") == (
-        False,
-        [
-            "Line 4: print(x)",
-            "    page:",
-            "        # > 2",
-            "    here:",
-            "        (nothing)",
-            "✗ 1 of 2 (2.13.0, CPU)",
-        ],
-    )
+    said = output_check.report([good], ["a GPU", "a GPU"], TEXTS, "2.13.0", "CPU")
+    assert said == (True, ["✓ 1 of 1 (2.13.0, CPU); 2: a GPU"])
+    said = output_check.report([good, bad], [], TEXTS, "2.13.0", "CPU")
+    where = ["Line 4: print(x)", "    page:", "        # > 2", "    here:"]
+    assert said == (False, [*where, "        (nothing)", "✗ 1 of 2 (2.13.0, CPU)"])
 
 
 def test_a_report_link_fills_the_forms_fields_and_stays_short():
@@ -225,8 +170,7 @@ def test_a_report_link_fills_the_forms_fields_and_stays_short():
     assert (ROOT / ".github" / "ISSUE_TEMPLATE" / output_check.TEMPLATE).is_file()
 
 
-# ---------------------------------------------------------------- a real page, edited
-# by a reader
+# ---------------------------------------------------------------- a reader edits a page
 
 
 @pytest.fixture(scope="module")
@@ -242,30 +186,22 @@ def test_a_script_edited_to_print_a_wrong_value_says_which_line_and_fails(
     autograd, tmp_path, script_runner
 ):
     script = tmp_path / autograd.script_name
-    script.write_text(
-        autograd.script.replace(*WRONG, 1), encoding="utf-8"
-    )  # the first one
+    script.write_text(autograd.script.replace(*WRONG, 1), encoding="utf-8")  # the first
     run = script_runner.run(script.name, timeout=300, cwd=tmp_path)
     assert run.returncode == 1, run.stderr
     lines = run.stdout.splitlines()
     line = autograd.script.splitlines().index("print(x.grad)") + 1
-    start = lines.index(f"Line {line}: print(x.grad + 1)")
-    assert lines[start + 1 : start + 5] == [
-        "    the page shows:",
-        "        # > tensor(6.)",
-        "    printed here:",
-        "        tensor(7.)",
-    ]
+    at = lines.index(f"Line {line}: print(x.grad + 1)")
+    shows = ["    the page shows:", "        # > tensor(6.)"]
+    assert lines[at + 1 : at + 5] == [*shows, "    printed here:", "        tensor(7.)"]
     link = lines[-2].removeprefix("Report it, with these differences filled in: ")
     fields = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(link).query))
     assert fields["expected"] == "print(x.grad + 1)\n# > tensor(6.)"
     assert fields["saw"] == "print(x.grad + 1)\ntensor(7.)"
     assert fields["language"] == "en" and fields["page"].endswith("/autograd/")
     assert fields["environment"].startswith("torch 2.13.0")
-    assert (
-        lines[-1].startswith("✗ 1 of ")
-        and " outputs differ from the page (torch " in lines[-1]
-    )
+    assert lines[-1].startswith("✗ 1 of ")
+    assert " outputs differ from the page (torch " in lines[-1]
 
 
 def test_a_notebook_edited_to_print_a_wrong_value_fails_its_last_cell(
@@ -274,43 +210,28 @@ def test_a_notebook_edited_to_print_a_wrong_value_fails_its_last_cell(
     notebook = nbformat.reads(autograd.notebook_text, as_version=4)
     cell = next(cell for cell in notebook.cells if WRONG[0] in cell.source)
     cell.source = cell.source.replace(*WRONG, 1)
-    client = NotebookClient(
-        notebook,
-        timeout=300,
-        kernel_name="python3",
-        shutdown_kernel="immediate",
-        resources={"metadata": {"path": str(tmp_path)}},
-    )
+    kernel = {"kernel_name": "python3", "shutdown_kernel": "immediate"}
     with pytest.raises(CellExecutionError, match="OutputsDiffer"):
-        client.execute()
+        execute(notebook, str(tmp_path), timeout=300, **kernel)
     last = [cell for cell in notebook.cells if cell.cell_type == "code"][-1]
     said = "".join(output.get("text", "") for output in last.outputs)
-    assert (
-        "line 10: print(x.grad + 1)\n    the page shows:\n        # > tensor(6.)\n"
-        in said
-    )
+    shows = "line 10: print(x.grad + 1)\n    the page shows:\n        # > tensor(6.)\n"
+    assert shows in said
     assert said.rstrip().splitlines()[-1].startswith("✗ 1 of ")
 
 
 def test_the_cells_a_download_carries_are_code_only_and_fit_88_columns():
-    import io
-    import tokenize
-
-    from ptdocs.downloads import check_cells
-
     for cell in check_cells("finish()"):
         assert "Recorder(globals())" in cell or cell.endswith("finish()")
         long = [line for line in cell.splitlines() if len(line) > 88]
         assert long == [], long
-        # No English prose in a Spanish download: the Markdown cell above says what it
-        # does.
-        tokens = list(tokenize.generate_tokens(io.StringIO(cell).readline))
-        assert [
-            token.string for token in tokens if token.type == tokenize.COMMENT
-        ] == []
+        # No English prose in a Spanish download: the Markdown cell above explains it.
+        tokens = tokenize.generate_tokens(io.StringIO(cell).readline)
+        comments = [t.string for t in tokens if t.type == tokenize.COMMENT]
+        assert comments == [], comments
         assert not any(
-            isinstance(node.body[0].value, ast.Constant)
+            isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
             for node in ast.walk(ast.parse(cell))
             if isinstance(node, (ast.ClassDef, ast.FunctionDef))
-            and isinstance(node.body[0], ast.Expr)
         )

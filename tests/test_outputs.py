@@ -55,31 +55,31 @@ def demo_page(site, snippet="snippets/demo/variants.py:variants"):
     return page(site, "en/demo.md", f'# Demo\n\n```python\n--8<-- "{snippet}"\n```\n')
 
 
+def snippet(site, name, code):
+    (site / "snippets" / "demo" / name).write_text(code)
+
+
 # ---------------------------------------------------------------- the form of a line
 
 
-def test_a_line_without_a_condition_holds_on_every_release():
-    assert output_line("# > tensor(6.)") == OutputLine("tensor(6.)")
-    assert output_line("# > [1, 2]") == OutputLine(
-        "[1, 2]"
-    )  # output that starts with "["
-    assert output_line("# >") == OutputLine("")
-    assert output_line("# >  indented") == OutputLine(
-        " indented"
-    )  # one space is the separator
-
-
-def test_a_condition_is_a_version_specifier_on_torch():
-    assert output_line("# >[torch>=2.14] 0.0") == OutputLine(
-        "0.0", SpecifierSet(">=2.14")
-    )
-    assert output_line("# >[torch >=2.11, <2.14] x") == OutputLine(
-        "x", SpecifierSet(">=2.11,<2.14")
-    )
-    assert output_line("# >[torch<2.14]") == OutputLine("", SpecifierSet("<2.14"))
-    assert output_line("# >[torch<2.14]   aligned") == OutputLine(
-        "  aligned", SpecifierSet("<2.14")
-    )
+@pytest.mark.parametrize(
+    "comment, text, releases",
+    [
+        ("# > tensor(6.)", "tensor(6.)", None),
+        ("# > [1, 2]", "[1, 2]", None),  # output that starts with "["
+        ("# >", "", None),
+        ("# >  indented", " indented", None),  # one space is the separator
+        ("# >[torch>=2.14] 0.0", "0.0", ">=2.14"),
+        ("# >[torch >=2.11, <2.14] x", "x", ">=2.11,<2.14"),
+        ("# >[torch<2.14]", "", "<2.14"),
+        ("# >[torch<2.14]   aligned", "  aligned", "<2.14"),
+    ],
+)
+def test_a_line_holds_everywhere_or_where_its_version_specifier_on_torch_says(
+    comment, text, releases
+):
+    condition = releases and SpecifierSet(releases)
+    assert output_line(comment) == OutputLine(text, condition)
 
 
 @pytest.mark.parametrize(
@@ -98,61 +98,48 @@ def test_a_condition_is_a_version_specifier_on_torch():
 def test_a_malformed_condition_is_refused_in_one_line(comment, says):
     with pytest.raises(ValueError) as error:
         output_line(comment)
-    assert says in str(error.value)
-    assert "\n" not in str(error.value)
+    assert says in str(error.value) and "\n" not in str(error.value)
 
 
 def test_a_malformed_condition_names_the_snippet_file_and_line(site):
-    (site / "snippets" / "demo" / "bad.py").write_text(
-        'print("x")\n# >[torch=>2.14] x\n'
-    )
-    failure = page_failure(site, demo_page(site, "snippets/demo/bad.py"))
+    bad = "snippets/demo/bad.py"
+    snippet(site, "bad.py", 'print("x")\n# >[torch=>2.14] x\n')
+    failure = page_failure(site, demo_page(site, bad))
     assert failure is not None
-    message = str(failure).splitlines()
-    line = next(line for line in message if "snippets/demo/bad.py" in line)
-    assert line.startswith(
-        "snippets/demo/bad.py, line 2 (shown on docs/en/demo.md, line 3): "
-    )
+    line = next(line for line in str(failure).splitlines() if bad in line)
+    assert line.startswith(f"{bad}, line 2 (shown on docs/en/demo.md, line 3): ")
     assert "cannot read the condition [torch=>2.14]" in line
 
 
 def test_condition_lines_are_program_output_never_translated():
     source = "# Shown on each release.\nprint(1)\n# >[torch<2.14] 1\n# > 1\n"
-    assert [comment.msgid for comment in catalog.comments(source)] == [
-        "Shown on each release."
-    ]
+    assert [c.msgid for c in catalog.comments(source)] == ["Shown on each release."]
 
 
 # ---------------------------------------------------------------- selection by release
 
 
+OLD, NEW = ["2.13.0", "2.13.0+cpu"], ["2.14.1", "2.15.0+cu132", "2.16.0.dev20261201"]
+
+
 @pytest.mark.parametrize(
-    "release, printed",
-    [
-        ("2.13.0", "old"),
-        ("2.13.0+cpu", "old"),
-        ("2.14.1", "new"),
-        ("2.15.0+cu132", "new"),
-        ("2.16.0.dev20261201", "new"),
-    ],
+    "release, printed", [(r, "old") for r in OLD] + [(r, "new") for r in NEW]
 )
-def test_each_release_expects_the_lines_whose_condition_holds(
+def test_each_release_expects_the_lines_and_prose_values_whose_condition_holds(
     site, monkeypatch, release, printed
 ):
     running(monkeypatch, release)
     assert page_failure(site, demo_page(site)) is None
     assert shown_output(VARIANTS, release) == ["always", printed]
+    assert page_failure(site, page(site, "en/prose.md", PROSE)) is None  # PROSE: below
+
+
+CALL = '"new" if pages.torch_version() >= pages.Version("2.14") else "old"'
 
 
 def test_a_line_of_another_release_is_not_accepted(site, monkeypatch):
-    """The snippet prints "old" whatever the release here; on 2.14.1 "new" is
-    expected."""
-    (site / "snippets" / "demo" / "variants.py").write_text(
-        VARIANTS.replace(
-            '"new" if pages.torch_version() >= pages.Version("2.14") else "old"',
-            '"old"',
-        )
-    )
+    """The snippet prints "old" on every release; on 2.14.1 "new" is expected."""
+    snippet(site, "variants.py", VARIANTS.replace(CALL, '"old"'))
     running(monkeypatch, "2.13.0")
     assert page_failure(site, demo_page(site)) is None
     running(monkeypatch, "2.14.1")
@@ -164,9 +151,6 @@ def test_a_line_of_another_release_is_not_accepted(site, monkeypatch):
     assert "--- shown on the page\n    new\n+++ printed when run\n    old\n" in failure
 
 
-CALL = 'print("new" if pages.torch_version() >= pages.Version("2.14") else "old")'
-
-
 @pytest.mark.parametrize(
     "broken",
     [
@@ -174,13 +158,13 @@ CALL = 'print("new" if pages.torch_version() >= pages.Version("2.14") else "old"
         pytest.param(("[torch<2.14] old", "[torch<2.14] olde"), id="its variant"),
         pytest.param(("[torch<2.14] old", "[torch<2.13] old"), id="one line too many"),
         pytest.param(("# >[torch<2.14] old\n", ""), id="no variant for it"),
-        pytest.param((CALL, "None"), id="not printed"),
+        pytest.param((f"print({CALL})", "None"), id="not printed"),
     ],
 )
 def test_the_pinned_release_is_checked_as_strictly_as_before(site, monkeypatch, broken):
     running(monkeypatch, requirements(ROOT)["torch"])
     assert page_failure(site, demo_page(site)) is None
-    (site / "snippets" / "demo" / "variants.py").write_text(VARIANTS.replace(*broken))
+    snippet(site, "variants.py", VARIANTS.replace(*broken))
     assert page_failure(site, demo_page(site)) is not None
 
 
@@ -191,28 +175,19 @@ def test_the_real_examples_run_on_the_pinned_release_and_fail_when_its_line_is_w
     fails, and the other release's variant is not what is checked."""
     assert pages.torch_version().public == requirements(ROOT)["torch"]
     kinks = (ROOT / "snippets" / "autograd" / "kinks.py").read_text()
-    assert "# >[torch<2.14] clamp(x, min=0): 1.0" in kinks
-    target = site / "snippets" / "demo" / "kinks.py"
+    here, there = (f"# >[torch{c}] clamp(x, min=0): " for c in ("<2.14", ">=2.14"))
+    assert here + "1.0" in kinks
     # The statement whose output is checked: the failure names its line.
     line = kinks.split("\n").index("for name, fn in ways.items():") + 1
     for old, new, fails in [
         ("", "", False),
-        (
-            "# >[torch<2.14] clamp(x, min=0): 1.0",
-            "# >[torch<2.14] clamp(x, min=0): 0.0",
-            True,
-        ),
-        (
-            "# >[torch>=2.14] clamp(x, min=0): 0.0",
-            "# >[torch>=2.14] clamp(x, min=0): 9.0",
-            False,
-        ),
+        (here + "1.0", here + "0.0", True),
+        (there + "0.0", there + "9.0", False),
     ]:
-        target.write_text(kinks.replace(old, new) if old else kinks)
+        snippet(site, "kinks.py", kinks.replace(old, new) if old else kinks)
         failure = page_failure(site, demo_page(site, "snippets/demo/kinks.py:kinks"))
         assert (failure is not None) == fails, (old, new, failure)
-        if fails:
-            assert f"snippets/demo/kinks.py, line {line}" in str(failure)
+        assert not fails or f"snippets/demo/kinks.py, line {line}" in str(failure)
 
 
 # ---------------------------------------------------------------- prose values
@@ -232,45 +207,26 @@ Up to torch 2.13 it is 1; from 2.14 on, 2.
 
 def test_a_prose_value_with_a_condition_is_evaluated_only_on_those_releases():
     first, second = prose_value_pairs('[torch<2.14] len("x") -> 1; len("y") -> 1')
-    assert (first.condition, first.expression, first.text) == (
-        SpecifierSet("<2.14"),
-        'len("x")',
-        "1",
-    )
-    assert second.condition is None
+    assert first.condition == SpecifierSet("<2.14") and second.condition is None
+    assert (first.expression, first.text) == ('len("x")', "1")
     # A list is still an expression: only "[torch" and an operator make a condition.
     assert prose_value_pairs("[1, 2][0] -> 1")[0].expression == "[1, 2][0]"
     with pytest.raises(ValueError, match="holds for none of the supported"):
         prose_value_pairs("[torch>=9] x -> 1")
 
 
-@pytest.mark.parametrize("release", ["2.13.0", "2.14.1"])
-def test_prose_values_hold_on_each_release(site, monkeypatch, release):
-    running(monkeypatch, release)
-    assert page_failure(site, page(site, "en/prose.md", PROSE)) is None
+X, XX = ('len("x") -> 1', 'len("x") -> 3'), ('len("xx") -> 2', 'len("xx") -> 3')
+TWO = ("from 2.14 on, 2.", "from 2.14 on, two.")
 
 
 @pytest.mark.parametrize(
     "release, broken, says",
     [
         # the release's own pair is evaluated: a wrong value fails
-        (
-            "2.13.0",
-            ('len("x") -> 1', 'len("x") -> 3'),
-            'the prose says 3 for len("x"), the code gives 1',
-        ),
-        (
-            "2.14.1",
-            ('len("xx") -> 2', 'len("xx") -> 3'),
-            'the prose says 3 for len("xx"), the code gives 2',
-        ),
-        # the other release's pair is not evaluated, but the prose must still state its
-        # value
-        (
-            "2.13.0",
-            ("from 2.14 on, 2.", "from 2.14 on, two."),
-            "'2' (len(\"xx\"), on torch >=2.14) does not appear",
-        ),
+        ("2.13.0", X, 'the prose says 3 for len("x"), the code gives 1'),
+        ("2.14.1", XX, 'the prose says 3 for len("xx"), the code gives 2'),
+        # the other release's pair is not evaluated, but the prose must state its value
+        ("2.13.0", TWO, "'2' (len(\"xx\"), on torch >=2.14) does not appear"),
     ],
 )
 def test_a_wrong_prose_value_fails_on_its_release(
@@ -298,71 +254,52 @@ print("new" if release >= (2, 14) else "old")
 
 
 def test_the_downloads_print_what_the_page_expects_here(site, tmp_path_factory):
-    (site / "snippets" / "demo" / "reader.py").write_text(READER)
+    snippet(site, "reader.py", READER)
     path = demo_page(site, "snippets/demo/reader.py")
     assert page_failure(site, path) is None
     downloads = make_downloads(path, Site("", "en", {"en": "Demo"}), site)
-    intro = downloads.notebook.cells[0].source
-    assert TEXTS["en"]["output_versions"] in intro
+    assert TEXTS["en"]["output_versions"] in downloads.notebook.cells[0].source
     assert TEXTS["en"]["output_versions"] in downloads.script
     # The download keeps every variant with its condition, as the page shows it.
     assert "# >[torch<2.14] old\n# >[torch>=2.14] new" in downloads.script
     folder = tmp_path_factory.mktemp("reader")
     (folder / "demo.py").write_text(downloads.script, encoding="utf-8")
-    printed = subprocess.run(
-        [sys.executable, "demo.py"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    run = subprocess.run(
+        [sys.executable, "demo.py"], cwd=folder, capture_output=True, check=True
+    )
     (example,) = downloads.examples
     expected = shown_output(example.code)
-    *printed, said = printed.splitlines()
+    *printed, said = run.stdout.decode().splitlines()
     assert printed == expected
-    assert said.startswith(
-        "✓ 2 of 2 outputs match the page"
-    )  # and the download's check says so
-    assert expected == [
-        "always",
-        "old" if pages.torch_version() < Version("2.14") else "new",
-    ]
+    # ...and the download's check says so.
+    assert said.startswith("✓ 2 of 2 outputs match the page")
+    release = "old" if pages.torch_version() < Version("2.14") else "new"
+    assert expected == ["always", release]
 
 
 def test_a_page_without_conditions_does_not_explain_them(site):
-    (site / "snippets" / "demo" / "plain.py").write_text('print("x")\n# > x\n')
-    downloads = make_downloads(
-        demo_page(site, "snippets/demo/plain.py"), Site("", "en", {"en": "Demo"}), site
-    )
+    snippet(site, "plain.py", 'print("x")\n# > x\n')
+    path = demo_page(site, "snippets/demo/plain.py")
+    downloads = make_downloads(path, Site("", "en", {"en": "Demo"}), site)
     assert TEXTS["en"]["output_versions"] not in downloads.script
 
 
 # ---------------------------------------------------------------- the report records
-# these failures
+
+FAILS = "snippets/demo/fails.py"
+ANSWER = "<!-- prose-values: n -> 4 -->\nThe answer is 4.\n"
 
 
 @pytest.mark.parametrize(
     "code, prose, kind, fields",
     [
-        (
-            'print("a")\n# > b\n# > c\n',
-            "",
-            "output",
-            {"file": "snippets/demo/fails.py", "line": 1, "shown": "b", "printed": "a"},
-        ),
+        ('print("a")\n# > b\n# > c\n', "", "output", {"file": FAILS, "line": 1}),
+        ('print("a")\n# > b\n# > c\n', "", "output", {"shown": "b", "printed": "a"}),
         ("x = 1\n# > b\n", "", "output", {"shown": "b", "printed": None}),
-        (
-            'raise ValueError("no")\n',
-            "",
-            "exception",
-            {"file": "snippets/demo/fails.py", "error": "ValueError: no"},
-        ),
-        (
-            "n = 3\n",
-            "<!-- prose-values: n -> 4 -->\nThe answer is 4.\n",
-            "value",
-            {"file": "docs/en/fails.md", "said": "4", "expression": "n", "got": "3"},
-        ),
+        ('raise ValueError("no")\n', "", "exception", {"error": "ValueError: no"}),
+        ('raise ValueError("no")\n', "", "exception", {"file": FAILS}),
+        ("n = 3\n", ANSWER, "value", {"file": "docs/en/fails.md", "said": "4"}),
+        ("n = 3\n", ANSWER, "value", {"expression": "n", "got": "3"}),
     ],
 )
 def test_the_report_records_each_kind_of_failure_as_the_pages_made_it(
@@ -371,15 +308,9 @@ def test_the_report_records_each_kind_of_failure_as_the_pages_made_it(
     """ptdocs.pages makes each failure as data, and the report's own pytest hook
     carries it with the test's report to the file the stamps read; nothing reads it
     back out of the words. Real failures, not copies."""
-    (site / "snippets" / "demo" / "fails.py").write_text(code)
-    failure = page_failure(
-        site,
-        page(
-            site,
-            "en/fails.md",
-            f'# Fails\n\n```python\n--8<-- "snippets/demo/fails.py"\n```\n\n{prose}',
-        ),
-    )
+    snippet(site, "fails.py", code)
+    body = f'# Fails\n\n```python\n--8<-- "{FAILS}"\n```\n\n{prose}'
+    failure = page_failure(site, page(site, "en/fails.md", body))
     assert failure is not None
     report = SimpleNamespace(user_properties=[])
     hook = ExampleReport(site).pytest_runtest_makereport(
