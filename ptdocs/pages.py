@@ -252,11 +252,9 @@ def has_conditioned_output(source: str) -> bool:
 @lru_cache(maxsize=1)
 def torch_version() -> Version:
     """The release of the torch the examples run with (read without importing it)."""
-    torch = sys.modules.get("torch")
+    running = getattr(sys.modules.get("torch"), "__version__", None)
     try:
-        return Version(
-            str(getattr(torch, "__version__", None) or metadata.version("torch"))
-        )
+        return Version(str(running or metadata.version("torch")))
     except (metadata.PackageNotFoundError, InvalidVersion) as error:
         raise OutputError(
             f"output conditioned on the torch release, but no torch release "
@@ -327,8 +325,7 @@ def prose_value_pairs(pairs: str) -> tuple[ProseValue, ...]:
     values = []
     for pair in filter(str.strip, pairs.split(";")):
         pair, condition = pair.strip(), None
-        found = _PAIR_CONDITION.match(pair)
-        if found:
+        if found := _PAIR_CONDITION.match(pair):
             condition = release_condition(found["condition"].strip())
             pair = pair[found.end() :]
         expression, arrow, text = pair.rpartition("->")
@@ -338,8 +335,7 @@ def prose_value_pairs(pairs: str) -> tuple[ProseValue, ...]:
                 f"write each pair as 'EXPRESSION -> TEXT', not {pair.strip()!r}"
             )
         spec = None
-        found = _SPEC.search(expression)
-        if found:
+        if found := _SPEC.search(expression):
             spec, expression = found["spec"], expression[: found.start()].strip()
         try:
             compile(expression, "<prose-values>", "eval")
@@ -396,10 +392,9 @@ def polynomial(coefficients: list) -> str:
         if c == 0:
             continue
         size = format(abs(c), "g") if isinstance(c, float) else str(abs(c))
-        if power and abs(c) == 1:
-            size = ""
-        if power:
-            size += "x" + (str(power).translate(_SUPERSCRIPT) if power > 1 else "")
+        if power:  # x, not 1x; x³, not x3
+            size = ("" if abs(c) == 1 else size) + "x"
+            size += str(power).translate(_SUPERSCRIPT) if power > 1 else ""
         terms.append(("− " if c < 0 else "+ ") + size)
     if not terms:
         return "0"
@@ -417,12 +412,9 @@ class ProseValuesParser(_Parser):
             line = document.text.count("\n", 0, match.start()) + 1
             start, end = match.span()
             try:
-                parsed = ProseValues(
-                    page,
-                    line,
-                    prose_value_pairs(match["pairs"]),
-                    _following_paragraph(document.text, match.end()),
-                )
+                values = prose_value_pairs(match["pairs"])
+                paragraph = _following_paragraph(document.text, match.end())
+                parsed = ProseValues(page, line, values, paragraph)
                 if match["after"] is not None:
                     # An empty region just after the block: evaluated in its place.
                     start = end = self._end_of_block(document, match)
