@@ -364,9 +364,8 @@ def format_value(value, spec: str | None) -> str:
     if callable(item) and getattr(value, "ndim", 0) == 0:  # 0-dim tensor, NumPy scalar
         value = item()
     if spec == WORDS:
-        return (
-            str(value) if isinstance(value, int) else f"{value!r}, not a whole number"
-        )
+        whole = isinstance(value, int)
+        return str(value) if whole else f"{value!r}, not a whole number"
     if spec == POWER_OF_TWO:
         mantissa, exponent = math.frexp(value)
         if mantissa != 0.5:
@@ -465,12 +464,11 @@ def check_prose_values(example) -> str | None:
             problems.append(f"{value.expression}: {type(error).__name__}: {error}")
             continue
         if got != value.text:
+            said, expression = value.text, value.expression
             if not problems:
-                said, expression = value.text, value.expression
                 first = dict(kind="value", said=said, expression=expression, got=got)
             problems.append(
-                f"the prose says {value.text} for {value.expression}, the "
-                f"code gives {got}"
+                f"the prose says {said} for {expression}, the code gives {got}"
             )
         else:
             problems += _unstated(value, paragraph, page)
