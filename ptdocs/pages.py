@@ -53,6 +53,8 @@ class Block:
 
 
 class _Parser:
+    """What both parsers read a page with: the repository root, the fence lexer."""
+
     def __init__(self, root=ROOT) -> None:
         self.root = root
         self.lexer = RawFencedCodeBlockLexer(info_pattern=INFO)
