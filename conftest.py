@@ -16,43 +16,33 @@ from ptdocs.site_build import BuildFailed, SiteBuildPlugin
 
 def _accelerator():
     """The accelerator type the examples run on ("cuda", "mps", ...), or None for the
-    CPU alone.
+    CPU alone. PTDOCS_NO_ACCELERATOR=1 hides one that torch reports but the machine
+    cannot use: GitHub's arm64 macOS runners report MPS, which they do not support."""
+    import torch  # here: pytest-xdist's controller runs no example, needs no torch
 
-    PTDOCS_NO_ACCELERATOR=1 hides one that torch reports but the machine cannot use:
-    GitHub's arm64 macOS runners report MPS, which they do not support (see
-    .github/workflows/site.yml)."""
-    # here, not at the top: pytest-xdist's controller runs no example and need not load
-    # it
-    import torch
-
-    if (
-        os.environ.get("PTDOCS_NO_ACCELERATOR") == "1"
-        or not torch.accelerator.is_available()
-    ):
+    hidden = os.environ.get("PTDOCS_NO_ACCELERATOR") == "1"
+    if hidden or not torch.accelerator.is_available():
         return None
     return torch.accelerator.current_accelerator().type
 
 
 def _setup(namespace):
-    # What the examples import first (torch, and what the first optimizer and
-    # assert_close import), then frozen: the garbage collector no longer walks it, about
-    # a quarter of what the examples cost in the worker.
+    # What the examples import first, then frozen: the garbage collector no longer walks
+    # it, about a quarter of what the examples cost in the worker.
     preload()
     gc.collect()  # garbage of earlier pages is freed, not frozen for good
     gc.freeze()
-    # Names a page's skip directives may use: <!-- skip: next if(not HAS_ACCELERATOR,
-    # reason="...") --> (ptdocs/downloads.py SETUP_NAMES gives the downloads the same
-    # names).
+    # Names a page's skip directives may use, <!-- skip: next if(not HAS_ACCELERATOR,
+    # reason="...") -->, as ptdocs/downloads.py SETUP_NAMES gives the downloads.
     namespace["ACCELERATOR"] = _accelerator()
     namespace["HAS_ACCELERATOR"] = namespace["ACCELERATOR"] is not None
 
 
+# "*.md" is matched from the right: pages in nested folders are collected too.
 pages = Sybil(
     parsers=[SkipParser(), PageBlockParser(), ProseValuesParser()],
     path="docs",
-    patterns=[
-        "*.md"
-    ],  # matched from the right: pages in nested folders are collected too
+    patterns=["*.md"],
     setup=_setup,
     name="pages",
 )
@@ -98,10 +88,9 @@ def pytest_collection_modifyitems(items):
 
 
 def pytest_configure(config):
-    config.pluginmanager.register(
-        ExampleReport(config.rootpath), "ptdocs-example-report"
-    )
-    config.pluginmanager.register(SiteBuildPlugin(config), "ptdocs-site-build")
+    register = config.pluginmanager.register
+    register(ExampleReport(config.rootpath), "ptdocs-example-report")
+    register(SiteBuildPlugin(config), "ptdocs-site-build")
 
 
 @pytest.fixture(scope="session")

@@ -33,13 +33,7 @@ from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 
 from . import catalog, output_check
 from .layout import language
-from .output_check import (
-    CONDITION_EXAMPLE,
-    OUTPUT,
-    OutputError,
-    matches,
-    shown,
-)
+from .output_check import CONDITION_EXAMPLE, OUTPUT, OutputError, matches, shown
 from .snippets import ROOT, Include, IncludeError, expand, include_target
 from .versions import SUPPORTED
 
@@ -58,17 +52,25 @@ class Block:
     includes: tuple[Include, ...]
 
 
-class PageBlockParser:
-    """A Sybil parser: one example per Python block of a Markdown page."""
+class _Parser:
+    """What both parsers read a page with: the repository root, the fence lexer."""
 
     def __init__(self, root=ROOT) -> None:
         self.root = root
         self.lexer = RawFencedCodeBlockLexer(info_pattern=INFO)
 
-    def __call__(self, document):
+    def python_blocks(self, document):
+        """The regions of the page's Python blocks, in page order."""
         for region in self.lexer(document):
-            if region.lexemes["language"].lower() not in PYTHON:
-                continue
+            if region.lexemes["language"].lower() in PYTHON:
+                yield region
+
+
+class PageBlockParser(_Parser):
+    """A Sybil parser: one example per Python block of a Markdown page."""
+
+    def __call__(self, document):
+        for region in self.python_blocks(document):
             line = document.text.count("\n", 0, region.start) + 1
             page = catalog.relative(document.path, self.root)
             region.parsed = _block(page, line, str(region.lexemes["source"]), self.root)
@@ -117,17 +119,12 @@ class Failure(str):
         return failure
 
 
-def _other(text: str, file=None, line=None, message=None, where="") -> Failure:
+def _other(text: str, file=None, line=None, where="") -> Failure:
     """A failure of no particular kind; with ``file``, its text starts there."""
     if file is None:
         return Failure(text, kind="other", message=text)
-    return Failure(
-        f"{file}, line {line}{where}: {text}",
-        file=file,
-        line=line,
-        kind="other",
-        message=text if message is None else message,
-    )
+    full = f"{file}, line {line}{where}: {text}"
+    return Failure(full, file=file, line=line, kind="other", message=text)
 
 
 def evaluate(example) -> str | None:
@@ -137,8 +134,7 @@ def evaluate(example) -> str | None:
         return _other(block)
     for include in block.includes:
         shown_on = f"{block.page}, line {block.line}"
-        failure = run_include(include, example.namespace, shown_on=shown_on)
-        if failure:
+        if failure := run_include(include, example.namespace, shown_on):
             return failure
     return None
 
@@ -204,12 +200,8 @@ def release_condition(condition: str) -> SpecifierSet:
             f"cannot read the condition [{condition}] ({reason}); write it as in "
             f"{CONDITION_EXAMPLE}, a version specifier after torch"
         ) from None
-    if (
-        canonicalize_name(requirement.name) != "torch"
-        or requirement.extras
-        or requirement.url
-        or requirement.marker
-    ):
+    other = requirement.extras or requirement.url or requirement.marker
+    if canonicalize_name(requirement.name) != "torch" or other:
         raise ValueError(
             f"the condition [{condition}] may only name torch releases, "
             f"as in {CONDITION_EXAMPLE}"
@@ -238,13 +230,10 @@ def release_condition(condition: str) -> SpecifierSet:
 
 
 # The rules of ptdocs.output_check, with a condition read as above.
-output_line = partial(output_check.output_line, read_condition=release_condition)
-output_comments = partial(
-    output_check.output_comments, read_condition=release_condition
-)
-_expected_outputs = partial(
-    output_check.expected_outputs, read_condition=release_condition
-)
+_read = {"read_condition": release_condition}
+output_line = partial(output_check.output_line, **_read)
+output_comments = partial(output_check.output_comments, **_read)
+_expected_outputs = partial(output_check.expected_outputs, **_read)
 
 
 def shown_output(source: str, version: Version | str | None = None) -> list[str]:
@@ -265,11 +254,9 @@ def has_conditioned_output(source: str) -> bool:
 @lru_cache(maxsize=1)
 def torch_version() -> Version:
     """The release of the torch the examples run with (read without importing it)."""
-    torch = sys.modules.get("torch")
+    running = getattr(sys.modules.get("torch"), "__version__", None)
     try:
-        return Version(
-            str(getattr(torch, "__version__", None) or metadata.version("torch"))
-        )
+        return Version(str(running or metadata.version("torch")))
     except (metadata.PackageNotFoundError, InvalidVersion) as error:
         raise OutputError(
             f"output conditioned on the torch release, but no torch release "
@@ -303,22 +290,12 @@ def _listing(lines: list[str]) -> str:
 
 # <!-- prose-values: x.grad.item() -> 6; area :.2f -> 12.57; [torch<2.14] y -> 1 -->
 # Each EXPR evaluated in the page's namespace where the comment stands, formatted with
-# its spec (else a float with "g", anything else with str()), gives TEXT, which appears
-# in the paragraph below. A conditioned pair is evaluated only on its releases, but its
-# TEXT must appear on every release, since the prose states it. The spec ":words" is
-# for a count the prose spells out: the value must give TEXT (a whole number, so the
-# comment is the same in every language) and the paragraph must hold that number in
-# words in the page's language ("four", «cuatro»), as num2words writes it. The spec
-# ":pow2" writes an exact power of two as the prose does: 2⁻²⁴; ":pow10" writes a power
-# of ten, the float nearest it (as 1e-6 is), as the prose does: 1e-6. ":poly" writes a
-# list of coefficients, lowest power first (numpy.polynomial's order), as the prose
-# writes the polynomial: [1, -2, 0, 3] is 3x³ − 2x + 1.
+# its spec, gives TEXT, which appears in the paragraph below; a conditioned pair is
+# evaluated only on its releases, but its TEXT must appear on every release. With
+# ``after "TARGET"`` the comment is evaluated just after the first Python block below
+# that includes TARGET. The specs (words, pow2, pow10, poly): CONTRIBUTING.md.
 WORDS, POWER_OF_TWO, POWER_OF_TEN, POLYNOMIAL = "words", "pow2", "pow10", "poly"
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-#
-# <!-- prose-values after "snippets/demo/circle.py:area": area :.2f -> 12.57 -->
-# waits for the first Python block below that includes that target, and is evaluated
-# just after it: for a paragraph that states what the blocks below it compute.
 PROSE_VALUES = re.compile(
     r'<!--[ \t]*prose-values(?:[ \t]+after[ \t]+"(?P<after>[^"\n]+)")?[ \t]*:'
     r"(?P<pairs>.*?)-->",
@@ -350,8 +327,7 @@ def prose_value_pairs(pairs: str) -> tuple[ProseValue, ...]:
     values = []
     for pair in filter(str.strip, pairs.split(";")):
         pair, condition = pair.strip(), None
-        found = _PAIR_CONDITION.match(pair)
-        if found:
+        if found := _PAIR_CONDITION.match(pair):
             condition = release_condition(found["condition"].strip())
             pair = pair[found.end() :]
         expression, arrow, text = pair.rpartition("->")
@@ -361,8 +337,7 @@ def prose_value_pairs(pairs: str) -> tuple[ProseValue, ...]:
                 f"write each pair as 'EXPRESSION -> TEXT', not {pair.strip()!r}"
             )
         spec = None
-        found = _SPEC.search(expression)
-        if found:
+        if found := _SPEC.search(expression):
             spec, expression = found["spec"], expression[: found.start()].strip()
         try:
             compile(expression, "<prose-values>", "eval")
@@ -391,9 +366,8 @@ def format_value(value, spec: str | None) -> str:
     if callable(item) and getattr(value, "ndim", 0) == 0:  # 0-dim tensor, NumPy scalar
         value = item()
     if spec == WORDS:
-        return (
-            str(value) if isinstance(value, int) else f"{value!r}, not a whole number"
-        )
+        whole = isinstance(value, int)
+        return str(value) if whole else f"{value!r}, not a whole number"
     if spec == POWER_OF_TWO:
         mantissa, exponent = math.frexp(value)
         if mantissa != 0.5:
@@ -419,10 +393,9 @@ def polynomial(coefficients: list) -> str:
         if c == 0:
             continue
         size = format(abs(c), "g") if isinstance(c, float) else str(abs(c))
-        if power and abs(c) == 1:
-            size = ""
-        if power:
-            size += "x" + (str(power).translate(_SUPERSCRIPT) if power > 1 else "")
+        if power:  # x, not 1x; x³, not x3
+            size = ("" if abs(c) == 1 else size) + "x"
+            size += str(power).translate(_SUPERSCRIPT) if power > 1 else ""
         terms.append(("− " if c < 0 else "+ ") + size)
     if not terms:
         return "0"
@@ -430,26 +403,19 @@ def polynomial(coefficients: list) -> str:
     return " ".join([("−" if first[0] == "−" else "") + first[2:], *terms[1:]])
 
 
-class ProseValuesParser:
+class ProseValuesParser(_Parser):
     """A Sybil parser: each ``prose-values`` comment is an example, in page order."""
-
-    def __init__(self, root=ROOT) -> None:
-        self.root = root
-        self.lexer = RawFencedCodeBlockLexer(info_pattern=INFO)
 
     def __call__(self, document):
         page = catalog.relative(document.path, self.root)
         waiting = set()  # the ends of the blocks a comment waits for
         for match in PROSE_VALUES.finditer(document.text):
             line = document.text.count("\n", 0, match.start()) + 1
-            start, end = match.start(), match.end()
+            start, end = match.span()
             try:
-                parsed = ProseValues(
-                    page,
-                    line,
-                    prose_value_pairs(match["pairs"]),
-                    _following_paragraph(document.text, match.end()),
-                )
+                values = prose_value_pairs(match["pairs"])
+                paragraph = _following_paragraph(document.text, match.end())
+                parsed = ProseValues(page, line, values, paragraph)
                 if match["after"] is not None:
                     # An empty region just after the block: evaluated in its place.
                     start = end = self._end_of_block(document, match)
@@ -461,19 +427,15 @@ class ProseValuesParser:
                     waiting.add(end)
             except ValueError as error:
                 parsed = f"{page}, line {line}: prose-values: {error}"
-                start, end = match.start(), match.end()
+                start, end = match.span()
             yield Region(start, end, parsed, check_prose_values)
 
     def _end_of_block(self, document, match) -> int:
         """Where the first Python block below ``match`` that includes its ``after``
         target ends."""
-        for region in self.lexer(document):
-            if (
-                region.start > match.end()
-                and region.lexemes["language"].lower() in PYTHON
-                and match["after"]
-                in map(include_target, str(region.lexemes["source"]).splitlines())
-            ):
+        for region in self.python_blocks(document):
+            targets = map(include_target, str(region.lexemes["source"]).splitlines())
+            if region.start > match.end() and match["after"] in targets:
                 return region.end
         raise ValueError(f'no Python block below includes "{match["after"]}"')
 
@@ -494,12 +456,8 @@ def check_prose_values(example) -> str | None:
                 problems.append(f"{value.expression}: {error}")
                 continue
             if not output_check.release_holds(value.condition, version):
-                if missing := _unstated(value, paragraph, page):  # stated all the same
-                    text, label = missing
-                    problems.append(
-                        f"{text!r} ({label}, on torch {value.condition}) does not "
-                        "appear in the paragraph below"
-                    )
+                on = f", on torch {value.condition}"  # not run, but stated all the same
+                problems += _unstated(value, paragraph, page, on)
                 continue
         try:
             # The expression the page's author wrote, in the page's own namespace.
@@ -508,50 +466,39 @@ def check_prose_values(example) -> str | None:
             problems.append(f"{value.expression}: {type(error).__name__}: {error}")
             continue
         if got != value.text:
+            said, expression = value.text, value.expression
+            if not problems:
+                first = dict(kind="value", said=said, expression=expression, got=got)
             problems.append(
-                f"the prose says {value.text} for {value.expression}, the "
-                f"code gives {got}"
+                f"the prose says {said} for {expression}, the code gives {got}"
             )
-            first = first or {
-                "kind": "value",
-                "said": value.text,
-                "expression": value.expression,
-                "got": got,
-            }
-        elif missing := _unstated(value, paragraph, page):
-            text, label = missing
-            problems.append(
-                f"{text!r} ({label}) does not appear in the paragraph below"
-            )
+        else:
+            problems += _unstated(value, paragraph, page)
     if not problems:
         return None
-    if first is None or not problems[0].startswith("the prose says"):
-        first = {"kind": "other", "message": problems[0]}
+    first = first or {"kind": "other", "message": problems[0]}
     listed = "".join(f"    {problem}\n" for problem in problems)
     return Failure(
         f"{page}, line {line}: prose-values:\n{listed}", file=page, line=line, **first
     )
 
 
-def _unstated(value: ProseValue, paragraph: str, page: str) -> tuple[str, str] | None:
-    """(the text looked for, what it stands for) when the paragraph lacks it."""
-    if value.spec == WORDS and value.text.isdigit():
-        word = in_words(int(value.text), page)
-        if not appears(word, paragraph, words=True):
-            return word, f"{value.expression} in words"
-    elif not appears(value.text, paragraph):
-        return value.text, value.expression
-    return None
+def _unstated(value: ProseValue, paragraph: str, page: str, on: str = "") -> list[str]:
+    """The problem, if any, of a paragraph that lacks the value's text (a count: in
+    words, with the spec ``words``)."""
+    words = value.spec == WORDS and value.text.isdigit()
+    text = in_words(int(value.text), page) if words else value.text
+    if appears(text, paragraph, words=words):
+        return []
+    label = f"{value.expression} in words" if words else value.expression
+    return [f"{text!r} ({label}{on}) does not appear in the paragraph below"]
 
 
 def appears(text: str, paragraph: str, words: bool = False) -> bool:
     """``text`` occurs in ``paragraph`` as a whole number or word: 6 is not found in
     16 or 6.5; a number in words in any case ("Four" at a sentence's start)."""
-    flags = re.IGNORECASE if words else 0
-    found = re.search(
-        rf"(?<![\w.]){re.escape(text)}(?![\w]|[.,]\d)", paragraph, flags=flags
-    )
-    return found is not None
+    pattern = rf"(?<![\w.]){re.escape(text)}(?![\w]|[.,]\d)"
+    return re.search(pattern, paragraph, flags=re.I if words else 0) is not None
 
 
 def in_words(number: int, page: str) -> str:

@@ -51,9 +51,8 @@ def expand(
     last = first + len(shown) - 1
     left = tuple(place for place in untranslated if first <= place.line <= last)
     include = Include(target, rel, first, tuple(shown), language, left)
-    if check and _visible(shown) != _visible(
-        pymdownx_expansion(target, root, language)
-    ):
+    site = pymdownx_expansion(target, root, language) if check else shown
+    if _visible(shown) != _visible(site):
         raise IncludeError(
             f'--8<-- "{target}": the test harness and pymdownx.snippets expand this '
             "include differently; the tests would not run what the page shows"
@@ -88,13 +87,8 @@ class _TranslatingSnippets(SnippetPreprocessor):
         path = Path(target["snippet"])
         if target["is_url"] or path.suffix not in catalog.SUFFIXES:
             return lines
-        translated, _ = _lines(path, self.root, self.language)
-        selected = self.select_snippet_lines(translated, target)  # same section
-        if len(selected) != len(lines):  # cannot happen: translation keeps every line
-            raise IncludeError(
-                f"{path}: translating the comments changed the number of lines"
-            )
-        return selected
+        translated, _ = _lines(path, self.root, self.language)  # line for line
+        return self.select_snippet_lines(translated, target)  # the same section
 
 
 class CommentLanguage(Extension):
@@ -106,20 +100,14 @@ class CommentLanguage(Extension):
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md):
-        snippets = [
-            e for e in md.registeredExtensions if isinstance(e, SnippetExtension)
-        ]
-        if not snippets:
+        found = (e for e in md.registeredExtensions if isinstance(e, SnippetExtension))
+        if (snippets := next(found, None)) is None:
             raise IncludeError(
                 "CommentLanguage needs pymdownx.snippets, loaded before it"
             )
-        md.preprocessors.register(
-            _TranslatingSnippets(
-                snippets[0].getConfigs(), md, self.language, self.root
-            ),
-            "snippet",
-            32,
-        )
+        config = snippets.getConfigs()
+        translating = _TranslatingSnippets(config, md, self.language, self.root)
+        md.preprocessors.register(translating, "snippet", 32)
 
 
 class _TagTolerantLoader(yaml.SafeLoader):
@@ -130,19 +118,13 @@ _TagTolerantLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
 
 
 @functools.cache
-def site_config(root: Path) -> dict:
-    """The repository's mkdocs.yml as plain data (shared: copy before changing it)."""
-    text = (root / "mkdocs.yml").read_text(encoding="utf-8")
-    return yaml.load(text, Loader=_TagTolerantLoader)
-
-
-@functools.cache
 def snippet_preprocessor(root: Path = ROOT, language: str = catalog.SOURCE):
     """pymdownx.snippets' preprocessor as mkdocs.yml configures it, in a language as
     that language's build has it; one per root and language (building the Markdown
     instance was most of what checking an include cost)."""
     root = Path(root)
-    for extension in site_config(root).get("markdown_extensions", []):
+    config = yaml.load((root / "mkdocs.yml").read_bytes(), Loader=_TagTolerantLoader)
+    for extension in config.get("markdown_extensions", []):
         if isinstance(extension, dict) and "pymdownx.snippets" in extension:
             settings = dict(extension["pymdownx.snippets"] or {})
             break
