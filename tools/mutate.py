@@ -594,12 +594,18 @@ class PageResult:
     outcomes = property(lambda r: [o for s in r.sections for o in s.outcomes])
 
 
+def page_sections(runner: PageRunner, patterns, skipped=None) -> list[Section]:
+    """The page's (matching) sections, without mutants: all that a page failing
+    unmutated gets, since its snippets may not even parse."""
+    targets = [include.target for include in runner.includes()]
+    wanted = (t for t in targets if not patterns or any(p in t for p in patterns))
+    return [Section(t, (skipped or {}).get(t)) for t in dict.fromkeys(wanted)]
+
+
 def sections_of(runner: PageRunner, patterns, limit, skipped=None) -> list[Section]:
     """The page's (matching) sections and their mutants, each knowing the names the
     page bound before it; a section the page skips has none."""
-    targets = [include.target for include in runner.includes()]
-    wanted = (t for t in targets if not patterns or any(p in t for p in patterns))
-    sections = {t: Section(t, (skipped or {}).get(t)) for t in dict.fromkeys(wanted)}
+    sections = {s.target: s for s in page_sections(runner, patterns, skipped)}
     defined: set[str] = set()
     for include in runner.includes():
         source = include.padded_source
@@ -622,7 +628,7 @@ def mutate_page(
     failure, skipped = runner.run()
     result = PageResult(name, [], failure, time.monotonic() - start)
     if failure:
-        result.sections = sections_of(runner, list(patterns), 0)
+        result.sections = page_sections(runner, list(patterns))
         return result
     result.sections = sections_of(runner, list(patterns), limit, skipped)
     owner = {m: section for section in result.sections for m in section.mutants}
