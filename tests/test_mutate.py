@@ -329,6 +329,18 @@ def test_a_page_that_fails_unmutated_is_reported_and_not_mutated(site, pages, ca
     assert "the page fails WITHOUT any mutant (output)" in capsys.readouterr().out
 
 
+def test_a_snippet_that_does_not_parse_is_reported_not_a_traceback(site, pages, capsys):
+    """The unmutated run fails on it; the tool must say so, never parse it for
+    mutants."""
+    snippet = site / "snippets" / "demo" / "checks.py"
+    snippet.write_text(SNIPPET.replace("z = t * 2 + 1", "z = t * 2 +"))
+    assert run(site, pages, "docs/en/demo.md") == 2
+    out = capsys.readouterr().out
+    assert "the page fails WITHOUT any mutant" in out
+    assert "invalid syntax" in out
+    assert "; a page fails without any mutant" in out.strip().splitlines()[-1]
+
+
 def test_the_time_budget_leaves_mutants_untried_and_says_so(site, pages, capsys):
     assert run(site, pages, "docs/en/demo.md", "--budget", "1e-9") == 3
     assert "the time budget ran out" in capsys.readouterr().out

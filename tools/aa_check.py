@@ -81,8 +81,13 @@ def side(paths) -> str:
 def abba(first, second) -> list:
     """A1 B1 B2 A2 A3 B3 ...: each side's runs sit alike in time, so that a machine
     that slows (or speeds up) steadily during a pair weighs on both sides equally."""
-    pairs = zip(first, second, strict=True)
-    return [run for i, both in enumerate(pairs) for run in both[:: (-1) ** i]]
+    order = []
+    for index, (a, b) in enumerate(zip(first, second, strict=True)):
+        if index % 2 == 0:
+            order += [a, b]
+        else:
+            order += [b, a]
+    return order
 
 
 def plant(source: Path, target: Path, factor: float = PLANTED) -> None:

@@ -77,10 +77,15 @@ class Mutant:
         sides = (self.before, self.after)
         return "  ->  ".join(" / ".join(map(_code, t.split("\n"))) for t in sides)
 
-    key = property(lambda self: f"{self.path}: {self.change}")
-    shown = property(
-        lambda self: f"{self.kind}: {self.path}:{self.line}: {self.change}"
-    )
+    @property
+    def key(self) -> str:
+        """The known list's key: the file and the change."""
+        return f"{self.path}: {self.change}"
+
+    @property
+    def shown(self) -> str:
+        """How the report names the mutant: its kind, where and what changed."""
+        return f"{self.kind}: {self.path}:{self.line}: {self.change}"
 
 
 def _code(line: str) -> str:
@@ -99,7 +104,13 @@ class Outcome:
     mutant: Mutant
     how: str = ""  # assertion / output / prose-values / error: X / timeout; "" survived
     where: str = ""  # the first line of the failure
-    status = property(lambda o: STATUS.get(o.how, "crashed") if o.how else "survived")
+
+    @property
+    def status(self) -> str:
+        """caught, crashed (an error or the time limit) or survived (nothing failed)."""
+        if not self.how:
+            return "survived"
+        return STATUS.get(self.how, "crashed")
 
 
 @dataclass
@@ -108,7 +119,11 @@ class Section:
     skipped: str | None = None  # the reason, when the page skips the block showing it
     mutants: list[Mutant] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
-    untried = property(lambda s: len(s.mutants) - len(s.outcomes))  # time budget
+
+    @property
+    def untried(self) -> int:
+        """The mutants the time budget left without a run."""
+        return len(self.mutants) - len(self.outcomes)
 
 
 # --------------------------------------------------------------------- mutants
@@ -591,15 +606,25 @@ class PageResult:
     baseline_failure: tuple[str, str] | None = None
     baseline_seconds: float = 0.0
     seconds: float = 0.0
-    outcomes = property(lambda r: [o for s in r.sections for o in s.outcomes])
+
+    @property
+    def outcomes(self) -> list[Outcome]:
+        """Every section's outcomes, in the page's order."""
+        return [outcome for section in self.sections for outcome in section.outcomes]
+
+
+def page_sections(runner: PageRunner, patterns, skipped=None) -> list[Section]:
+    """The page's (matching) sections, without mutants: all that a page failing
+    unmutated gets, since its snippets may not even parse."""
+    targets = [include.target for include in runner.includes()]
+    wanted = (t for t in targets if not patterns or any(p in t for p in patterns))
+    return [Section(t, (skipped or {}).get(t)) for t in dict.fromkeys(wanted)]
 
 
 def sections_of(runner: PageRunner, patterns, limit, skipped=None) -> list[Section]:
     """The page's (matching) sections and their mutants, each knowing the names the
     page bound before it; a section the page skips has none."""
-    targets = [include.target for include in runner.includes()]
-    wanted = (t for t in targets if not patterns or any(p in t for p in patterns))
-    sections = {t: Section(t, (skipped or {}).get(t)) for t in dict.fromkeys(wanted)}
+    sections = {s.target: s for s in page_sections(runner, patterns, skipped)}
     defined: set[str] = set()
     for include in runner.includes():
         source = include.padded_source
@@ -622,7 +647,7 @@ def mutate_page(
     failure, skipped = runner.run()
     result = PageResult(name, [], failure, time.monotonic() - start)
     if failure:
-        result.sections = sections_of(runner, list(patterns), 0)
+        result.sections = page_sections(runner, list(patterns))
         return result
     result.sections = sections_of(runner, list(patterns), limit, skipped)
     owner = {m: section for section in result.sections for m in section.mutants}
@@ -644,6 +669,27 @@ def counts(outcomes: list[Outcome]) -> str:
     return f"{len(outcomes)} tried, {each}"
 
 
+def _mark(
+    outcome: Outcome, known: dict[str, str], surviving: set[str], verbose: bool
+) -> str:
+    """What the report says under a mutant; "" for a catch, unless verbose."""
+    key = outcome.mutant.key
+    if outcome.status == "survived":
+        if key in known:
+            return f"survived, known: {known[key]}"
+        return "SURVIVED"
+    if outcome.status == "crashed":
+        return f"crashed ({outcome.how}): {outcome.where}"
+    if key in known and key not in surviving:
+        return (
+            f"caught ({outcome.how}), but LISTED as surviving: take it out "
+            f"of {KNOWN.name}"
+        )
+    if verbose:
+        return f"caught ({outcome.how}): {outcome.where}"
+    return ""
+
+
 def report(result: PageResult, known: dict[str, str], verbose: bool = False) -> None:
     surviving = {o.mutant.key for o in result.outcomes if o.status == "survived"}
     print(f"== {result.page} (run in {result.baseline_seconds:.1f} s unmutated)")
@@ -659,17 +705,7 @@ def report(result: PageResult, known: dict[str, str], verbose: bool = False) -> 
             line += f", {section.untried} not tried (time budget)"
         print(f"   {section.target}: {line}")
         for outcome in section.outcomes:
-            status, key = outcome.status, outcome.mutant.key
-            mark = {
-                "survived": f"survived, known: {known.get(key)}"
-                if key in known
-                else "SURVIVED",
-                "crashed": f"crashed ({outcome.how}): {outcome.where}",
-                "caught": f"caught ({outcome.how}): {outcome.where}" if verbose else "",
-            }[status]
-            if status == "caught" and key in known and key not in surviving:
-                mark = f"caught ({outcome.how}), but LISTED as surviving: take it out "
-                mark += f"of {KNOWN.name}"
+            mark = _mark(outcome, known, surviving, verbose)
             if mark:
                 print(f"      {outcome.mutant.shown}\n         {mark}")
     print(f"   {result.page}: {counts(result.outcomes)} in {result.seconds:.0f} s")
