@@ -223,6 +223,12 @@ def test_a_cell_that_did_not_run_keeps_its_row_with_the_error(tmp_path):
     assert results.plot_svg(shown, "en")
 
 
+def test_only_results_and_comparisons_have_a_plot():
+    # The drawing is chosen by what it is given, named; anything else is refused.
+    with pytest.raises(TypeError, match="no plot of a dict: results or a comparison"):
+        results.plot_svg({"latency": 1.0}, "en")
+
+
 def test_the_plot_draws_latency_against_batch_in_the_pages_language(tmp_path):
     en, es = _en_es(results.plot_svg, _load(tmp_path))
     assert en.lstrip().startswith("<?xml") and "<svg" in en
