@@ -1,6 +1,6 @@
 """ "Report a problem with this page": a new issue of ``repo_url``, filled in.
 
-The page's link (ptdocs/hooks/interface.py) and a downloaded page's check
+The page's link (ptdocs/hooks/report_link.py) and a downloaded page's check
 (ptdocs.output_check.issue_url) open .github/ISSUE_TEMPLATE/page-problem.yml with
 these fields filled in from the link's query; the reader adds what they saw.
 """

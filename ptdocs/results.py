@@ -544,13 +544,22 @@ COARSE_TICKS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200)
 COARSE_TICKS += (500, 1000)
 
 
-def plot_svg(data, language: str, scheme: str = "light") -> str:
-    """Results (draw) or a comparison (draw_comparison) as SVG in the scheme's style,
-    its words text in the language."""
+def plot_svg(
+    data: Results | compare.Comparison, language: str, scheme: str = "light"
+) -> str:
+    """The plot of ``data`` as SVG in the scheme's style, its words text in the
+    language: one run's results drawn by draw, a pair's comparison by draw_comparison.
+    One entry point for both, so that the plot cache (hooks/results.py) keys one
+    function's drawings."""
+    if isinstance(data, Results):
+        drawing = draw
+    elif isinstance(data, compare.Comparison):
+        drawing = draw_comparison
+    else:
+        raise TypeError(f"no plot of a {type(data).__name__}: results or a comparison")
     plt = _pyplot()
     ink = dict.fromkeys(INKED, SCHEMES[scheme]["ink"])
     with plt.rc_context(PLOT_STYLE | {"savefig.transparent": True} | ink):
-        drawing = draw if isinstance(data, Results) else draw_comparison
         figure = drawing(data, language, scheme)
         buffer = io.StringIO()
         figure.savefig(buffer, format="svg", metadata={"Date": None})

@@ -138,8 +138,10 @@ def result_from(
             f"object); rerun {rerun}"
         )
     torch = str(data["torch"])
-    # reports/examples.json names no release: any build (a nightly too) may have run it
-    release = parse_release(data["release"]) if "release" in data else public(torch)
+    # reports/examples.json names no release (or an empty one): any build (a nightly
+    # too) may have run it
+    release = data.get("release")
+    release = parse_release(str(release)) if release else public(torch)
     if public(torch) != release:
         raise VersionsError(f"{name}: says release {release} but ran torch {torch}")
     for page, entry in pages.items():

@@ -26,7 +26,7 @@ def load_hook(name):
 
 def alternates(html):
     """The language switcher's links, by language (the head's hreflang links are
-    removed, see ptdocs/hooks/search.py)."""
+    removed, see ptdocs/hooks/language_links.py)."""
     return {
         lang: href
         for href, lang in re.findall(

@@ -34,14 +34,8 @@ class Jupyter:
         return file.src_uri.endswith(".ipynb")
 
 
-class Config(SimpleNamespace):
-    def get(self, key, default=None):
-        return getattr(self, key, default)
-
-
 def config(interface, language="es"):
-    return Config(
-        repo_url="https://github.com/o/r",
+    return SimpleNamespace(
         extra={"interface": interface},
         mdx_configs={"toc": {"permalink": True}},
         plugins={
@@ -56,7 +50,9 @@ def page(src_uri):
 
 
 def test_a_notebook_page_gets_its_languages_labels_escaped():
-    html = hook.translated(NOTEBOOK, page("es/exercises/x.ipynb"), config(SPANISH))
+    html = hook.on_page_content(
+        NOTEBOOK, page("es/exercises/x.ipynb"), config(SPANISH), None
+    )
     assert html == (
         '<clipboard-copy ,="" aria-label="Copiar al portapapeles" for="cell-1"><div>'
         '<span class="notice" hidden="">Copiado</span></div></clipboard-copy>'
@@ -67,7 +63,8 @@ def test_a_notebook_page_gets_its_languages_labels_escaped():
 
 def test_other_pages_are_left_alone():
     assert (
-        hook.translated(NOTEBOOK, page("es/autograd.md"), config(SPANISH)) == NOTEBOOK
+        hook.on_page_content(NOTEBOOK, page("es/autograd.md"), config(SPANISH), None)
+        == NOTEBOOK
     )
 
 

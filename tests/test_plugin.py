@@ -36,11 +36,11 @@ def test_mkdocs_finds_both_plugins_by_their_entry_points():
 
 
 def _site(steps, monkeypatch, calls):
-    for name in ("search", "interface", "notebooks"):
+    for name in ("search", "code_weight", "notebooks"):
 
         def on_page_content(html, page, config, files, name=name):
             calls.append(name)
-            return None if name == "interface" else html + f"<{name}>"
+            return None if name == "code_weight" else html + f"<{name}>"
 
         monkeypatch.setattr(plugin.STEPS[name], "on_page_content", on_page_content)
     site = plugin.Site()
@@ -55,9 +55,9 @@ def test_the_steps_chosen_run_in_the_order_and_keep_the_page_when_one_returns_no
     monkeypatch,
 ):
     calls = []
-    collection = _site(["interface", "search", "notebooks"], monkeypatch, calls)
+    collection = _site(["search", "code_weight", "notebooks"], monkeypatch, calls)
     html = collection.on_page_content("<p>", page=None, config=None, files=None)
-    assert calls == ["notebooks", "search", "interface"]  # ORDER's, not the option's
+    assert calls == ["notebooks", "code_weight", "search"]  # ORDER's, not the option's
     assert html == "<p><notebooks><search>"
     calls.clear()
     collection = _site(["search", "notebooks"], monkeypatch, calls)

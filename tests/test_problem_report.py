@@ -92,9 +92,11 @@ def page_of(source: str, url: str):
 def test_the_link_names_the_page_its_language_commit_and_torch(
     config, source, url, text
 ):
-    from ptdocs.hooks import interface
+    from ptdocs.hooks import report_link
 
-    html = interface.with_report_link("<p>Lesson.</p>", page_of(source, url), config)
+    html = report_link.on_page_content(
+        "<p>Lesson.</p>", page_of(source, url), config, None
+    )
     assert html.startswith(
         '<p>Lesson.</p>\n<p class="ptdocs-report" data-search-exclude>'
     )
@@ -114,7 +116,7 @@ def test_the_link_names_the_page_its_language_commit_and_torch(
 
 
 def test_a_repository_that_is_not_on_github_stops_the_build(config):
-    from ptdocs.hooks import interface
+    from ptdocs.hooks import report_link
 
     with pytest.raises(PluginError, match="repo_url must be"):
-        interface.on_config({**config, "repo_url": "https://gitlab.com/o/r"})
+        report_link.on_config({**config, "repo_url": "https://gitlab.com/o/r"})

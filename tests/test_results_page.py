@@ -145,6 +145,11 @@ OLDER = "no noisy flag or no block times"  # what the page says of noise needs b
             r"records no csv_sha256 \(an older benchmark\); rerun python snippets",
         ),
         (dict(torch_build="2.12.0+cpu git 0 cuda none hip none"), "not the same run"),
+        (
+            dict(cells=13),
+            r"results/benchmark\.json describes 13 cells but results/benchmark\.csv "
+            "has 12 rows: not the same run",
+        ),
         ({"drop": ["memory"]}, r"not a benchmark CSV \(no memory column"),
         ({"drop": ["noisy"]}, OLDER),
         (dict(blocks=None), OLDER),
@@ -163,8 +168,8 @@ OLDER = "no noisy flag or no block times"  # what the page says of noise needs b
 )
 def test_untraceable_results_are_refused_in_one_clear_line(tmp_path, place, match):
     """No metadata, metadata without torch_build or date, another run's metadata (by
-    csv_sha256 or torch build), a CSV off the template or an older benchmark's, a noisy
-    flag or a latency that is no such thing."""
+    csv_sha256, torch build or count of cells), a CSV off the template or an older
+    benchmark's, a noisy flag or a latency that is no such thing."""
     _place(tmp_path, **place)
     with pytest.raises(results.ResultsError, match=match) as error:
         results.load(tmp_path)
@@ -216,6 +221,12 @@ def test_a_cell_that_did_not_run_keeps_its_row_with_the_error(tmp_path):
     assert "✗ did not run: RuntimeError: out of memory" in line and "<s>" not in line
     # a row without latency is not plotted, and does not break it
     assert results.plot_svg(shown, "en")
+
+
+def test_only_results_and_comparisons_have_a_plot():
+    # The drawing is chosen by what it is given, named; anything else is refused.
+    with pytest.raises(TypeError, match="no plot of a dict: results or a comparison"):
+        results.plot_svg({"latency": 1.0}, "en")
 
 
 def test_the_plot_draws_latency_against_batch_in_the_pages_language(tmp_path):

@@ -1,5 +1,5 @@
 """One search index per language (ptdocs/hooks/search.py): the split, the page's
-base, the build; the head's language links and code's invisible spans taken out."""
+base, the build."""
 
 import json
 import re
@@ -7,13 +7,11 @@ from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import urljoin
 
-import material
 import pytest
 from jinja2.utils import htmlsafe_json_dumps
 
 from ptdocs import results
 from ptdocs.hooks import search
-from ptdocs.snippets import ROOT
 
 CONFIG = {
     "lang": ["en", "es"],
@@ -357,22 +355,3 @@ def test_the_built_site_has_one_index_per_language(built_site):
         base = _config(html.read_text(encoding="utf-8"))["base"]
         root = "http://site/es/" if page.startswith("es/") else "http://site/"
         assert urljoin(f"http://site/{page}", base) == root, page
-
-
-def test_names_and_whitespace_lose_their_spans_and_keep_their_text():
-    html = (
-        '<span class="n">x</span><span class="w"> </span><span class="o">=</span>'
-        '<span class="n">torch</span><span class="p">.</span><span class="n">ones</span>'
-    )
-    kept = 'x <span class="o">=</span>torch<span class="p">.</span>ones'
-    assert search._INVISIBLE.sub(r"\1", html) == kept
-
-
-def test_material_gives_names_the_code_colour_so_the_spans_changed_nothing():
-    # If Material ever colours names apart, unwrapping them changes what readers see.
-    css = Path(material.__file__).parent / "templates" / "assets" / "stylesheets"
-    text = "".join(path.read_text(encoding="utf-8") for path in css.glob("*.css"))
-    colours = set(re.findall(r"--md-code-hl-name-color:([^;}]*)", text))
-    assert colours == {"var(--md-code-fg-color)"}, colours
-    ours = ROOT / "overrides" / "assets" / "stylesheets" / "ptdocs.css"
-    assert "--md-code-hl-name-color" not in ours.read_text(encoding="utf-8")

@@ -247,6 +247,15 @@ def test_a_result_file_is_checked_when_loaded(project):
             versions.load_result(path)
 
 
+def test_a_result_without_a_release_is_its_torch_release_and_a_number_is_checked():
+    # reports/examples.json names none; a release of null or "" names none either.
+    for release in (None, ""):
+        data = {"torch": "2.14.1+cpu", "release": release, "pages": {}}
+        assert versions.result_from(data, "x").release == "2.14.1"
+    with pytest.raises(VersionsError, match="'2.14' is not a torch release number"):
+        versions.result_from({"torch": "2.14.1", "release": 2.14, "pages": {}}, "x")
+
+
 def test_results_load_oldest_first_and_a_cpu_build_counts_as_its_release(project):
     _write(project, _result(project, "2.15.0", torch="2.15.0+cpu", passed=1))
     _write(project, _result(project, "2.9.1", passed=1))

@@ -18,7 +18,7 @@ from mkdocs.exceptions import PluginError
 
 from ptdocs.atomic import write_atomically
 from ptdocs.catalog import CatalogError, Texts
-from ptdocs.hooks import search
+from ptdocs.hooks import language_links, search
 
 NAME = "404.html"  # overrides/404.html: the page, from the texts below
 _CHARSET = re.compile(r"<meta\s+charset=[^>]*>", re.I)
@@ -108,6 +108,7 @@ def on_template_context(context, template_name, config):
 def on_post_template(output, template_name, config):
     if template_name != NAME:
         return output
+    output = language_links.on_post_page(output, None, config)
     output = search.on_post_page(output, None, config)
     _rendered[_language(config)] = output
     return output

@@ -1,5 +1,4 @@
-"""One search index per language, and only a page's words in it; pages that ask no
-language's root for what only the site's root has, and lighter code.
+"""One search index per language, and only a page's words in it.
 
 i18n's ``reconfigure_search`` leaves one index of every language, which Material loads
 from under ``config.base``: an English search listed Spanish pages (no option in either
@@ -37,18 +36,6 @@ _NOT_INDEXED_TAG = re.compile(
     rf'<(a|div)(?=\s[^>]*\bclass="(?:[^"]*\s)?(?:{_NOT_INDEXED})(?:\s[^"]*)?")'
     r"(?![^>]*\sdata-search-exclude\b)"
 )
-# Material's base.html: <link rel="alternate" href="../es/x/" hreflang="es">, one per
-# language, and the blank lines its template leaves after them. Its script fetches
-# sitemap.xml next to each, taking it for a language's root (a 404 on every page); the
-# switcher's links need none of them, and search engines read i18n's sitemap.xml.
-_LANGUAGE_LINK = re.compile(
-    r"""[ \t]*<link\b(?=[^>]*\brel=["']alternate["'])(?=[^>]*\bhreflang=)[^>]*>\s*""",
-    re.I,
-)
-# Pygments' spans around plain names (n) and whitespace (w): Material colours .n as the
-# code itself and .w not at all, so they change no pixel, and they were a quarter of the
-# measuring page (tests/test_search_hook.py checks that Material still does so).
-_INVISIBLE = re.compile(r'<span class="(?:n|w)">([^<]*)</span>')
 # lunr's languages besides English, which ship with Material. (Typed words match as
 # prefixes, not stems: Material appends `*`, for which lunr skips its pipeline.)
 _LUNR = Path(material.__file__).parent / "templates/assets/javascripts/lunr/min"
@@ -116,12 +103,10 @@ def on_config(config):
 def on_page_content(html, page, config, files):
     # Before Material's search plugin reads page.content and page.meta.
     with_menu_words(page)
-    return kept_out_of_search(_INVISIBLE.sub(r"\1", html))
+    return kept_out_of_search(html)
 
 
 def on_post_page(output, page, config):
-    if (end := output.find("</head>")) >= 0:
-        output = _LANGUAGE_LINK.sub("", output[:end]) + output[end:]
     i18n = config.plugins.get("i18n")
     if i18n is None or i18n.current_language == i18n.default_language:
         return output

@@ -67,7 +67,7 @@ def test_language_links_lead_to_the_twin_page_and_the_head_has_none_for_the_scri
 ):
     """The switcher's links point at the same page in each language; the <head> holds no
     hreflang link, which Material's script would take for another site and ask for its
-    sitemap.xml (see ptdocs/hooks/search.py)."""
+    sitemap.xml (see ptdocs/hooks/language_links.py)."""
     for page in site.pages:
         html = site.html(page)
         head, body = html.split("</head>", 1)
