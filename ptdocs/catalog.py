@@ -403,8 +403,9 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
         if line.startswith("#") and not mark:  # a comment ends an entry's text
             if line.startswith("#,"):
                 flags |= {flag.strip() for flag in line[2:].split(",")}
-            goes_on[""] = None
             problem = "#-#-#" in line[:5] and "a msgcat conflict marker: " + _CONFLICT
+            if not problem:
+                goes_on[""] = None
         elif keyword or rest[:1] == '"':
             problem = _text_problem(keyword or "", rest)
             problem = problem or (not (keyword or goes_on.get(kind)) and _STRAY)
@@ -412,7 +413,7 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
             problem = rest and _UNKNOWN.format(rest.split()[0])
         if problem:
             found.append((number, problem))
-        if keyword or problem and rest[:1] != '"':
+        if keyword or problem and rest[:1] not in ('"', "#"):
             goes_on[kind] = None if problem else keyword
         if problem or kind or not rest or line[:1] == "#" and not mark:
             continue
@@ -451,10 +452,11 @@ def _entries(entries: list[dict]) -> list[tuple[int, str]]:
             continue
         number, msgid = entry["msgid"]
         strings = [entry[key] for key in entry if key.startswith("msgstr")]
-        key = (entry.get("msgctxt", [0, None])[1], msgid)
         if not strings:
             found.append((number, 'msgid without msgstr; add msgstr "" after it'))
-        elif key in seen:
+            continue  # not a translation: a later entry with this msgid repeats none
+        key = (entry.get("msgctxt", [0, None])[1], msgid)
+        if key in seen:
             both = " and msgctxt" if key[0] is not None else ""
             found.append(
                 (
@@ -463,7 +465,7 @@ def _entries(entries: list[dict]) -> list[tuple[int, str]]:
                     "keep one of the two entries",
                 )
             )
-        seen.setdefault(key, number)
+        seen[key] = number
         flags, plural = entry["flags"], entry.get("msgid_plural", [0, ""])[1]
         if not msgid or "fuzzy" in flags:  # msgfmt -c skips fuzzy entries too
             continue

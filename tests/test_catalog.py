@@ -739,6 +739,21 @@ def test_a_damaged_po_file_is_refused_with_its_line_and_never_written_back(
         assert done.returncode != 0, f"msgfmt -c accepts the {case} file: {done.stderr}"
 
 
+def test_a_damaged_entry_is_reported_once():
+    """A msgid without msgstr is no translation for a later entry to repeat, and a
+    msgcat conflict marker between a msgstr and its quoted lines leaves them its own."""
+    cases = {
+        M + "\n" + M + 'msgstr "Dobla el valor."\n': [
+            'x.po:6: msgid without msgstr; add msgstr "" after it'
+        ],
+        M + 'msgstr ""\n#-#-#-#-#  a.po  #-#-#-#-#\n"Dobla el valor."\n': [
+            "x.po:8: a msgcat conflict marker: " + catalog._CONFLICT
+        ],
+    }
+    for body, problems in cases.items():
+        assert catalog.syntax_problems((PO_HEAD + body).encode(), "x.po") == problems
+
+
 def test_a_sound_po_file_is_not_refused():
     assert (
         catalog.syntax_problems(
