@@ -1015,13 +1015,6 @@ def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
         elif domain == "interface":
             extra = _extra_fields("".join(ids), "".join(strings))
             found += [f"{ref}: {label}{problem}" for problem in extra]
-            # A table row ("Release | Device | ..."): a cell more or less breaks it.
-            cells = ids[0].count("|")
-            if " | " in ids[0] and any(t.count("|") != cells for t in strings):
-                found.append(
-                    f"{ref}: {label}the translation must keep the English text's "
-                    f"{cells} '|', one between each two columns of its table"
-                )
         elif _is_kind(message, "string") and fields != sorted(_fields(strings[0])):
             found.append(
                 f"{ref}: the translation's {{fields}} differ from the English "
