@@ -368,10 +368,9 @@ def pot_path(domain: str, root: Path = ROOT) -> Path:
 # a damaged one is never merged or written back.
 _CHARS = r'(?:[^"\\]|\\[abfnrtv"\\?]|\\[0-7]{1,3}|\\x[0-9A-Fa-f]+)*'
 _STRING_START = re.compile(f'"{_CHARS}')
-# A line after its mark (#~ obsolete, #| previous msgid, #~| both): keyword, text.
-_LINE = re.compile(
-    r"(#~\|?|#\|)?\s*(?:(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)(?:\s+|$))?(.*)"
-)
+# A line's mark (#~ obsolete entry, #| previous msgid, #~| both) and what follows it.
+_LINE = re.compile(r"(#~\|?|#\|)?\s*(.*)")
+_KEYWORD = re.compile(r"(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)(?:\s+(.*))?")
 # The placeholders that `msgfmt -c` compares between msgid and msgstr.
 _PERCENT = re.compile(
     r"%(?:\((\w+)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([diouxXeEfFgGcrsa])"
@@ -395,42 +394,57 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         return [f"{name}:{line}: not UTF-8 text; save the file as UTF-8"]
-    found, entries, flags = [], [], set()
-    goes_on = {}  # mark ("", "~" or "|") -> the keyword that a quoted line continues
+    found: list[tuple[int, str]] = []
+    entries: list[dict] = []  # {"flags": ..., keyword: [line, text]} for each entry
+    flags: set[str] = set()
+    continues = {"": None, "~": None, "|": None}  # the keyword a "..." line extends
     for number, line in enumerate(text.split("\n"), start=1):
-        mark, keyword, rest = _LINE.fullmatch(line := line.strip()).groups()
-        kind = (mark or "")[-1:]
-        if line.startswith("#") and not mark:  # a comment ends an entry's text
+        line = line.strip()
+        if line.startswith("#-#-#"):
+            found.append((number, "a msgcat conflict marker: " + _CONFLICT))
+            continue
+        # Obsolete entries (#~) and previous msgids (#|): their syntax only.
+        mark, line = _LINE.fullmatch(line).groups()
+        kind = (mark or "")[-1:]  # "~", "|", or "" for a live entry's line
+        if not mark and line.startswith("#"):
             if line.startswith("#,"):
                 flags |= {flag.strip() for flag in line[2:].split(",")}
-            goes_on[""] = None
-            problem = "#-#-#" in line[:5] and "a msgcat conflict marker: " + _CONFLICT
-        elif keyword or rest[:1] == '"':
-            problem = _text_problem(keyword or "", rest)
-            problem = problem or (not (keyword or goes_on.get(kind)) and _STRAY)
+            continues[""] = None  # a comment ends an entry's text
+            continue
+        if not line:
+            continue
+        if line.startswith('"'):
+            problem = _text_problem("", line)
+            if problem or continues[kind] is None:
+                found.append((number, problem or _STRAY))
+            elif not kind:
+                entries[-1][continues[kind]][1] += unescape(line)
+            continue
+        match = _KEYWORD.fullmatch(line)
+        keyword, rest = (match[1], (match[2] or "").strip()) if match else (None, "")
+        if keyword:
+            problem = _text_problem(keyword, rest)
         else:
-            problem = rest and _UNKNOWN.format(rest.split()[0])
+            problem = _UNKNOWN.format(line.split()[0])
+        continues[kind] = None if problem else keyword
         if problem:
             found.append((number, problem))
-        if keyword or problem and rest[:1] != '"':
-            goes_on[kind] = None if problem else keyword
-        if problem or kind or not rest or line[:1] == "#" and not mark:
+        if kind or problem:
             continue
         entry = entries[-1] if entries else None
-        if not keyword:  # a quoted line that goes on with the last keyword's text
-            entry[goes_on[""]][1] += unescape(rest)
-        elif keyword in ("msgctxt", "msgid") and (
+        if keyword in ("msgctxt", "msgid") and (
             entry is None or keyword in entry or any(k[:6] == "msgstr" for k in entry)
         ):
-            entries.append({"flags": flags, keyword: [number, unescape(rest)]})
+            entry = {"flags": flags}
+            entries.append(entry)
             flags = set()
         elif entry is None:
             found.append((number, f"{keyword} before any msgid"))
-            goes_on[""] = None
-        else:
-            if keyword in entry:
-                found.append((number, f"a second {keyword} in one entry"))
-            entry[keyword] = [number, unescape(rest)]
+            continues[kind] = None
+            continue
+        if keyword in entry:
+            found.append((number, f"a second {keyword} in one entry"))
+        entry[keyword] = [number, unescape(rest)]
     return [f"{name}:{line}: {problem}" for line, problem in found + _entries(entries)]
 
 
@@ -451,10 +465,11 @@ def _entries(entries: list[dict]) -> list[tuple[int, str]]:
             continue
         number, msgid = entry["msgid"]
         strings = [entry[key] for key in entry if key.startswith("msgstr")]
-        key = (entry.get("msgctxt", [0, None])[1], msgid)
         if not strings:
             found.append((number, 'msgid without msgstr; add msgstr "" after it'))
-        elif key in seen:
+            continue  # not a translation: a later entry with this msgid repeats none
+        key = (entry.get("msgctxt", [0, None])[1], msgid)
+        if key in seen:
             both = " and msgctxt" if key[0] is not None else ""
             found.append(
                 (
@@ -463,7 +478,7 @@ def _entries(entries: list[dict]) -> list[tuple[int, str]]:
                     "keep one of the two entries",
                 )
             )
-        seen.setdefault(key, number)
+        seen[key] = number
         flags, plural = entry["flags"], entry.get("msgid_plural", [0, ""])[1]
         if not msgid or "fuzzy" in flags:  # msgfmt -c skips fuzzy entries too
             continue
@@ -546,9 +561,11 @@ def _parse(data: bytes, name: str, locale: str | None = None) -> Catalog:
         message.user_comments = [c for c in message.user_comments if c[:1] != "|"]
         parts, current = {}, None
         for line in previous:
-            _, keyword, text = _LINE.fullmatch("#" + line.strip()).groups()
-            if (current := keyword or current) and not _text_problem("", text):
-                parts[current] = parts.get(current, "") + unescape(text)
+            line = line[1:].strip()
+            if match := _KEYWORD.fullmatch(line):
+                current, line = match[1], (match[2] or "").strip()
+            if current and not _text_problem("", line):
+                parts[current] = parts.get(current, "") + unescape(line)
         if "msgid" in parts:
             message.previous_id = [
                 parts[key] for key in ("msgid", "msgid_plural") if key in parts
@@ -998,13 +1015,6 @@ def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
         elif domain == "interface":
             extra = _extra_fields("".join(ids), "".join(strings))
             found += [f"{ref}: {label}{problem}" for problem in extra]
-            # A table row ("Release | Device | ..."): a cell more or less breaks it.
-            cells = ids[0].count("|")
-            if " | " in ids[0] and any(t.count("|") != cells for t in strings):
-                found.append(
-                    f"{ref}: {label}the translation must keep the English text's "
-                    f"{cells} '|', one between each two columns of its table"
-                )
         elif _is_kind(message, "string") and fields != sorted(_fields(strings[0])):
             found.append(
                 f"{ref}: the translation's {{fields}} differ from the English "

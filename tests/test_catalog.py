@@ -504,19 +504,17 @@ def test_interface_strings_come_from_the_catalog_and_a_gap_names_its_entry(tmp_p
     assert "\n" not in message and "demo.times.1 ('times')" in message, message
 
 
-def test_a_translated_table_row_keeps_its_columns(tmp_path):
-    """A row of column names is one msgid; a translation with another number of |
-    would render a broken table, so the catalog check refuses it."""
-    po = Catalog(locale="es", domain="interface", fuzzy=False)
-    row = "Release | Device | Date"
-    po.add(row, "Versión | Dispositivo | Fecha", context="demo.columns")
-    po.add("a | b", "a | b | c", context="demo.more")
-    po.add("A or B", "A | B", context="demo.prose")  # not a row: no rule
-    _write(po, tmp_path)
-    assert catalog.problems("interface", "es", tmp_path) == [
-        "locale/es/LC_MESSAGES/interface.po: demo.more the translation must keep the "
-        "English text's 1 '|', one between each two columns of its table"
+def test_each_column_name_of_a_table_is_its_own_interface_entry():
+    """A row of column names as one msgid ("Release | Device | ...") would leave the
+    number of columns to each translation; one entry per name keeps every language's
+    table whole."""
+    rows = [
+        f"{message.context}: {text!r}"
+        for message in catalog.extract_interface(ROOT)
+        for text in (message.id if isinstance(message.id, tuple) else (message.id,))
+        if " | " in text
     ]
+    assert not rows, rows
 
 
 def test_a_plural_is_one_gettext_entry_chosen_by_the_languages_plural_forms(tmp_path):
@@ -737,6 +735,21 @@ def test_a_damaged_po_file_is_refused_with_its_line_and_never_written_back(
             text=True,
         )
         assert done.returncode != 0, f"msgfmt -c accepts the {case} file: {done.stderr}"
+
+
+def test_a_damaged_entry_is_reported_once():
+    """A msgid without msgstr is no translation for a later entry to repeat, and a
+    msgcat conflict marker between a msgstr and its quoted lines leaves them its own."""
+    cases = {
+        M + "\n" + M + 'msgstr "Dobla el valor."\n': [
+            'x.po:6: msgid without msgstr; add msgstr "" after it'
+        ],
+        M + 'msgstr ""\n#-#-#-#-#  a.po  #-#-#-#-#\n"Dobla el valor."\n': [
+            "x.po:8: a msgcat conflict marker: " + catalog._CONFLICT
+        ],
+    }
+    for body, problems in cases.items():
+        assert catalog.syntax_problems((PO_HEAD + body).encode(), "x.po") == problems
 
 
 def test_a_sound_po_file_is_not_refused():

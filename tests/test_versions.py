@@ -612,6 +612,17 @@ def test_the_compatibility_table_shows_every_page_by_release_in_the_pages_langua
     assert SAID[language] in text and "needs torch 2.15" in text
     assert "| 2.12.1 | " + s["not_run_yet"] in text
     assert "2.13.0" in text.splitlines()[0]  # the pinned release, from requirements.txt
+    # The runs table: seven column names, one catalog entry each, in its language.
+    lines = text.splitlines()
+    head = lines[lines.index(f"## {s['runs_heading']}") + 2]
+    assert head == HEADS[language] and lines[lines.index(head) + 1].count("|") == 8
+
+
+HEADS = {
+    "en": "| Release | torch build | Device | Date | Passed | Failed | Skipped |",
+    "es": "| Versión | Compilación de torch | Dispositivo | Fecha | Pasan | Fallan "
+    "| Se omiten |",
+}
 
 
 def test_the_compatibility_page_without_results_says_how_to_make_them(project):

@@ -43,8 +43,15 @@ STRINGS = Texts(
             "the release `requirements.txt` pins."
         ),
         "runs_heading": "Runs",
-        # The runs table's header row: one name per column, between " | ".
-        "columns": "Release | torch build | Device | Date | Passed | Failed | Skipped",
+        # The runs table's column names, one entry each: a translation cannot add or
+        # lose a column.
+        "release": "Release",
+        "build": "torch build",
+        "device": "Device",
+        "date": "Date",
+        "passed": "Passed",
+        "failed": "Failed",
+        "skipped": "Skipped",
         "not_run_yet": "not run yet",
         "pages_heading": "Page by release",
         "page": "Page",
@@ -126,7 +133,8 @@ def section(
         return "\n".join(out + [s["none"].format(folder=RESULTS.as_posix()), ""])
 
     releases = sorted(set(SUPPORTED) | set(results), key=release_key)
-    out += [f"## {s['runs_heading']}", "", f"| {s['columns']} |"]
+    heads = ("release", "build", "device", "date", *COUNTS)
+    out += [f"## {s['runs_heading']}", "", _row(*(s[key] for key in heads))]
     out.append("|---|---|---|---|--:|--:|--:|")
     for release in releases:
         if (result := results.get(release)) is None:
