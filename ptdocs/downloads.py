@@ -412,15 +412,52 @@ RECORDING, COMPARING = (
 
 
 def _code_only(code: str) -> str:
-    """Code without its comments, nor the blank lines they leave: the check's cells are
-    the same in every language, and the Markdown cell above each says what it does.
-    (The carried parts of output_check.py explain themselves in comments only.)"""
-    lines: list = code.split("\n")
+    """Code without its docstrings and comments, nor the blank lines they leave at the
+    start of a block: the check's cells are the same in every language, and the
+    Markdown cell above each says what it does. Strings keep every line they hold."""
+    lines = code.split("\n")
+    dropped = set()  # numbers of the lines that go
+    for node in ast.walk(ast.parse(code)):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(
+                node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+            )
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            docstring = body[0]
+            dropped.update(range(docstring.lineno, docstring.end_lineno + 1))
+            if len(body) == 1:  # a block of its docstring only still needs a statement
+                lines[docstring.lineno - 1] = " " * docstring.col_offset + "pass"
+                dropped.discard(docstring.lineno)
+    in_string = set()  # lines that continue a string token: their blank lines are text
+    openers = set()  # lines that end with the colon that opens a block
+    previous = None
     for token in tokenize.generate_tokens(io.StringIO(code).readline):
-        if token.type == tokenize.COMMENT:
-            row, column = token.start
-            lines[row - 1] = lines[row - 1][:column].rstrip() or None
-    return re.sub(r":\n\n+", ":\n", "\n".join(x for x in lines if x is not None))
+        row, column = token.start
+        if token.type == tokenize.COMMENT and row not in dropped:
+            lines[row - 1] = lines[row - 1][:column].rstrip()
+            if not lines[row - 1]:
+                dropped.add(row)
+        elif token.start[0] < token.end[0]:
+            in_string.update(range(token.start[0] + 1, token.end[0] + 1))
+        if token.type == tokenize.NEWLINE and previous.string == ":":
+            openers.add(row)
+        if token.type not in (tokenize.COMMENT, tokenize.NL):
+            previous = token
+    kept, after_opener = [], False
+    for number, line in enumerate(lines, start=1):
+        if number in dropped:
+            continue
+        blank = not line.strip() and number not in in_string
+        if blank and after_opener:
+            continue  # what a docstring or comment at a block's start leaves
+        after_opener = number in openers
+        kept.append(line)
+    return "\n".join(kept)
 
 
 def check_cells(call: str) -> tuple[str, str]:

@@ -4,8 +4,8 @@ for the page tests (:mod:`ptdocs.pages`) and the downloads (:mod:`ptdocs.downloa
 A download runs with nothing but torch, so this is the standard library only. The
 download carries its code: the part under "recording" is its first code cell, the part
 under "comparing" its last (``ptdocs.downloads.check_cells`` cuts at the markers and
-drops the comments), so neither may lean on ``from __future__``, no comment in them may
-start as an output line does, and they explain themselves in comments, not docstrings.
+drops the docstrings and comments), so neither may lean on ``from __future__`` and no
+comment in them may start as an output line does.
 """
 
 # ---------------------------------------------------------------- recording

@@ -20,6 +20,7 @@ import ast
 import io
 import re
 import tokenize
+from pathlib import Path
 from types import SimpleNamespace
 
 import mkdocs.config
@@ -28,13 +29,15 @@ import pytest
 from mkdocs.structure.files import File
 from nbclient import execute
 
-from ptdocs import catalog
+from ptdocs import catalog, output_check
 from ptdocs.downloads import (
     CHECK_TEXTS,
     SETUP_NAMES,
     DownloadError,
     Site,
+    _code_only,
     cell_code,
+    check_cells,
     guide_pages,
     make_downloads,
 )
@@ -403,6 +406,58 @@ def test_code_of_drops_comments_and_nothing_else():
         ("# one\n", "# one\rx = 1\n"),  # Python ends a line at a lone \r too
     ]:
         assert code_of(code.replace(old, new)) != code_of(code), (old, new)
+
+
+def test_the_check_cells_carry_no_docstring_nor_comment(tmp_path, monkeypatch):
+    source = Path(output_check.__file__).read_text(encoding="utf-8")
+    documented = source.replace(
+        "class Recorder:\n", 'class Recorder:\n    """Stands in for sys.stdout."""\n\n'
+    )
+    assert documented != source
+    (tmp_path / "output_check.py").write_text(documented, encoding="utf-8")
+    monkeypatch.setattr(output_check, "__file__", str(tmp_path / "output_check.py"))
+    blocks = (ast.Module, ast.ClassDef, ast.FunctionDef)
+    for cell in check_cells("finish()"):
+        assert "Stands in" not in cell
+        for node in ast.walk(ast.parse(cell)):
+            if isinstance(node, blocks):
+                assert ast.get_docstring(node) is None, ast.unparse(node)[:80]
+        tokens = tokenize.generate_tokens(io.StringIO(cell).readline)
+        assert not [token for token in tokens if token.type == tokenize.COMMENT]
+
+
+def test_code_only_keeps_strings_whole_and_statements_in_place():
+    code = [
+        's = """a:',
+        "",
+        'b"""  # kept whole',
+        "def f():",
+        '    """Doc.',
+        "",
+        '    More."""',
+        "",
+        "    return 1",
+        "",
+        "",
+        "class Empty:",
+        '    """Its docstring only."""',
+        "# a comment line",
+        "x = 1  # why",
+        "",
+    ]
+    assert _code_only("\n".join(code)).split("\n") == [
+        's = """a:',
+        "",
+        'b"""',
+        "def f():",
+        "    return 1",
+        "",
+        "",
+        "class Empty:",
+        "    pass",
+        "x = 1",
+        "",
+    ]
 
 
 # ---------------------------------------------------------------- pages to downloads
