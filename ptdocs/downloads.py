@@ -12,8 +12,8 @@ import functools
 import importlib.metadata
 import inspect
 import io
-import json
 import posixpath
+import pprint
 import re
 import sys
 import textwrap
@@ -475,13 +475,16 @@ def check_cells(call: str) -> tuple[str, str]:
 
 def check_call(texts: dict, repository: str, fields: dict) -> str:
     """The call that ends a download: texts in the page's language (a Plural as its
-    forms and Plural-Forms rule) and the report's address, as JSON, which is Python."""
+    forms and Plural-Forms rule), the report's address and fields, as Python literals
+    (repr: JSON is not Python for true, false and null)."""
     texts = {
         key: [value.forms, value.rule] if isinstance(value, Plural) else value
         for key, value in texts.items()
     }
     arguments = {"texts": texts, "repository": repository, "fields": fields}
-    return f"finish(_recorder, **{json.dumps(arguments, ensure_ascii=False, indent=4)})"
+    start = "finish(_recorder, **"
+    literal = pprint.pformat(arguments, width=88 - len(start), sort_dicts=False)
+    return start + literal.replace("\n", "\n" + " " * len(start)) + ")"
 
 
 ADMONITION = re.compile(

@@ -37,6 +37,7 @@ from ptdocs.downloads import (
     Site,
     _code_only,
     cell_code,
+    check_call,
     check_cells,
     guide_pages,
     make_downloads,
@@ -458,6 +459,17 @@ def test_code_only_keeps_strings_whole_and_statements_in_place():
         "x = 1",
         "",
     ]
+
+
+def test_the_check_call_is_python_for_every_field():
+    fields = {"flag": True, "off": False, "missing": None, "name": "página «x»"}
+    call = check_call(CHECK_TEXTS["es"], "owner/repository", fields)
+    given = {}
+    exec(call, {"_recorder": "R", "finish": lambda *a, **kw: given.update(kw, a=a)})
+    assert given["a"] == ("R",)
+    assert given["fields"] == fields
+    assert given["repository"] == "owner/repository"
+    assert set(given["texts"]) == set(CHECK_TEXTS["es"])
 
 
 # ---------------------------------------------------------------- pages to downloads
