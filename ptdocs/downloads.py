@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 import functools
 import importlib.metadata
-import inspect
 import io
 import posixpath
 import pprint
@@ -276,33 +275,26 @@ def read_page(page: Path, root: Path = ROOT) -> tuple[list, list[Example]]:
     return [values.sub("", p) if isinstance(p, str) else p for p in parts], examples
 
 
-SYBIL_IF = inspect.signature(lambda condition, reason=None: None)  # as Sybil's If
+HOW_TO_SKIP = (
+    "write it as 'skip: next if(CONDITION, reason=\"...\")' or 'skip: next "
+    '"reason"\', a plain string that tells readers why'
+)
 
 
 def _skip(argument: str | None, where: str) -> Skip:
     """A Sybil skip as a download makes it: its condition and the reason it prints.
-    Read as Sybil reads it: ``if(C, reason)`` is a call, its reason C's text if none."""
-    try:
-        argument = (argument or "").strip()
-        if not argument.startswith("if"):
-            reason, condition = ast.literal_eval(argument), ast.Constant(True)
-        else:
-            call = ast.parse("_" + argument[2:], mode="eval").body
-            keywords = {keyword.arg: keyword.value for keyword in call.keywords}
-            given = SYBIL_IF.bind(*call.args, **keywords).arguments
-            condition, reason = given["condition"], given.get("reason")
-            reason = (reason and ast.literal_eval(reason)) or ast.unparse(condition)
-        if not isinstance(reason, str) or not reason:
-            raise ValueError
-    except (SyntaxError, ValueError, TypeError, AttributeError) as error:
-        detail = (
-            f" ({error.msg})" if isinstance(error, SyntaxError) and argument else ""
-        )
-        raise DownloadError(
-            f"{where}: cannot read the skip{detail}; write it as 'skip: next "
-            'if(CONDITION, reason="...")\' or \'skip: next "reason"\', a plain string '
-            "that tells readers why"
-        ) from None
+    Read as Sybil reads it: ``if(CONDITION, reason)``, the reason CONDITION's text
+    where none is given; or a reason alone, which always skips."""
+    argument = (argument or "").strip()
+    if not argument:
+        raise DownloadError(f"{where}: a skip without a reason; {HOW_TO_SKIP}")
+    if argument.startswith("if"):
+        condition, reason = _skip_if(argument.removeprefix("if"), where)
+        reason = reason or ast.unparse(condition)  # Sybil's own default reason
+    else:
+        condition, reason = ast.Constant(True), _skip_reason(argument, where)
+        if not reason:
+            raise DownloadError(f"{where}: a skip without a reason; {HOW_TO_SKIP}")
     # Other names come from the page's earlier examples, which run before it here too.
     names = {
         node.id
@@ -310,6 +302,45 @@ def _skip(argument: str | None, where: str) -> Skip:
         if isinstance(node, ast.Name) and node.id in SETUP_NAMES
     }
     return Skip(ast.unparse(condition), reason, tuple(sorted(names)))
+
+
+def _skip_if(arguments: str, where: str) -> tuple[ast.expr, str | None]:
+    """The condition and the reason (None where not given) of ``(CONDITION, reason)``,
+    the arguments of Sybil's ``if``, positional or by name."""
+    cannot_read = f"{where}: cannot read the skip; {HOW_TO_SKIP}"
+    try:
+        call = ast.parse("_" + arguments, mode="eval").body
+    except SyntaxError as error:
+        message = f"{where}: cannot read the skip ({error.msg}); {HOW_TO_SKIP}"
+        raise DownloadError(message) from None
+    if not (isinstance(call, ast.Call) and ast.unparse(call.func) == "_"):
+        raise DownloadError(cannot_read)
+    if len(call.args) > 2:
+        raise DownloadError(cannot_read)
+    given = dict(zip(("condition", "reason"), call.args, strict=False))
+    for keyword in call.keywords:
+        if keyword.arg not in ("condition", "reason") or keyword.arg in given:
+            raise DownloadError(cannot_read)
+        given[keyword.arg] = keyword.value
+    if "condition" not in given:
+        raise DownloadError(cannot_read)
+    reason = given.get("reason")
+    return given["condition"], reason and _skip_reason(ast.unparse(reason), where)
+
+
+def _skip_reason(text: str, where: str) -> str | None:
+    """A skip's reason: a plain string literal (or None, Sybil's default)."""
+    not_plain = f"{where}: a skip reason must be a plain string; {HOW_TO_SKIP}"
+    try:
+        reason = ast.literal_eval(text)
+    except SyntaxError as error:
+        message = f"{where}: cannot read the skip ({error.msg}); {HOW_TO_SKIP}"
+        raise DownloadError(message) from None
+    except ValueError:  # a name or an expression: the download cannot print it
+        raise DownloadError(not_plain) from None
+    if reason is not None and not isinstance(reason, str):
+        raise DownloadError(not_plain)
+    return reason
 
 
 def cell_code(example: Example) -> str:

@@ -559,17 +559,43 @@ def test_a_skipped_range_an_unconditional_skip_and_a_name_from_the_page(
 @pytest.mark.parametrize(
     "directive, why",
     [
-        ("<!-- skip: next -->", ""),
-        ("<!-- skip: next if(True, reason=WHY) -->", ""),
-        ("<!-- skip: next if(f(True, reason='r') -->", r" \('\(' was never closed\)"),
+        ("<!-- skip: next -->", "a skip without a reason"),
+        ('<!-- skip: next "" -->', "a skip without a reason"),
+        ("<!-- skip: next if(True, reason=WHY) -->", "a skip reason must be a plain"),
+        ("<!-- skip: next if(True, 'a' + 'b') -->", "a skip reason must be a plain"),
+        ("<!-- skip: next 3 -->", "a skip reason must be a plain string"),
+        (
+            "<!-- skip: next if(f(True, reason='r') -->",
+            r"cannot read the skip \('\(' was never closed\)",
+        ),
+        ("<!-- skip: next no quotes -->", r"cannot read the skip \(invalid syntax\)"),
+        ("<!-- skip: next if(True, 'r', 'r') -->", "cannot read the skip;"),
+        ("<!-- skip: next if(True, why='r') -->", "cannot read the skip;"),
+        ("<!-- skip: next if(reason='r') -->", "cannot read the skip;"),
+        ("<!-- skip: next iffy -->", "cannot read the skip;"),
     ],
 )
 def test_a_skip_a_download_cannot_reproduce_is_an_error(repository, directive, why):
     page = ONE.replace("\n\n", f"\n\n{directive}\n")
-    with pytest.raises(
-        DownloadError, match=f"line 3: cannot read the skip{why}; write it as .* plain"
-    ):
+    with pytest.raises(DownloadError, match=f"line 3: {why}.* write it as .* plain"):
         repository.downloads(page, region("x = 1\n"))
+
+
+@pytest.mark.parametrize(
+    "directive, condition, reason",
+    [
+        ('<!-- skip: next if(x > 1, reason="r") -->', "x > 1", "r"),
+        ('<!-- skip: next if(x > 1, "r") -->', "x > 1", "r"),
+        ('<!-- skip: next if(condition=x > 1, reason="r") -->', "x > 1", "r"),
+        ("<!-- skip: next if(x > 1) -->", "x > 1", "x > 1"),
+        ("<!-- skip: next if(x > 1, reason=None) -->", "x > 1", "x > 1"),
+        ("<!-- skip: next 'r' -->", "True", "r"),
+    ],
+)
+def test_a_skip_reads_as_sybil_reads_it(repository, directive, condition, reason):
+    page = ONE.replace("\n\n", f"\n\n{directive}\n")
+    skip = repository.downloads(page, region("x = 1\n")).examples[0].skip
+    assert (skip.condition, skip.reason) == (condition, reason)
 
 
 def test_setup_names_match_what_the_page_tests_use(site_conftest):
