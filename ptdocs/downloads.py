@@ -525,7 +525,6 @@ ADMONITION = re.compile(
 HEADING = re.compile(
     r"^(?P<hashes>#{1,6})[ \t]+(?P<title>.+?)[ \t]*(?:\{[^}]*\})?[ \t]*#*[ \t]*$"
 )
-CONTINUED = re.compile(r"\A(?:[ \t]*\n)*(?=(?: {4}|\t)[ \t]*\S)")
 FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 LINK = re.compile(
     r"(?P<open>!?\[[^\]\n]*\]\()(?P<target>[^)\s]+)(?P<rest>(?:[ \t]+\"[^\"]*\")?\))"
@@ -554,9 +553,19 @@ def prose_markdown(text: str, language: str, relative: str, site: Site, root: Pa
 
 def _continued_block(text: str) -> str:
     """Prose that goes on inside an admonition after an example in it: its indented
-    start as an admonition without a title (quoted as the block's start was), not as
-    code."""
-    return CONTINUED.sub('!!! note ""\n', text, count=1)
+    start quoted as _admonitions quoted the block's beginning (without its title),
+    not shown as an indented code block."""
+    lines, index = text.split("\n"), 0
+    while index < len(lines) and (
+        not lines[index].strip() or lines[index].startswith(("    ", "\t"))
+    ):
+        index += 1
+    body = lines[:index]
+    while body and not body[0].strip():
+        body.pop(0)
+    if not body:
+        return text
+    return "\n".join([*_block_quote(body, title=""), "", *lines[index:]])
 
 
 def _admonitions(text: str) -> str:
@@ -577,19 +586,23 @@ def _admonitions(text: str) -> str:
         ):
             body.append(lines[index][len(indent) :])
             index += 1
-        while body and not body[-1].strip():
-            body.pop()
         title = match["type"].split()[0].title() if title is None else title
-        inner = (
-            _admonitions(textwrap.dedent("\n".join(body))).split("\n") if body else []
-        )
-        quoted = [f"**{title}**"] if title else []
-        if quoted and inner:
-            quoted.append("")
-        quoted += inner
-        out += [indent + ("> " + line if line.strip() else ">") for line in quoted]
+        out += [indent + line for line in _block_quote(body, title)]
         out.append("")
     return "\n".join(out)
+
+
+def _block_quote(body: list[str], title: str) -> list[str]:
+    """An admonition's indented body as block-quote lines, under its bold title
+    (none where empty); admonitions inside it quoted in turn."""
+    while body and not body[-1].strip():
+        body.pop()
+    inner = _admonitions(textwrap.dedent("\n".join(body))).split("\n") if body else []
+    quoted = [f"**{title}**"] if title else []
+    if quoted and inner:
+        quoted.append("")
+    quoted += inner
+    return ["> " + line if line.strip() else ">" for line in quoted]
 
 
 def _link(target: str, language: str, relative: str, site: Site) -> str:
