@@ -10,10 +10,9 @@ from __future__ import annotations
 import ast
 import functools
 import importlib.metadata
-import inspect
 import io
-import json
 import posixpath
+import pprint
 import re
 import sys
 import textwrap
@@ -276,33 +275,26 @@ def read_page(page: Path, root: Path = ROOT) -> tuple[list, list[Example]]:
     return [values.sub("", p) if isinstance(p, str) else p for p in parts], examples
 
 
-SYBIL_IF = inspect.signature(lambda condition, reason=None: None)  # as Sybil's If
+HOW_TO_SKIP = (
+    "write it as 'skip: next if(CONDITION, reason=\"...\")' or 'skip: next "
+    '"reason"\', a plain string that tells readers why'
+)
 
 
 def _skip(argument: str | None, where: str) -> Skip:
     """A Sybil skip as a download makes it: its condition and the reason it prints.
-    Read as Sybil reads it: ``if(C, reason)`` is a call, its reason C's text if none."""
-    try:
-        argument = (argument or "").strip()
-        if not argument.startswith("if"):
-            reason, condition = ast.literal_eval(argument), ast.Constant(True)
-        else:
-            call = ast.parse("_" + argument[2:], mode="eval").body
-            keywords = {keyword.arg: keyword.value for keyword in call.keywords}
-            given = SYBIL_IF.bind(*call.args, **keywords).arguments
-            condition, reason = given["condition"], given.get("reason")
-            reason = (reason and ast.literal_eval(reason)) or ast.unparse(condition)
-        if not isinstance(reason, str) or not reason:
-            raise ValueError
-    except (SyntaxError, ValueError, TypeError, AttributeError) as error:
-        detail = (
-            f" ({error.msg})" if isinstance(error, SyntaxError) and argument else ""
-        )
-        raise DownloadError(
-            f"{where}: cannot read the skip{detail}; write it as 'skip: next "
-            'if(CONDITION, reason="...")\' or \'skip: next "reason"\', a plain string '
-            "that tells readers why"
-        ) from None
+    Read as Sybil reads it: ``if(CONDITION, reason)``, the reason CONDITION's text
+    where none is given; or a reason alone, which always skips."""
+    argument = (argument or "").strip()
+    if not argument:
+        raise DownloadError(f"{where}: a skip without a reason; {HOW_TO_SKIP}")
+    if argument.startswith("if"):
+        condition, reason = _skip_if(argument.removeprefix("if"), where)
+        reason = reason or ast.unparse(condition)  # Sybil's own default reason
+    else:
+        condition, reason = ast.Constant(True), _skip_reason(argument, where)
+        if not reason:
+            raise DownloadError(f"{where}: a skip without a reason; {HOW_TO_SKIP}")
     # Other names come from the page's earlier examples, which run before it here too.
     names = {
         node.id
@@ -310,6 +302,45 @@ def _skip(argument: str | None, where: str) -> Skip:
         if isinstance(node, ast.Name) and node.id in SETUP_NAMES
     }
     return Skip(ast.unparse(condition), reason, tuple(sorted(names)))
+
+
+def _skip_if(arguments: str, where: str) -> tuple[ast.expr, str | None]:
+    """The condition and the reason (None where not given) of ``(CONDITION, reason)``,
+    the arguments of Sybil's ``if``, positional or by name."""
+    cannot_read = f"{where}: cannot read the skip; {HOW_TO_SKIP}"
+    try:
+        call = ast.parse("_" + arguments, mode="eval").body
+    except SyntaxError as error:
+        message = f"{where}: cannot read the skip ({error.msg}); {HOW_TO_SKIP}"
+        raise DownloadError(message) from None
+    if not (isinstance(call, ast.Call) and ast.unparse(call.func) == "_"):
+        raise DownloadError(cannot_read)
+    if len(call.args) > 2:
+        raise DownloadError(cannot_read)
+    given = dict(zip(("condition", "reason"), call.args, strict=False))
+    for keyword in call.keywords:
+        if keyword.arg not in ("condition", "reason") or keyword.arg in given:
+            raise DownloadError(cannot_read)
+        given[keyword.arg] = keyword.value
+    if "condition" not in given:
+        raise DownloadError(cannot_read)
+    reason = given.get("reason")
+    return given["condition"], reason and _skip_reason(ast.unparse(reason), where)
+
+
+def _skip_reason(text: str, where: str) -> str | None:
+    """A skip's reason: a plain string literal (or None, Sybil's default)."""
+    not_plain = f"{where}: a skip reason must be a plain string; {HOW_TO_SKIP}"
+    try:
+        reason = ast.literal_eval(text)
+    except SyntaxError as error:
+        message = f"{where}: cannot read the skip ({error.msg}); {HOW_TO_SKIP}"
+        raise DownloadError(message) from None
+    except ValueError:  # a name or an expression: the download cannot print it
+        raise DownloadError(not_plain) from None
+    if reason is not None and not isinstance(reason, str):
+        raise DownloadError(not_plain)
+    return reason
 
 
 def cell_code(example: Example) -> str:
@@ -412,15 +443,52 @@ RECORDING, COMPARING = (
 
 
 def _code_only(code: str) -> str:
-    """Code without its comments, nor the blank lines they leave: the check's cells are
-    the same in every language, and the Markdown cell above each says what it does.
-    (The carried parts of output_check.py explain themselves in comments only.)"""
-    lines: list = code.split("\n")
+    """Code without its docstrings and comments, nor the blank lines they leave at the
+    start of a block: the check's cells are the same in every language, and the
+    Markdown cell above each says what it does. Strings keep every line they hold."""
+    lines = code.split("\n")
+    dropped = set()  # numbers of the lines that go
+    for node in ast.walk(ast.parse(code)):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(
+                node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+            )
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            docstring = body[0]
+            dropped.update(range(docstring.lineno, docstring.end_lineno + 1))
+            if len(body) == 1:  # a block of its docstring only still needs a statement
+                lines[docstring.lineno - 1] = " " * docstring.col_offset + "pass"
+                dropped.discard(docstring.lineno)
+    in_string = set()  # lines that continue a string token: their blank lines are text
+    openers = set()  # lines that end with the colon that opens a block
+    previous = None
     for token in tokenize.generate_tokens(io.StringIO(code).readline):
-        if token.type == tokenize.COMMENT:
-            row, column = token.start
-            lines[row - 1] = lines[row - 1][:column].rstrip() or None
-    return re.sub(r":\n\n+", ":\n", "\n".join(x for x in lines if x is not None))
+        row, column = token.start
+        if token.type == tokenize.COMMENT and row not in dropped:
+            lines[row - 1] = lines[row - 1][:column].rstrip()
+            if not lines[row - 1]:
+                dropped.add(row)
+        elif token.start[0] < token.end[0]:
+            in_string.update(range(token.start[0] + 1, token.end[0] + 1))
+        if token.type == tokenize.NEWLINE and previous.string == ":":
+            openers.add(row)
+        if token.type not in (tokenize.COMMENT, tokenize.NL):
+            previous = token
+    kept, after_opener = [], False
+    for number, line in enumerate(lines, start=1):
+        if number in dropped:
+            continue
+        blank = not line.strip() and number not in in_string
+        if blank and after_opener:
+            continue  # what a docstring or comment at a block's start leaves
+        after_opener = number in openers
+        kept.append(line)
+    return "\n".join(kept)
 
 
 def check_cells(call: str) -> tuple[str, str]:
@@ -438,13 +506,16 @@ def check_cells(call: str) -> tuple[str, str]:
 
 def check_call(texts: dict, repository: str, fields: dict) -> str:
     """The call that ends a download: texts in the page's language (a Plural as its
-    forms and Plural-Forms rule) and the report's address, as JSON, which is Python."""
+    forms and Plural-Forms rule), the report's address and fields, as Python literals
+    (repr: JSON is not Python for true, false and null)."""
     texts = {
         key: [value.forms, value.rule] if isinstance(value, Plural) else value
         for key, value in texts.items()
     }
     arguments = {"texts": texts, "repository": repository, "fields": fields}
-    return f"finish(_recorder, **{json.dumps(arguments, ensure_ascii=False, indent=4)})"
+    start = "finish(_recorder, **"
+    literal = pprint.pformat(arguments, width=88 - len(start), sort_dicts=False)
+    return start + literal.replace("\n", "\n" + " " * len(start)) + ")"
 
 
 ADMONITION = re.compile(
@@ -454,7 +525,6 @@ ADMONITION = re.compile(
 HEADING = re.compile(
     r"^(?P<hashes>#{1,6})[ \t]+(?P<title>.+?)[ \t]*(?:\{[^}]*\})?[ \t]*#*[ \t]*$"
 )
-CONTINUED = re.compile(r"\A(?:[ \t]*\n)*(?=(?: {4}|\t)[ \t]*\S)")
 FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 LINK = re.compile(
     r"(?P<open>!?\[[^\]\n]*\]\()(?P<target>[^)\s]+)(?P<rest>(?:[ \t]+\"[^\"]*\")?\))"
@@ -483,9 +553,19 @@ def prose_markdown(text: str, language: str, relative: str, site: Site, root: Pa
 
 def _continued_block(text: str) -> str:
     """Prose that goes on inside an admonition after an example in it: its indented
-    start as an admonition without a title (quoted as the block's start was), not as
-    code."""
-    return CONTINUED.sub('!!! note ""\n', text, count=1)
+    start quoted as _admonitions quoted the block's beginning (without its title),
+    not shown as an indented code block."""
+    lines, index = text.split("\n"), 0
+    while index < len(lines) and (
+        not lines[index].strip() or lines[index].startswith(("    ", "\t"))
+    ):
+        index += 1
+    body = lines[:index]
+    while body and not body[0].strip():
+        body.pop(0)
+    if not body:
+        return text
+    return "\n".join([*_block_quote(body, title=""), "", *lines[index:]])
 
 
 def _admonitions(text: str) -> str:
@@ -506,19 +586,23 @@ def _admonitions(text: str) -> str:
         ):
             body.append(lines[index][len(indent) :])
             index += 1
-        while body and not body[-1].strip():
-            body.pop()
         title = match["type"].split()[0].title() if title is None else title
-        inner = (
-            _admonitions(textwrap.dedent("\n".join(body))).split("\n") if body else []
-        )
-        quoted = [f"**{title}**"] if title else []
-        if quoted and inner:
-            quoted.append("")
-        quoted += inner
-        out += [indent + ("> " + line if line.strip() else ">") for line in quoted]
+        out += [indent + line for line in _block_quote(body, title)]
         out.append("")
     return "\n".join(out)
+
+
+def _block_quote(body: list[str], title: str) -> list[str]:
+    """An admonition's indented body as block-quote lines, under its bold title
+    (none where empty); admonitions inside it quoted in turn."""
+    while body and not body[-1].strip():
+        body.pop()
+    inner = _admonitions(textwrap.dedent("\n".join(body))).split("\n") if body else []
+    quoted = [f"**{title}**"] if title else []
+    if quoted and inner:
+        quoted.append("")
+    quoted += inner
+    return ["> " + line if line.strip() else ">" for line in quoted]
 
 
 def _link(target: str, language: str, relative: str, site: Site) -> str:

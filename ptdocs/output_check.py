@@ -4,8 +4,8 @@ for the page tests (:mod:`ptdocs.pages`) and the downloads (:mod:`ptdocs.downloa
 A download runs with nothing but torch, so this is the standard library only. The
 download carries its code: the part under "recording" is its first code cell, the part
 under "comparing" its last (``ptdocs.downloads.check_cells`` cuts at the markers and
-drops the comments), so neither may lean on ``from __future__``, no comment in them may
-start as an output line does, and they explain themselves in comments, not docstrings.
+drops the docstrings and comments), so neither may lean on ``from __future__`` and no
+comment in them may start as an output line does.
 """
 
 # ---------------------------------------------------------------- recording
@@ -190,7 +190,11 @@ def expected_outputs(source, body, read_condition=read_releases, comments=None):
         if not owner:
             raise OutputError(f"{OUTPUT} output before any statement", lineno)
         statement = body[owner[0]]
-        if at != statement.col_offset or lineno <= statement.end_lineno:
+        if lineno <= statement.end_lineno:
+            raise OutputError(
+                f"put {OUTPUT} output after the whole statement, not inside it", lineno
+            )
+        if at != statement.col_offset:
             raise OutputError(
                 f"put {OUTPUT} output after the whole statement, in line with its "
                 "first line",
@@ -216,6 +220,18 @@ def _skip_wrapper(statement):
     call = body[0].value if body and isinstance(body[0], ast.Expr) else None
     printing = isinstance(call, ast.Call) and getattr(call.func, "id", None) == "print"
     return bool(body and statement.orelse and len(body) == 1 and printing)
+
+
+def _refuse_output_after_a_wrapper(body, wrappers, comments):
+    # An output line after a skipped example, in line with its ``if``: the example's
+    # statements are its else's, so its output goes there, in line with them.
+    for (lineno, at), _ in comments:
+        before = [statement for statement in body if statement.lineno <= lineno]
+        wrapper = before[-1] if before and before[-1] in wrappers else None
+        if wrapper and at == wrapper.col_offset and lineno > wrapper.end_lineno:
+            raise OutputError(
+                f"put the {OUTPUT} output of a skipped example inside its else", lineno
+            )
 
 
 @dataclass
@@ -247,7 +263,11 @@ def check(runs, version):
             for statement in tree.body
             for inner in (statement.orelse if statement in wrappers else [statement])
         ]
-        outputs = expected_outputs(source, [statement for statement, _ in units])
+        comments = output_comments(source)
+        _refuse_output_after_a_wrapper(tree.body, wrappers, comments)
+        outputs = expected_outputs(
+            source, [statement for statement, _ in units], comments=comments
+        )
         printed, reasons = ["" for _ in units], {}
         for line, text in writes:
             wrapper = next(

@@ -20,6 +20,7 @@ import ast
 import io
 import re
 import tokenize
+from pathlib import Path
 from types import SimpleNamespace
 
 import mkdocs.config
@@ -28,13 +29,16 @@ import pytest
 from mkdocs.structure.files import File
 from nbclient import execute
 
-from ptdocs import catalog
+from ptdocs import catalog, output_check
 from ptdocs.downloads import (
     CHECK_TEXTS,
     SETUP_NAMES,
     DownloadError,
     Site,
+    _code_only,
     cell_code,
+    check_call,
+    check_cells,
     guide_pages,
     make_downloads,
 )
@@ -405,6 +409,69 @@ def test_code_of_drops_comments_and_nothing_else():
         assert code_of(code.replace(old, new)) != code_of(code), (old, new)
 
 
+def test_the_check_cells_carry_no_docstring_nor_comment(tmp_path, monkeypatch):
+    source = Path(output_check.__file__).read_text(encoding="utf-8")
+    documented = source.replace(
+        "class Recorder:\n", 'class Recorder:\n    """Stands in for sys.stdout."""\n\n'
+    )
+    assert documented != source
+    (tmp_path / "output_check.py").write_text(documented, encoding="utf-8")
+    monkeypatch.setattr(output_check, "__file__", str(tmp_path / "output_check.py"))
+    blocks = (ast.Module, ast.ClassDef, ast.FunctionDef)
+    for cell in check_cells("finish()"):
+        assert "Stands in" not in cell
+        for node in ast.walk(ast.parse(cell)):
+            if isinstance(node, blocks):
+                assert ast.get_docstring(node) is None, ast.unparse(node)[:80]
+        tokens = tokenize.generate_tokens(io.StringIO(cell).readline)
+        assert not [token for token in tokens if token.type == tokenize.COMMENT]
+
+
+def test_code_only_keeps_strings_whole_and_statements_in_place():
+    code = [
+        's = """a:',
+        "",
+        'b"""  # kept whole',
+        "def f():",
+        '    """Doc.',
+        "",
+        '    More."""',
+        "",
+        "    return 1",
+        "",
+        "",
+        "class Empty:",
+        '    """Its docstring only."""',
+        "# a comment line",
+        "x = 1  # why",
+        "",
+    ]
+    assert _code_only("\n".join(code)).split("\n") == [
+        's = """a:',
+        "",
+        'b"""',
+        "def f():",
+        "    return 1",
+        "",
+        "",
+        "class Empty:",
+        "    pass",
+        "x = 1",
+        "",
+    ]
+
+
+def test_the_check_call_is_python_for_every_field():
+    fields = {"flag": True, "off": False, "missing": None, "name": "página «x»"}
+    call = check_call(CHECK_TEXTS["es"], "owner/repository", fields)
+    given = {}
+    exec(call, {"_recorder": "R", "finish": lambda *a, **kw: given.update(kw, a=a)})
+    assert given["a"] == ("R",)
+    assert given["fields"] == fields
+    assert given["repository"] == "owner/repository"
+    assert set(given["texts"]) == set(CHECK_TEXTS["es"])
+
+
 # ---------------------------------------------------------------- pages to downloads
 
 
@@ -492,17 +559,43 @@ def test_a_skipped_range_an_unconditional_skip_and_a_name_from_the_page(
 @pytest.mark.parametrize(
     "directive, why",
     [
-        ("<!-- skip: next -->", ""),
-        ("<!-- skip: next if(True, reason=WHY) -->", ""),
-        ("<!-- skip: next if(f(True, reason='r') -->", r" \('\(' was never closed\)"),
+        ("<!-- skip: next -->", "a skip without a reason"),
+        ('<!-- skip: next "" -->', "a skip without a reason"),
+        ("<!-- skip: next if(True, reason=WHY) -->", "a skip reason must be a plain"),
+        ("<!-- skip: next if(True, 'a' + 'b') -->", "a skip reason must be a plain"),
+        ("<!-- skip: next 3 -->", "a skip reason must be a plain string"),
+        (
+            "<!-- skip: next if(f(True, reason='r') -->",
+            r"cannot read the skip \('\(' was never closed\)",
+        ),
+        ("<!-- skip: next no quotes -->", r"cannot read the skip \(invalid syntax\)"),
+        ("<!-- skip: next if(True, 'r', 'r') -->", "cannot read the skip;"),
+        ("<!-- skip: next if(True, why='r') -->", "cannot read the skip;"),
+        ("<!-- skip: next if(reason='r') -->", "cannot read the skip;"),
+        ("<!-- skip: next iffy -->", "cannot read the skip;"),
     ],
 )
 def test_a_skip_a_download_cannot_reproduce_is_an_error(repository, directive, why):
     page = ONE.replace("\n\n", f"\n\n{directive}\n")
-    with pytest.raises(
-        DownloadError, match=f"line 3: cannot read the skip{why}; write it as .* plain"
-    ):
+    with pytest.raises(DownloadError, match=f"line 3: {why}.* write it as .* plain"):
         repository.downloads(page, region("x = 1\n"))
+
+
+@pytest.mark.parametrize(
+    "directive, condition, reason",
+    [
+        ('<!-- skip: next if(x > 1, reason="r") -->', "x > 1", "r"),
+        ('<!-- skip: next if(x > 1, "r") -->', "x > 1", "r"),
+        ('<!-- skip: next if(condition=x > 1, reason="r") -->', "x > 1", "r"),
+        ("<!-- skip: next if(x > 1) -->", "x > 1", "x > 1"),
+        ("<!-- skip: next if(x > 1, reason=None) -->", "x > 1", "x > 1"),
+        ("<!-- skip: next 'r' -->", "True", "r"),
+    ],
+)
+def test_a_skip_reads_as_sybil_reads_it(repository, directive, condition, reason):
+    page = ONE.replace("\n\n", f"\n\n{directive}\n")
+    skip = repository.downloads(page, region("x = 1\n")).examples[0].skip
+    assert (skip.condition, skip.reason) == (condition, reason)
 
 
 def test_setup_names_match_what_the_page_tests_use(site_conftest):

@@ -121,13 +121,19 @@ def test_a_skipped_example_counts_as_skipped_and_its_else_is_checked_where_it_ru
     assert [(r.line, r.ok) for r in results] == [(4, True), (6, False)]
 
 
+SKIPPED = "if a:\n    print('Skipped: r')\nelse:\n    print(2)\n"
+
+
 @pytest.mark.parametrize(
     "source, line, says",
     [
         ("for x in y:\n    print(x)\n    # > 1\n", 3, "in line with its first line"),
-        ("x = (1,\n# > 2\n 3)\n", 2, "after the whole statement"),
+        ("x = (1,\n# > 2\n 3)\n", 2, "after the whole statement, not inside it"),
+        ("for x in y:\n    # > 1\n    print(x)\n", 2, "not inside it"),
         ("# > a\nprint(1)\n", 1, "before any statement"),
-        ("if a:\n    print('Skipped: r')\nelse:\n    print(2)\n# > 2\n", 5, "in line"),
+        ("    # > a\nprint(1)\n", 1, "before any statement"),
+        (SKIPPED + "# > 2\n", 5, "output of a skipped example inside its else"),
+        (SKIPPED + "  # > 2\n", 5, "in line with its first line"),
     ],
 )
 def test_an_output_line_out_of_place_is_refused_at_its_line(source, line, says):
