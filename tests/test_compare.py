@@ -769,7 +769,10 @@ def test_a_side_whose_runs_differ_or_overlap_says_so(tmp_path):
     with_metadata(a2, started=at(30), wall_seconds=59)
     warnings = []
     compare.load_run(f"{a1},{a2}", "[1]", warnings)
-    assert warnings == [f"{a1} and {a2} ran at the same time: each slowed the other"]
+    assert warnings == [
+        f"{a1} and {a2} ran at the same time (their start times and durations "
+        "overlap): each slowed the other"
+    ]
     done = cli(f"{a1},{tmp_path / 'none.csv'}", a1)
     assert done.returncode == 2
     assert done.stderr == f"compare.py: error: {tmp_path / 'none.csv'}: no such file\n"

@@ -439,12 +439,7 @@ def load_run(path: Path, label: str, warnings: list | None = None) -> Run:
                 f"{part.path} is not a repeat of {parts[0].path}: they differ in "
                 f"{', '.join(changed)}"
             )
-    for first, second in itertools.combinations(parts, 2):
-        if overlap(first, second):
-            warnings.append(
-                f"{first.path} and {second.path} ran at the same time: each slowed the "
-                "other"
-            )
+    warnings += shared_machine(parts, lambda part: part.path)
     groups = {}
     for row in rows:
         groups.setdefault(cell_key(row), []).append(row)
@@ -717,12 +712,7 @@ def compare(paths, min_change=MIN_CHANGE, drift=None) -> Comparison:
                 + "; ".join(f"{name}: {a} vs {b}" for name, (a, b) in changed.items())
                 + "): the ratios mix their effects"
             )
-    for first, second in itertools.combinations(runs, 2):
-        if overlap(first, second):
-            warnings.append(
-                f"{first.label} and {second.label} ran at the same time (their start "
-                "times and durations overlap): each slowed the other"
-            )
+    warnings += shared_machine(runs, lambda run: run.label)
     return Comparison(runs, tuple(keys), verdicts, min_change, drift, tuple(warnings))
 
 
@@ -736,6 +726,17 @@ def differences(base: Run, run: Run) -> dict:
         and theirs[name] is not None
         and mine[name] != theirs[name]
     }
+
+
+def shared_machine(runs, name) -> list[str]:
+    """A warning for each two of ``runs`` that ran at the same time (``name``: how
+    each is called)."""
+    return [
+        f"{name(first)} and {name(second)} ran at the same time (their start times and "
+        "durations overlap): each slowed the other"
+        for first, second in itertools.combinations(runs, 2)
+        if overlap(first, second)
+    ]
 
 
 def overlap(first: Run, second: Run) -> bool:
