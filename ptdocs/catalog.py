@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import normalize, read_po, unescape, write_po
@@ -688,6 +689,12 @@ def relative(path: Path, root: Path) -> str:
         return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
     except ValueError:
         return str(path)
+
+
+def listed(items, language: str) -> str:
+    """CLDR's list in ``language``: "a, b and c" in English as the rest of the site
+    writes it (British: no comma before "and"), "a, b y c" in Spanish."""
+    return format_list(list(items), locale="en_GB" if language == "en" else language)
 
 
 class Plural:

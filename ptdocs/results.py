@@ -15,7 +15,7 @@ from pathlib import Path
 
 from snippets.measuring import compare  # installed with ptdocs (pyproject.toml)
 
-from .catalog import Plural, Texts
+from .catalog import Plural, Texts, listed
 
 FRESH = Path("results/benchmark.csv")
 SAMPLE = Path("samples/benchmark-cpu.csv")
@@ -323,7 +323,6 @@ STRINGS = Texts(
             "no IQR": Plural("has no IQR", "have no IQR"),
         },
         "not_in": "not in {label}",
-        "and": "and",
         "criterion_blocks": (
             "The verdict rests on each cell's block times, kept in the metadata: the "
             "time ratio (the median over repeats of each repeat's median block) and "
@@ -722,7 +721,7 @@ def _verdict_text(verdict, language: str) -> str:
         return f"{word} ({w['not_in'].format(label=label)})"
     if verdict.kind == "not compared":
         causes = "; ".join(
-            f" {w['and']} ".join(labels) + " " + w["reasons"][reason](len(labels))
+            listed(labels, language) + " " + w["reasons"][reason](len(labels))
             for reason, labels in verdict.causes
         )
         return f"{word} ({causes})"
@@ -783,8 +782,8 @@ def setting_notes(comparison, language: str) -> list[str]:
     changed, known = compare.differences(base, run), _known(base, run)
     names = w["settings"]
     if not changed:
-        listed = ", ".join(names[name] for name in known)
-        notes = [w["differs_none"].format(label=run.label, names=listed) + "."]
+        known_names = ", ".join(names[name] for name in known)
+        notes = [w["differs_none"].format(label=run.label, names=known_names) + "."]
     else:
         changes = ", ".join(
             f"{names[name]} (`{a}` → `{b}`)" for name, (a, b) in changed.items()

@@ -125,6 +125,12 @@ class Status:
     def total(self) -> int:
         return self.passed + self.failed + self.skipped
 
+    @property
+    def fields(self) -> dict:
+        """Every field and the total: what the stamp's and releases page's sentences
+        are formatted with."""
+        return {**vars(self), "total": self.total}
+
 
 def result_from(
     data, name: str, rerun: str = "python -m ptdocs.versions run"

@@ -166,7 +166,7 @@ def section(
             if state == "passed" and st.skipped:
                 cells.append(s["cell_skips"](st.skipped, passed=st.passed))
             else:
-                fields = {**vars(st), "total": st.total} if st else {}
+                fields = st.fields if st else {}
                 cells.append(s[f"cell_{state}"].format(**fields))
             if state == "failed" and st.failures:
                 said = describe_failure(language, st.failures[0], _code)

@@ -13,11 +13,10 @@ from pathlib import Path
 
 import markdown as markdown_lib
 from babel.dates import format_date
-from babel.lists import format_list
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
-from ptdocs.catalog import Plural, Texts
+from ptdocs.catalog import Plural, Texts, listed
 from ptdocs.downloads import guide_pages
 from ptdocs.failures import describe as describe_failure
 from ptdocs.generated import after_title
@@ -126,12 +125,6 @@ def _skips(s: dict, status: Status) -> str:
     return " " + s["skipped"](status.skipped, reasons=reasons)
 
 
-def listed(items, language: str) -> str:
-    """CLDR's list in ``language``: "a, b and c" in English as the rest of the site
-    writes it (British: no comma before "and"), "a, b y c" in Spanish."""
-    return format_list(list(items), locale="en_GB" if language == "en" else language)
-
-
 def _date(text: str, language: str) -> str:
     """2026-12-02 -> "2 Dec 2026", "2 dic 2026"."""
     try:
@@ -211,7 +204,7 @@ def report_stamp(
         return verified(now, [now, *passing])
     else:
         files = ", ".join(f"`{path}`" for path in now.changed)
-        facts = {**vars(now), "total": now.total, "files": files}
+        facts = {**now.fields, "files": files}
         if now.state == "failed":
             return Stamp(FAILED, s["failures"].format(**facts), title=s["failed"])
         why = s[WHY[now.state]].format(**facts) + _skips(s, now)
