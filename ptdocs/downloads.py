@@ -311,7 +311,7 @@ def _skip_if(arguments: str, where: str) -> tuple[ast.expr, str | None]:
     try:
         call = ast.parse("_" + arguments, mode="eval").body
     except SyntaxError as error:
-        message = f"{where}: cannot read the skip ({error.msg}); {HOW_TO_SKIP}"
+        message = f"{where}: cannot read the skip: {error.msg}; {HOW_TO_SKIP}"
         raise DownloadError(message) from None
     if not (isinstance(call, ast.Call) and ast.unparse(call.func) == "_"):
         raise DownloadError(cannot_read)
@@ -334,7 +334,7 @@ def _skip_reason(text: str, where: str) -> str | None:
     try:
         reason = ast.literal_eval(text)
     except SyntaxError as error:
-        message = f"{where}: cannot read the skip ({error.msg}); {HOW_TO_SKIP}"
+        message = f"{where}: cannot read the skip: {error.msg}; {HOW_TO_SKIP}"
         raise DownloadError(message) from None
     except ValueError:  # a name or an expression: the download cannot print it
         raise DownloadError(not_plain) from None

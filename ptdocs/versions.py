@@ -147,7 +147,12 @@ def result_from(
     # reports/examples.json names no release (or an empty one): any build (a nightly
     # too) may have run it
     release = data.get("release")
-    release = parse_release(str(release)) if release else public(torch)
+    try:
+        release = (
+            public(torch) if release in (None, "") else parse_release(str(release))
+        )
+    except VersionsError as error:
+        raise VersionsError(f"{name}: {error}") from None
     if public(torch) != release:
         raise VersionsError(f"{name}: says release {release} but ran torch {torch}")
     for page, entry in pages.items():

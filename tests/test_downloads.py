@@ -566,9 +566,9 @@ def test_a_skipped_range_an_unconditional_skip_and_a_name_from_the_page(
         ("<!-- skip: next 3 -->", "a skip reason must be a plain string"),
         (
             "<!-- skip: next if(f(True, reason='r') -->",
-            r"cannot read the skip \('\(' was never closed\)",
+            r"cannot read the skip: '\(' was never closed;",
         ),
-        ("<!-- skip: next no quotes -->", r"cannot read the skip \(invalid syntax\)"),
+        ("<!-- skip: next no quotes -->", r"cannot read the skip: invalid syntax;"),
         ("<!-- skip: next if(True, 'r', 'r') -->", "cannot read the skip;"),
         ("<!-- skip: next if(True, why='r') -->", "cannot read the skip;"),
         ("<!-- skip: next if(reason='r') -->", "cannot read the skip;"),

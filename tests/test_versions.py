@@ -252,8 +252,13 @@ def test_a_result_without_a_release_is_its_torch_release_and_a_number_is_checked
     for release in (None, ""):
         data = {"torch": "2.14.1+cpu", "release": release, "pages": {}}
         assert versions.result_from(data, "x").release == "2.14.1"
-    with pytest.raises(VersionsError, match="'2.14' is not a torch release number"):
-        versions.result_from({"torch": "2.14.1", "release": 2.14, "pages": {}}, "x")
+    for release in (2.14, 0):  # a number is checked, 0 included, and the file named
+        with pytest.raises(
+            VersionsError, match=f"^x: '{release}' is not a torch release"
+        ):
+            versions.result_from(
+                {"torch": "2.14.1", "release": release, "pages": {}}, "x"
+            )
 
 
 def test_results_load_oldest_first_and_a_cpu_build_counts_as_its_release(project):

@@ -72,9 +72,9 @@ STRINGS = Texts(
         ),
         # The mkdocs-jupyter settings that make a build not prove the notebook runs.
         "notebook_not_run": (
-            "This build did not run this notebook, or not so that an error would stop "
-            "it (mkdocs-jupyter: `execute` off, `allow_errors` on or outputs reused "
-            "from its cache)."
+            "This build did not run this notebook, or ran it without failing on an "
+            "error (mkdocs-jupyter: `execute` off or the notebook in `execute_ignore`, "
+            "`allow_errors` on, or outputs reused from its cache)."
         ),
         # A release on which some of the page's examples fail, after the line.
         "releases_fail": Plural(
