@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from operator import eq, ge, gt, le, lt, ne
 
 
-# Stands in for sys.stdout while the examples run: ``runs`` holds each piece of code
-# (the script, count None; or each notebook cell, with its execution count) with its
-# writes, each credited to the module-level line running at the time.
 class Recorder:
+    """Stands in for sys.stdout while the examples run: ``runs`` holds each piece of
+    code (the script, count None; or each notebook cell, with its execution count)
+    with its writes, each credited to the module-level line running at the time."""
+
     def __init__(self, namespace):
         self.namespace, self.stream, self.runs = namespace, sys.stdout, []
         ipython = sys.modules.get("IPython")
@@ -54,7 +55,8 @@ class Recorder:
     def __getattr__(self, name):  # flush, encoding, isatty, ...: the real stream's
         return getattr(self.stream, name)
 
-    def stop(self):  # the runs to check (in a notebook, not the checking cell)
+    def stop(self):
+        """Stop recording; the runs to check (in a notebook, not the checking cell)."""
         sys.stdout = self.stream
         if self.shell is None:
             return self.runs
@@ -79,7 +81,7 @@ _PRE = re.compile(r"(a|b|c|rc|alpha|beta|pre|preview|dev)\d*", re.I)
 
 
 class OutputError(ValueError):
-    # A malformed output line; ``lineno`` is its line in the code.
+    """A malformed output line; ``lineno`` is its line in the code."""
 
     def __init__(self, message, lineno=None):
         super().__init__(message)
@@ -88,7 +90,7 @@ class OutputError(ValueError):
 
 
 def _clauses(specifier):
-    # ``>=2.11,<2.14`` -> [(">=", "2.11"), ("<", "2.14")]; None if not that form.
+    """``>=2.11,<2.14`` -> [(">=", "2.11"), ("<", "2.14")]; None if not that form."""
     found = [_CLAUSE.fullmatch(clause) for clause in str(specifier).split(",")]
     if not all(found):
         return None
@@ -96,7 +98,7 @@ def _clauses(specifier):
 
 
 def read_releases(condition):
-    # ``torch>=2.11,<2.14`` -> ``>=2.11,<2.14``; ValueError if it is not that form.
+    """``torch>=2.11,<2.14`` -> ``>=2.11,<2.14``; ValueError if it is not that form."""
     found = _TORCH.fullmatch(condition)
     clauses = _clauses(found["specifier"] or "") if found else None
     if not clauses:
@@ -116,9 +118,9 @@ def _numbers(release):
 
 
 def release_holds(specifier, version):
-    # Whether a torch release (``2.13.0+cpu``) satisfies ``>=2.11,<2.14`` as
-    # packaging's ``SpecifierSet.contains(version, prereleases=True)`` says: a local
-    # build is its release, a pre-release comes before it and a post-release after it.
+    """Whether a torch release (``2.13.0+cpu``) satisfies ``>=2.11,<2.14`` as
+    packaging's ``SpecifierSet.contains(version, prereleases=True)`` says: a local
+    build is its release, a pre-release comes before it and a post-release after it."""
     found = _VERSION.fullmatch(str(version))
     if found is None:
         raise ValueError(f"cannot read the torch release {version!r}")
@@ -145,7 +147,7 @@ class OutputLine:
 
 
 def output_line(comment, read_condition=read_releases):
-    # One output comment as the page's output; ValueError says what is malformed.
+    """One output comment as the page's output; ValueError says what is malformed."""
     rest = comment[len(OUTPUT) :]
     found = _CONDITIONED.fullmatch(rest) if rest.startswith("[") else None
     if found is None:
@@ -167,8 +169,8 @@ def output_line(comment, read_condition=read_releases):
 
 
 def output_comments(source, read_condition=read_releases):
-    # Each output comment: ((line, column), OutputLine); OutputError names a bad
-    # one's line.
+    """Each output comment: ((line, column), OutputLine); OutputError names a bad
+    one's line."""
     found = []
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
         if token.type == tokenize.COMMENT and token.string.startswith(OUTPUT):
@@ -180,8 +182,8 @@ def output_comments(source, read_condition=read_releases):
 
 
 def expected_outputs(source, body, read_condition=read_releases, comments=None):
-    # For each statement of ``body``, the output lines between it and the next one, in
-    # line with its first line (of ``comments``, where not all of the source's).
+    """For each statement of ``body``, the output lines between it and the next one,
+    in line with its first line (of ``comments``, where not all of the source's)."""
     if comments is None:
         comments = output_comments(source, read_condition)
     outputs = [[] for _ in body]
@@ -205,7 +207,7 @@ def expected_outputs(source, body, read_condition=read_releases, comments=None):
 
 
 def shown(lines, version):
-    # The text of the lines that hold on ``version``.
+    """The text of the lines that hold on ``version``."""
     return [line.text for line in lines if line.holds(version)]
 
 
@@ -215,7 +217,7 @@ def matches(printed, wanted):
 
 
 def _skip_wrapper(statement):
-    # A download's skipped example: ``if C: print('Skipped: ...')``, ``else:`` it.
+    """A download's skipped example: ``if C: print('Skipped: ...')``, ``else:`` it."""
     body = statement.body if isinstance(statement, ast.If) else None
     call = body[0].value if body and isinstance(body[0], ast.Expr) else None
     printing = isinstance(call, ast.Call) and getattr(call.func, "id", None) == "print"
@@ -223,8 +225,8 @@ def _skip_wrapper(statement):
 
 
 def _refuse_output_after_a_wrapper(body, wrappers, comments):
-    # An output line after a skipped example, in line with its ``if``: the example's
-    # statements are its else's, so its output goes there, in line with them.
+    """An output line after a skipped example, in line with its ``if``: the example's
+    statements are its else's, so its output goes there, in line with them."""
     for (lineno, at), _ in comments:
         before = [statement for statement in body if statement.lineno <= lineno]
         wrapper = before[-1] if before and before[-1] in wrappers else None
@@ -236,7 +238,7 @@ def _refuse_output_after_a_wrapper(body, wrappers, comments):
 
 @dataclass
 class Checked:
-    # A statement that prints, or should: where, what the page shows, what printed.
+    """A statement that prints, or should: where, what the page shows, what printed."""
 
     line: int  # in its code: the script, or its notebook cell
     cell: object  # the cell's execution count in a notebook, else None
@@ -250,8 +252,8 @@ class Checked:
 
 
 def check(runs, version):
-    # ``([Checked, ...], [reason, ...])``: the statements that print or should, and
-    # why examples were skipped here.
+    """``([Checked, ...], [reason, ...])``: the statements that print or should, and
+    why examples were skipped here."""
     results, skipped = [], []
     for source, writes, cell in runs:
         tree = ast.parse(source)
@@ -303,7 +305,7 @@ FIELD_LIMIT = 1500  # characters of a field in a link: GitHub refuses very long 
 
 
 def issue_url(repository, fields):
-    # A new issue of ``repository`` on the page-problem form, its fields filled in.
+    """A new issue of ``repository`` on the page-problem form, its fields filled in."""
     fields = {
         key: value if len(value) <= FIELD_LIMIT else value[: FIELD_LIMIT - 1] + "…"
         for key, value in fields.items()
@@ -314,7 +316,7 @@ def issue_url(repository, fields):
 
 
 def running_torch():
-    # (release, device) of the torch the examples ran with, as a report names them.
+    """(release, device) of the torch the examples ran with, as a report names them."""
     import importlib.metadata
 
     torch = sys.modules.get("torch")
@@ -327,12 +329,11 @@ def running_torch():
 
 
 class OutputsDiffer(AssertionError):
-    # A notebook's last cell fails with this where the outputs differ from the page.
-    pass
+    """A notebook's last cell fails with this where the outputs differ from the page."""
 
 
 def report(results, skipped, texts, torch, device):
-    # (all match, the differences and then one line that sums up).
+    """(all match, the differences and then one line that sums up)."""
     bad = [result for result in results if not result.ok]
     lines = []
     for result in bad:
@@ -359,8 +360,8 @@ def report(results, skipped, texts, torch, device):
 
 
 def finish(recorder, texts, repository, fields):
-    # The download's last cell: say in one line whether what printed is what the page
-    # shows; where not, print a report link with the differences and fail.
+    """The download's last cell: say in one line whether what printed is what the page
+    shows; where not, print a report link with the differences and fail."""
     import platform
 
     runs = recorder.stop()
