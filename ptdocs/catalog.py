@@ -399,6 +399,7 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
     entries: list[dict] = []  # {"flags": ..., keyword: [line, text]} for each entry
     flags: set[str] = set()
     continues = {"": None, "~": None, "|": None}  # the keyword a "..." line extends
+    damaged = False  # inside an entry whose msgid or msgctxt line is broken
     for number, line in enumerate(text.split("\n"), start=1):
         line = line.strip()
         if line.startswith("#-#-#"):
@@ -430,8 +431,14 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
         continues[kind] = None if problem else keyword
         if problem:
             found.append((number, problem))
+            # A broken msgid or msgctxt opens no entry: what follows it, up to the next
+            # sound one, is its entry's and said once, not charged to the entry before.
+            damaged = damaged or (not kind and keyword in ("msgctxt", "msgid"))
         if kind or problem:
             continue
+        if damaged and keyword not in ("msgctxt", "msgid"):
+            continue
+        damaged = False
         entry = entries[-1] if entries else None
         if keyword in ("msgctxt", "msgid") and (
             entry is None or keyword in entry or any(k[:6] == "msgstr" for k in entry)

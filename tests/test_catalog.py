@@ -738,14 +738,18 @@ def test_a_damaged_po_file_is_refused_with_its_line_and_never_written_back(
 
 
 def test_a_damaged_entry_is_reported_once():
-    """A msgid without msgstr is no translation for a later entry to repeat, and a
-    msgcat conflict marker between a msgstr and its quoted lines leaves them its own."""
+    """A msgid without msgstr is no translation for a later entry to repeat, a msgcat
+    conflict marker between a msgstr and its quoted lines leaves them its own, and a
+    broken msgid's msgstr is not 'a second msgstr' of the entry before."""
     cases = {
         M + "\n" + M + 'msgstr "Dobla el valor."\n': [
             'x.po:6: msgid without msgstr; add msgstr "" after it'
         ],
         M + 'msgstr ""\n#-#-#-#-#  a.po  #-#-#-#-#\n"Dobla el valor."\n': [
             "x.po:8: a msgcat conflict marker: " + catalog._CONFLICT
+        ],
+        M + 'msgstr "Dobla."\n\nmsgid Half.\nmsgstr "Mitad."\n': [
+            'x.po:9: the text of msgid must be in double quotes: msgid "Half."'
         ],
     }
     for body, problems in cases.items():
