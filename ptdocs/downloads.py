@@ -290,7 +290,8 @@ def _skip(argument: str | None, where: str) -> Skip:
         raise DownloadError(f"{where}: a skip without a reason; {HOW_TO_SKIP}")
     if argument.startswith("if"):
         condition, reason = _skip_if(argument.removeprefix("if"), where)
-        reason = reason or ast.unparse(condition)  # Sybil's own default reason
+        # No reason: the condition's text (Sybil's own default also keeps the brackets).
+        reason = reason or ast.unparse(condition)
     else:
         condition, reason = ast.Constant(True), _skip_reason(argument, where)
         if not reason:
