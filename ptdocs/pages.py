@@ -23,6 +23,8 @@ from functools import cache, lru_cache, partial
 from importlib import metadata
 from pathlib import Path
 
+from markdown_it import MarkdownIt
+from mdit_py_plugins.admon import admon_plugin
 from num2words import num2words
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
@@ -286,6 +288,16 @@ def _exception_report(include: Include, error: BaseException, where: str) -> str
 
 def _listing(lines: list[str]) -> str:
     return "".join(f"    {line}\n" for line in lines) if lines else "    (nothing)\n"
+
+
+@cache
+def markdown_reader() -> MarkdownIt:
+    """The one Markdown reader of ptdocs (a twin's structure, a download's cells); the
+    site's admonitions (!!!, ???) hold Markdown, not indented code."""
+    return MarkdownIt("commonmark").enable("table").use(admon_plugin)
+
+
+HEADING_ATTRIBUTES = re.compile(r"\s*\{[^{}]*\}\s*$")  # attr_list's, not the title's
 
 
 # <!-- prose-values: x.grad.item() -> 6; area :.2f -> 12.57; [torch<2.14] y -> 1 -->

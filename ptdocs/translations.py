@@ -22,14 +22,12 @@ from urllib.parse import unquote, urlsplit
 
 import nbformat
 import yaml
-from markdown_it import MarkdownIt
-from mdit_py_plugins.admon import admon_plugin
 from mkdocs.utils.meta import get_data
 
 from . import catalog
 from .atomic import write_atomically
 from .catalog import SOURCE, Plural, Texts  # SOURCE: the language pages are written in
-from .pages import PROSE_VALUES
+from .pages import HEADING_ATTRIBUTES, PROSE_VALUES, markdown_reader
 from .snippets import ROOT, IncludeError, expand, include_target
 
 DOCS = ROOT / "docs"
@@ -120,15 +118,9 @@ class Outline(NamedTuple):
     links: dict[str, int]  # each page linked to (inside the language folder): its line
 
 
-@functools.cache
-def _parser() -> MarkdownIt:
-    # The site's admonitions (!!!, ???) hold Markdown, not indented code.
-    return MarkdownIt("commonmark").enable("table").use(admon_plugin)
-
-
 def outline(text: str, page: str = "") -> Outline:
     """Markdown's structure as markdown-it reads it (front matter: the caller's)."""
-    found, tokens = Outline([], [], {}), _parser().parse(text)
+    found, tokens = Outline([], [], {}), markdown_reader().parse(text)
     for token, inline in itertools.pairwise([*tokens, None]):
         start, end = token.map or (0, 0)
         if token.type == "fence":
@@ -140,7 +132,7 @@ def outline(text: str, page: str = "") -> Outline:
         elif token.type == "heading_open":
             kept = ("text", "code_inline")
             title = "".join(c.content for c in inline.children if c.type in kept)
-            title = re.sub(r"\s*\{[^{}]*\}\s*$", "", title)  # { attributes }
+            title = HEADING_ATTRIBUTES.sub("", title)
             level = int(token.tag[1])
             found.headings.append((level, " ".join(title.split()), start + 1))
         for child in (c for c in token.children or [] if c.type == "link_open"):
