@@ -11,6 +11,7 @@ import ast
 import functools
 import importlib.metadata
 import io
+import itertools
 import posixpath
 import pprint
 import re
@@ -31,7 +32,13 @@ from . import catalog, output_check, problem_report
 from .catalog import CatalogError, Plural, Texts
 from .layout import language
 from .notebook_twins import notebook as notebook_of
-from .pages import PROSE_VALUES, PageBlockParser, has_conditioned_output
+from .pages import (
+    HEADING_ATTRIBUTES,
+    PROSE_VALUES,
+    PageBlockParser,
+    has_conditioned_output,
+    markdown_reader,
+)
 from .snippets import ROOT, Include, snippet_preprocessor
 
 # pytorch.org's install command for each platform and CUDA version
@@ -519,91 +526,77 @@ def check_call(texts: dict, repository: str, fields: dict) -> str:
     return start + literal.replace("\n", "\n" + " " * len(start)) + ")"
 
 
-ADMONITION = re.compile(
-    r"^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]*(?P<type>[\w-]+(?: +[\w-]+)*)"
-    r'(?:[ \t]+"(?P<title>.*?)")?[ \t]*$'
-)
-HEADING = re.compile(
-    r"^(?P<hashes>#{1,6})[ \t]+(?P<title>.+?)[ \t]*(?:\{[^}]*\})?[ \t]*#*[ \t]*$"
-)
-FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
-LINK = re.compile(
-    r"(?P<open>!?\[[^\]\n]*\]\()(?P<target>[^)\s]+)(?P<rest>(?:[ \t]+\"[^\"]*\")?\))"
-)
-REFERENCE = re.compile(
-    r"^(?P<open>[ ]{0,3}\[[^\]\n]+\]:[ \t]*)(?P<target>\S+)(?P<rest>.*)$", re.M
-)
+# A link's or a reference definition's target, as written
+TARGET = re.compile(r"(\]\(<?|\]:[ \t]*<?)([^)\s>]+)")
 
 
-def prose_markdown(text: str, language: str, relative: str, site: Site, root: Path):
-    """A stretch of the page's prose as notebook Markdown."""
+def prose_cells(text: str, language: str, relative: str, site: Site, root: Path):
+    """A stretch of the page's prose as notebook Markdown, cut before each heading: a
+    cell a section, each ``(markdown, (level, title) of its heading or None)``; links
+    made absolute. Headings and links are where markdown-it sees them."""
     if "8<" in text:  # includes in prose: expanded by pymdownx.snippets, as on the page
         comments = language if language in catalog.LANGUAGES else catalog.SOURCE
         lines = snippet_preprocessor(root, comments).run(text.split("\n"))
         text = "\n".join(lines)
-    text = _admonitions(_continued_block(text))
-    for pattern in (LINK, REFERENCE):
-        text = pattern.sub(
-            lambda m: (
-                m["open"] + _link(m["target"], language, relative, site) + m["rest"]
-            ),
-            text,
-        )
-    return text
+    text, env = _admonitions(text, continued=True), {}
+    lines, tokens = text.split("\n"), markdown_reader().parse(text, env)
+    linked = [
+        (t.map, {c.attrs.get("href", c.attrs.get("src")) for c in t.children})
+        for t in tokens
+        if t.type == "inline"
+    ] + [(r["map"], {r["href"]}) for r in env.get("references", {}).values()]
+    for (start, end), targets in linked:
+        for n in range(start, end):  # each target as written, made absolute
+            lines[n] = TARGET.sub(
+                lambda m, targets=targets: (
+                    m[1] + _link(m[2], language, relative, site)
+                    if markdown_reader().normalizeLink(m[2]) in targets
+                    else m[0]
+                ),
+                lines[n],
+            )
+    headings = {
+        t.map[0]: (int(t.tag[1]), HEADING_ATTRIBUTES.sub("", tokens[i + 1].content))
+        for i, t in enumerate(tokens)
+        if t.type == "heading_open" and t.level == 0
+    }
+    starts = [0]
+    for n in headings:
+        starts += [n] if any(line.strip() for line in lines[starts[-1] : n]) else []
+    cells = []
+    for start, end in itertools.pairwise([*starts, len(lines)]):
+        first = next((n for n in range(start, end) if lines[n].strip()), None)
+        if first is not None:
+            cell = "\n".join(lines[start:end]).strip("\n")
+            cells.append((cell, headings.get(first)))
+    return cells
 
 
-def _continued_block(text: str) -> str:
-    """Prose that goes on inside an admonition after an example in it: its indented
-    start quoted as _admonitions quoted the block's beginning (without its title),
-    not shown as an indented code block."""
-    lines, index = text.split("\n"), 0
-    while index < len(lines) and (
-        not lines[index].strip() or lines[index].startswith(("    ", "\t"))
-    ):
-        index += 1
-    body = lines[:index]
-    while body and not body[0].strip():
-        body.pop(0)
-    if not body:
-        return text
-    return "\n".join([*_block_quote(body, title=""), "", *lines[index:]])
-
-
-def _admonitions(text: str) -> str:
-    """Material admonitions (``!!! note "Title"``) as block quotes, which Jupyter
-    shows."""
-    lines, out, index = text.split("\n"), [], 0
-    while index < len(lines):
-        match = ADMONITION.match(lines[index])
-        index += 1
-        if not match:
-            out.append(lines[index - 1])
+def _admonitions(text: str, continued: bool = False) -> str:
+    """Material admonitions (``!!! note "Title"``) as block quotes, which Jupyter shows,
+    under their bold title; so, if ``continued``, is the indented prose that starts the
+    text (an admonition going on after an example in it), not an indented code block."""
+    lines, out, position, depth = text.split("\n"), [], 0, 0
+    for index, token in enumerate(markdown_reader().parse(text)):
+        opens = token.type == "admonition_open" and not depth
+        depth += {"admonition_open": 1, "admonition_close": -1}.get(token.type, 0)
+        if not (opens or continued and index == 0 and token.type == "code_block"):
             continue
-        indent, title = match["indent"], match["title"]
-        body = []
-        while index < len(lines) and (
-            not lines[index].strip()
-            or lines[index].startswith((indent + "    ", indent + "\t"))
-        ):
-            body.append(lines[index][len(indent) :])
-            index += 1
-        title = match["type"].split()[0].title() if title is None else title
-        out += [indent + line for line in _block_quote(body, title)]
+        start, end = token.map
+        indent = re.match(r"[ \t]*", lines[start])[0] if opens else ""
+        body = [line[len(indent) :] for line in lines[start + opens : end]]
+        while body and not body[-1].strip():
+            body.pop()
+        inner = _admonitions(textwrap.dedent("\n".join(body))).split("\n")
+        quoted = [f"**{token.content}**"] * bool(opens and token.content)
+        quoted += [""] * bool(quoted and body) + inner * bool(body)
+        out += lines[position:start] if opens else []
+        out += [indent + ("> " + line if line.strip() else ">") for line in quoted]
         out.append("")
-    return "\n".join(out)
-
-
-def _block_quote(body: list[str], title: str) -> list[str]:
-    """An admonition's indented body as block-quote lines, under its bold title
-    (none where empty); admonitions inside it quoted in turn."""
-    while body and not body[-1].strip():
-        body.pop()
-    inner = _admonitions(textwrap.dedent("\n".join(body))).split("\n") if body else []
-    quoted = [f"**{title}**"] if title else []
-    if quoted and inner:
-        quoted.append("")
-    quoted += inner
-    return ["> " + line if line.strip() else ">" for line in quoted]
+        position = end
+        while position < len(lines) and not lines[position].strip():
+            position += 1
+    return "\n".join(out + lines[position:])
 
 
 def _link(target: str, language: str, relative: str, site: Site) -> str:
@@ -615,34 +608,6 @@ def _link(target: str, language: str, relative: str, site: Site) -> str:
         path = posixpath.normpath(posixpath.join(posixpath.dirname(relative), path))
     url = site.url + site.page_url(language, path or relative)
     return url + ("#" + anchor if anchor else "")
-
-
-def lines_with_prose_flag(markdown_text: str):
-    """Each line, and whether it is prose: outside every code fence and not a fence
-    line."""
-    fence = None
-    for line in markdown_text.split("\n"):
-        match = FENCE.match(line)
-        if not match:
-            yield line, fence is None
-            continue
-        if fence is None:
-            fence = match["fence"]
-        elif match["fence"][0] == fence[0] and len(match["fence"]) >= len(fence):
-            fence = None
-        yield line, False
-
-
-def _split_at_headings(text: str) -> list[str]:
-    """Markdown cut before each heading (outside fences): a notebook cell a section."""
-    cells, current = [], []
-    for line, prose in lines_with_prose_flag(text):
-        if prose and HEADING.match(line) and any(kept.strip() for kept in current):
-            cells.append("\n".join(current))
-            current = []
-        current.append(line)
-    cells.append("\n".join(current))
-    return [cell.strip("\n") for cell in cells if cell.strip()]
 
 
 def run_command(page: str) -> str:
@@ -680,15 +645,12 @@ def make_downloads(page: Path, site: Site, root: Path = ROOT) -> Downloads | Non
             lesson.append(_cell("code", cell_code(part)))
             outline.append(lesson[-1])
             continue
-        sections = _split_at_headings(
-            prose_markdown(part, language, relative, site, root)
-        )
-        lesson += [_cell("markdown", section) for section in sections]
-        first_lines = (next(x for x in s.split("\n") if x.strip()) for s in sections)
-        found = [m for m in map(HEADING.match, first_lines) if m]
-        titles += [m["title"] for m in found if m["hashes"] == "#"]
+        sections = prose_cells(part, language, relative, site, root)
+        lesson += [_cell("markdown", section) for section, _ in sections]
+        found = [heading for _, heading in sections if heading]
+        titles += [title for level, title in found if level == 1]
         if found:
-            headings = (f"{m['hashes']} {m['title']}" for m in found)
+            headings = (f"{'#' * level} {title}" for level, title in found)
             outline.append(_cell("markdown", "\n".join(headings)))
     files, torch = files_read(examples, root), requirements(root)["torch"]
     page_url = site.url + site.page_url(language, relative)

@@ -612,8 +612,9 @@ def test_prose_sections_and_files_the_examples_read(repository, script_runner):
     downloads = repository.downloads(
         "---\ndescription: Leer un archivo\n---\n# Leer\n\n"
         "Ver [autograd](autograd.md#hojas), [aquí](#leer) y [el índice][i].\n\n"
-        "[i]: index.md\n\n"
-        '!!! note "Nota"\n    Una nota.\n\n## Sección { #s }\n\n'
+        "[i]: index.md\n\nUn [enlace en dos\nlíneas](#leer).\n\n"
+        "```text\nUn [ejemplo](de-markdown.md), tal cual.\n```\n\n"
+        '!!! note "Nota"\n    Una nota.\n\n    ## Dentro\n\n## Sección { #s }\n\n'
         + BLOCK.format("read"),
         snippet,
         language="es",
@@ -624,14 +625,16 @@ def test_prose_sections_and_files_the_examples_read(repository, script_runner):
         "[autograd](https://example.org/docs/es/autograd/#hojas)",
         "[aquí](https://example.org/docs/es/example/#leer)",
         "[i]: https://example.org/docs/es/\n",
-        "> **Nota**\n>\n> Una nota.",
+        "líneas](https://example.org/docs/es/example/#leer)",
+        "Un [ejemplo](de-markdown.md), tal cual.",  # code, not a link
+        "> **Nota**\n>\n> Una nota.\n>\n> ## Dentro\n\n## Sección { #s }",
         "`pip install torch==2.13.0`",
         "python -m pytest docs/es/example.md",
     ]:
         assert text in markdown, text
     assert "description:" not in markdown
     assert "# %% [markdown]\n# # Leer\n" in downloads.script
-    assert "# ## Sección\n" in downloads.script
+    assert "# ## Sección\n" in downloads.script and "Dentro" not in downloads.script
     # In a folder without snippets/data/.
     run = run_script(downloads, repository.root, script_runner)
     assert run.returncode == 0, run.stderr

@@ -23,12 +23,11 @@ import pytest
 from sybil import Document
 from sybil.parsers.markdown import SkipParser
 
-from ptdocs.downloads import guide_pages, lines_with_prose_flag
-from ptdocs.pages import Block, PageBlockParser
+from ptdocs.downloads import guide_pages
+from ptdocs.pages import Block, PageBlockParser, markdown_reader
 from ptdocs.snippets import ROOT
 
 MAX_WORDS = 3000
-COLLAPSED = re.compile(r"^(?P<indent>[ \t]*)\?\?\?(?!\+)")
 COMMENT = re.compile(r"<!--.*?-->", re.S)
 FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 
@@ -36,22 +35,12 @@ FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 def main_path(text: str) -> str:
     """The prose of a page a reader sees without opening a collapsed block."""
     text = COMMENT.sub("", FRONT_MATTER.sub("", text))
-    kept, inside = [], None  # inside: the indent of the collapsed block being skipped
-    for line, prose in lines_with_prose_flag(text):
-        if inside is not None:
-            if (
-                not line.strip()
-                or line.startswith(inside + "    ")
-                or line.startswith(inside + "\t")
-            ):
-                continue
-            inside = None
-        match = COLLAPSED.match(line)
-        if match:
-            inside = match["indent"]
-        elif prose:
-            kept.append(line)
-    return "\n".join(kept)
+    hidden = set()  # fenced code and collapsed blocks, where markdown-it sees them
+    for token in markdown_reader().parse(text):
+        if token.type == "fence" or token.markup == "???" and token.nesting == 1:
+            hidden.update(range(*token.map))
+    lines = enumerate(text.split("\n"))
+    return "\n".join(line for n, line in lines if n not in hidden)
 
 
 def words(text: str) -> int:
@@ -154,10 +143,10 @@ def test_a_block_inside_a_collapsed_block_is_collected_skipped_and_rendered():
 
 
 def test_a_downloaded_notebook_shows_prose_after_a_collapsed_example_as_prose():
-    from ptdocs.downloads import _admonitions, _continued_block
+    from ptdocs.downloads import _admonitions
 
     after_example = "\n    Hidden words, continued.\n\n    More.\n\nSeen again.\n"
-    shown = _admonitions(_continued_block(after_example))
+    shown = _admonitions(after_example, continued=True)
     assert shown.startswith("> Hidden words, continued.\n>\n> More.\n")
     assert "\nSeen again." in shown and "    " not in shown
-    assert _continued_block("\nPlain prose.\n") == "\nPlain prose.\n"
+    assert _admonitions("\nPlain prose.\n", continued=True) == "\nPlain prose.\n"

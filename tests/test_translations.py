@@ -15,7 +15,7 @@ import pytest
 from helpers import mkdocs_build
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from ptdocs import downloads, translations
+from ptdocs import translations
 from ptdocs.hooks import translations as hook
 from ptdocs.snippets import ROOT
 from ptdocs.translations import (
@@ -943,25 +943,3 @@ def test_a_page_never_translated_is_outdated_and_not_yet_checked_as_spanish(tmp_
         docs, docs / "es" / "m.md"
     )  # marked as translated while still English: now it is checked
     assert len(translations.glossary_problems(docs, terms)) == 1
-
-
-@pytest.mark.parametrize(
-    "page", sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*/**/*.md"))
-)
-def test_the_two_markdown_readers_agree_on_every_page(page):
-    """translations.outline (markdown-it) and the downloads' line scanner both say where
-    a page's headings and code fences are: they must agree, or a twin check and a
-    download would split the same page differently."""
-    text = (ROOT / page).read_text(encoding="utf-8")
-    if front := translations.FRONT_MATTER.match(text):  # the callers strip it
-        text = "\n" * front.group(0).count("\n") + text[front.end() :]
-    found = translations.outline(text, page)
-    lines = list(downloads.lines_with_prose_flag(text))
-    headings = [
-        (len(match["hashes"]), number)
-        for number, (line, prose) in enumerate(lines, start=1)
-        if prose and (match := downloads.HEADING.match(line))
-    ]
-    assert [(level, line) for level, _, line in found.headings] == headings
-    fenced = {number for number, (_, prose) in enumerate(lines, start=1) if not prose}
-    assert {n for b in found.blocks for n in range(b.line, b.end + 1)} == fenced
