@@ -45,7 +45,8 @@ from ptdocs.downloads import (
 from ptdocs.output_check import shown
 from ptdocs.pages import PYTHON, _expected_outputs, torch_version
 from ptdocs.pages import shown_output as page_output  # the # > lines that hold here
-from ptdocs.snippets import ROOT, expand, include_target
+from ptdocs.snippets import ROOT, expand
+from ptdocs.translations import outline
 
 PAGES = guide_pages(ROOT)
 PAGES = guide_pages(ROOT)
@@ -92,24 +93,11 @@ def read_notebook(downloads):
 # ---------------------------------------------------------------- what the page holds
 
 
-FENCE = re.compile(
-    r"^[ \t]*(?P<fence>`{3,}|~{3,})[ \t]*\{?[ \t]*\.?(?P<language>[\w+-]*)"
-)
-
-
 def page_include_targets(page) -> list[str]:
-    """The include lines of the page's Python blocks, in page order, read line by line
-    (independently of the Sybil parse the generator uses)."""
-    targets, fence, python = [], None, False
-    for line in page.read_text(encoding="utf-8").splitlines():
-        match, bare = FENCE.match(line), line.strip()
-        if fence is None and match:
-            fence, python = match["fence"], match["language"].lower() in PYTHON
-        elif fence and bare and set(bare) == {fence[0]} and len(bare) >= len(fence):
-            fence = None
-        elif fence is not None and python and include_target(line):
-            targets.append(include_target(line))
-    return targets
+    """The include lines of the page's Python blocks, in page order, as markdown-it
+    reads them (independently of the Sybil parse the generator uses)."""
+    blocks = outline(page.read_text(encoding="utf-8")).blocks
+    return [t for b in blocks if b.language in PYTHON for t, _ in b.includes]
 
 
 def missing_examples(targets, code_cells, language="en") -> list[str]:
