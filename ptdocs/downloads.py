@@ -11,7 +11,6 @@ import ast
 import functools
 import importlib.metadata
 import io
-import itertools
 import posixpath
 import pprint
 import re
@@ -560,15 +559,12 @@ def prose_cells(text: str, language: str, relative: str, site: Site, root: Path)
         for i, t in enumerate(tokens)
         if t.type == "heading_open" and t.level == 0
     }
-    starts = [0]
-    for n in headings:
-        starts += [n] if any(line.strip() for line in lines[starts[-1] : n]) else []
-    cells = []
-    for start, end in itertools.pairwise([*starts, len(lines)]):
-        first = next((n for n in range(start, end) if lines[n].strip()), None)
-        if first is not None:
-            cell = "\n".join(lines[start:end]).strip("\n")
-            cells.append((cell, headings.get(first)))
+    cells, start = [], 0
+    for end in [*headings, len(lines)]:  # a heading after blank lines only: no cut
+        if any(line.strip() for line in lines[start:end]):
+            first = next(n for n in range(start, end) if lines[n].strip())
+            cells.append(("\n".join(lines[start:end]).strip("\n"), headings.get(first)))
+            start = end
     return cells
 
 
