@@ -583,9 +583,10 @@ def _admonitions(text: str, continued: bool = False) -> str:
         body = [line[len(indent) :] for line in lines[start + opens : end]]
         while body and not body[-1].strip():
             body.pop()
-        inner = _admonitions(textwrap.dedent("\n".join(body))).split("\n")
-        quoted = [f"**{token.content}**"] * bool(opens and token.content)
-        quoted += [""] * bool(quoted and body) + inner * bool(body)
+        quoted = [f"**{token.content}**"] if opens and token.content else []
+        if body:
+            quoted += [""] if quoted else []
+            quoted += _admonitions(textwrap.dedent("\n".join(body))).split("\n")
         out += lines[position:start] if opens else []
         out += [indent + ("> " + line if line.strip() else ">") for line in quoted]
         out.append("")
