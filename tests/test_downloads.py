@@ -599,7 +599,8 @@ def test_prose_sections_and_files_the_examples_read(repository, script_runner):
     )
     downloads = repository.downloads(
         "---\ndescription: Leer un archivo\n---\n# Leer\n\n"
-        "Ver [autograd](autograd.md#hojas), [aquí](#leer) y [el índice][i].\n\n"
+        "Ver [autograd](autograd.md#hojas), [aquí](#leer) y [el índice][i].\n"
+        "Escribe `[x](y.md)` para [enlazar](#leer).\n\n"
         "[i]: index.md\n\nUn [enlace en dos\nlíneas](#leer).\n\n"
         "```text\nUn [ejemplo](de-markdown.md), tal cual.\n```\n\n"
         '!!! note "Nota"\n    Una nota.\n\n    ## Dentro\n\n## Sección { #s }\n\n'
@@ -615,6 +616,7 @@ def test_prose_sections_and_files_the_examples_read(repository, script_runner):
         "[i]: https://example.org/docs/es/\n",
         "líneas](https://example.org/docs/es/example/#leer)",
         "Un [ejemplo](de-markdown.md), tal cual.",  # code, not a link
+        "`[x](y.md)` para [enlazar](https://example.org/docs/es/example/#leer)",
         "> **Nota**\n>\n> Una nota.\n>\n> ## Dentro\n\n## Sección { #s }",
         "`pip install torch==2.13.0`",
         "python -m pytest docs/es/example.md",
