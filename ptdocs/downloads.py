@@ -135,6 +135,9 @@ CHECK_TEXTS = Texts(
         "report": "Report it, with these differences filled in: {url}",
         "nothing_recorded": "Nothing was recorded to compare: run the notebook from "
         "its first cell.",
+        "misplaced": "This `# >` line is out of place or malformed: write it as the "
+        "page does, after the whole statement that prints it, in line with its first "
+        "line.",
     },
 )
 
