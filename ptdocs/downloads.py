@@ -121,6 +121,8 @@ CHECK_TEXTS = Texts(
     "check",
     {
         "match": "✓ {ok} of {total} outputs match the page (torch {torch}, {device})",
+        "none": "✓ The code that ran printed nothing, and the page shows no output "
+        "for it (torch {torch}, {device})",
         "differ": "✗ {bad} of {total} outputs differ from the page (torch {torch}, "
         "{device})",
         "skipped": Plural(

@@ -354,7 +354,7 @@ def report(results, skipped, texts, torch, device):
     if bad:
         last = texts["differ"].format(bad=len(bad), **counts)
     else:
-        last = texts["match"].format(ok=len(results), **counts)
+        last = texts["match" if results else "none"].format(ok=len(results), **counts)
     if skipped:
         forms, rule = texts["skipped"]  # the plural forms, chosen as gettext does
         last += forms[gettext.c2py(rule)(len(skipped))].format(

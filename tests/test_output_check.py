@@ -145,6 +145,7 @@ def test_an_output_line_out_of_place_is_refused_at_its_line(source, line, says):
 
 TEXTS = {
     "match": "✓ {ok} of {total} ({torch}, {device})",
+    "none": "✓ none ({torch}, {device})",
     "differ": "✗ {bad} of {total} ({torch}, {device})",
     "skipped": (("; one: {reasons}", "; {n}: {reasons}"), "(n != 1)"),
     "where": "Line {line}: {code}",
@@ -160,6 +161,8 @@ def test_the_report_ends_with_one_line():
     bad = output_check.Checked(4, None, "print(x)", ["2"], "")
     said = output_check.report([good], ["a GPU", "a GPU"], TEXTS, "2.13.0", "CPU")
     assert said == (True, ["✓ 1 of 1 (2.13.0, CPU); 2: a GPU"])
+    said = output_check.report([], ["a GPU"], TEXTS, "2.13.0", "CPU")
+    assert said == (True, ["✓ none (2.13.0, CPU); one: a GPU"])  # not "0 of 0"
     said = output_check.report([good, bad], [], TEXTS, "2.13.0", "CPU")
     where = ["Line 4: print(x)", "    page:", "        # > 2", "    here:"]
     assert said == (False, [*where, "        (nothing)", "✗ 1 of 2 (2.13.0, CPU)"])
