@@ -757,17 +757,15 @@ def test_a_damaged_entry_is_reported_once():
 
 
 def test_a_sound_po_file_is_not_refused():
-    assert (
-        catalog.syntax_problems(
-            (
-                PO_HEAD + '#, fuzzy\n#| msgid "Half."\nmsgid "Double the value."\n'
-                'msgstr ""\n"Dobla \\"el\\" "\n"valor.\\t"\n\n#~ msgid "Gone."\n'
-                '#~ msgstr "Ido."\n'
-            ).encode(),
-            "x.po",
-        )
-        == []
-    )
+    data = (
+        PO_HEAD + '#, fuzzy\n#| msgid "Half."\nmsgid "Double the value."\n'
+        'msgstr ""\n"Dobla \\"el\\" "\n"valor.\\t"\n\n#~ msgid "Gone."\n'
+        '#~ msgstr "Ido."\n\nmsgctxt"c"\nmsgid"Half."\nmsgid_plural"Halves."\n'
+        'msgstr[0]"Mitad."\nmsgstr[1]"Mitades."\n'  # msgfmt needs no space; Babel does
+    ).encode()
+    assert catalog.syntax_problems(data, "x.po") == []
+    read = {entry[1]: entry[3] for entry in catalog.content(data, "x.po")}
+    assert read["c"].startswith("('Mitad.', 'Mitades.'")  # as Babel reads it
 
 
 def _as_poedit_saves(text: str) -> str:
