@@ -408,9 +408,8 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
     damaged = False  # inside an entry whose msgid or msgctxt line is broken
     for number, line in enumerate(text.split("\n"), start=1):
         line = line.strip()
-        if line.startswith("#-#-#"):
+        if _MARKER.match(line):  # msgcat's, in a text it could not merge
             found.append((number, "a msgcat conflict marker: " + _CONFLICT))
-            continue
         # Obsolete entries (#~) and previous msgids (#|): their syntax only.
         mark, line = _LINE.fullmatch(line).groups()
         kind = (mark or "")[-1:]  # "~", "|", or "" for a live entry's line
@@ -462,6 +461,7 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
     return [f"{name}:{line}: {problem}" for line, problem in found + _entries(entries)]
 
 
+_MARKER = re.compile(r'(msgstr(\[\d+\])?\s*)?"#-#-#-#-#')
 _CONFLICT = "keep one translation and delete the others and the #-#-#-#-# lines"
 _UNKNOWN = (
     "unknown keyword {0!r}: a line holds msgid, msgstr or msgctxt and a "
