@@ -371,7 +371,13 @@ _CHARS = r'(?:[^"\\]|\\[abfnrtv"\\?]|\\[0-7]{1,3}|\\x[0-9A-Fa-f]+)*'
 _STRING_START = re.compile(f'"{_CHARS}')
 # A line's mark (#~ obsolete entry, #| previous msgid, #~| both) and what follows it.
 _LINE = re.compile(r"(#~\|?|#\|)?\s*(.*)")
-_KEYWORD = re.compile(r"(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)(?:\s+(.*))?")
+_KEYWORD = re.compile(
+    r'(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)(?:(?:\s+|(?="))(.*))?'
+)
+# msgfmt reads a keyword's text after no space too (msgid"a"); Babel needs one.
+_SPACELESS = re.compile(
+    rb'^(\s*(?:#~\s*)?(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?))"', re.M
+)
 # The placeholders that `msgfmt -c` compares between msgid and msgstr.
 _PERCENT = re.compile(
     r"%(?:\((\w+)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([diouxXeEfFgGcrsa])"
@@ -402,9 +408,8 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
     damaged = False  # inside an entry whose msgid or msgctxt line is broken
     for number, line in enumerate(text.split("\n"), start=1):
         line = line.strip()
-        if line.startswith("#-#-#"):
+        if _MARKER.match(line):  # msgcat's, in a text it could not merge
             found.append((number, "a msgcat conflict marker: " + _CONFLICT))
-            continue
         # Obsolete entries (#~) and previous msgids (#|): their syntax only.
         mark, line = _LINE.fullmatch(line).groups()
         kind = (mark or "")[-1:]  # "~", "|", or "" for a live entry's line
@@ -456,6 +461,7 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
     return [f"{name}:{line}: {problem}" for line, problem in found + _entries(entries)]
 
 
+_MARKER = re.compile(r'(msgstr(\[\d+\])?\s*)?"#-#-#-#-#')
 _CONFLICT = "keep one translation and delete the others and the #-#-#-#-# lines"
 _UNKNOWN = (
     "unknown keyword {0!r}: a line holds msgid, msgstr or msgctxt and a "
@@ -559,6 +565,7 @@ def _parse(data: bytes, name: str, locale: str | None = None) -> Catalog:
     data = b"\n".join(
         line for line in data.split(b"\n") if not line.lstrip().startswith(b"#~|")
     )
+    data = _SPACELESS.sub(rb'\1 "', data)
     try:
         catalog = read_po(io.BytesIO(data), locale=locale, abort_invalid=True)
     except Exception as error:  # Babel's parse errors, in one line

@@ -127,6 +127,8 @@ CHECK_TEXTS = Texts(
     "check",
     {
         "match": "✓ {ok} of {total} outputs match the page (torch {torch}, {device})",
+        "none": "✓ The code that ran printed nothing, and the page shows no output "
+        "for it (torch {torch}, {device})",
         "differ": "✗ {bad} of {total} outputs differ from the page (torch {torch}, "
         "{device})",
         "skipped": Plural(
@@ -141,6 +143,9 @@ CHECK_TEXTS = Texts(
         "report": "Report it, with these differences filled in: {url}",
         "nothing_recorded": "Nothing was recorded to compare: run the notebook from "
         "its first cell.",
+        "misplaced": "This `# >` line is out of place or malformed: write it as the "
+        "page does, after the whole statement that prints it, in line with its first "
+        "line.",
     },
 )
 

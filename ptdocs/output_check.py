@@ -265,11 +265,15 @@ def check(runs, version):
             for statement in tree.body
             for inner in (statement.orelse if statement in wrappers else [statement])
         ]
-        comments = output_comments(source)
-        _refuse_output_after_a_wrapper(tree.body, wrappers, comments)
-        outputs = expected_outputs(
-            source, [statement for statement, _ in units], comments=comments
-        )
+        try:
+            comments = output_comments(source)
+            _refuse_output_after_a_wrapper(tree.body, wrappers, comments)
+            outputs = expected_outputs(
+                source, [statement for statement, _ in units], comments=comments
+            )
+        except OutputError as error:  # where, for the report
+            error.cell, error.code = cell, source.splitlines()[error.lineno - 1].strip()
+            raise
         printed, reasons = ["" for _ in units], {}
         for line, text in writes:
             wrapper = next(
@@ -350,7 +354,7 @@ def report(results, skipped, texts, torch, device):
     if bad:
         last = texts["differ"].format(bad=len(bad), **counts)
     else:
-        last = texts["match"].format(ok=len(results), **counts)
+        last = texts["match" if results else "none"].format(ok=len(results), **counts)
     if skipped:
         forms, rule = texts["skipped"]  # the plural forms, chosen as gettext does
         last += forms[gettext.c2py(rule)(len(skipped))].format(
@@ -369,8 +373,14 @@ def finish(recorder, texts, repository, fields):
     if not runs:
         print(texts["nothing_recorded"])
         return
-    results, skipped = check(runs, torch)
-    ok, lines = report(results, skipped, texts, torch, device)
+    results = []
+    try:
+        results, skipped = check(runs, torch)
+        ok, lines = report(results, skipped, texts, torch, device)
+    except OutputError as error:  # a # > line the reader put out of place
+        where = texts["where"] if error.cell is None else texts["where_cell"]
+        at = where.format(line=error.lineno, cell=error.cell, code=error.code)
+        ok, lines = False, [at, texts["misplaced"]]
     bad = [result for result in results if not result.ok]
     if bad and repository:
         environment = (

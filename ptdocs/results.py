@@ -75,8 +75,8 @@ def load_pair(root: Path, csv_path: Path, fresh: bool) -> Results:
                 f"{have} has no {what} beside it ({lack}); rerun "
                 "snippets/measuring/benchmark.py, which writes both"
             )
-    rows, metadata = read_rows(root / csv_path), read_metadata(root / json_path)
-    csv_bytes = (root / csv_path).read_bytes()
+    rows, sha256 = read_rows(root / csv_path)
+    metadata = read_metadata(root / json_path)
     builds = {row["torch_build"] for row in rows}
     if builds != {metadata["torch_build"]}:
         raise ResultsError(
@@ -93,7 +93,7 @@ def load_pair(root: Path, csv_path: Path, fresh: bool) -> Results:
             f"{json_path} records no csv_sha256 (an older benchmark); rerun "
             f"{BENCHMARK_COMMAND}"
         )
-    if metadata["csv_sha256"] != hashlib.sha256(csv_bytes).hexdigest():
+    if metadata["csv_sha256"] != sha256:
         raise ResultsError(
             f"{json_path} records another CSV (csv_sha256 does not match {csv_path}): "
             "not the same run"
@@ -124,10 +124,12 @@ def read_metadata(path: Path) -> dict:
     return metadata
 
 
-def read_rows(path: Path) -> list[dict]:
-    """The rows as compare.py, the one reader of the benchmark's CSV, reads them."""
+def read_rows(path: Path) -> tuple[list[dict], str]:
+    """The rows as compare.py, the one reader of the benchmark's CSV, reads them, and
+    the CSV's sha256."""
     try:
-        rows = compare.read_csv(path)
+        text = compare.csv_text(path)
+        rows = compare.read_csv(path, text)
     except compare.CompareError as error:
         raise ResultsError(str(error)) from None
     for row in rows:
@@ -139,7 +141,7 @@ def read_rows(path: Path) -> list[dict]:
             error=row.get("error") or "",
             task=row.get("task") or "",
         )
-    return rows
+    return rows, hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _in_units(value: float | None, units) -> str:

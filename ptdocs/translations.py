@@ -145,10 +145,10 @@ def outline(text: str, page: str = "") -> Outline:
     return found
 
 
-def front_matter(path: Path) -> dict:
-    """A page's front matter as MkDocs reads it; TranslationError for front matter
-    MkDocs would show as text."""
-    text = path.read_text(encoding="utf-8")
+def front_matter(path: Path, text: str | None = None) -> dict:
+    """A page's front matter (of ``text``, where already read) as MkDocs reads it;
+    TranslationError for front matter MkDocs would show as text."""
+    text = path.read_text(encoding="utf-8") if text is None else text
     match = FRONT_MATTER.match(text.replace("\r\n", "\n"))
     try:
         meta = yaml.safe_load(match["body"] or "") if match else None
@@ -192,13 +192,14 @@ def _differences(english, spanish, en: str, es: str) -> list[str]:
     return problems
 
 
-def _structure(path: Path, page: str) -> list[list[tuple[object, str, str]]]:
-    """What a twin must have too, by kind, each (key, as said, where): code blocks
-    (with what they include), headings, links to pages (sorted) and prose-values."""
+def _structure(path: Path, page: str, content: str) -> list[list[tuple]]:
+    """What a twin (``content``: its file's text) must have too, by kind, each (key,
+    as said, where): code blocks (with what they include), headings, links to pages
+    (sorted) and prose-values."""
     if path.suffix == ".md":
-        front_matter(path)  # TranslationError when it is not YAML
+        front_matter(path, content)  # TranslationError when it is not YAML
     blocks, headings, values, links = [], [], [], {}
-    for label, text in sources(path):
+    for label, text in sources(path, content):
 
         def at(line, label=label):
             return f"line {line}" if label == "line" else label
@@ -233,11 +234,10 @@ def compare(docs: Path, page: str) -> list[str]:
     """What differs between the twins of ``page``, one sentence each."""
     english, spanish = docs / SOURCE / page, docs / TARGET / page
     en, es = shown(english, docs), shown(spanish, docs)
-    problems = []
+    problems, paths = [], (english, spanish)
+    contents = [path.read_text(encoding="utf-8") for path in paths]
     if page.endswith(".ipynb"):
-        theirs, ours = (
-            nbformat.read(p, as_version=4).cells for p in (english, spanish)
-        )
+        theirs, ours = (nbformat.reads(c, as_version=4).cells for c in contents)
         kinds = [[cell.cell_type for cell in cells] for cells in (theirs, ours)]
         if kinds[0] != kinds[1]:
             return [
@@ -255,7 +255,7 @@ def compare(docs: Path, page: str) -> list[str]:
             if a.cell_type == "code" and not catalog.same_code(a.source, b.source)
         ]
     try:
-        found = [_structure(path, page) for path in (english, spanish)]
+        found = [_structure(p, page, c) for p, c in zip(paths, contents, strict=True)]
     except TranslationError as error:  # front matter that is not YAML: say so
         return [str(error).replace(str(english), en).replace(str(spanish), es)]
     _place_headings(found[0], found[1])
@@ -639,13 +639,14 @@ def _catalog_prose(message, asides: set[str]) -> str:
     return "\n".join(lines)
 
 
-def sources(path: Path) -> list[tuple[str, str]]:
-    """(label, Markdown) of a page ("line") or each Markdown cell ("cell N"); front
-    matter blanked, line breaks kept."""
+def sources(path: Path, text: str | None = None) -> list[tuple[str, str]]:
+    """(label, Markdown) of a page ("line") or each Markdown cell ("cell N"), of
+    ``text`` where already read; front matter blanked, line breaks kept."""
+    text = path.read_text(encoding="utf-8") if text is None else text
     if path.suffix == ".ipynb":
-        cells = enumerate(nbformat.read(path, as_version=4).cells, start=1)
+        cells = enumerate(nbformat.reads(text, as_version=4).cells, start=1)
         return [(f"cell {n}", c.source) for n, c in cells if c.cell_type == "markdown"]
-    return [("line", FRONT_MATTER.sub(_lines_only, path.read_text(encoding="utf-8")))]
+    return [("line", FRONT_MATTER.sub(_lines_only, text))]
 
 
 def _lines_only(match: re.Match) -> str:

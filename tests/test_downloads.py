@@ -132,7 +132,7 @@ def setup_namespace():
 
 def check_line(downloads, ran: int) -> re.Pattern:
     """A download's last line, in its language, when its ``ran`` outputs all match."""
-    pattern = re.escape(CHECK_TEXTS[downloads.language]["match"])
+    pattern = re.escape(CHECK_TEXTS[downloads.language]["match" if ran else "none"])
     fields = dict(ok=str(ran), total=str(ran), torch="[^,()]+", device="[^,()]+")
     for name, value in fields.items():
         pattern = pattern.replace(re.escape("{" + name + "}"), value)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tokenize
 import urllib.parse
+from types import SimpleNamespace
 
 import mkdocs.config
 import nbformat
@@ -19,7 +20,7 @@ from nbclient.exceptions import CellExecutionError
 from packaging.specifiers import SpecifierSet
 
 from ptdocs import output_check, pages
-from ptdocs.downloads import Site, check_cells, make_downloads
+from ptdocs.downloads import CHECK_TEXTS, Site, check_cells, make_downloads
 from ptdocs.snippets import ROOT
 from ptdocs.versions import SUPPORTED
 
@@ -144,6 +145,7 @@ def test_an_output_line_out_of_place_is_refused_at_its_line(source, line, says):
 
 TEXTS = {
     "match": "✓ {ok} of {total} ({torch}, {device})",
+    "none": "✓ none ({torch}, {device})",
     "differ": "✗ {bad} of {total} ({torch}, {device})",
     "skipped": (("; one: {reasons}", "; {n}: {reasons}"), "(n != 1)"),
     "where": "Line {line}: {code}",
@@ -159,9 +161,23 @@ def test_the_report_ends_with_one_line():
     bad = output_check.Checked(4, None, "print(x)", ["2"], "")
     said = output_check.report([good], ["a GPU", "a GPU"], TEXTS, "2.13.0", "CPU")
     assert said == (True, ["✓ 1 of 1 (2.13.0, CPU); 2: a GPU"])
+    said = output_check.report([], ["a GPU"], TEXTS, "2.13.0", "CPU")
+    assert said == (True, ["✓ none (2.13.0, CPU); one: a GPU"])  # not "0 of 0"
     said = output_check.report([good, bad], [], TEXTS, "2.13.0", "CPU")
     where = ["Line 4: print(x)", "    page:", "        # > 2", "    here:"]
     assert said == (False, [*where, "        (nothing)", "✗ 1 of 2 (2.13.0, CPU)"])
+
+
+def test_an_output_line_out_of_place_is_reported_at_its_cell_in_the_notebooks_language(
+    capsys,
+):
+    runs = [("x = 1\n", [], 2), ("# > 1\nprint(1)\n", [(2, "1\n")], 3)]
+    recorder = SimpleNamespace(stop=lambda: runs, shell=None)
+    texts = CHECK_TEXTS["es"]
+    with pytest.raises(SystemExit):
+        output_check.finish(recorder, texts, "https://github.com/o/r", {})
+    said = capsys.readouterr().out.splitlines()
+    assert said == ["Celda [3], línea 1: # > 1", texts["misplaced"]]
 
 
 def test_a_report_link_fills_the_forms_fields_and_stays_short():

@@ -323,10 +323,16 @@ def test_a_page_without_its_marker_or_its_results_fails_the_build(tmp_path, page
     assert build.returncode != 0 and says in build.stderr
 
 
-def test_the_committed_sample_is_a_valid_results_pair():
-    """What a build without fresh results shows must itself be a traceable run."""
+def test_the_committed_sample_is_a_valid_results_pair(monkeypatch):
+    """What a build without fresh results shows must itself be a traceable run; its CSV
+    is read once (pathlib's reads open the path)."""
+    opened, open_ = [], Path.open
+    monkeypatch.setattr(
+        Path, "open", lambda p, *a, **k: opened.append(p) or open_(p, *a, **k)
+    )
     shown = results.load_pair(ROOT, results.SAMPLE, fresh=False)
     assert shown.rows and shown.metadata["torch_build"] and shown.metadata["date"]
+    assert opened.count(ROOT / results.SAMPLE) == 1
 
 
 def test_an_accelerator_run_names_its_gpu_and_device(tmp_path):

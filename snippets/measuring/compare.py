@@ -252,21 +252,27 @@ def _number(text, path, line, column):
     return value
 
 
-def read_csv(path: Path) -> list[dict]:
-    """The rows of a benchmark CSV, checked, with NUMBERS as floats (None when empty),
-    or a one-line CompareError. The one reader of the benchmark's CSV: the site's
-    results page (ptdocs/results.py) reads it with this function too."""
+def csv_text(path: Path) -> str:
+    """A benchmark CSV's text as written (its UTF-8 is what csv_sha256 hashes), or a
+    one-line CompareError."""
     if not path.exists():
         raise CompareError(f"{path}: no such file")
     if not path.is_file():
         raise CompareError(f"{path}: not a file")
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_bytes().decode("utf-8")
     except UnicodeDecodeError:
         raise CompareError(f"{path}: not a benchmark CSV (not UTF-8 text)") from None
     except OSError as error:
         raise CompareError(f"{path}: {error.strerror or error}") from None
-    reader = csv.DictReader(io.StringIO(text))
+
+
+def read_csv(path: Path, text: str | None = None) -> list[dict]:
+    """The rows of a benchmark CSV (``text``: its csv_text, where already read),
+    checked, with NUMBERS as floats (None when empty), or a one-line CompareError. The
+    one reader of the benchmark's CSV: the site's results page (ptdocs/results.py)
+    reads it with this function too."""
+    reader = csv.DictReader(io.StringIO(csv_text(path) if text is None else text))
     header = tuple(reader.fieldnames or ())
     missing = [column for column in TEMPLATE if column not in header]
     if missing:
