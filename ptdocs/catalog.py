@@ -967,8 +967,10 @@ def _po_text(catalog: Catalog, domain: str, previous: bool = False) -> str:
     for message in (*catalog, *catalog.obsolete.values()):
         message.flags -= unflagged
     buffer = io.BytesIO()
-    # width=100 wraps like the code, so that a diff stays readable.
-    write_po(buffer, catalog, width=100)
+    # width=100 wraps like the code, so that a diff stays readable. An interface
+    # entry's msgctxt says where it is used: its #: names the file only (xgettext's
+    # --add-location=file), so moving code does not make the catalog stale.
+    write_po(buffer, catalog, width=100, include_lineno=domain != "interface")
     # Babel writes a previous msgid of several lines as one wrapped comment whose later
     # lines lose their "#|" (an invalid file): they are written here, in gettext's
     # layout, before the msgctxt or msgid of their entry (one block each, in order).
@@ -1022,7 +1024,8 @@ def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
     for message in load(domain, language, root):
         if not message.id:
             continue
-        ref = ", ".join(f"{f}:{n}" for f, n in message.locations) or str(where)
+        ref = ", ".join(f"{f}:{n}" if n else f for f, n in message.locations)
+        ref = ref or str(where)
         label = f"{message.context} " if message.context else ""
         pair = (message.id, message.string)
         ids, strings = ((t if isinstance(t, tuple) else (t,)) for t in pair)

@@ -559,6 +559,19 @@ def test_a_plural_is_one_gettext_entry_chosen_by_the_languages_plural_forms(tmp_
         )["es"]
 
 
+def test_moving_an_interface_table_leaves_the_catalog_as_it_was(tmp_path):
+    """An interface entry is found by its msgctxt: its #: names the file, not the
+    line, so code moved above a Texts table does not make the catalog stale."""
+    (tmp_path / "ptdocs").mkdir()
+    demo = tmp_path / "ptdocs" / "demo.py"
+    templates = []
+    for above in ("", "import os\n\n"):
+        demo.write_text(above + 'T = Texts("demo", {"a": "A"})\n', encoding="utf-8")
+        templates.append(catalog.merged("interface", "es", tmp_path)[0])
+    assert templates[0] == templates[1]
+    assert "#: ptdocs/demo.py\nmsgctxt" in templates[0]
+
+
 def test_every_interface_table_is_translated():
     tables = list(catalog.interface_tables())
     assert tables and catalog.LANGUAGES, (
