@@ -570,6 +570,12 @@ def test_moving_an_interface_table_leaves_the_catalog_as_it_was(tmp_path):
         templates.append(catalog.merged("interface", "es", tmp_path)[0])
     assert templates[0] == templates[1]
     assert "#: ptdocs/demo.py\nmsgctxt" in templates[0]
+    po = catalog.po_path("interface", "es", tmp_path)
+    po.parent.mkdir(parents=True)
+    po.write_text(catalog.merged("interface", "es", tmp_path)[1], encoding="utf-8")
+    assert catalog.problems("interface", "es", tmp_path) == [
+        "ptdocs/demo.py: demo.a not translated: 'A'"
+    ]
 
 
 def test_every_interface_table_is_translated():
