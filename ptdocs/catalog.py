@@ -426,7 +426,7 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
             problem = _text_problem("", line)
             if problem or continues[kind] is None:
                 found.append((number, problem or _STRAY))
-            elif not kind:
+            elif not kind and not damaged:  # a broken entry's text: said already
                 entries[-1][continues[kind]][1] += unescape(line)
             continue
         match = _KEYWORD.fullmatch(line)

@@ -700,6 +700,7 @@ DAMAGED = {
     "stray text": ('#: a.py:3\n"Dobla."\n' + M + 'msgstr ""\n', 7, "continues no"),
     "duplicate entry": (2 * (M + 'msgstr "Dobla el valor."\n\n'), 9, "same msgid"),
     "msgcat conflict": (CONFLICT, 9, "msgcat could not merge this entry"),
+    "broken msgctxt, then text": (M + 'msgctxt x\nmsgstr ""\n"Dobla."\n', 7, "quotes"),
     "line break lost": ('msgid "Double.\\n"\nmsgstr "Dobla."\n', 7, "line break"),
     "format changed": (
         '#, python-format\nmsgid "5% in"\nmsgstr "5 % en"\n',
