@@ -143,7 +143,7 @@ CHECK_TEXTS = Texts(
         "report": "Report it, with these differences filled in: {url}",
         "nothing_recorded": "Nothing was recorded to compare: run the notebook from "
         "its first cell.",
-        # A # > line the check cannot place, by its cause (output_check.OutputError).
+        # A # > line the check cannot read or place, by its cause (OutputError.kind).
         "output_inside": "This `# >` line is inside the statement whose output it "
         "shows: move it below that statement's last line, indented like its first "
         "line.",
