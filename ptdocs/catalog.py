@@ -406,10 +406,12 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
     flags: set[str] = set()
     continues = {"": None, "~": None, "|": None}  # the keyword a "..." line extends
     damaged = False  # inside an entry whose msgid or msgctxt line is broken
+    conflicted = -1  # the number of entries when a msgcat conflict was last said
     for number, line in enumerate(text.split("\n"), start=1):
         line = line.strip()
-        if _MARKER.match(line):  # msgcat's, in a text it could not merge
-            found.append((number, "a msgcat conflict marker: " + _CONFLICT))
+        if _MARKER.match(line) and conflicted != len(entries):  # once an entry
+            found.append((number, _CONFLICT))  # msgcat's, in a text it could not merge
+            conflicted = len(entries)
         # Obsolete entries (#~) and previous msgids (#|): their syntax only.
         mark, line = _LINE.fullmatch(line).groups()
         kind = (mark or "")[-1:]  # "~", "|", or "" for a live entry's line
@@ -424,7 +426,7 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
             problem = _text_problem("", line)
             if problem or continues[kind] is None:
                 found.append((number, problem or _STRAY))
-            elif not kind:
+            elif not kind and not damaged:  # a broken entry's text: said already
                 entries[-1][continues[kind]][1] += unescape(line)
             continue
         match = _KEYWORD.fullmatch(line)
@@ -462,7 +464,13 @@ def syntax_problems(data: bytes, name: str) -> list[str]:
 
 
 _MARKER = re.compile(r'(msgstr(\[\d+\])?\s*)?"#-#-#-#-#')
-_CONFLICT = "keep one translation and delete the others and the #-#-#-#-# lines"
+# Followed, it leaves what msgfmt -c and Babel read as one translation (checked with
+# msgcat's own output: tests/test_catalog.py).
+_CONFLICT = (
+    "msgcat could not merge this entry: keep one of its translations, delete the "
+    "others and the #-#-#-#-# lines, end the one you keep with \\n only if the msgid "
+    "ends with \\n, and remove the entry's fuzzy flag"
+)
 _UNKNOWN = (
     "unknown keyword {0!r}: a line holds msgid, msgstr or msgctxt and a "
     '"quoted text", a "quoted text" alone, or a # comment'

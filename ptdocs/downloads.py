@@ -127,8 +127,8 @@ CHECK_TEXTS = Texts(
     "check",
     {
         "match": "✓ {ok} of {total} outputs match the page (torch {torch}, {device})",
-        "none": "✓ The code that ran printed nothing, and the page shows no output "
-        "for it (torch {torch}, {device})",
+        "none": "✓ Nothing to compare: the examples that ran print no output, here "
+        "or on the page for this release (torch {torch}, {device})",
         "differ": "✗ {bad} of {total} outputs differ from the page (torch {torch}, "
         "{device})",
         "skipped": Plural(
@@ -143,9 +143,19 @@ CHECK_TEXTS = Texts(
         "report": "Report it, with these differences filled in: {url}",
         "nothing_recorded": "Nothing was recorded to compare: run the notebook from "
         "its first cell.",
-        "misplaced": "This `# >` line is out of place or malformed: write it as the "
-        "page does, after the whole statement that prints it, in line with its first "
+        # A # > line the check cannot read or place, by its cause (OutputError.kind).
+        "output_inside": "This `# >` line is inside the statement whose output it "
+        "shows: move it below that statement's last line, indented like its first "
         "line.",
+        "output_indent": "This `# >` line is not indented like the statement whose "
+        "output it shows: give it the indentation of that statement's first line.",
+        "output_before": "This `# >` line comes before any statement: put it below "
+        "the statement whose output it shows.",
+        "output_skipped": "This `# >` line follows an example that may be skipped: "
+        "put it inside that example's `else:`, indented like the statements there.",
+        "output_condition": "This `# >` line's condition cannot be read: write it as "
+        "`# >[torch>=2.14,<2.16] TEXT` (output that starts with [ is written "
+        "`# > [...`).",
     },
 )
 

@@ -81,10 +81,14 @@ _PRE = re.compile(r"(a|b|c|rc|alpha|beta|pre|preview|dev)\d*", re.I)
 
 
 class OutputError(ValueError):
-    """A malformed output line; ``lineno`` is its line in the code."""
+    """A malformed output line; ``lineno`` is its line in the code, ``kind`` the
+    cause, for a download to say in its own language: "condition" (cannot be read),
+    "before" (any statement), "inside" (the statement it shows the output of),
+    "indent" (not that statement's), "skipped" (after a skipped example)."""
 
-    def __init__(self, message, lineno=None):
+    def __init__(self, message, lineno=None, kind=None):
         super().__init__(message)
+        self.kind = kind
         if lineno is not None:
             self.lineno = lineno
 
@@ -177,7 +181,7 @@ def output_comments(source, read_condition=read_releases):
             try:
                 found.append((token.start, output_line(token.string, read_condition)))
             except ValueError as error:
-                raise OutputError(str(error), token.start[0]) from None
+                raise OutputError(str(error), token.start[0], "condition") from None
     return found
 
 
@@ -190,17 +194,20 @@ def expected_outputs(source, body, read_condition=read_releases, comments=None):
     for (lineno, at), line in comments:
         owner = [index for index, s in enumerate(body) if s.lineno <= lineno][-1:]
         if not owner:
-            raise OutputError(f"{OUTPUT} output before any statement", lineno)
+            raise OutputError(f"{OUTPUT} output before any statement", lineno, "before")
         statement = body[owner[0]]
         if lineno <= statement.end_lineno:
             raise OutputError(
-                f"put {OUTPUT} output after the whole statement, not inside it", lineno
+                f"put {OUTPUT} output after the whole statement, not inside it",
+                lineno,
+                "inside",
             )
         if at != statement.col_offset:
             raise OutputError(
                 f"put {OUTPUT} output after the whole statement, in line with its "
                 "first line",
                 lineno,
+                "indent",
             )
         outputs[owner[0]].append(line)
     return outputs
@@ -232,7 +239,9 @@ def _refuse_output_after_a_wrapper(body, wrappers, comments):
         wrapper = before[-1] if before and before[-1] in wrappers else None
         if wrapper and at == wrapper.col_offset and lineno > wrapper.end_lineno:
             raise OutputError(
-                f"put the {OUTPUT} output of a skipped example inside its else", lineno
+                f"put the {OUTPUT} output of a skipped example inside its else",
+                lineno,
+                "skipped",
             )
 
 
@@ -380,7 +389,7 @@ def finish(recorder, texts, repository, fields):
     except OutputError as error:  # a # > line the reader put out of place
         where = texts["where"] if error.cell is None else texts["where_cell"]
         at = where.format(line=error.lineno, cell=error.cell, code=error.code)
-        ok, lines = False, [at, texts["misplaced"]]
+        ok, lines = False, [at, texts[f"output_{error.kind}"]]
     bad = [result for result in results if not result.ok]
     if bad and repository:
         environment = (
@@ -402,8 +411,9 @@ def finish(recorder, texts, repository, fields):
             },
         )
         lines.insert(-1, texts["report"].format(url=link))
+    if not ok and recorder.shell is not None:  # the last line said once: as the error
+        print("\n".join(lines[:-1]))
+        raise OutputsDiffer(lines[-1])
     print("\n".join(lines))
     if not ok:
-        if recorder.shell is not None:
-            raise OutputsDiffer(lines[-1])
         raise SystemExit(1)

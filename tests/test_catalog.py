@@ -705,7 +705,8 @@ DAMAGED = {
     "msgid without msgstr": (M + "\n", 6, "without msgstr"),
     "stray text": ('#: a.py:3\n"Dobla."\n' + M + 'msgstr ""\n', 7, "continues no"),
     "duplicate entry": (2 * (M + 'msgstr "Dobla el valor."\n\n'), 9, "same msgid"),
-    "msgcat conflict": (CONFLICT, 9, "conflict marker"),
+    "msgcat conflict": (CONFLICT, 9, "msgcat could not merge this entry"),
+    "broken msgctxt, then text": (M + 'msgctxt x\nmsgstr ""\n"Dobla."\n', 7, "quotes"),
     "line break lost": ('msgid "Double.\\n"\nmsgstr "Dobla."\n', 7, "line break"),
     "format changed": (
         '#, python-format\nmsgid "5% in"\nmsgstr "5 % en"\n',
@@ -758,14 +759,15 @@ def test_a_damaged_po_file_is_refused_with_its_line_and_never_written_back(
 
 def test_a_damaged_entry_is_reported_once():
     """A msgid without msgstr is no translation for a later entry to repeat, a msgcat
-    conflict is said at each marker and nowhere else, and a broken msgid's msgstr is
+    conflict is said once, at its entry's first marker, and a broken msgid's msgstr is
     not 'a second msgstr' of the entry before."""
     cases = {
         M + "\n" + M + 'msgstr "Dobla el valor."\n': [
             'x.po:6: msgid without msgstr; add msgstr "" after it'
         ],
-        CONFLICT: [
-            f"x.po:{n}: a msgcat conflict marker: {catalog._CONFLICT}" for n in (9, 11)
+        CONFLICT: [f"x.po:9: {catalog._CONFLICT}"],
+        CONFLICT + "\n" + CONFLICT.replace("Double the value.", "Half."): [
+            f"x.po:{n}: {catalog._CONFLICT}" for n in (9, 17)
         ],
         M + 'msgstr "Dobla."\n\nmsgid Half.\nmsgstr "Mitad."\n': [
             'x.po:9: the text of msgid must be in double quotes: msgid "Half."'
@@ -773,6 +775,44 @@ def test_a_damaged_entry_is_reported_once():
     }
     for body, problems in cases.items():
         assert catalog.syntax_problems((PO_HEAD + body).encode(), "x.po") == problems
+
+
+MSGCAT_MISSING = (
+    "gettext's msgcat is not installed (apt-get install gettext; .ci/run installs it)"
+)
+
+
+@pytest.mark.parametrize("kept", ["Dobla el valor.", "Duplica el valor."])
+def test_a_msgcat_conflict_mended_as_said_leaves_a_sound_file(tmp_path, capsys, kept):
+    if not shutil.which("msgcat"):
+        pytest.skip(MSGCAT_MISSING)
+    root = _small_site(tmp_path, translated="Dobla el valor.")
+    assert catalog.main(["update", "--root", str(root)]) == 0
+    path = catalog.po_path("snippets", "es", root)
+    ours, theirs = tmp_path / "ours.po", tmp_path / "theirs.po"
+    ours.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    other = ours.read_text(encoding="utf-8").replace("Dobla el", "Duplica el")
+    theirs.write_text(other, encoding="utf-8")
+    subprocess.run(["msgcat", "-o", path, ours, theirs], check=True)
+    merged = path.read_text(encoding="utf-8")
+    marker = 1 + merged.split("\n").index(
+        '"#-#-#-#-#  ours.po (PROJECT VERSION)  #-#-#-#-#\\n"'
+    )
+    where = catalog.relative(path, ROOT)
+    assert catalog.syntax_problems(merged.encode(), where) == [
+        f"{where}:{marker}: {catalog._CONFLICT}"
+    ]
+    # As it says: one translation, no marker line, ending as the msgid does (without
+    # the \n msgcat adds to all but the last), and no fuzzy flag.
+    before, fuzzy, entry = merged.partition("#, fuzzy\n")
+    assert fuzzy and "msgid" in entry
+    mended = before + re.sub(r'msgstr ""\n(".*"\n)+', f'msgstr "{kept}"\n', entry)
+    path.write_text(mended, encoding="utf-8")
+    capsys.readouterr()
+    assert catalog.main(["check", "--root", str(root)]) == 0
+    assert capsys.readouterr() == ("", "")
+    done = subprocess.run(["msgfmt", "-c", "-o", os.devnull, path], capture_output=True)
+    assert done.returncode == 0, done.stderr
 
 
 def test_a_sound_po_file_is_not_refused():
@@ -821,10 +861,7 @@ def test_a_po_file_saved_by_an_editor_is_current_and_update_restores_the_layout(
         saved = _as_poedit_saves(written)
     else:
         if not shutil.which("msgcat"):
-            pytest.skip(
-                "gettext's msgcat is not installed (apt-get install gettext; "
-                ".ci/run installs it)"
-            )
+            pytest.skip(MSGCAT_MISSING)
         saved = subprocess.run(
             ["msgcat", "-"], input=written, capture_output=True, text=True, check=True
         ).stdout

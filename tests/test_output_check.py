@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import subprocess
 import sys
 import tokenize
@@ -125,22 +126,26 @@ def test_a_skipped_example_counts_as_skipped_and_its_else_is_checked_where_it_ru
 SKIPPED = "if a:\n    print('Skipped: r')\nelse:\n    print(2)\n"
 
 
-@pytest.mark.parametrize(
-    "source, line, says",
-    [
-        ("for x in y:\n    print(x)\n    # > 1\n", 3, "in line with its first line"),
-        ("x = (1,\n# > 2\n 3)\n", 2, "after the whole statement, not inside it"),
-        ("for x in y:\n    # > 1\n    print(x)\n", 2, "not inside it"),
-        ("# > a\nprint(1)\n", 1, "before any statement"),
-        ("    # > a\nprint(1)\n", 1, "before any statement"),
-        (SKIPPED + "# > 2\n", 5, "output of a skipped example inside its else"),
-        (SKIPPED + "  # > 2\n", 5, "in line with its first line"),
-    ],
-)
-def test_an_output_line_out_of_place_is_refused_at_its_line(source, line, says):
+# Each: code, the line refused, what the page's tests say, the cause a download says.
+REFUSED = [
+    ("for x in y:\n    print(x)\n    # > 1\n", 3, "in line with its first", "indent"),
+    ("x = (1,\n# > 2\n 3)\n", 2, "after the whole statement, not inside", "inside"),
+    ("for x in y:\n    # > 1\n    print(x)\n", 2, "not inside it", "inside"),
+    ("# > a\nprint(1)\n", 1, "before any statement", "before"),
+    ("    # > a\nprint(1)\n", 1, "before any statement", "before"),
+    (SKIPPED + "# > 2\n", 5, "output of a skipped example inside its else", "skipped"),
+    (SKIPPED + "  # > 2\n", 5, "in line with its first line", "indent"),
+    ("print(1)\n# >[torch 2.14] 1\n", 2, "not torch and version", "condition"),
+    ("print(1)\n# >[1, 2\n", 2, "closed by ']'", "condition"),
+    ("print(1)\n# >[torch>=2.14]1\n", 2, "put a space", "condition"),
+]
+
+
+@pytest.mark.parametrize("source, line, says, kind", REFUSED)
+def test_an_output_line_out_of_place_is_refused_at_its_line(source, line, says, kind):
     with pytest.raises(output_check.OutputError, match=says) as error:
         check(source, [])
-    assert error.value.lineno == line
+    assert (error.value.lineno, error.value.kind) == (line, kind)
 
 
 TEXTS = {
@@ -168,16 +173,32 @@ def test_the_report_ends_with_one_line():
     assert said == (False, [*where, "        (nothing)", "✗ 1 of 2 (2.13.0, CPU)"])
 
 
-def test_an_output_line_out_of_place_is_reported_at_its_cell_in_the_notebooks_language(
-    capsys,
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("source, line, says, kind", REFUSED)
+def test_an_output_line_out_of_place_is_reported_with_its_cause_at_its_cell(
+    capsys, language, source, line, says, kind
 ):
-    runs = [("x = 1\n", [], 2), ("# > 1\nprint(1)\n", [(2, "1\n")], 3)]
+    runs = [("x = 1\n", [], 2), (source, [], 3)]
     recorder = SimpleNamespace(stop=lambda: runs, shell=None)
-    texts = CHECK_TEXTS["es"]
+    texts = CHECK_TEXTS[language]
     with pytest.raises(SystemExit):
         output_check.finish(recorder, texts, "https://github.com/o/r", {})
     said = capsys.readouterr().out.splitlines()
-    assert said == ["Celda [3], línea 1: # > 1", texts["misplaced"]]
+    code = source.splitlines()[line - 1].strip()
+    at = texts["where_cell"].format(cell=3, line=line, code=code)
+    assert said == [at, texts[f"output_{kind}"]]
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_condition_a_download_tells_to_write_is_read(language):
+    said = CHECK_TEXTS[language]["output_condition"]
+    example = re.search(r"`(# >\[[^`]*)`", said)[1]
+    assert output_check.output_line(example).condition == ">=2.14,<2.16"
+
+
+def test_nothing_to_compare_where_no_line_holds_on_this_release():
+    # CHECK_TEXTS "none": the page shows no output for this release.
+    assert check("print('x')\n# >[torch>=2.14] x\n", [], "2.13.0") == ([], [])
 
 
 def test_a_report_link_fills_the_forms_fields_and_stays_short():
@@ -233,13 +254,15 @@ def test_a_notebook_edited_to_print_a_wrong_value_fails_its_last_cell(
     cell = next(cell for cell in notebook.cells if WRONG[0] in cell.source)
     cell.source = cell.source.replace(*WRONG, 1)
     kernel = {"kernel_name": "python3", "shutdown_kernel": "immediate"}
-    with pytest.raises(CellExecutionError, match="OutputsDiffer"):
+    with pytest.raises(CellExecutionError) as error:
         execute(notebook, str(tmp_path), timeout=300, **kernel)
     last = [cell for cell in notebook.cells if cell.cell_type == "code"][-1]
     said = "".join(output.get("text", "") for output in last.outputs)
     shows = "line 10: print(x.grad + 1)\n    the page shows:\n        # > tensor(6.)\n"
     assert shows in said
-    assert said.rstrip().splitlines()[-1].startswith("✗ 1 of ")
+    # The line that sums up is the error's, and said once.
+    assert error.value.ename == "OutputsDiffer"
+    assert error.value.evalue.startswith("✗ 1 of ") and "✗" not in said
 
 
 def test_the_cells_a_download_carries_are_code_only_and_fit_88_columns():
