@@ -371,13 +371,11 @@ _CHARS = r'(?:[^"\\]|\\[abfnrtv"\\?]|\\[0-7]{1,3}|\\x[0-9A-Fa-f]+)*'
 _STRING_START = re.compile(f'"{_CHARS}')
 # A line's mark (#~ obsolete entry, #| previous msgid, #~| both) and what follows it.
 _LINE = re.compile(r"(#~\|?|#\|)?\s*(.*)")
-_KEYWORD = re.compile(
-    r'(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)(?:(?:\s+|(?="))(.*))?'
-)
-# msgfmt reads a keyword's text after no space too (msgid"a"); Babel needs one.
-_SPACELESS = re.compile(
-    rb'^(\s*(?:#~\s*)?(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?))"', re.M
-)
+_KEYWORDS = r"msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?"
+_KEYWORD = re.compile(rf'({_KEYWORDS})(?:(?:\s+|(?="))(.*))?')
+# msgfmt reads a keyword's text after no space or a tab too (msgid"a"); Babel needs
+# one space.
+_SPACED = re.compile(rf'^(\s*(?:#~\s*)?(?:{_KEYWORDS}))[ \t]*"'.encode(), re.M)
 # The placeholders that `msgfmt -c` compares between msgid and msgstr.
 _PERCENT = re.compile(
     r"%(?:\((\w+)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([diouxXeEfFgGcrsa])"
@@ -573,7 +571,7 @@ def _parse(data: bytes, name: str, locale: str | None = None) -> Catalog:
     data = b"\n".join(
         line for line in data.split(b"\n") if not line.lstrip().startswith(b"#~|")
     )
-    data = _SPACELESS.sub(rb'\1 "', data)
+    data = _SPACED.sub(rb'\1 "', data)
     try:
         catalog = read_po(io.BytesIO(data), locale=locale, abort_invalid=True)
     except Exception as error:  # Babel's parse errors, in one line

@@ -816,15 +816,17 @@ def test_a_msgcat_conflict_mended_as_said_leaves_a_sound_file(tmp_path, capsys, 
 
 
 def test_a_sound_po_file_is_not_refused():
+    # msgfmt needs no space after a keyword, or takes a tab; Babel needs a space.
     data = (
         PO_HEAD + '#, fuzzy\n#| msgid "Half."\nmsgid "Double the value."\n'
         'msgstr ""\n"Dobla \\"el\\" "\n"valor.\\t"\n\n#~ msgid "Gone."\n'
         '#~ msgstr "Ido."\n\nmsgctxt"c"\nmsgid"Half."\nmsgid_plural"Halves."\n'
-        'msgstr[0]"Mitad."\nmsgstr[1]"Mitades."\n'  # msgfmt needs no space; Babel does
+        'msgstr[0]"Mitad."\nmsgstr[1]"Mitades."\n\nmsgid\t"Tab."\nmsgstr\t"Tabulador."\n'
     ).encode()
     assert catalog.syntax_problems(data, "x.po") == []
     read = {entry[1]: entry[3] for entry in catalog.content(data, "x.po")}
     assert read["c"].startswith("('Mitad.', 'Mitades.'")  # as Babel reads it
+    assert "'Tabulador.'" in str(catalog.content(data, "x.po"))
 
 
 def _as_poedit_saves(text: str) -> str:
