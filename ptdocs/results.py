@@ -23,6 +23,10 @@ COMPARISON = tuple(Path(f"samples/benchmark-cpu-threads{n}.csv") for n in (1, 2)
 # Same settings (2 threads, same preset and build), started at different times: what
 # drift between runs looks like.
 AA_PAIR = (SAMPLE, COMPARISON[1])
+# The A/A pair that calibrates a pair's verdicts (compare.py --calibrate): a change
+# counts only beyond the largest change the A/A pair showed, which the spread within a
+# run cannot show.
+CALIBRATION = {COMPARISON: AA_PAIR}
 # Drawn with, so digested by the plot cache with this file (ptdocs/hooks/results.py).
 COMPARE_MODULE = Path("snippets/measuring/compare.py")
 BENCHMARK_COMMAND = "python snippets/measuring/benchmark.py"
@@ -336,7 +340,12 @@ STRINGS = Texts(
             "(contended included) or had repeats whose medians disagree (their IQR at "
             "{repeat_spread} of the median or more); it is missing when a run lacks it."
         ),
+        "criterion_drift": (
+            "Calibrated by the A/A pair (`--calibrate`), the ratio itself must also "
+            "lie beyond ×{drift}, the largest change a cell of that pair showed."
+        ),
         "interval": "95% {low}–{high}, limit ×{f}",
+        "interval_drift": "95% {low}–{high}, limit ×{f}, A/A drift ×{drift}",
         "counts": "{label} against [1], cells per verdict: {counts}.",
         "compare_alt": (
             "Time ratio of each cell against the baseline run, coloured by verdict"
@@ -348,10 +357,11 @@ STRINGS = Texts(
             "another moment."
         ),
         "aa_drift": (
-            "In this A/A pair, {n} of {compared} compared cells {called}: with no "
-            "setting changed, that difference lies between the runs themselves, and "
-            "the spread within each run does not cover it. Read a verdict between two "
-            "other runs of this machine with that in mind."
+            "In this A/A pair, {n} of {compared} compared cells {called}, by a factor "
+            "of up to {largest}: with no setting changed, that difference comes from "
+            "the runs themselves, and the spread within each run does not cover it. "
+            "Between two other runs of this machine, a verdict says little unless its "
+            "ratio is further from 1."
         ),
         "aa_steady": (
             "In this A/A pair, none of the {compared} compared cells is called faster "
@@ -368,14 +378,18 @@ STRINGS = Texts(
 )
 
 
-def load_comparison(root: Path, paths=COMPARISON):
-    """The pair compared by compare.py (None without it), each a traceable run."""
-    if not all((root / path).is_file() for path in paths):
+def load_comparison(root: Path, paths=COMPARISON, calibration=()):
+    """The pair compared by compare.py (None without it or without the A/A pair
+    ``calibration``, if given), each a traceable run."""
+    if not all((root / path).is_file() for path in (*paths, *calibration)):
         return None
-    for path in paths:
+    for path in dict.fromkeys((*paths, *calibration)):
         load_pair(root, path, fresh=False)
     try:
-        return compare.compare([root / path for path in paths])
+        drift = None
+        if calibration:
+            drift = compare.calibrate(*(root / path for path in calibration))
+        return compare.compare([root / path for path in paths], drift=drift)
     except compare.CompareError as error:
         raise ResultsError(f"comparison: {error}") from None
 
@@ -655,7 +669,8 @@ def draw(results: Results, language: str, scheme: str = "light"):
 
 def draw_comparison(comparison, language: str, scheme: str = "light"):
     """One horizontal bar per cell: the time ratio to [1] on a log axis, coloured by
-    verdict, on a grey band over the ratios that would not count, 1 / (1 + t) to 1 + t.
+    verdict, on a grey band over the ratios that would not count, 1 / (1 + t) to 1 + t
+    (calibrated: to the A/A drift, where it is further).
     A cell not compared gets only a label at 1: no ratio of it reads as a speedup."""
     from matplotlib.patches import Patch
     from matplotlib.ticker import FuncFormatter, NullLocator
@@ -669,9 +684,10 @@ def draw_comparison(comparison, language: str, scheme: str = "light"):
             label = w["verdicts"][verdict.kind]
             axis.annotate(label, (1, y), color=look["muted"], **LABEL_STYLE)
             continue
-        inside, colour = 1 / verdict.factor, VERDICT_COLORS[verdict.kind]
+        limit = max(verdict.factor, drift_factor(verdict) or 0)
+        inside, colour = 1 / limit, VERDICT_COLORS[verdict.kind]
         band = {"height": 0.8, "color": look["band"], "zorder": 0}
-        axis.barh(y, verdict.factor - inside, left=inside, **band)
+        axis.barh(y, limit - inside, left=inside, **band)
         axis.barh(y, verdict.ratio - 1, left=1, height=0.8 * 0.7, color=colour)
     axis.axvline(1, color=look["rule"], linewidth=1)
     axis.set_xscale("log")
@@ -715,6 +731,14 @@ def _run_name(run, root: Path, language: str) -> str:
     )
 
 
+def drift_factor(verdict) -> float | None:
+    """The factor beyond which the ratio itself must lie, calibrated by A/A pairs, as
+    compare.judge sets it (never below --min-change); None uncalibrated."""
+    if verdict.drift is None:
+        return None
+    return 1 + max(verdict.drift, verdict.threshold)
+
+
 def _verdict_text(verdict, language: str) -> str:
     w = STRINGS.in_language(language)
     word = w["verdicts"][verdict.kind]
@@ -728,7 +752,11 @@ def _verdict_text(verdict, language: str) -> str:
         )
         return f"{word} ({causes})"
     low, high = (f"{end:.3f}" for end in verdict.interval)
-    limit = w["interval"].format(low=low, high=high, f=f"{verdict.factor:.3f}")
+    ends = {"low": low, "high": high, "f": f"{verdict.factor:.3f}"}
+    if (drift := drift_factor(verdict)) is None:
+        limit = w["interval"].format(**ends)
+    else:
+        limit = w["interval_drift"].format(**ends, drift=f"{drift:.3f}")
     word = word if verdict.kind == "within noise" else f"**{word}**"
     return f"{word} ({limit})"
 
@@ -758,7 +786,11 @@ def comparison_table(comparison, root: Path, language: str) -> str:
         rows.append(cells)
     lines.append(markdown_table(header, rows))
     floor, spread = f"{comparison.min_change:.0%}", f"{compare.REPEAT_SPREAD:.0%}"
-    lines += ["", w["criterion_blocks"].format(floor=floor, repeat_spread=spread)]
+    criterion = w["criterion_blocks"].format(floor=floor, repeat_spread=spread)
+    if comparison.drift is not None:
+        drift = 1 + max(comparison.drift, comparison.min_change)
+        criterion += " " + w["criterion_drift"].format(drift=f"{drift:.3f}")
+    lines += ["", criterion]
     tally = comparison.counts(1).items()
     counts = ", ".join(f"{w['verdicts'][kind]} {n}" for kind, n in tally if n)
     lines.append(w["counts"].format(label=runs[1].label, counts=counts))
@@ -825,13 +857,24 @@ def aa_summary(comparison, language: str) -> str:
         return w["aa_none"]
     if not n:
         return w["aa_steady"].format(compared=compared)
-    return w["aa_drift"].format(n=n, compared=compared, called=w["called"](n))
+    # compare.py's own rule, --calibrate's: the largest change of a cell of the pair
+    paths = (run.path for run in comparison.runs)
+    largest = f"×{1 + compare.calibrate(*paths, floor=comparison.min_change):.3f}"
+    called = w["called"](n)
+    return w["aa_drift"].format(n=n, compared=compared, called=called, largest=largest)
 
 
-def comparison_section(comparison, root, language, plot, dark_plot=None) -> str:
-    """A comparison marker's Markdown; for an A/A pair, also the gap and the drift."""
+def comparison_section(
+    comparison, root, language, plot, dark_plot=None, calibration=()
+) -> str:
+    """A comparison marker's Markdown; for an A/A pair, also the gap and the drift.
+    ``calibration``: the A/A pair load_comparison calibrated it by, for the command."""
+    if (comparison.drift is not None) != bool(calibration):
+        raise ValueError("comparison_section: give the calibration its drift came from")
     w = STRINGS.in_language(language)
     paths = " ".join(_relative(run.path, root) for run in comparison.runs)
+    if calibration:
+        paths += " --calibrate " + " ".join(path.as_posix() for path in calibration)
     aa = is_aa(comparison)
     notes = setting_notes(comparison, language)
     if aa and (gap := gap_note(*comparison.runs, language)):

@@ -323,6 +323,19 @@ def test_a_page_without_its_marker_or_its_results_fails_the_build(tmp_path, page
     assert build.returncode != 0 and says in build.stderr
 
 
+def test_a_thread_pair_without_its_calibrating_aa_pair_fails_the_build(tmp_path):
+    _place(tmp_path)  # fresh results, the pair, but no sample: no A/A pair
+    _pair(tmp_path, _noisy_rows(), _noisy_rows())
+    build = _site(tmp_path, RESULTS + "\n<!-- comparison -->\n")
+    assert build.returncode != 0
+    assert (
+        "'<!-- comparison -->' needs the committed pair "
+        "samples/benchmark-cpu-threads1.csv and samples/benchmark-cpu-threads2.csv, "
+        "calibrated by the A/A pair samples/benchmark-cpu.csv and "
+        "samples/benchmark-cpu-threads2.csv (each with its .json)" in build.stderr
+    )
+
+
 def test_the_committed_sample_is_a_valid_results_pair(monkeypatch):
     """What a build without fresh results shows must itself be a traceable run; its CSV
     is read once (pathlib's reads open the path)."""
@@ -422,6 +435,11 @@ def _halved(rows):
 
 def _metas(pair):
     return [json.loads((ROOT / path).with_suffix(".json").read_text()) for path in pair]
+
+
+def _aa_drift():
+    """The committed A/A pair's drift as compare.py --calibrate computes it."""
+    return results.compare.calibrate(*(ROOT / path for path in results.AA_PAIR))
 
 
 def _run(rows, minute, **changes):
@@ -609,6 +627,10 @@ def test_the_committed_aa_pair_is_two_runs_of_the_same_settings_at_different_tim
     if called:  # what the committed files say, whatever it is: counted, never typed
         assert f"In this A/A pair, {called} of {compared} compared cells" in en
         assert f"En este par A/A, {called} de {compared} celdas comparadas" in es
+        # the largest change, by --calibrate's rule: the drift the thread pair uses
+        largest = f"×{1 + _aa_drift():.3f}"
+        assert f"faster or slower, by a factor of up to {largest}: with no" in en
+        assert f"por un factor de hasta {largest}: sin cambiar" in es
     elif compared:
         assert f"none of the {compared} compared cells" in en
     # every cell flagged in a run (a busy machine): the page says the pair tells nothing
@@ -632,6 +654,9 @@ def test_an_aa_summary_counts_the_cells_called_faster_or_slower_in_each_language
     assert "[2] empezó 90 s después de que terminara [1]" in es
     assert f"1 of {compared} compared cells is called faster or slower" in en
     assert f"1 de {compared} celdas comparadas sale más rápida o más lenta" in es
+    # its latency doubled, so its blocks: the largest change, never typed on the page
+    assert "faster or slower, by a factor of up to ×2.000: with no setting" in en
+    assert "más lenta, por un factor de hasta ×2.000: sin cambiar" in es
     steady = results.load_comparison(tmp_path, (results.COMPARISON[0],) * 2)
     en, es = _en_es(results.aa_summary, steady)
     assert f"none of the {compared} compared cells is called" in en
@@ -653,7 +678,87 @@ def test_a_built_results_page_shows_the_aa_pair_where_its_marker_is(tmp_path):
     assert 'src="comparison.svg#only-light"' in html and html.count("<table>") == 3
     aa = html.index("compare.py samples/benchmark-cpu.csv")
     assert aa < html.index("compare.py samples/benchmark-cpu-threads1")
+    calibrated = "--calibrate samples/benchmark-cpu.csv samples/benchmark-cpu-threads2"
+    assert html.count(calibrated) == 1 and "A/A drift ×" in html
     assert (out / "comparison-aa.svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_the_thread_sections_command_is_calibrated_and_gives_the_pages_verdicts(
+    monkeypatch, capsys
+):
+    """A reader who runs the command the page shows gets the page's verdicts."""
+    calibration = results.CALIBRATION[results.COMPARISON]
+    assert calibration == results.AA_PAIR
+    comparison = results.load_comparison(ROOT, results.COMPARISON, calibration)
+    assert comparison.drift == _aa_drift()
+    en, es = _en_es(
+        results.comparison_section, comparison, ROOT, "c.svg", calibration=calibration
+    )
+    command = (
+        "python snippets/measuring/compare.py samples/benchmark-cpu-threads1.csv "
+        "samples/benchmark-cpu-threads2.csv --calibrate samples/benchmark-cpu.csv "
+        "samples/benchmark-cpu-threads2.csv"
+    )
+    assert f"`{command}`" in en and f"`{command}`" in es
+    monkeypatch.chdir(ROOT)
+    assert results.compare.main(command.split()[2:]) == 0
+    printed = [
+        line.split("|")[-1].strip()
+        for line in capsys.readouterr().out.splitlines()
+        if line.startswith("  [2] |")
+    ]
+    shown = [_cells(line)[6].replace("**", "") for line in _table_rows(en)]
+    assert shown == printed and len(shown) == len(comparison.keys)
+    # the drift is the command's, named by each verdict it calibrated
+    judged = [line for line in printed if not line.startswith(("not compared", "miss"))]
+    assert judged and all(f"A/A drift ×{1 + _aa_drift():.3f})" in v for v in judged)
+    # a drift without the pair it came from would show a command that gives others
+    with pytest.raises(ValueError, match="give the calibration its drift came from"):
+        results.comparison_section(comparison, ROOT, "en", "c.svg")
+
+
+def test_a_calibrated_verdict_criterion_and_band_name_the_aa_drift(tmp_path):
+    rows = _noisy_rows()
+    comparison = _pair(tmp_path, _timed(rows), _timed(rows, 2.0))
+    assert comparison.drift is None
+    drifted = results.compare.compare(
+        [run.path for run in comparison.runs], drift=2.5 - 1
+    )
+    en, es = _en_es(results.comparison_table, drifted, tmp_path)
+    # twice as slow: beyond --min-change, not beyond the drift
+    assert "within noise (95% 1.9" in en and ", A/A drift ×2.500)" in en
+    assert "dentro del ruido (95% 1.9" in es and ", deriva A/A ×2.500)" in es
+    assert "**slower**" not in en
+    assert (
+        "Calibrated by the A/A pair (`--calibrate`), the ratio itself must also lie "
+        "beyond ×2.500, the largest change a cell of that pair showed." in en
+    )
+    assert "la propia razón debe quedar además más allá de ×2.500" in es
+    for text in _en_es(results.comparison_table, comparison, tmp_path):
+        assert "A/A" not in text and "**" in text  # uncalibrated: slower, no drift
+    # the grey band covers the ratios that would not count: up to the drift
+    (axis,) = results.draw_comparison(drifted, "en").axes
+    bands = [p for p in axis.patches if p.get_facecolor()[:3] == (0.9, 0.9, 0.9)]
+    assert bands
+    for band in bands:
+        assert band.get_x() == pytest.approx(1 / 2.5)
+        assert band.get_x() + band.get_width() == pytest.approx(2.5)
+
+
+def test_the_thread_section_says_every_core_only_where_the_samples_use_every_core():
+    """Its prose: a run with more than one thread uses every core it may use."""
+    sections = {"en": "### Two thread counts", "es": "### Con distinto número de hilos"}
+    says = {
+        "en": "every core the run may use, as in the samples here with more than one",
+        "es": "todos los núcleos que puede usar la ejecución, como en las muestras",
+    }
+    for language, heading in sections.items():
+        text = (ROOT / "docs" / language / "results.md").read_text()
+        section = " ".join(text[text.index(heading) :].split())
+        assert "`--calibrate`" in section and says[language] in section
+    for meta in _metas(dict.fromkeys((*results.AA_PAIR, *results.COMPARISON))):
+        if meta["threads"] > 1:
+            assert meta["threads"] == len(meta["cpus"]), meta["started"]
 
 
 def test_the_real_results_pages_hold_both_comparison_markers_aa_first():
