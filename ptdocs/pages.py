@@ -315,8 +315,8 @@ def heading_title(inline: Token) -> str:
             parts.append(child.content)  # an image's content: its alt text
         elif child.type in ("softbreak", "hardbreak"):
             parts.append(" ")
-        elif child.type not in ("link_open", "link_close"):
-            parts.append(child.markup)  # emphasis: * or _, doubled for strong
+        elif child.type in ("em_open", "em_close", "strong_open", "strong_close"):
+            parts.append(child.markup)  # * or _, doubled for strong
     return " ".join(HEADING_ATTRIBUTES.sub("", "".join(parts)).split())
 
 
