@@ -11,6 +11,7 @@ import ast
 import functools
 import importlib.metadata
 import io
+import itertools
 import posixpath
 import pprint
 import re
@@ -22,6 +23,7 @@ from pathlib import Path, PurePosixPath
 
 import jupytext
 import nbformat
+from markdown_it.helpers import parseLinkDestination
 from mkdocs.utils.meta import get_data
 from packaging.utils import canonicalize_name
 from sybil import Document
@@ -32,10 +34,10 @@ from .catalog import CatalogError, Plural, Texts
 from .layout import language
 from .notebook_twins import notebook as notebook_of
 from .pages import (
-    HEADING_ATTRIBUTES,
     PROSE_VALUES,
     PageBlockParser,
     has_conditioned_output,
+    heading_title,
     markdown_reader,
 )
 from .snippets import ROOT, Include, snippet_preprocessor
@@ -540,75 +542,160 @@ def check_call(texts: dict, repository: str, fields: dict) -> str:
     return start + literal.replace("\n", "\n" + " " * len(start)) + ")"
 
 
-# A link's or a reference definition's target, as written
-TARGET = re.compile(r"(\]\(<?|\]:[ \t]*<?)([^)\s>]+)")
+# Where a link's target may follow (`](`, or a reference definition's `]:`; spaces and
+# one line break allowed before it), or where a code span opens: no link inside it
+TARGET_OR_CODE = re.compile(r"(?P<ticks>`+)|\](?:\(|:)[ \t]*\n?[ \t]*")
+# An admonition's quoted title, which ends its first line
+ADMONITION_TITLE = re.compile(r'[ \t]"(?P<title>.*)"[ \t]*$')
 
 
 def prose_cells(text: str, language: str, relative: str, site: Site, root: Path):
     """A stretch of the page's prose as notebook Markdown, cut before each heading: a
     cell a section, each ``(markdown, (level, title) of its heading or None)``; links
-    made absolute. Headings and links are where markdown-it sees them."""
+    made absolute. Headings and links are where markdown-it sees them, so a heading
+    inside an HTML block (``<div markdown>``, which md_in_html reads on the site)
+    starts no cell."""
     if "8<" in text:  # includes in prose: expanded by pymdownx.snippets, as on the page
         comments = language if language in catalog.LANGUAGES else catalog.SOURCE
         lines = snippet_preprocessor(root, comments).run(text.split("\n"))
         text = "\n".join(lines)
     text, env = _admonitions(text, continued=True), {}
-    lines, tokens = text.split("\n"), markdown_reader().parse(text, env)
-    linked = [
-        (t.map, {c.attrs.get("href", c.attrs.get("src")) for c in t.children})
-        for t in tokens
-        if t.type == "inline"
-    ] + [(r["map"], {r["href"]}) for r in env.get("references", {}).values()]
-    for (start, end), targets in linked:
-        for n in range(start, end):  # each target as written, made absolute
-            lines[n] = TARGET.sub(
-                lambda m, targets=targets: (
-                    m[1] + _link(m[2], language, relative, site)
-                    if markdown_reader().normalizeLink(m[2]) in targets
-                    else m[0]
-                ),
-                lines[n],
-            )
-    headings = {
-        t.map[0]: (int(t.tag[1]), HEADING_ATTRIBUTES.sub("", tokens[i + 1].content))
-        for i, t in enumerate(tokens)
-        if t.type == "heading_open" and t.level == 0
-    }
-    cells, start = [], 0
-    for end in [*headings, len(lines)]:  # a heading after blank lines only: no cut
+    tokens = markdown_reader().parse(text, env)
+
+    def absolute(target: str) -> str:
+        return _link(target, language, relative, site)
+
+    lines = _absolute_links(text.split("\n"), tokens, env, absolute)
+    return _sections(lines, _top_headings(tokens))
+
+
+def _absolute_links(lines: list[str], tokens: list, env: dict, absolute) -> list[str]:
+    """The lines with each link's and reference definition's target made ``absolute``,
+    where markdown-it reads one: in each block of inline text (a paragraph, a heading,
+    a table row), only the targets markdown-it found there."""
+    found = {}  # the lines of a block or a reference definition: the targets read there
+    for token in tokens:
+        if token.type == "inline":
+            found.setdefault(tuple(token.map), set()).update(_targets(token))
+    for reference in env.get("references", {}).values():
+        found.setdefault(tuple(reference["map"]), set()).add(reference["href"])
+    lines = list(lines)
+    for (start, end), targets in found.items():
+        if targets:
+            block = "\n".join(lines[start:end])
+            lines[start:end] = _rewrite_targets(block, targets, absolute).split("\n")
+    return lines
+
+
+def _targets(inline) -> set[str]:
+    """The targets of the links and images of an inline token, as markdown-it stores
+    them (unescaped, then percent-encoded)."""
+    links = {c.attrs["href"] for c in inline.children if c.type == "link_open"}
+    return links | {c.attrs["src"] for c in inline.children if c.type == "image"}
+
+
+def _rewrite_targets(block: str, targets: set[str], absolute) -> str:
+    """``block`` with each target written after ``](`` or ``]:`` made ``absolute``
+    where markdown-it reads it as one of ``targets``: a target ends where markdown-it
+    ends it (balanced parentheses, ``<angle brackets>``), and none is read inside a
+    code span. Not told apart: a stray ``](target)`` with no ``[`` before it whose
+    target a real link of the same block has; a backtick escaped with a backslash,
+    read here as opening a code span."""
+    out, position = [], 0
+    while found := TARGET_OR_CODE.search(block, position):
+        out.append(block[position : found.end()])
+        position = found.end()
+        if found["ticks"]:  # a code span: up to the same number of backticks, if any
+            closing = re.compile(f"(?<!`){found['ticks']}(?!`)").search(block, position)
+            if closing:
+                out.append(block[position : closing.end()])
+                position = closing.end()
+            continue
+        target = parseLinkDestination(block, position, len(block))
+        if target.ok and markdown_reader().normalizeLink(target.str) in targets:
+            written = block[position : target.pos]
+            if written.startswith("<"):
+                out.append("<" + absolute(written[1:-1]) + ">")
+            else:
+                out.append(absolute(written))
+            position = target.pos
+    return "".join(out) + block[position:]
+
+
+def _top_headings(tokens: list) -> dict[int, tuple[int, str]]:
+    """The headings outside any block (a list, a block quote): their first line's
+    index, with (level, title)."""
+    headings = {}
+    for token, inline in itertools.pairwise(tokens):
+        if token.type == "heading_open" and token.level == 0:
+            headings[token.map[0]] = (int(token.tag[1]), heading_title(inline))
+    return headings
+
+
+def _sections(lines: list[str], headings: dict[int, tuple[int, str]]) -> list:
+    """The lines cut before each heading: ``(markdown, heading or None)`` a section;
+    blank lines only (before the first heading) make none."""
+    cuts = [0, *headings, len(lines)]
+    sections = []
+    for start, end in itertools.pairwise(cuts):
         if any(line.strip() for line in lines[start:end]):
-            first = next(n for n in range(start, end) if lines[n].strip())
-            cells.append(("\n".join(lines[start:end]).strip("\n"), headings.get(first)))
-            start = end
-    return cells
+            markdown = "\n".join(lines[start:end]).strip("\n")
+            sections.append((markdown, headings.get(start)))
+    return sections
 
 
 def _admonitions(text: str, continued: bool = False) -> str:
     """Material admonitions (``!!! note "Title"``) as block quotes, which Jupyter shows,
     under their bold title; so, if ``continued``, is the indented prose that starts the
-    text (an admonition going on after an example in it), not an indented code block."""
-    lines, out, position, depth = text.split("\n"), [], 0, 0
-    for index, token in enumerate(markdown_reader().parse(text)):
-        opens = token.type == "admonition_open" and not depth
-        depth += {"admonition_open": 1, "admonition_close": -1}.get(token.type, 0)
-        if not (opens or continued and index == 0 and token.type == "code_block"):
-            continue
+    text (an admonition going on after an example in it), not an indented code block.
+    An admonition inside a block quote, or on a list item's first line, stays as
+    written."""
+    lines, out, position = text.split("\n"), [], 0
+    tokens = markdown_reader().parse(text)
+    if continued and tokens and tokens[0].type == "code_block":
+        start, end = tokens[0].map
+        out += _block_quote(lines[start:end], title="", indent="")
+        position = _after_blank_lines(lines, end)
+    for token in tokens:
+        if token.type != "admonition_open" or token.map[0] < position:
+            continue  # inside a quoted admonition, quoted with it
         start, end = token.map
-        indent = re.match(r"[ \t]*", lines[start])[0] if opens else ""
-        body = [line[len(indent) :] for line in lines[start + opens : end]]
-        while body and not body[-1].strip():
-            body.pop()
-        quoted = [f"**{token.content}**"] if opens and token.content else []
-        if body:
-            quoted += [""] if quoted else []
-            quoted += _admonitions(textwrap.dedent("\n".join(body))).split("\n")
-        out += lines[position:start] if opens else []
-        out += [indent + ("> " + line if line.strip() else ">") for line in quoted]
-        out.append("")
-        position = end
-        while position < len(lines) and not lines[position].strip():
-            position += 1
+        indent = re.match(r"[ \t]*", lines[start])[0]
+        if not lines[start][len(indent) :].startswith(("!!!", "???")):
+            continue  # after "> " or "- ": as written
+        out += lines[position:start]
+        out += _block_quote(lines[start + 1 : end], _admonition_title(token), indent)
+        position = _after_blank_lines(lines, end)
     return "\n".join(out + lines[position:])
+
+
+def _admonition_title(token) -> str:
+    """As Material titles an admonition: its quoted title (none where empty), else its
+    type's first word, capitalised."""
+    quoted = ADMONITION_TITLE.search(token.info)
+    return quoted["title"] if quoted else token.info.split()[0].title()
+
+
+def _block_quote(body: list[str], title: str, indent: str) -> list[str]:
+    """An admonition's body lines (each after ``indent``) as a block quote under its
+    bold title (none where empty), then a blank line; admonitions inside it quoted in
+    turn."""
+    body = [line[len(indent) :] for line in body]
+    while body and not body[-1].strip():
+        body.pop()
+    quoted = [f"**{title}**"] if title else []
+    if title and body:
+        quoted.append("")
+    if body:
+        quoted += _admonitions(textwrap.dedent("\n".join(body))).split("\n")
+    return [indent + ("> " + line if line.strip() else ">") for line in quoted] + [""]
+
+
+def _after_blank_lines(lines: list[str], index: int) -> int:
+    """The index of the first line from ``index`` on that is not blank."""
+    while index < len(lines) and not lines[index].strip():
+        index += 1
+    return index
 
 
 def _link(target: str, language: str, relative: str, site: Site) -> str:

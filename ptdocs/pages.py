@@ -24,6 +24,7 @@ from importlib import metadata
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from mdit_py_plugins.admon import admon_plugin
 from num2words import num2words
 from packaging.requirements import InvalidRequirement, Requirement
@@ -298,6 +299,25 @@ def markdown_reader() -> MarkdownIt:
 
 
 HEADING_ATTRIBUTES = re.compile(r"\s*\{[^{}]*\}\s*$")  # attr_list's, not the title's
+
+
+def heading_title(inline: Token) -> str:
+    """A heading's title (``inline``: the token after its heading_open), one line of
+    Markdown, for a download's outline and a twin's messages alike: its text, with code
+    spans and emphasis as written, a link as its text and an image as its alt text;
+    attr_list's ``{...}`` dropped, line breaks and runs of spaces as one space. Not
+    kept: backslash escapes and entities, which stand as the characters they write."""
+    parts = []
+    for child in inline.children:
+        if child.type == "code_inline":
+            parts.append(child.markup + child.content + child.markup)
+        elif child.type in ("text", "html_inline", "image"):
+            parts.append(child.content)  # an image's content: its alt text
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif child.type in ("em_open", "em_close", "strong_open", "strong_close"):
+            parts.append(child.markup)  # * or _, doubled for strong
+    return " ".join(HEADING_ATTRIBUTES.sub("", "".join(parts)).split())
 
 
 # <!-- prose-values: x.grad.item() -> 6; area :.2f -> 12.57; [torch<2.14] y -> 1 -->

@@ -27,7 +27,7 @@ from mkdocs.utils.meta import get_data
 from . import catalog
 from .atomic import write_atomically
 from .catalog import SOURCE, Plural, Texts  # SOURCE: the language pages are written in
-from .pages import HEADING_ATTRIBUTES, PROSE_VALUES, markdown_reader
+from .pages import PROSE_VALUES, heading_title, markdown_reader
 from .snippets import ROOT, IncludeError, expand, include_target
 
 DOCS = ROOT / "docs"
@@ -114,7 +114,7 @@ class CodeBlock(NamedTuple):
 
 class Outline(NamedTuple):
     blocks: list[CodeBlock]  # fenced, outermost: a fence inside a longer one is text
-    headings: list[tuple[int, str, int]]  # (level, text, line)
+    headings: list[tuple[int, str, int]]  # (level, title: pages.heading_title, line)
     links: dict[str, int]  # each page linked to (inside the language folder): its line
 
 
@@ -130,11 +130,8 @@ def outline(text: str, page: str = "") -> Outline:
             includes = tuple((t, n) for t, n in found_in if t is not None)
             found.blocks.append(CodeBlock(start + 1, end, info[0].lower(), includes))
         elif token.type == "heading_open":
-            kept = ("text", "code_inline")
-            title = "".join(c.content for c in inline.children if c.type in kept)
-            title = HEADING_ATTRIBUTES.sub("", title)
             level = int(token.tag[1])
-            found.headings.append((level, " ".join(title.split()), start + 1))
+            found.headings.append((level, heading_title(inline), start + 1))
         for child in (c for c in token.children or [] if c.type == "link_open"):
             href = urlsplit(child.attrs.get("href", ""))
             path = unquote(href.path)

@@ -41,6 +41,7 @@ from ptdocs.downloads import (
     check_cells,
     guide_pages,
     make_downloads,
+    prose_cells,
 )
 from ptdocs.output_check import shown
 from ptdocs.pages import PYTHON, _expected_outputs, torch_version
@@ -48,7 +49,6 @@ from ptdocs.pages import shown_output as page_output  # the # > lines that hold 
 from ptdocs.snippets import ROOT, expand
 from ptdocs.translations import outline
 
-PAGES = guide_pages(ROOT)
 PAGES = guide_pages(ROOT)
 RUN_LANGUAGE = "en"  # its downloads run; the other languages' must hold the same code
 TIMEOUT = 600  # seconds for one download; the measuring page's benchmarks take longest
@@ -630,6 +630,59 @@ def test_prose_sections_and_files_the_examples_read(repository, script_runner):
     assert run.returncode == 0, run.stderr
     said = "3\n✓ 1 de 1 salidas coinciden con la página (torch "
     assert run.stdout.startswith(said), run.stdout
+
+
+A = "https://example.org/docs/guide/a/"  # guide/a.md, as prose_cells links it
+
+
+@pytest.mark.parametrize(
+    "prose, cells",
+    [
+        (  # a heading's title: its text, a link's text and one line
+            "# Head [l](a.md)\n\nText.\n",
+            [(f"# Head [l]({A})\n\nText.", (1, "Head l"))],
+        ),
+        (
+            "Line one\nline two\n========\n",
+            [("Line one\nline two\n========", (1, "Line one line two"))],
+        ),
+        (  # no quoted title: the type's first word, as Material shows it
+            "!!! note inline end\n    Body.\n",
+            [("> **Note**\n>\n> Body.", None)],
+        ),
+        ('!!! note "a" extra\n    Body.\n', [("> **Note**\n>\n> Body.", None)]),
+        (  # targets as markdown-it ends and reads them
+            "See [r](rel(1).md), [e](a\\_b.md) and [a](a.md).\n",
+            [
+                (
+                    "See [r](https://example.org/docs/guide/rel(1)/), "
+                    f"[e](https://example.org/docs/guide/a\\_b/) and [a]({A}).",
+                    None,
+                )
+            ],
+        ),
+        (  # a code span with a real link's target stays as written
+            "A [a](a.md) and `[b](a.md)`.\n",
+            [(f"A [a]({A}) and `[b](a.md)`.", None)],
+        ),
+        (  # an admonition inside a block quote: as written, its link made absolute
+            '> !!! note "Q"\n>     body [a](a.md)\n',
+            [(f'> !!! note "Q"\n>     body [a]({A})', None)],
+        ),
+    ],
+    ids=[
+        "heading link",
+        "setext heading",
+        "admonition classes",
+        "admonition extra words",
+        "targets",
+        "code span",
+        "admonition in a quote",
+    ],
+)
+def test_prose_cells_read_headings_admonitions_and_targets_as_markdown_it(prose, cells):
+    found = prose_cells(prose, "en", "guide/p.md", SITE, ROOT)
+    assert found == cells
 
 
 def test_prose_values_comments_are_the_sites_checks_not_the_readers_text(repository):

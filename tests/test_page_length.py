@@ -111,6 +111,7 @@ def test_the_main_path_leaves_out_collapsed_blocks_and_code():
         "Seen",
         "again.",
     ]
+    assert main_path("Seen.\n\n```text\nCode words.\n```\n").split() == ["Seen."]
 
 
 def test_a_block_inside_a_collapsed_block_is_collected_skipped_and_rendered():

@@ -290,6 +290,15 @@ def test_a_fence_shown_inside_a_longer_fence_is_one_block():
     assert translations.outline("") == ([], [], {})  # an empty page or cell
 
 
+def test_a_headings_title_keeps_its_marks_and_a_links_text_on_one_line():
+    """pages.heading_title, which a download's outline uses too."""
+    text = "# A *b* `c`  [d](e.md) ![f](g.png) { #h }\n\nOne\ntwo\n---\n"
+    assert translations.outline(text).headings == [
+        (1, "A *b* `c` d f", 1),
+        (2, "One two", 3),
+    ]
+
+
 def test_notebook_twins_need_identical_code_cells(tmp_path):
     english = notebook(("markdown", "# Exercise"), ("code", "x = 1\nprint(x)"))
     docs = write(
