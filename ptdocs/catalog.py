@@ -465,8 +465,8 @@ _MARKER = re.compile(r'(msgstr(\[\d+\])?\s*)?"#-#-#-#-#')
 # Followed, it leaves what msgfmt -c and Babel read as one translation (checked with
 # msgcat's own output: tests/test_catalog.py).
 _CONFLICT = (
-    "msgcat could not merge this entry: keep one of its translations, delete the "
-    "others and the #-#-#-#-# lines, end the one you keep with \\n only if the msgid "
+    "msgcat found different translations of this entry and kept them all: keep one, "
+    "delete the others and the #-#-#-#-# lines, end it with \\n only if the msgid "
     "ends with \\n, and remove the entry's fuzzy flag"
 )
 _UNKNOWN = (

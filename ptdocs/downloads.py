@@ -129,8 +129,9 @@ CHECK_TEXTS = Texts(
     "check",
     {
         "match": "✓ {ok} of {total} outputs match the page (torch {torch}, {device})",
-        "none": "✓ Nothing to compare: the examples that ran print no output, here "
-        "or on the page for this release (torch {torch}, {device})",
+        "none": "✓ Nothing to compare: the examples that ran printed nothing, and the "
+        "page shows no output for them with this torch release (torch {torch}, "
+        "{device})",
         "differ": "✗ {bad} of {total} outputs differ from the page (torch {torch}, "
         "{device})",
         "skipped": Plural(
@@ -146,13 +147,14 @@ CHECK_TEXTS = Texts(
         "nothing_recorded": "Nothing was recorded to compare: run the notebook from "
         "its first cell.",
         # A # > line the check cannot read or place, by its cause (OutputError.kind).
-        "output_inside": "This `# >` line is inside the statement whose output it "
-        "shows: move it below that statement's last line, indented like its first "
-        "line.",
-        "output_indent": "This `# >` line is not indented like the statement whose "
-        "output it shows: give it the indentation of that statement's first line.",
-        "output_before": "This `# >` line comes before any statement: put it below "
-        "the statement whose output it shows.",
+        "output_inside": "This `# >` line is inside a statement that goes on below "
+        "it (a loop, a block or an open bracket): move it below that statement's last "
+        "line, indented like its first line.",
+        "output_indent": "This `# >` line is not indented like the statement above "
+        "it; below a loop or other block, that statement is the whole block: give the "
+        "line the indentation of the block's first line (the `for`, `with`, `if`…).",
+        "output_before": "This `# >` line comes before any statement of its cell: put "
+        "it below the statement whose output it shows.",
         "output_skipped": "This `# >` line follows an example that may be skipped: "
         "put it inside that example's `else:`, indented like the statements there.",
         "output_condition": "This `# >` line's condition cannot be read: write it as "

@@ -24,8 +24,8 @@ COMPARISON = tuple(Path(f"samples/benchmark-cpu-threads{n}.csv") for n in (1, 2)
 # drift between runs looks like.
 AA_PAIR = (SAMPLE, COMPARISON[1])
 # The A/A pair that calibrates a pair's verdicts (compare.py --calibrate): a change
-# counts only beyond the largest change the A/A pair showed, which the spread within a
-# run cannot show.
+# counts only beyond the largest change among the A/A pair's compared cells (or the
+# limit, if larger), which the spread within a run cannot show.
 CALIBRATION = {COMPARISON: AA_PAIR}
 # Drawn with, so digested by the plot cache with this file (ptdocs/hooks/results.py).
 COMPARE_MODULE = Path("snippets/measuring/compare.py")
@@ -342,7 +342,8 @@ STRINGS = Texts(
         ),
         "criterion_drift": (
             "Calibrated by the A/A pair (`--calibrate`), the ratio itself must also "
-            "lie beyond ×{drift}, the largest change a cell of that pair showed."
+            "lie beyond ×{drift}: the largest change among that pair's compared "
+            "cells, or the limit if that is larger."
         ),
         "interval": "95% {low}–{high}, limit ×{f}",
         "interval_drift": "95% {low}–{high}, limit ×{f}, A/A drift ×{drift}",
@@ -351,7 +352,7 @@ STRINGS = Texts(
             "Time ratio of each cell against the baseline run, coloured by verdict"
         ),
         "ratio_axis": "time / [1] (log scale; left of 1: faster)",
-        "band_legend": "noise limit",
+        "band_legend": "not counted as a change",
         "aa_after": (
             "{later} started {gap} s after {earlier} finished: the same settings at "
             "another moment."
@@ -361,7 +362,7 @@ STRINGS = Texts(
             "of up to {largest}: with no setting changed, that difference comes from "
             "the runs themselves, and the spread within each run does not cover it. "
             "Between two other runs of this machine, a verdict says little unless its "
-            "ratio is further from 1."
+            "ratio is further from 1 than that."
         ),
         "aa_steady": (
             "In this A/A pair, none of the {compared} compared cells is called faster "

@@ -705,7 +705,11 @@ DAMAGED = {
     "msgid without msgstr": (M + "\n", 6, "without msgstr"),
     "stray text": ('#: a.py:3\n"Dobla."\n' + M + 'msgstr ""\n', 7, "continues no"),
     "duplicate entry": (2 * (M + 'msgstr "Dobla el valor."\n\n'), 9, "same msgid"),
-    "msgcat conflict": (CONFLICT, 9, "msgcat could not merge this entry"),
+    "msgcat conflict": (
+        CONFLICT,
+        9,
+        "msgcat found different translations of this entry",
+    ),
     "broken msgctxt, then text": (M + 'msgctxt x\nmsgstr ""\n"Dobla."\n', 7, "quotes"),
     "line break lost": ('msgid "Double.\\n"\nmsgstr "Dobla."\n', 7, "line break"),
     "format changed": (

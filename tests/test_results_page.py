@@ -731,7 +731,8 @@ def test_a_calibrated_verdict_criterion_and_band_name_the_aa_drift(tmp_path):
     assert "**slower**" not in en
     assert (
         "Calibrated by the A/A pair (`--calibrate`), the ratio itself must also lie "
-        "beyond ×2.500, the largest change a cell of that pair showed." in en
+        "beyond ×2.500: the largest change among that pair's compared cells, or the "
+        "limit if that is larger." in en
     )
     assert "la propia razón debe quedar además más allá de ×2.500" in es
     for text in _en_es(results.comparison_table, comparison, tmp_path):
@@ -749,8 +750,8 @@ def test_the_thread_section_says_every_core_only_where_the_samples_use_every_cor
     """Its prose: a run with more than one thread uses every core it may use."""
     sections = {"en": "### Two thread counts", "es": "### Con distinto número de hilos"}
     says = {
-        "en": "every core the run may use, as in the samples here with more than one",
-        "es": "todos los núcleos que puede usar la ejecución, como en las muestras",
+        "en": "as many threads as cores the run may use, as in the samples here with",
+        "es": "tantos hilos como núcleos puede usar la ejecución, como en las muestras",
     }
     for language, heading in sections.items():
         text = (ROOT / "docs" / language / "results.md").read_text()
