@@ -885,8 +885,9 @@ def render(comparison: Comparison) -> str:
             "its inverse, faster. Blocks and repeats show the spread within a run, "
             "not the drift between runs: "
             + (
-                "time / [1] itself must also lie beyond the largest ratio A/A pairs "
-                f"showed, ×{1 + comparison.drift:.3f} (--calibrate)."
+                "time / [1] itself must also lie beyond the largest ratio the A/A "
+                f"pairs' compared cells showed, ×{1 + comparison.drift:.3f} "
+                "(--calibrate)."
                 if comparison.drift is not None
                 else "calibrate from two runs of the same settings to see how far "
                 "this machine moves."
