@@ -546,7 +546,7 @@ def check_call(texts: dict, repository: str, fields: dict) -> str:
 
 # Where a link's target may follow (`](`, or a reference definition's `]:`; spaces and
 # one line break allowed before it), or where a code span opens: no link inside it
-TARGET_OR_CODE = re.compile(r"(?P<ticks>`+)|\](?:\(|:)[ \t]*\n?[ \t]*")
+TARGET_OR_CODE = re.compile(r"(?<!\\)(?P<ticks>`+)|\](?:\(|:)[ \t]*\n?[ \t]*")
 # An admonition's quoted title, which ends its first line
 ADMONITION_TITLE = re.compile(r'[ \t]"(?P<title>.*)"[ \t]*$')
 
@@ -601,8 +601,7 @@ def _rewrite_targets(block: str, targets: set[str], absolute) -> str:
     where markdown-it reads it as one of ``targets``: a target ends where markdown-it
     ends it (balanced parentheses, ``<angle brackets>``), and none is read inside a
     code span. Not told apart: a stray ``](target)`` with no ``[`` before it whose
-    target a real link of the same block has; a backtick escaped with a backslash,
-    read here as opening a code span."""
+    target a real link of the same block has."""
     out, position = [], 0
     while found := TARGET_OR_CODE.search(block, position):
         out.append(block[position : found.end()])

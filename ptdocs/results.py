@@ -24,8 +24,8 @@ COMPARISON = tuple(Path(f"samples/benchmark-cpu-threads{n}.csv") for n in (1, 2)
 # drift between runs looks like.
 AA_PAIR = (SAMPLE, COMPARISON[1])
 # The A/A pair that calibrates a pair's verdicts (compare.py --calibrate): a change
-# counts only beyond the largest change among the A/A pair's compared cells (or the
-# limit, if larger), which the spread within a run cannot show.
+# counts only beyond the largest change the A/A pair showed (compare.calibrate says
+# which cells count), which the spread within a run cannot show.
 CALIBRATION = {COMPARISON: AA_PAIR}
 # Drawn with, so digested by the plot cache with this file (ptdocs/hooks/results.py).
 COMPARE_MODULE = Path("snippets/measuring/compare.py")
@@ -342,8 +342,9 @@ STRINGS = Texts(
         ),
         "criterion_drift": (
             "Calibrated by the A/A pair (`--calibrate`), the ratio itself must also "
-            "lie beyond ×{drift}: the largest change among that pair's compared "
-            "cells, or the limit if that is larger."
+            "lie beyond ×{drift}: the largest change of that pair's cells, leaving out "
+            "those not compared for a reason other than disagreeing repeats, or the "
+            "limit if that is larger."
         ),
         "interval": "95% {low}–{high}, limit ×{f}",
         "interval_drift": "95% {low}–{high}, limit ×{f}, A/A drift ×{drift}",
@@ -358,9 +359,10 @@ STRINGS = Texts(
             "another moment."
         ),
         "aa_drift": (
-            "In this A/A pair, {n} of {compared} compared cells {called}, by a factor "
-            "of up to {largest}: with no setting changed, that difference comes from "
-            "the runs themselves, and the spread within each run does not cover it. "
+            "In this A/A pair, {n} of {compared} compared cells {called}, and its "
+            "cells moved by a factor of up to {largest}: with no setting changed, that "
+            "difference comes from the runs themselves, and the spread within each run "
+            "does not cover it. "
             "Between two other runs of this machine, a verdict says little unless its "
             "ratio is further from 1 than that."
         ),
@@ -685,7 +687,7 @@ def draw_comparison(comparison, language: str, scheme: str = "light"):
             label = w["verdicts"][verdict.kind]
             axis.annotate(label, (1, y), color=look["muted"], **LABEL_STYLE)
             continue
-        limit = max(verdict.factor, drift_factor(verdict) or 0)
+        limit = compare.drift_limit(verdict.drift, verdict.threshold) or verdict.factor
         inside, colour = 1 / limit, VERDICT_COLORS[verdict.kind]
         band = {"height": 0.8, "color": look["band"], "zorder": 0}
         axis.barh(y, limit - inside, left=inside, **band)
@@ -732,14 +734,6 @@ def _run_name(run, root: Path, language: str) -> str:
     )
 
 
-def drift_factor(verdict) -> float | None:
-    """The factor beyond which the ratio itself must lie, calibrated by A/A pairs, as
-    compare.judge sets it (never below --min-change); None uncalibrated."""
-    if verdict.drift is None:
-        return None
-    return 1 + max(verdict.drift, verdict.threshold)
-
-
 def _verdict_text(verdict, language: str) -> str:
     w = STRINGS.in_language(language)
     word = w["verdicts"][verdict.kind]
@@ -754,7 +748,7 @@ def _verdict_text(verdict, language: str) -> str:
         return f"{word} ({causes})"
     low, high = (f"{end:.3f}" for end in verdict.interval)
     ends = {"low": low, "high": high, "f": f"{verdict.factor:.3f}"}
-    if (drift := drift_factor(verdict)) is None:
+    if (drift := compare.drift_limit(verdict.drift, verdict.threshold)) is None:
         limit = w["interval"].format(**ends)
     else:
         limit = w["interval_drift"].format(**ends, drift=f"{drift:.3f}")
@@ -788,8 +782,8 @@ def comparison_table(comparison, root: Path, language: str) -> str:
     lines.append(markdown_table(header, rows))
     floor, spread = f"{comparison.min_change:.0%}", f"{compare.REPEAT_SPREAD:.0%}"
     criterion = w["criterion_blocks"].format(floor=floor, repeat_spread=spread)
-    if comparison.drift is not None:
-        drift = 1 + max(comparison.drift, comparison.min_change)
+    drift = compare.drift_limit(comparison.drift, comparison.min_change)
+    if drift is not None:
         criterion += " " + w["criterion_drift"].format(drift=f"{drift:.3f}")
     lines += ["", criterion]
     tally = comparison.counts(1).items()

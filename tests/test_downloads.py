@@ -665,6 +665,10 @@ A = "https://example.org/docs/guide/a/"  # guide/a.md, as prose_cells links it
             "A [a](a.md) and `[b](a.md)`.\n",
             [(f"A [a]({A}) and `[b](a.md)`.", None)],
         ),
+        (  # an escaped backtick opens no code span
+            "See [a](a.md) \\`[b](a.md)`.\n",
+            [(f"See [a]({A}) \\`[b]({A})`.", None)],
+        ),
         (  # an admonition inside a block quote: as written, its link made absolute
             '> !!! note "Q"\n>     body [a](a.md)\n',
             [(f'> !!! note "Q"\n>     body [a]({A})', None)],
@@ -677,6 +681,7 @@ A = "https://example.org/docs/guide/a/"  # guide/a.md, as prose_cells links it
         "admonition extra words",
         "targets",
         "code span",
+        "escaped backtick",
         "admonition in a quote",
     ],
 )

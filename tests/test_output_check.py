@@ -196,9 +196,13 @@ def test_the_condition_a_download_tells_to_write_is_read(language):
     assert output_check.output_line(example).condition == ">=2.14,<2.16"
 
 
-def test_nothing_to_compare_where_no_line_holds_on_this_release():
-    # CHECK_TEXTS "none": the page shows no output for this release.
-    assert check("print('x')\n# >[torch>=2.14] x\n", [], "2.13.0") == ([], [])
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_nothing_to_compare_where_no_line_holds_on_this_release(language):
+    """The page shows no output for this release: the check says so, not '0 of 0'."""
+    results, skipped = check("print('x')\n# >[torch>=2.14] x\n", [], "2.13.0")
+    texts = CHECK_TEXTS[language]
+    ok, lines = output_check.report(results, skipped, texts, "2.13.0", "CPU")
+    assert ok and lines[-1] == texts["none"].format(torch="2.13.0", device="CPU")
 
 
 def test_a_report_link_fills_the_forms_fields_and_stays_short():

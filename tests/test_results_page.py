@@ -629,8 +629,8 @@ def test_the_committed_aa_pair_is_two_runs_of_the_same_settings_at_different_tim
         assert f"En este par A/A, {called} de {compared} celdas comparadas" in es
         # the largest change, by --calibrate's rule: the drift the thread pair uses
         largest = f"×{1 + _aa_drift():.3f}"
-        assert f"faster or slower, by a factor of up to {largest}: with no" in en
-        assert f"por un factor de hasta {largest}: sin cambiar" in es
+        assert f"cells moved by a factor of up to {largest}: with no" in en
+        assert f"se movieron por un factor de hasta {largest}: sin cambiar" in es
     elif compared:
         assert f"none of the {compared} compared cells" in en
     # every cell flagged in a run (a busy machine): the page says the pair tells nothing
@@ -655,8 +655,8 @@ def test_an_aa_summary_counts_the_cells_called_faster_or_slower_in_each_language
     assert f"1 of {compared} compared cells is called faster or slower" in en
     assert f"1 de {compared} celdas comparadas sale más rápida o más lenta" in es
     # its latency doubled, so its blocks: the largest change, never typed on the page
-    assert "faster or slower, by a factor of up to ×2.000: with no setting" in en
-    assert "más lenta, por un factor de hasta ×2.000: sin cambiar" in es
+    assert "cells moved by a factor of up to ×2.000: with no setting" in en
+    assert "se movieron por un factor de hasta ×2.000: sin cambiar" in es
     steady = results.load_comparison(tmp_path, (results.COMPARISON[0],) * 2)
     en, es = _en_es(results.aa_summary, steady)
     assert f"none of the {compared} compared cells is called" in en
@@ -731,8 +731,9 @@ def test_a_calibrated_verdict_criterion_and_band_name_the_aa_drift(tmp_path):
     assert "**slower**" not in en
     assert (
         "Calibrated by the A/A pair (`--calibrate`), the ratio itself must also lie "
-        "beyond ×2.500: the largest change among that pair's compared cells, or the "
-        "limit if that is larger." in en
+        "beyond ×2.500: the largest change of that pair's cells, leaving out those not "
+        "compared for a reason other than disagreeing repeats, or the limit if that is "
+        "larger." in en
     )
     assert "la propia razón debe quedar además más allá de ×2.500" in es
     for text in _en_es(results.comparison_table, comparison, tmp_path):

@@ -567,11 +567,11 @@ def judge(
     ):  # the block times: a bootstrap interval on the ratio
         ratio = typical(other.blocks) / typical(base.blocks)
         low, high = interval(base.blocks, other.blocks)
-        limit = math.log1p(min_change)
-        beyond = math.log1p(min_change if drift is None else max(drift, min_change))
+        limit, factor = math.log1p(min_change), drift_limit(drift, min_change)
+        beyond = limit if factor is None else math.log(factor)
         shown = f"95% {low:.3f}–{high:.3f}, limit ×{1 + min_change:.3f}"
-        if drift is not None:
-            shown += f", A/A drift ×{math.exp(beyond):.3f}"
+        if factor is not None:
+            shown += f", A/A drift ×{factor:.3f}"
         found = dict(interval=(low, high), drift=drift)
         if math.log(low) > limit and math.log(ratio) > beyond:
             return Verdict("slower", ratio, min_change, shown, **found)
@@ -617,6 +617,12 @@ def interval(base, other, level=0.95) -> tuple:
 
 def hash_of(*values) -> int:
     return int(hashlib.sha256(repr(values).encode()).hexdigest()[:16], 16)
+
+
+def drift_limit(drift: float | None, min_change: float) -> float | None:
+    """The factor the time ratio itself must lie beyond, given the drift calibrated
+    from A/A pairs (never below 1 + min_change); None uncalibrated."""
+    return None if drift is None else 1 + max(drift, min_change)
 
 
 def calibrate(*paths, floor=MIN_CHANGE) -> float:
@@ -885,9 +891,9 @@ def render(comparison: Comparison) -> str:
             "its inverse, faster. Blocks and repeats show the spread within a run, "
             "not the drift between runs: "
             + (
-                "time / [1] itself must also lie beyond the largest ratio the A/A "
-                f"pairs' compared cells showed, ×{1 + comparison.drift:.3f} "
-                "(--calibrate)."
+                "time / [1] itself must also lie beyond the largest ratio A/A pairs "
+                "showed (--calibrate), "
+                f"×{drift_limit(comparison.drift, comparison.min_change):.3f}."
                 if comparison.drift is not None
                 else "calibrate from two runs of the same settings to see how far "
                 "this machine moves."
