@@ -417,6 +417,8 @@ def test_each_count_gets_its_own_whole_sentence_in_each_language(project, langua
         for n in (1, 2)
     ]
     assert texts == COUNTED[language]
+    # no code cell: nothing ran, so no stamp (not "All 0 code cells ran")
+    assert stamp.notebook_stamp(language, 0, True, TORCH, "CPU", "2026-11-30") is None
 
 
 def test_a_spanish_page_is_outdated_when_its_comment_catalog_changes(project):

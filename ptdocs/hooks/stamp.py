@@ -215,9 +215,12 @@ def report_stamp(
 
 def notebook_stamp(
     language: str, cells: int, ran: bool, torch: str | None, device: str, date: str
-) -> Stamp:
-    """A notebook page no test report covers: what this build's execution proves."""
+) -> Stamp | None:
+    """A notebook page no test report covers: what this build's execution proves;
+    None for one without code, which gets no stamp, as a page without code."""
     s = STRINGS.in_language(language)
+    if not cells:
+        return None
     if not ran:
         return Stamp(UNVERIFIED, f"{s['unverified']} {s['notebook_not_run']}")
     text = s["notebook_ran"](
