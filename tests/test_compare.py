@@ -778,6 +778,14 @@ def test_a_side_whose_runs_differ_or_overlap_says_so(tmp_path):
     assert done.stderr == f"compare.py: error: {tmp_path / 'none.csv'}: no such file\n"
 
 
+def test_aa_check_counts_the_rows_its_runs_flagged():
+    from tools.aa_check import flagged
+
+    paths = sorted((ROOT / "samples").glob("benchmark-cpu*.csv"))
+    said = [json.loads(p.with_suffix(".json").read_text()) for p in paths]
+    assert flagged(paths) == sum(meta["noisy_cells"] for meta in said) > 0
+
+
 def test_aa_check_makes_each_sides_runs_sit_alike_in_time():
     from tools.aa_check import abba
 

@@ -125,9 +125,8 @@ def verdicts(first: Path, second: Path, drift, include_flagged: bool) -> dict:
 
 
 def flagged(paths) -> int:
-    texts = (path.read_text(encoding="utf-8").splitlines() for path in paths)
-    rows = (row for text in texts for row in csv.DictReader(text))
-    return sum(row["noisy"] == "true" for row in rows)
+    """The rows flagged noisy in these runs' CSVs."""
+    return sum(row["noisy"] == "true" for p in paths for row in compare.read_csv(p))
 
 
 def counts(found: dict) -> str:

@@ -257,11 +257,11 @@ def on_page_markdown(markdown, page, config, files):
     source, uri = Path(page.file.abs_src_path), page.file.src_uri
     language = built_language(page.file, config, STRINGS)
     report, stamps = _build["report"], _build["stamps"]
-    # A notebook (mkdocs-jupyter renders it; on_page_content adds the stamp) that no
-    # report covers gets what this build proves.
-    if source.suffix == ".ipynb" and (report is None or uri not in report.pages):
+    # A notebook (mkdocs-jupyter renders it; on_page_content adds the stamp) gets what
+    # this build proves: pytest collects *.md only, so no test report covers one.
+    if source.suffix == ".ipynb":
         stamps[uri] = _notebook_build_stamp(source, language, config)
-    elif source.suffix == ".ipynb" or source.resolve() in _build["guides"]:
+    elif source.resolve() in _build["guides"]:
         results = [report, *_build["releases"].values()]
         now, *runs = page_statuses(results, uri, _build["root"], source)
         stamps[uri] = report_stamp(language, now, _build["torch"], runs)
