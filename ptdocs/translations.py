@@ -27,7 +27,7 @@ from mkdocs.utils.meta import get_data
 from . import catalog
 from .atomic import write_atomically
 from .catalog import SOURCE, Plural, Texts  # SOURCE: the language pages are written in
-from .pages import PROSE_VALUES, heading_title, markdown_reader
+from .pages import INFO, PROSE_VALUES, heading_title, markdown_reader
 from .snippets import ROOT, IncludeError, expand, include_target
 
 DOCS = ROOT / "docs"
@@ -124,11 +124,11 @@ def outline(text: str, page: str = "") -> Outline:
     for token, inline in itertools.pairwise([*tokens, None]):
         start, end = token.map or (0, 0)
         if token.type == "fence":
-            info = token.info.strip().lstrip("{").lstrip(".").split() or [""]
+            language = INFO.match(token.info + "\n")["language"].lower()
             lines = enumerate(token.content.split("\n"), start + 2)
             found_in = [(include_target(line), n) for n, line in lines]
             includes = tuple((t, n) for t, n in found_in if t is not None)
-            found.blocks.append(CodeBlock(start + 1, end, info[0].lower(), includes))
+            found.blocks.append(CodeBlock(start + 1, end, language, includes))
         elif token.type == "heading_open":
             level = int(token.tag[1])
             found.headings.append((level, heading_title(inline), start + 1))

@@ -299,6 +299,16 @@ def test_a_headings_title_keeps_its_marks_and_a_links_text_on_one_line():
     ]
 
 
+@pytest.mark.parametrize(
+    "info, language",
+    [("python", "python"), ("py linenums=1", "py"), ("{.python}", "python")],
+)
+def test_a_code_blocks_language_is_read_as_the_page_tests_read_it(info, language):
+    """pages.INFO, the Sybil lexer's rule: a twin message names the same language."""
+    (block,) = translations.outline(f"```{info}\nx = 1\n```\n").blocks
+    assert block.language == language
+
+
 def test_notebook_twins_need_identical_code_cells(tmp_path):
     english = notebook(("markdown", "# Exercise"), ("code", "x = 1\nprint(x)"))
     docs = write(
