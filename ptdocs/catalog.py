@@ -1085,16 +1085,18 @@ def main(argv: list[str] | None = None) -> int:
             path for path, text in files.items() if _stale(path, text, root, update)
         ]
         bad = [] if update else [p for pair in pairs for p in problems(*pair, root)]
-    except (ValueError, SyntaxError, tokenize.TokenError) as error:
-        # A damaged PO file (each problem), a CatalogError, a page's IncludeError.
-        for problem in getattr(error, "problems", [error]):
+    except POSyntaxError as error:  # a damaged PO file: each of its problems
+        for problem in error.problems:
             print(f"error: {problem}", file=sys.stderr)
-        if isinstance(error, POSyntaxError):
-            print(
-                "error: nothing was written; correct the file (a PO editor such as "
-                "Poedit shows the line), then run the command again",
-                file=sys.stderr,
-            )
+        print(
+            "error: nothing was written; correct the file (a PO editor such as "
+            "Poedit shows the line), then run the command again",
+            file=sys.stderr,
+        )
+        return 2
+    except (ValueError, SyntaxError, tokenize.TokenError) as error:
+        # A CatalogError, a page's IncludeError, a snippet that does not parse.
+        print(f"error: {error}", file=sys.stderr)
         return 2
     for path in stale:
         if update:
