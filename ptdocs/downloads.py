@@ -471,7 +471,8 @@ RECORDING, COMPARING = (
 def _code_only(code: str) -> str:
     """Code without its docstrings and comments, nor the blank lines they leave at the
     start of a block: the check's cells are the same in every language, and the
-    Markdown cell above each says what it does. Strings keep every line they hold."""
+    Markdown cell above each says what it does. Strings keep every line they hold (the
+    line after a block's colon starts a statement: it is in no string)."""
     lines = code.split("\n")
     dropped = set()  # numbers of the lines that go
     for node in ast.walk(ast.parse(code)):
@@ -490,7 +491,6 @@ def _code_only(code: str) -> str:
             if len(body) == 1:  # a block of its docstring only still needs a statement
                 lines[docstring.lineno - 1] = " " * docstring.col_offset + "pass"
                 dropped.discard(docstring.lineno)
-    in_string = set()  # lines that continue a string token: their blank lines are text
     openers = set()  # lines that end with the colon that opens a block
     previous = None
     for token in tokenize.generate_tokens(io.StringIO(code).readline):
@@ -499,8 +499,6 @@ def _code_only(code: str) -> str:
             lines[row - 1] = lines[row - 1][:column].rstrip()
             if not lines[row - 1]:
                 dropped.add(row)
-        elif token.start[0] < token.end[0]:
-            in_string.update(range(token.start[0] + 1, token.end[0] + 1))
         if token.type == tokenize.NEWLINE and previous.string == ":":
             openers.add(row)
         if token.type not in (tokenize.COMMENT, tokenize.NL):
@@ -509,8 +507,7 @@ def _code_only(code: str) -> str:
     for number, line in enumerate(lines, start=1):
         if number in dropped:
             continue
-        blank = not line.strip() and number not in in_string
-        if blank and after_opener:
+        if after_opener and not line.strip():
             continue  # what a docstring or comment at a block's start leaves
         after_opener = number in openers
         kept.append(line)
