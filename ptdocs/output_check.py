@@ -83,8 +83,9 @@ _PRE = re.compile(r"(a|b|c|rc|alpha|beta|pre|preview|dev)\d*", re.I)
 class OutputError(ValueError):
     """A malformed output line; ``lineno`` is its line in the code, ``kind`` the
     cause, for a download to say in its own language: "condition" (cannot be read),
-    "before" (any statement), "inside" (the statement it shows the output of),
-    "indent" (not that statement's), "skipped" (after a skipped example)."""
+    "trailing" (after code on its line), "before" (any statement), "inside" (the
+    statement it shows the output of), "indent" (not that statement's), "skip_head"
+    (above a skipped example's statements), "skipped" (after a skipped example)."""
 
     def __init__(self, message, lineno=None, kind=None):
         super().__init__(message)
@@ -175,9 +176,17 @@ def output_line(comment, read_condition=read_releases):
 def output_comments(source, read_condition=read_releases):
     """Each output comment: ((line, column), OutputLine); OutputError names a bad
     one's line."""
-    found = []
+    found, before = [], None  # the token before: code, where it ends on this line
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        code, before = before, token
         if token.type == tokenize.COMMENT and token.string.startswith(OUTPUT):
+            if code and code.end[0] == token.start[0]:
+                raise OutputError(
+                    f"put {OUTPUT} output on its own line under the statement, not "
+                    "after code",
+                    token.start[0],
+                    "trailing",
+                )
             try:
                 found.append((token.start, output_line(token.string, read_condition)))
             except ValueError as error:
@@ -231,12 +240,20 @@ def _skip_wrapper(statement):
     return bool(body and statement.orelse and len(body) == 1 and printing)
 
 
-def _refuse_output_after_a_wrapper(body, wrappers, comments):
-    """An output line after a skipped example, in line with its ``if``: the example's
-    statements are its else's, so its output goes there, in line with them."""
+def _refuse_output_around_a_wrapper(body, wrappers, comments):
+    """An output line of a skipped example not under one of its statements, which are
+    its else's: above them (by the ``if``, its print, the ``else:``), or after the
+    example in line with its ``if``. Its output goes under them, in line with them."""
     for (lineno, at), _ in comments:
         before = [statement for statement in body if statement.lineno <= lineno]
         wrapper = before[-1] if before and before[-1] in wrappers else None
+        if wrapper and lineno < wrapper.orelse[0].lineno:
+            raise OutputError(
+                f"put the {OUTPUT} output of a skipped example under its statement in "
+                "its else, not above the else's statements",
+                lineno,
+                "skip_head",
+            )
         if wrapper and at == wrapper.col_offset and lineno > wrapper.end_lineno:
             raise OutputError(
                 f"put the {OUTPUT} output of a skipped example inside its else",
@@ -276,7 +293,7 @@ def check(runs, version):
         ]
         try:
             comments = output_comments(source)
-            _refuse_output_after_a_wrapper(tree.body, wrappers, comments)
+            _refuse_output_around_a_wrapper(tree.body, wrappers, comments)
             outputs = expected_outputs(
                 source, [statement for statement, _ in units], comments=comments
             )

@@ -136,6 +136,15 @@ def test_output_inside_a_statement_is_refused(site):
     assert failure is not None and "after the whole statement" in str(failure)
 
 
+def test_output_at_the_end_of_a_code_line_is_refused_saying_where_it_goes(site):
+    snippet(site, "same.py", "x = 1\nprint(x)  # > 1\n")
+    _, failure = run(site, blocks(site, "same.py"))
+    assert str(failure).splitlines()[-1] == (
+        "snippets/demo/same.py, line 2 (shown on docs/en/circle.md, line 1): put # > "
+        "output on its own line under the statement, not after code"
+    )
+
+
 def test_pages_in_nested_folders_are_collected(site_conftest):
     """The real configuration collects docs/<lang>/<folder>/<page>.md, not only top."""
     pages = site_conftest.pages  # the Sybil configured for the site

@@ -124,6 +124,11 @@ def test_a_skipped_example_counts_as_skipped_and_its_else_is_checked_where_it_ru
 
 
 SKIPPED = "if a:\n    print('Skipped: r')\nelse:\n    print(2)\n"
+OWN_LINE = "put # > output on its own line under the statement, not after code"
+HEAD = (
+    "^put the # > output of a skipped example under its statement in its else, "
+    "not above the else's statements$"
+)
 
 
 # Each: code, the line refused, what the page's tests say, the cause a download says.
@@ -131,10 +136,19 @@ REFUSED = [
     ("for x in y:\n    print(x)\n    # > 1\n", 3, "in line with its first", "indent"),
     ("x = (1,\n# > 2\n 3)\n", 2, "after the whole statement, not inside", "inside"),
     ("for x in y:\n    # > 1\n    print(x)\n", 2, "not inside it", "inside"),
+    ("print(1)  # > 1\n", 1, f"^{OWN_LINE}$", "trailing"),
+    ("x = (1,  # > 2\n 3)\n", 1, f"^{OWN_LINE}$", "trailing"),
     ("# > a\nprint(1)\n", 1, "before any statement", "before"),
     ("    # > a\nprint(1)\n", 1, "before any statement", "before"),
     (SKIPPED + "# > 2\n", 5, "output of a skipped example inside its else", "skipped"),
     (SKIPPED + "  # > 2\n", 5, "in line with its first line", "indent"),
+    # Above the example's statements: by the print saying why it is skipped, or under
+    # its else:, at any indentation, after another statement or not.
+    (SKIPPED.replace("else", "    # > Skipped: r\nelse"), 3, HEAD, "skip_head"),
+    ("x = 1\n" + SKIPPED.replace("else", "# > r\nelse"), 4, HEAD, "skip_head"),
+    ("x = 1\n" + SKIPPED.replace("else:", "else:\n    # > 2"), 5, HEAD, "skip_head"),
+    (SKIPPED.replace("else:", "else:\n# > 2"), 4, HEAD, "skip_head"),
+    ("if a:  # > 2\n" + SKIPPED.partition("\n")[2], 1, OWN_LINE, "trailing"),
     ("print(1)\n# >[torch 2.14] 1\n", 2, "not torch and version", "condition"),
     ("print(1)\n# >[1, 2\n", 2, "closed by ']'", "condition"),
     ("print(1)\n# >[torch>=2.14]1\n", 2, "put a space", "condition"),
