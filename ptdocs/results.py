@@ -455,7 +455,7 @@ def table(results: Results, language: str) -> str:
         latency, samples = seconds(row["latency"]), rate(row["samples_per_s"])
         noise = w["noisy" if row["noisy"] else "steady"] if timed else "—"
         if row["error"]:
-            quality = f"{w['error']}: {table_cell(row['error'])}"
+            quality = f"{w['error']}: {row['error']}"  # the row escapes it
         else:
             quality = "✓" if row["passed"] else "✗"
             if not row["passed"] and row.get("quality_failure"):  # newer CSVs say
