@@ -189,8 +189,7 @@ def _pieces(token: tokenize.TokenInfo) -> list[tuple[tuple[int, int, int], str]]
     return pieces
 
 
-def placeholders(text: str) -> list[str]:
-    """A text's {fields}, each as written ("{x:.{n}f}" is one; "{{" is none)."""
+def placeholders(text: str) -> list[str]:  # each {field} as written; "{{" is none
     return [field for field in _FIELD.findall(text) if field not in ("{{", "}}")]
 
 

@@ -1,5 +1,4 @@
-"""What the hooks add to the built site: files beside a page, HTML under its title,
-Markdown tables."""
+"""What hooks add to the built site: files beside a page, HTML under a title, tables."""
 
 import posixpath
 
@@ -36,19 +35,13 @@ def table_cell(text) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def _row(cells) -> str:
-    return "| " + " | ".join(map(table_cell, cells)) + " |"
-
-
 def markdown_table(header, rows, align=None, searched=True) -> str:
     """A Markdown table, each cell escaped; ``align``: each column's "---|" or
     "---:|". ``searched=False``: search leaves it out (Material's
     data-search-exclude), for numbers no reader searches for that would weigh on
     the index every page loads."""
-    rule = "|" + "".join(align or ["---|"] * len(header))
-    table = "\n".join([_row(header), rule, *map(_row, rows)])
-    return (
-        table
-        if searched
-        else f"<div markdown data-search-exclude>\n\n{table}\n\n</div>"
-    )
+    lines = ["| " + " | ".join(map(table_cell, row)) + " |" for row in (header, *rows)]
+    lines.insert(1, "|" + "".join(align or ["---|"] * len(header)))
+    table = "\n".join(lines)
+    wrap = "<div markdown data-search-exclude>\n\n{}\n\n</div>"
+    return table if searched else wrap.format(table)

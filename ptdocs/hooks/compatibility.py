@@ -133,7 +133,7 @@ def section(
         counts = totals(result.pages).get(language, dict.fromkeys(COUNTS, 0))
         facts = (result.torch, result.device, result.date)
         runs.append((release, *facts, *(counts[k] for k in COUNTS)))
-    align = ["---|"] * 4 + ["---:|"] * 3
+    align = ["---|"] * 4 + ["---:|"] * len(COUNTS)
     heads = [s[key] for key in ("release", "build", "device", "date", *COUNTS)]
     out += [f"## {s['runs_heading']}", "", markdown_table(heads, runs, align)]
 
