@@ -380,7 +380,6 @@ _SPACED = re.compile(rf'^(\s*(?:#~\s*)?(?:{_KEYWORDS}))[ \t]*"'.encode(), re.M)
 _PERCENT = re.compile(
     r"%(?:\((\w+)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([diouxXeEfFgGcrsa])"
 )
-_BRACES = re.compile(r"(?<!\{)\{(\w*)[^{}]*\}(?!\})")
 
 
 class POSyntaxError(CatalogError):
@@ -521,7 +520,9 @@ def _entries(entries: list[dict]) -> list[tuple[int, str]]:
 
 def _extra_fields(english: str, translated: str, why: str = "") -> list[str]:
     """The translation's {fields} that the English text does not provide."""
-    extra = set(_BRACES.findall(translated)) - set(_BRACES.findall(english))
+    fields = (" ".join(placeholders(text)) for text in (english, translated))
+    theirs, ours = (set(re.findall(r"\{(\w*)", text)) for text in fields)  # "{x:.{n}f}"
+    extra = ours - theirs
     if not extra:
         return []
     return [

@@ -728,6 +728,11 @@ DAMAGED = {
         8,
         "{m}",
     ),
+    "brace name added in braces": (  # "{{y}}" is text, "{{{z}}}" a field in braces
+        '#, python-brace-format\nmsgid "{x} runs"\nmsgstr "{x} veces {{y}} {{{z}}}"\n',
+        8,
+        "uses {z}, which",
+    ),
     "not UTF-8": (M + 'msgstr "Dobla el valor \xe9."\n', 7, "UTF-8"),
 }
 
