@@ -189,7 +189,7 @@ def _pieces(token: tokenize.TokenInfo) -> list[tuple[tuple[int, int, int], str]]
     return pieces
 
 
-def _fields(text: str) -> list[str]:
+def placeholders(text: str) -> list[str]:  # each {field} as written; "{{" is none
     return [field for field in _FIELD.findall(text) if field not in ("{{", "}}")]
 
 
@@ -285,7 +285,7 @@ def code_tokens(source: str) -> list[tuple]:
             found.append((token.type, token.start[0]))
         elif token.type == tokenize.STRING:
             prefix, quote = _opening(token.string)
-            fields = tuple(_fields(token.string)) if "f" in prefix.lower() else ()
+            fields = tuple(placeholders(token.string)) if "f" in prefix.lower() else ()
             code = (prefix.lower(), quote, fields)
             found.append((token.type, code, token.start[0], token.end[0]))
         elif token.type != tokenize.COMMENT:
@@ -337,7 +337,7 @@ def translate_source(
             comment.kind == "string"
             # An unescaped quote would end the string early.
             and not (
-                sorted(_fields(comment.msgid)) == sorted(_fields(translated))
+                sorted(placeholders(comment.msgid)) == sorted(placeholders(translated))
                 and same_code(source, _edited(lines, change))
             )
         ):
@@ -380,7 +380,6 @@ _SPACED = re.compile(rf'^(\s*(?:#~\s*)?(?:{_KEYWORDS}))[ \t]*"'.encode(), re.M)
 _PERCENT = re.compile(
     r"%(?:\((\w+)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([diouxXeEfFgGcrsa])"
 )
-_BRACES = re.compile(r"(?<!\{)\{(\w*)[^{}]*\}(?!\})")
 
 
 class POSyntaxError(CatalogError):
@@ -521,7 +520,9 @@ def _entries(entries: list[dict]) -> list[tuple[int, str]]:
 
 def _extra_fields(english: str, translated: str, why: str = "") -> list[str]:
     """The translation's {fields} that the English text does not provide."""
-    extra = set(_BRACES.findall(translated)) - set(_BRACES.findall(english))
+    fields = (" ".join(placeholders(text)) for text in (english, translated))
+    theirs, ours = (set(re.findall(r"\{(\w*)", text)) for text in fields)  # "{x:.{n}f}"
+    extra = ours - theirs
     if not extra:
         return []
     return [
@@ -1036,7 +1037,7 @@ def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
         pair = (message.id, message.string)
         ids, strings = ((t if isinstance(t, tuple) else (t,)) for t in pair)
         short = repr(_cut(ids[0].split("\n")[0], 60))
-        fields = sorted(_fields(ids[0]))
+        fields = sorted(placeholders(ids[0]))
         lines, count = (text.count("\n") + 1 for text in (strings[0], ids[0]))
         if not all(strings):
             found.append(f"{ref}: {label}not translated: {short}")
@@ -1045,7 +1046,7 @@ def problems(domain: str, language: str, root: Path = ROOT) -> list[str]:
         elif domain == "interface":
             extra = _extra_fields("".join(ids), "".join(strings))
             found += [f"{ref}: {label}{problem}" for problem in extra]
-        elif _is_kind(message, "string") and fields != sorted(_fields(strings[0])):
+        elif _is_kind(message, "string") and fields != sorted(placeholders(strings[0])):
             found.append(
                 f"{ref}: the translation's {{fields}} differ from the English "
                 f"{fields}: keep each one as it is"

@@ -37,7 +37,7 @@ from .pages import (
     PROSE_VALUES,
     PageBlockParser,
     has_conditioned_output,
-    heading_title,
+    headings,
     markdown_reader,
 )
 from .snippets import ROOT, Include, snippet_preprocessor
@@ -571,7 +571,8 @@ def prose_cells(text: str, language: str, relative: str, site: Site, root: Path)
         return _link(target, language, relative, site)
 
     lines = _absolute_links(text.split("\n"), tokens, env, absolute)
-    return _sections(lines, _top_headings(tokens))
+    top = headings(tokens, nested=False)
+    return _sections(lines, {line - 1: (level, title) for line, level, title in top})
 
 
 def _absolute_links(lines: list[str], tokens: list, env: dict, absolute) -> list[str]:
@@ -624,16 +625,6 @@ def _rewrite_targets(block: str, targets: set[str], absolute) -> str:
                 out.append(absolute(written))
             position = target.pos
     return "".join(out) + block[position:]
-
-
-def _top_headings(tokens: list) -> dict[int, tuple[int, str]]:
-    """The headings outside any block (a list, a block quote): their first line's
-    index, with (level, title)."""
-    headings = {}
-    for token, inline in itertools.pairwise(tokens):
-        if token.type == "heading_open" and token.level == 0:
-            headings[token.map[0]] = (int(token.tag[1]), heading_title(inline))
-    return headings
 
 
 def _sections(lines: list[str], headings: dict[int, tuple[int, str]]) -> list:

@@ -10,9 +10,8 @@ Only what the code printed or raised stays as it was, shown as code.
 from __future__ import annotations
 
 from collections.abc import Callable
-from string import Formatter
 
-from .catalog import Texts
+from .catalog import Texts, placeholders
 
 STRINGS = Texts(
     "failures",
@@ -45,8 +44,8 @@ def describe(
     kind = failure.get("kind") if failure.get("kind") in KINDS else "other"
     values = {  # each value its sentence names; a side with no line (None): "nothing"
         key: s["nothing"] if failure.get(key) is None else code(str(failure[key]))
-        for _, key, _, _ in Formatter().parse(STRINGS.english[kind])
-        if key and key != "where"
+        for key in (field[1:-1] for field in placeholders(STRINGS.english[kind]))
+        if key != "where"
     }
     where = s["where"].format(file=file, line=failure.get("line", "?"))
     return s[kind].format(where=where, **values)

@@ -1,4 +1,4 @@
-"""What the hooks add to the built site: files beside a page, HTML under its title."""
+"""What hooks add to the built site: files beside a page, HTML under a title, tables."""
 
 import posixpath
 
@@ -28,3 +28,20 @@ def after_title(html, block):
     end = html.find("</h1>")
     at = end + len("</h1>") if end >= 0 else 0
     return html[:at] + block + html[at:]
+
+
+def table_cell(text) -> str:
+    """Text as one Markdown table cell: a | would end it, a line break the row."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(header, rows, align=None, searched=True) -> str:
+    """A Markdown table, each cell escaped; ``align``: each column's "---|" or
+    "---:|". ``searched=False``: search leaves it out (Material's
+    data-search-exclude), for numbers no reader searches for that would weigh on
+    the index every page loads."""
+    lines = ["| " + " | ".join(map(table_cell, row)) + " |" for row in (header, *rows)]
+    lines.insert(1, "|" + "".join(align or ["---|"] * len(header)))
+    table = "\n".join(lines)
+    wrap = "<div markdown data-search-exclude>\n\n{}\n\n</div>"
+    return table if searched else wrap.format(table)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
+import itertools
 import math
 import os
 import re
@@ -318,6 +319,16 @@ def heading_title(inline: Token) -> str:
         elif child.type in ("em_open", "em_close", "strong_open", "strong_close"):
             parts.append(child.markup)  # * or _, doubled for strong
     return " ".join(HEADING_ATTRIBUTES.sub("", "".join(parts)).split())
+
+
+def headings(tokens: list, nested: bool = True) -> list[tuple[int, int, str]]:
+    """The headings of markdown-it ``tokens``: (first line, from 1; level; title),
+    in page order; not ``nested``: only those outside any block (a list, a quote)."""
+    return [
+        (token.map[0] + 1, int(token.tag[1]), heading_title(inline))
+        for token, inline in itertools.pairwise(tokens)
+        if token.type == "heading_open" and (nested or token.level == 0)
+    ]
 
 
 # <!-- prose-values: x.grad.item() -> 6; area :.2f -> 12.57; [torch<2.14] y -> 1 -->

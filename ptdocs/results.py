@@ -16,6 +16,7 @@ from pathlib import Path
 from snippets.measuring import compare  # installed with ptdocs (pyproject.toml)
 
 from .catalog import Plural, Texts, listed
+from .generated import markdown_table, table_cell
 
 FRESH = Path("results/benchmark.csv")
 SAMPLE = Path("samples/benchmark-cpu.csv")
@@ -182,10 +183,6 @@ def when(iso: str) -> str:
     if moment.tzinfo is None:
         return moment.strftime("%Y-%m-%d %H:%M")
     return moment.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def _cell(text) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
 
 
 # English here; other languages in locale/<language>/LC_MESSAGES/interface.po
@@ -413,10 +410,6 @@ def _plain(value) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def _row(cells) -> str:
-    return "| " + " | ".join(_cell(cell) for cell in cells) + " |"
-
-
 def source_note(results: Results, language: str) -> str:
     w, shown = STRINGS.in_language(language), results.csv_path.as_posix()
     key, kind = ("fresh", "info") if results.fresh else ("sample", "warning")
@@ -430,7 +423,7 @@ def machine(results: Results, language: str) -> str:
     hardware = m.get("device_name") or m.get("cpu_model") or m["device"]
     if m.get("device_name") and m["device"] not in hardware:
         hardware = f"{hardware} (`{m['device']}`)"
-    facts = [f"**{w['hardware']}:** {_cell(hardware)}"]
+    facts = [f"**{w['hardware']}:** {table_cell(hardware)}"]
     if m.get("threads"):
         facts[-1] += f", {m['threads']} {w['threads_word'](int(m['threads']))}"
     facts.append(f"**{w['torch']}:** `{m['torch_build']}`")
@@ -441,15 +434,6 @@ def machine(results: Results, language: str) -> str:
     if preset := (m.get("run") or {}).get("preset"):
         facts.append(f"{w['preset']} `{preset}`")
     return " · ".join(facts) + "\n"
-
-
-def markdown_table(header, rows, align=None) -> str:
-    """A Markdown table that search leaves out (Material's data-search-exclude): its
-    measured numbers are not what a reader searches for, and they would weigh on the
-    index every page loads. ``align``: each column's "---|" or "---:|"."""
-    rule = "|" + "".join(align or ["---|"] * len(header))
-    table = [_row(header), rule, *map(_row, rows)]
-    return "\n".join(["<div markdown data-search-exclude>", "", *table, "", "</div>"])
 
 
 def table(results: Results, language: str) -> str:
@@ -471,7 +455,7 @@ def table(results: Results, language: str) -> str:
         latency, samples = seconds(row["latency"]), rate(row["samples_per_s"])
         noise = w["noisy" if row["noisy"] else "steady"] if timed else "—"
         if row["error"]:
-            quality = f"{w['error']}: {_cell(row['error'])}"
+            quality = f"{w['error']}: {row['error']}"  # the row escapes it
         else:
             quality = "✓" if row["passed"] else "✗"
             if not row["passed"] and row.get("quality_failure"):  # newer CSVs say
@@ -487,7 +471,7 @@ def table(results: Results, language: str) -> str:
         iqr = seconds(row["latency_iqr"]) if timed else "—"
         cell = (_task(w, row["task"]), f"`{row['dtype']}`", row["batch"], latency)
         cells.append(cell + (iqr, noise, size(row["memory"]), samples, quality))
-    lines.append(markdown_table(w["columns"], cells))
+    lines.append(markdown_table(w["columns"], cells, searched=False))
     failed, total = results.failed_quality, len(rows)
     summary = w["failed_note"] if failed else w["all_passed"]
     note = noise_note(results, language)
@@ -720,7 +704,7 @@ def _run_name(run, root: Path, language: str) -> str:
     w = STRINGS.in_language(language)
     device = f"`{run.device}`"
     if run.device_name and run.device_name != run.device:
-        device += f" ({_cell(run.device_name)})"
+        device += f" ({table_cell(run.device_name)})"
     threads = run.threads and f", {run.threads} {w['threads_word'](int(run.threads))}"
     preset = f", {w['preset']} `{run.preset}`" if run.preset else ""
     if run.span:
@@ -779,7 +763,7 @@ def comparison_table(comparison, root: Path, language: str) -> str:
         verdict = comparison.verdicts[key, 1]
         cells += [compare._ratio(verdict, "{:.2f}"), _verdict_text(verdict, language)]
         rows.append(cells)
-    lines.append(markdown_table(header, rows))
+    lines.append(markdown_table(header, rows, searched=False))
     floor, spread = f"{comparison.min_change:.0%}", f"{compare.REPEAT_SPREAD:.0%}"
     criterion = w["criterion_blocks"].format(floor=floor, repeat_spread=spread)
     drift = compare.drift_limit(comparison.drift, comparison.min_change)
@@ -911,4 +895,4 @@ def sample_table(path: Path, columns=SAMPLE_COLUMNS) -> str:
     header = [f"<code>{column.replace('_', '_<wbr>')}</code>" for column in columns]
     align = ["---:|" if column in NUMERIC else "---|" for column in columns]
     cells = [[f"`{row[c]}`" if row[c] else "" for c in columns] for row in rows]
-    return markdown_table(header, cells, align) + "\n"
+    return markdown_table(header, cells, align, searched=False) + "\n"

@@ -27,7 +27,7 @@ from mkdocs.utils.meta import get_data
 from . import catalog
 from .atomic import write_atomically
 from .catalog import SOURCE, Plural, Texts  # SOURCE: the language pages are written in
-from .pages import INFO, PROSE_VALUES, heading_title, markdown_reader
+from .pages import INFO, PROSE_VALUES, headings, markdown_reader
 from .snippets import ROOT, IncludeError, expand, include_target
 
 DOCS = ROOT / "docs"
@@ -114,14 +114,15 @@ class CodeBlock(NamedTuple):
 
 class Outline(NamedTuple):
     blocks: list[CodeBlock]  # fenced, outermost: a fence inside a longer one is text
-    headings: list[tuple[int, str, int]]  # (level, title: pages.heading_title, line)
+    headings: list[tuple[int, int, str]]  # (line, level, title): pages.headings
     links: dict[str, int]  # each page linked to (inside the language folder): its line
 
 
 def outline(text: str, page: str = "") -> Outline:
     """Markdown's structure as markdown-it reads it (front matter: the caller's)."""
-    found, tokens = Outline([], [], {}), markdown_reader().parse(text)
-    for token, inline in itertools.pairwise([*tokens, None]):
+    tokens = markdown_reader().parse(text)
+    found = Outline([], headings(tokens), {})
+    for token in tokens:
         start, end = token.map or (0, 0)
         if token.type == "fence":
             language = INFO.match(token.info + "\n")["language"].lower()
@@ -129,9 +130,6 @@ def outline(text: str, page: str = "") -> Outline:
             found_in = [(include_target(line), n) for n, line in lines]
             includes = tuple((t, n) for t, n in found_in if t is not None)
             found.blocks.append(CodeBlock(start + 1, end, language, includes))
-        elif token.type == "heading_open":
-            level = int(token.tag[1])
-            found.headings.append((level, heading_title(inline), start + 1))
         for child in (c for c in token.children or [] if c.type == "link_open"):
             href = urlsplit(child.attrs.get("href", ""))
             path = unquote(href.path)
@@ -217,7 +215,7 @@ def _structure(path: Path, page: str, content: str) -> list[list[tuple]]:
                 f"a level-{n} heading («{title}»)",
                 at(line),
             )
-            for n, title, line in found.headings
+            for line, n, title in found.headings
         ]
         for target, line in found.links.items():
             links.setdefault(f"a link to {target}", at(line))

@@ -159,6 +159,12 @@ def test_output_that_shows_a_string_of_an_imported_module_beside_it_is_an_entry(
     assert found(walk.replace("from module", "from elsewhere")) == []
 
 
+def test_a_placeholder_is_read_whole_with_its_format_and_nested_fields():
+    """What a translation must keep, and what failures.describe fills: "{{" is text."""
+    text = "{x:.{n}f} {{literal}} {a.b} {0}"
+    assert catalog.placeholders(text) == ["{x:.{n}f}", "{a.b}", "{0}"]
+
+
 def test_a_translated_string_keeps_its_fields_quotes_and_line():
     translations = {
         "The step where rounding\nand truncation balance.": (
@@ -721,6 +727,11 @@ DAMAGED = {
         '#, python-brace-format\nmsgid "{n} runs"\nmsgstr "{m} veces"\n',
         8,
         "{m}",
+    ),
+    "brace name added in braces": (  # "{{y}}" is text, "{{{z}}}" a field in braces
+        '#, python-brace-format\nmsgid "{x} runs"\nmsgstr "{x} veces {{y}} {{{z}}}"\n',
+        8,
+        "uses {z}, which",
     ),
     "not UTF-8": (M + 'msgstr "Dobla el valor \xe9."\n', 7, "UTF-8"),
 }

@@ -291,11 +291,11 @@ def test_a_fence_shown_inside_a_longer_fence_is_one_block():
 
 
 def test_a_headings_title_keeps_its_marks_and_a_links_text_on_one_line():
-    """pages.heading_title, which a download's outline uses too."""
+    """pages.headings, which a download's outline uses too."""
     text = "# A *b* `c`  [d](e.md) ![f](g.png) { #h }\n\nOne\ntwo\n---\n"
     assert translations.outline(text).headings == [
-        (1, "A *b* `c` d f", 1),
-        (2, "One two", 3),
+        (1, 1, "A *b* `c` d f"),
+        (3, 2, "One two"),
     ]
 
 

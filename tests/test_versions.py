@@ -630,6 +630,23 @@ HEADS = {
 }
 
 
+def test_a_bar_in_a_title_or_a_failure_is_shown_as_written_on_the_compatibility_page(
+    project,
+):
+    """A | in a table cell is escaped, or it ends the cell; in a note's code it is
+    not, or the reader sees the backslash."""
+    import markdown
+
+    error = "TypeError: unsupported operand type(s) for |: 'int' and 'str'"
+    failure = {**FAILURE, "error": error}
+    result = _result(project, "2.14.1", passed=4, failed=1, failures=[failure])
+    results = {"2.14.1": versions.result_from(result, "2.14.1")}
+    titles = {"en/demo.md": "Sets | unions"}
+    text = compatibility.section("en", "en/compatibility.md", results, titles, project)
+    html = markdown.markdown(text, extensions=["tables"])
+    assert ">Sets | unions</a></td>" in html and f"<code>{error}</code>" in html
+
+
 def test_the_compatibility_page_without_results_says_how_to_make_them(project):
     text = compatibility.section("es", "es/compatibility.md", {}, {}, project)
     assert "python -m ptdocs.versions run VERSIÓN" in text and "|" not in text

@@ -15,7 +15,7 @@ from ptdocs.catalog import CatalogError, Plural, Texts
 from ptdocs.downloads import requirements
 from ptdocs.failures import STRINGS as FAILURES
 from ptdocs.failures import describe as describe_failure
-from ptdocs.failures import inline_code
+from ptdocs.generated import markdown_table
 from ptdocs.layout import language as page_language
 from ptdocs.versions import (
     COUNTS,
@@ -102,14 +102,6 @@ def on_nav(nav, config, files):
     return nav
 
 
-def _code(text: str) -> str:
-    return inline_code(text.replace("|", "\\|"))  # in a table: | ends a cell
-
-
-def _row(*cells) -> str:
-    return "| " + " | ".join(map(str, cells)) + " |"
-
-
 def section(
     language: str,
     page_uri: str,
@@ -133,25 +125,24 @@ def section(
         return "\n".join(out + [s["none"].format(folder=RESULTS.as_posix()), ""])
 
     releases = sorted(set(SUPPORTED) | set(results), key=release_key)
-    heads = ("release", "build", "device", "date", *COUNTS)
-    out += [f"## {s['runs_heading']}", "", _row(*(s[key] for key in heads))]
-    out.append("|---|---|---|---|--:|--:|--:|")
+    runs = []
     for release in releases:
         if (result := results.get(release)) is None:
-            out.append(f"| {release} | {s['not_run_yet']} | | | | | |")
+            runs.append((release, s["not_run_yet"], *[""] * 5))
             continue
         counts = totals(result.pages).get(language, dict.fromkeys(COUNTS, 0))
         facts = (result.torch, result.device, result.date)
-        out.append(_row(release, *facts, *(counts[k] for k in COUNTS)))
+        runs.append((release, *facts, *(counts[k] for k in COUNTS)))
+    align = ["---|"] * 4 + ["---:|"] * len(COUNTS)
+    heads = [s[key] for key in ("release", "build", "device", "date", *COUNTS)]
+    out += [f"## {s['runs_heading']}", "", markdown_table(heads, runs, align)]
 
     order = list(titles)
     pages = sorted(
         {p for r in results.values() for p in r.pages if page_language(p) == language},
         key=lambda page: (order.index(page) if page in order else len(order), page),
     )
-    out += ["", f"## {s['pages_heading']}", "", _row(s["page"], *releases)]
-    out.append("|---|" + "---|" * len(releases))
-    notes, outdated = [], False
+    notes, outdated, rows = [], False, []
     for page in pages:
         title = titles.get(page, page)
         link = f"[{title}]({posixpath.relpath(page, posixpath.dirname(page_uri))})"
@@ -169,7 +160,7 @@ def section(
                 fields = st.fields if st else {}
                 cells.append(s[f"cell_{state}"].format(**fields))
             if state == "failed" and st.failures:
-                said = describe_failure(language, st.failures[0], _code)
+                said = describe_failure(language, st.failures[0])
                 notes.append(
                     s["failure"].format(page=title, release=st.release, failure=said)
                 )
@@ -179,7 +170,9 @@ def section(
                     for reason in dict.fromkeys(st.skip_reasons)
                     if reason not in shared
                 ]
-        out.append(_row(link, *cells))
+        rows.append((link, *cells))
+    out += ["", f"## {s['pages_heading']}", ""]
+    out.append(markdown_table((s["page"], *releases), rows))
     if outdated:
         out += ["", s["outdated_note"]]
     out += ["", f"## {s['notes_heading']}", ""]
