@@ -336,16 +336,12 @@ def test_a_thread_pair_without_its_calibrating_aa_pair_fails_the_build(tmp_path)
     )
 
 
-def test_the_committed_sample_is_a_valid_results_pair(monkeypatch):
+def test_the_committed_sample_is_a_valid_results_pair(reads):
     """What a build without fresh results shows must itself be a traceable run; its CSV
-    is read once (pathlib's reads open the path)."""
-    opened, open_ = [], Path.open
-    monkeypatch.setattr(
-        Path, "open", lambda p, *a, **k: opened.append(p) or open_(p, *a, **k)
-    )
+    is read once, in any form (tests/conftest.py's spy)."""
     shown = results.load_pair(ROOT, results.SAMPLE, fresh=False)
     assert shown.rows and shown.metadata["torch_build"] and shown.metadata["date"]
-    assert opened.count(ROOT / results.SAMPLE) == 1
+    assert reads.count(ROOT / results.SAMPLE) == 1
 
 
 def test_an_accelerator_run_names_its_gpu_and_device(tmp_path):
