@@ -378,9 +378,10 @@ STRINGS = Texts(
 )
 
 
-def load_comparison(root: Path, paths=COMPARISON, calibration=()):
-    """The pair compared by compare.py (None without it or without the A/A pair
-    ``calibration``, if given), each a traceable run."""
+def load_comparison(root: Path, paths=COMPARISON, calibrated=True):
+    """The pair compared by compare.py (None without it or, ``calibrated``, without the
+    A/A pair that calibrates it in CALIBRATION), each a traceable run."""
+    calibration = CALIBRATION.get(paths, ()) if calibrated else ()
     if not all((root / path).is_file() for path in (*paths, *calibration)):
         return None
     for path in dict.fromkeys((*paths, *calibration)):
@@ -392,6 +393,15 @@ def load_comparison(root: Path, paths=COMPARISON, calibration=()):
         return compare.compare([root / path for path in paths], drift=drift)
     except compare.CompareError as error:
         raise ResultsError(f"comparison: {error}") from None
+
+
+def needed(paths) -> str:
+    """The files a comparison of ``paths`` reads, named for a message asking for it."""
+    named, by = (
+        " and ".join(p.as_posix() for p in ps)
+        for ps in (paths, CALIBRATION.get(paths, ()))
+    )
+    return named + (by and f", calibrated by the A/A pair {by}")
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -843,16 +853,13 @@ def aa_summary(comparison, language: str) -> str:
     return w["aa_drift"].format(n=n, compared=compared, called=called, largest=largest)
 
 
-def comparison_section(
-    comparison, root, language, plot, dark_plot=None, calibration=()
-) -> str:
-    """A comparison marker's Markdown; for an A/A pair, also the gap and the drift.
-    ``calibration``: the A/A pair load_comparison calibrated it by, for the command."""
-    if (comparison.drift is not None) != bool(calibration):
-        raise ValueError("comparison_section: give the calibration its drift came from")
+def comparison_section(comparison, root, language, plot, dark_plot=None) -> str:
+    """A load_comparison's Markdown, its command calibrated as it was; for an A/A pair,
+    also the gap and the drift."""
     w = STRINGS.in_language(language)
-    paths = " ".join(_relative(run.path, root) for run in comparison.runs)
-    if calibration:
+    pair = tuple(Path(_relative(run.path, root)) for run in comparison.runs)
+    paths = " ".join(path.as_posix() for path in pair)
+    if comparison.drift is not None and (calibration := CALIBRATION.get(pair)):
         paths += " --calibrate " + " ".join(path.as_posix() for path in calibration)
     aa = is_aa(comparison)
     notes = setting_notes(comparison, language)

@@ -1,5 +1,6 @@
 """Fixtures that several test files share."""
 
+import builtins
 import functools
 import importlib.metadata
 import os
@@ -81,6 +82,33 @@ def script_runner():
     session ends."""
     with ScriptRunner(ROOT, SCRIPT_ENV) as runner:
         yield runner
+
+
+@pytest.fixture
+def reads(monkeypatch):
+    """The files read (or opened) from here on, one entry per read however it is made:
+    open, Path.open, read_text, read_bytes (pathlib's reads open the path themselves:
+    only the outermost call counts)."""
+    paths, depth = [], []
+
+    def spy(owner, name):
+        real = getattr(owner, name)
+
+        def read(path, *args, **kwargs):
+            if not depth and isinstance(path, str | os.PathLike):
+                paths.append(Path(path))
+            depth.append(name)
+            try:
+                return real(path, *args, **kwargs)
+            finally:
+                depth.pop()
+
+        monkeypatch.setattr(owner, name, read)
+
+    for name in ("open", "read_text", "read_bytes"):
+        spy(Path, name)
+    spy(builtins, "open")
+    return paths
 
 
 @pytest.fixture(scope="session")

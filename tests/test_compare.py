@@ -405,6 +405,14 @@ def test_metadata_of_another_csv_is_ignored_with_a_one_line_warning(pair):
     assert "used unchecked" in result.warnings[0]
 
 
+def test_a_run_reads_its_csv_once_and_checks_its_metadata_on_that_text(pair, reads):
+    base, _ = pair
+    with_metadata(base)
+    reads.clear()
+    run = compare.load_run(base, "[1]")
+    assert run.metadata and reads.count(base) == 1
+
+
 def test_runs_differing_in_more_than_one_setting_or_overlapping_are_warned(tmp_path):
     base = write(tmp_path / "b.csv", BASE)
     with_metadata(base, started=at(0), wall_seconds=60)

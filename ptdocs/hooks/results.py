@@ -56,7 +56,7 @@ def on_files(files, config):
     try:
         results = results_module.load(root)
         comparisons = {
-            marker: results_module.load_comparison(root, pair, _calibration(pair))
+            marker: results_module.load_comparison(root, pair)
             for marker, (_, pair) in COMPARISONS.items()
         }
     except ResultsError as error:
@@ -87,11 +87,11 @@ def on_files(files, config):
             add(f"results-{n}", n, (root / p).read_bytes()) for n, p in data.items()
         ]
         shown = {MARKER: results_module.section(results, language, plot, *links, dark)}
-        for marker, (name, pair) in COMPARISONS.items():
+        for marker, (name, _) in COMPARISONS.items():
             if (comparison := comparisons[marker]) is not None:
                 links = plots(name, comparison)
                 shown[marker] = results_module.comparison_section(
-                    comparison, root, language, *links, calibration=_calibration(pair)
+                    comparison, root, language, *links
                 )
         _pages[page.src_uri] = shown
     return files
@@ -121,22 +121,13 @@ def on_page_markdown(markdown, page, config, files):
         if markdown.count(marker) > 1:
             raise PluginError(f"{where}: put at most one '{marker}' line")
         if marker in markdown and marker not in shown:
-            needed = " and ".join(path.as_posix() for path in pair)
-            if calibration := _calibration(pair):
-                by = " and ".join(path.as_posix() for path in calibration)
-                needed += f", calibrated by the A/A pair {by}"
             raise PluginError(
-                f"{where}: '{marker}' needs the committed pair {needed} (each with its "
-                ".json)"
+                f"{where}: '{marker}' needs the committed pair "
+                f"{results_module.needed(pair)} (each with its .json)"
             )
     for marker, text in shown.items():
         markdown = markdown.replace(marker, text)
     return markdown
-
-
-def _calibration(pair) -> tuple:
-    """The A/A pair that calibrates ``pair`` (results.CALIBRATION), or ()."""
-    return results_module.CALIBRATION.get(pair, ())
 
 
 def svg(root: Path, data, language: str, scheme: str = "light") -> str:

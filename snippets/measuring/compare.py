@@ -370,9 +370,9 @@ def _one(values, fallback="?"):
     return ", ".join(values) if values else fallback
 
 
-def read_metadata(path: Path, warnings: list) -> dict | None:
+def read_metadata(path: Path, text: str, warnings: list) -> dict | None:
     """The JSON beside a CSV when it belongs to it (its csv_sha256 matches the CSV's
-    bytes), else None.
+    bytes, those of ``text``, its csv_text), else None.
 
     The CSV is the data; the metadata only describes the run, so a missing one is
     silent, a bad or foreign one is ignored with a one-line warning, and one too
@@ -395,7 +395,7 @@ def read_metadata(path: Path, warnings: list) -> dict | None:
             f"checked against {path.name}; used unchecked"
         )
         return metadata
-    if recorded != hashlib.sha256(path.read_bytes()).hexdigest():
+    if recorded != hashlib.sha256(text.encode("utf-8")).hexdigest():
         warnings.append(
             f"{beside}: its csv_sha256 does not match {path.name} (metadata of "
             "another run); ignored"
@@ -434,7 +434,8 @@ def load_run(path: Path, label: str, warnings: list | None = None) -> Run:
     rows, blocks, parts = [], {}, []
     paths = runs_of(path)
     for index, part in enumerate(paths, 1):
-        found, metadata = read_csv(part), read_metadata(part, warnings)
+        text = csv_text(part)
+        found, metadata = read_csv(part, text), read_metadata(part, text, warnings)
         tag = f"{index}:" if len(paths) > 1 else ""  # trials are named per run
         rows += [{**row, "trial": tag + row["trial"]} for row in found]
         blocks |= {tag + trial: b for trial, b in block_times(metadata).items()}
