@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import datetime
-import hashlib
 import io
 import json
 import statistics
@@ -80,7 +79,7 @@ def load_pair(root: Path, csv_path: Path, fresh: bool) -> Results:
                 f"{have} has no {what} beside it ({lack}); rerun "
                 "snippets/measuring/benchmark.py, which writes both"
             )
-    rows, sha256 = read_rows(root / csv_path)
+    rows, text = read_rows(root / csv_path)
     metadata = read_metadata(root / json_path)
     builds = {row["torch_build"] for row in rows}
     if builds != {metadata["torch_build"]}:
@@ -93,12 +92,13 @@ def load_pair(root: Path, csv_path: Path, fresh: bool) -> Results:
             f"{json_path} describes {metadata['cells']} cells but {csv_path} has "
             f"{len(rows)} rows: not the same run"
         )
-    if "csv_sha256" not in metadata:
+    records = compare.describes(metadata, text)
+    if records is None:
         raise ResultsError(
             f"{json_path} records no csv_sha256 (an older benchmark); rerun "
             f"{BENCHMARK_COMMAND}"
         )
-    if metadata["csv_sha256"] != sha256:
+    if not records:
         raise ResultsError(
             f"{json_path} records another CSV (csv_sha256 does not match {csv_path}): "
             "not the same run"
@@ -131,7 +131,7 @@ def read_metadata(path: Path) -> dict:
 
 def read_rows(path: Path) -> tuple[list[dict], str]:
     """The rows as compare.py, the one reader of the benchmark's CSV, reads them, and
-    the CSV's sha256."""
+    the CSV's text."""
     try:
         text = compare.csv_text(path)
         rows = compare.read_csv(path, text)
@@ -146,7 +146,7 @@ def read_rows(path: Path) -> tuple[list[dict], str]:
             error=row.get("error") or "",
             task=row.get("task") or "",
         )
-    return rows, hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return rows, text
 
 
 def _in_units(value: float | None, units) -> str:

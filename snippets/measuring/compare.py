@@ -388,20 +388,29 @@ def read_metadata(path: Path, text: str, warnings: list) -> dict | None:
     if not isinstance(metadata, dict):
         warnings.append(f"{beside}: not readable as the benchmark's metadata; ignored")
         return None
-    recorded = metadata.get("csv_sha256")
-    if recorded is None:  # written before the benchmark recorded it
+    records = describes(metadata, text)
+    if records is None:  # written before the benchmark recorded csv_sha256
         warnings.append(
             f"{beside}: records no csv_sha256 (an older benchmark), so it cannot be "
             f"checked against {path.name}; used unchecked"
         )
         return metadata
-    if recorded != hashlib.sha256(text.encode("utf-8")).hexdigest():
+    if not records:
         warnings.append(
             f"{beside}: its csv_sha256 does not match {path.name} (metadata of "
             "another run); ignored"
         )
         return None
     return metadata
+
+
+def describes(metadata: dict, text: str) -> bool | None:
+    """Whether the metadata is that of the CSV whose text (csv_text) this is: its
+    csv_sha256 is the hash of the CSV's bytes; None if it records none."""
+    recorded = metadata.get("csv_sha256")
+    if recorded is None:
+        return None
+    return recorded == hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def block_times(metadata) -> dict:
