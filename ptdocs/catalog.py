@@ -60,6 +60,7 @@ _YAML_COMMENT = re.compile(
 _PROSE = re.compile(r"(?<![\w.])[^\W\d_][^\W_]+[,;:]?\s+[^\W\d_][^\W_]+")
 _TAG = re.compile(r"<[^<>]*>")
 _PY_STRING = re.compile(r"(?P<prefix>[a-zA-Z]*)(?P<quote>'{3}|\"{3}|'|\")", re.S)
+_NAME = re.compile(r"\{(\w*)")
 _FIELD = re.compile(r"\{\{|\}\}|\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")  # "{x:.{n}f}": one
 _OUTPUT = re.compile(r"# >(?:\[[^\]\n]*\])? ?")
 # The auto-comment that marks an entry's kind (what it starts with), for translators.
@@ -191,6 +192,11 @@ def _pieces(token: tokenize.TokenInfo) -> list[tuple[tuple[int, int, int], str]]
 
 def placeholders(text: str) -> list[str]:  # each {field} as written; "{{" is none
     return [field for field in _FIELD.findall(text) if field not in ("{{", "}}")]
+
+
+def placeholder_names(text: str) -> set[str]:
+    """The names the {fields} use, a nested field's too: "{x!r:.{n}f}" uses x and n."""
+    return {name for field in placeholders(text) for name in _NAME.findall(field)}
 
 
 def is_prose(text: str) -> bool:
@@ -520,9 +526,7 @@ def _entries(entries: list[dict]) -> list[tuple[int, str]]:
 
 def _extra_fields(english: str, translated: str, why: str = "") -> list[str]:
     """The translation's {fields} that the English text does not provide."""
-    fields = (" ".join(placeholders(text)) for text in (english, translated))
-    theirs, ours = (set(re.findall(r"\{(\w*)", text)) for text in fields)  # "{x:.{n}f}"
-    extra = ours - theirs
+    extra = placeholder_names(translated) - placeholder_names(english)
     if not extra:
         return []
     return [

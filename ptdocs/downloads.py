@@ -148,7 +148,8 @@ CHECK_TEXTS = Texts(
         "its first cell.",
         # A # > line the check cannot read or place, by its cause (OutputError.kind).
         "output_trailing": "This `# >` line is at the end of a line of code: put it "
-        "on a line of its own under the statement whose output it shows.",
+        "on a line of its own below the last line of the statement whose output it "
+        "shows, indented like its first line.",
         "output_inside": "This `# >` line is inside a statement that goes on below "
         "it (a loop, a block or an open bracket): move it below that statement's last "
         "line, indented like its first line.",
@@ -157,10 +158,10 @@ CHECK_TEXTS = Texts(
         "line the indentation of the block's first line (the `for`, `with`, `if`…).",
         "output_before": "This `# >` line comes before any statement of its cell: put "
         "it below the statement whose output it shows.",
-        "output_skip_head": "This `# >` line is above the statements of an example "
-        "that may be skipped (by its `if`, its `print('Skipped: …')` or its `else:`): "
-        "move it under the statement whose output it shows, inside the `else:`, "
-        "indented like that statement.",
+        "output_skip_head": "This `# >` line is between the `if` of an example that "
+        "may be skipped and the first statement of its `else:`: move it below the "
+        "statement whose output it shows, inside the `else:`, indented like that "
+        "statement.",
         "output_skipped": "This `# >` line follows an example that may be skipped: "
         "put it inside that example's `else:`, indented like the statements there.",
         "output_condition": "This `# >` line's condition cannot be read: write it as "

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .catalog import Texts, placeholders
+from .catalog import Texts, placeholder_names
 
 STRINGS = Texts(
     "failures",
@@ -44,8 +44,7 @@ def describe(
     kind = failure.get("kind") if failure.get("kind") in KINDS else "other"
     values = {  # each value its sentence names; a side with no line (None): "nothing"
         key: s["nothing"] if failure.get(key) is None else code(str(failure[key]))
-        for key in (field[1:-1] for field in placeholders(STRINGS.english[kind]))
-        if key != "where"
+        for key in placeholder_names(STRINGS.english[kind]) - {"where"}
     }
     where = s["where"].format(file=file, line=failure.get("line", "?"))
     return s[kind].format(where=where, **values)

@@ -176,14 +176,16 @@ def output_line(comment, read_condition=read_releases):
 def output_comments(source, read_condition=read_releases):
     """Each output comment: ((line, column), OutputLine); OutputError names a bad
     one's line."""
-    found, before = [], None  # the token before: code, where it ends on this line
+    # The token before a comment is code or the end of the line above: a # > comment
+    # on the line where it ends follows code.
+    found, before = [], None
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
         code, before = before, token
         if token.type == tokenize.COMMENT and token.string.startswith(OUTPUT):
             if code and code.end[0] == token.start[0]:
                 raise OutputError(
-                    f"put {OUTPUT} output on its own line under the statement, not "
-                    "after code",
+                    f"put {OUTPUT} output on a line of its own after the whole "
+                    "statement, in line with its first line, not after code",
                     token.start[0],
                     "trailing",
                 )
@@ -249,8 +251,8 @@ def _refuse_output_around_a_wrapper(body, wrappers, comments):
         wrapper = before[-1] if before and before[-1] in wrappers else None
         if wrapper and lineno < wrapper.orelse[0].lineno:
             raise OutputError(
-                f"put the {OUTPUT} output of a skipped example under its statement in "
-                "its else, not above the else's statements",
+                f"put the {OUTPUT} output of a skipped example in its else, under the "
+                "statement it shows, not between the if and the else's first statement",
                 lineno,
                 "skip_head",
             )

@@ -160,9 +160,10 @@ def test_output_that_shows_a_string_of_an_imported_module_beside_it_is_an_entry(
 
 
 def test_a_placeholder_is_read_whole_with_its_format_and_nested_fields():
-    """What a translation must keep, and what failures.describe fills: "{{" is text."""
-    text = "{x:.{n}f} {{literal}} {a.b} {0}"
-    assert catalog.placeholders(text) == ["{x:.{n}f}", "{a.b}", "{0}"]
+    """What a translation must keep, and the names it uses: "{{" is text."""
+    text = "{x!r:.{n}f} {{literal}} {a.b} {0}"
+    assert catalog.placeholders(text) == ["{x!r:.{n}f}", "{a.b}", "{0}"]
+    assert catalog.placeholder_names(text) == {"x", "n", "a", "0"}
 
 
 def test_a_translated_string_keeps_its_fields_quotes_and_line():

@@ -141,7 +141,8 @@ def test_output_at_the_end_of_a_code_line_is_refused_saying_where_it_goes(site):
     _, failure = run(site, blocks(site, "same.py"))
     assert str(failure).splitlines()[-1] == (
         "snippets/demo/same.py, line 2 (shown on docs/en/circle.md, line 1): put # > "
-        "output on its own line under the statement, not after code"
+        "output on a line of its own after the whole statement, in line with its first "
+        "line, not after code"
     )
 
 

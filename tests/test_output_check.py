@@ -124,10 +124,13 @@ def test_a_skipped_example_counts_as_skipped_and_its_else_is_checked_where_it_ru
 
 
 SKIPPED = "if a:\n    print('Skipped: r')\nelse:\n    print(2)\n"
-OWN_LINE = "put # > output on its own line under the statement, not after code"
+OWN_LINE = (
+    "put # > output on a line of its own after the whole statement, in line with its "
+    "first line, not after code"
+)
 HEAD = (
-    "^put the # > output of a skipped example under its statement in its else, "
-    "not above the else's statements$"
+    "^put the # > output of a skipped example in its else, under the statement it "
+    "shows, not between the if and the else's first statement$"
 )
 
 

@@ -1,8 +1,6 @@
 """The translators' checks on small fixture sites: each problem is caught and said
 clearly."""
 
-import builtins
-import io
 import itertools
 import logging
 import os
@@ -121,18 +119,12 @@ def test_a_correct_pair_passes(docs):
     assert [compare(docs, page) for page in ("autograd.md", "tensors.md")] == [[], []]
 
 
-def test_compare_reads_each_twin_once(docs, monkeypatch):
+def test_compare_reads_each_twin_once(docs, reads):
     for language in ("en", "es"):
         (docs / language / "n.ipynb").write_text(notebook(("markdown", "# N")))
-    opened, open_ = [], io.open  # pathlib opens with io.open, nbformat with open
-
-    def spy(file, *args, **kwargs):
-        opened.append(Path(file).relative_to(docs).as_posix())
-        return open_(file, *args, **kwargs)
-
-    monkeypatch.setattr(io, "open", spy)
-    monkeypatch.setattr(builtins, "open", spy)
+    reads.clear()
     assert [compare(docs, page) for page in ("autograd.md", "n.ipynb")] == [[], []]
+    opened = [path.relative_to(docs).as_posix() for path in reads]
     assert opened == ["en/autograd.md", "es/autograd.md", "en/n.ipynb", "es/n.ipynb"]
 
 

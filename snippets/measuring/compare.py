@@ -371,8 +371,8 @@ def _one(values, fallback="?"):
 
 
 def read_metadata(path: Path, text: str, warnings: list) -> dict | None:
-    """The JSON beside a CSV when it belongs to it (its csv_sha256 matches the CSV's
-    bytes, those of ``text``, its csv_text), else None.
+    """The JSON beside a CSV when it belongs to it (its csv_sha256 is that of ``text``,
+    the CSV's csv_text: describes), else None.
 
     The CSV is the data; the metadata only describes the run, so a missing one is
     silent, a bad or foreign one is ignored with a one-line warning, and one too
@@ -405,8 +405,9 @@ def read_metadata(path: Path, text: str, warnings: list) -> dict | None:
 
 
 def describes(metadata: dict, text: str) -> bool | None:
-    """Whether the metadata is that of the CSV whose text (csv_text) this is: its
-    csv_sha256 is the hash of the CSV's bytes; None if it records none."""
+    """Whether ``metadata`` is that of the CSV whose text, as csv_text read it, is
+    ``text``: its csv_sha256 is the SHA-256 of that text's UTF-8 (the file's bytes);
+    None where it records none."""
     recorded = metadata.get("csv_sha256")
     if recorded is None:
         return None
