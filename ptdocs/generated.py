@@ -1,6 +1,7 @@
 """What hooks add to the built site: files beside a page, HTML under a title, tables."""
 
 import posixpath
+import re
 
 from mkdocs.structure.files import File
 
@@ -30,9 +31,13 @@ def after_title(html, block):
     return html[:at] + block + html[at:]
 
 
+# A | ends a table cell unless escaped, except in a code span, where \| would show.
+_PIPE = re.compile(r"((?<!`)(`+)(?!`).*?(?<!`)\2(?!`))|\|")
+
+
 def table_cell(text) -> str:
     """Text as one Markdown table cell: a | would end it, a line break the row."""
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    return _PIPE.sub(lambda found: found[1] or "\\|", str(text).replace("\n", " "))
 
 
 def markdown_table(header, rows, align=None, searched=True) -> str:

@@ -787,6 +787,17 @@ def test_the_sample_table_shows_the_files_values_as_written():
         assert cells == [row[column] for column in results.SAMPLE_COLUMNS], row["trial"]
 
 
+def test_a_bar_in_a_sample_value_shows_as_written_in_its_code(tmp_path):
+    # In a code span a | ends no cell, and an escaped one would show its backslash.
+    sample = tmp_path / "sample.csv"
+    columns = ("task", "device")
+    sample.write_text("task,device\ninference,cpu|x\n")
+    table = results.sample_table(sample, columns)
+    html = Markdown(extensions=["tables", "md_in_html"]).convert(table)
+    assert "<td><code>inference</code></td>" in html
+    assert "<td><code>cpu|x</code></td>" in html
+
+
 def test_a_sample_without_a_shown_column_is_a_clear_error(tmp_path):
     sample = tmp_path / "sample.csv"
     sample.write_text("task,dtype\ninference,float32\n")
