@@ -947,13 +947,15 @@ def extract_interface(root: Path = ROOT) -> Catalog:
     about = "The site's interface strings (msgctxt: where the code uses it)"
     catalog = _catalog("interface", _HEADER.format(about))
 
-    def add(key: str, text, where: tuple[str, int]) -> None:
+    def add(key: str, text, where: tuple[str, None]) -> None:
         text = (text.one, text.many) if isinstance(text, Plural) else text
-        flags = ["python-brace-format"] if re.search(r"\{\w*\}", "".join(text)) else []
-        catalog.add(text, context=key, locations=[where], flags=flags)
+        # Babel flags python-brace-format itself (Message, from 2.17).
+        catalog.add(text, context=key, locations=[where])
 
-    for path, line, name, english in interface_tables(root):
-        _mapped(english, name, functools.partial(add, where=(path, line)))
+    # The #: names the file only (xgettext's --add-location=file): the msgctxt says
+    # where an entry is used, so moving code does not make the catalog stale.
+    for path, _, name, english in interface_tables(root):
+        _mapped(english, name, functools.partial(add, where=(path, None)))
     return catalog
 
 
@@ -978,10 +980,8 @@ def _po_text(catalog: Catalog, domain: str, previous: bool = False) -> str:
     for message in (*catalog, *catalog.obsolete.values()):
         message.flags -= unflagged
     buffer = io.BytesIO()
-    # width=100 wraps like the code, so that a diff stays readable. An interface
-    # entry's msgctxt says where it is used: its #: names the file only (xgettext's
-    # --add-location=file), so moving code does not make the catalog stale.
-    write_po(buffer, catalog, width=100, include_lineno=domain != "interface")
+    # width=100 wraps like the code, so that a diff stays readable.
+    write_po(buffer, catalog, width=100)
     # Babel writes a previous msgid of several lines as one wrapped comment whose later
     # lines lose their "#|" (an invalid file): they are written here, in gettext's
     # layout, before the msgctxt or msgid of their entry (one block each, in order).
