@@ -358,11 +358,12 @@ def _skip_if(arguments: str, where: str) -> tuple[ast.expr, str | None]:
     if "condition" not in given:
         raise DownloadError(cannot_read)
     reason = given.get("reason")
-    return given["condition"], reason and _skip_reason(ast.unparse(reason), where)
+    return given["condition"], reason and _skip_reason(reason, where)
 
 
-def _skip_reason(text: str, where: str) -> str | None:
-    """A skip's reason: a plain string literal (or None, Sybil's default)."""
+def _skip_reason(text: str | ast.expr, where: str) -> str | None:
+    """A skip's reason (its text, or read already): a plain string literal (or None,
+    Sybil's default)."""
     not_plain = f"{where}: a skip reason must be a plain string; {HOW_TO_SKIP}"
     try:
         reason = ast.literal_eval(text)

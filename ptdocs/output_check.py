@@ -176,13 +176,10 @@ def output_line(comment, read_condition=read_releases):
 def output_comments(source, read_condition=read_releases):
     """Each output comment: ((line, column), OutputLine); OutputError names a bad
     one's line."""
-    # The token before a comment is code or the end of the line above: a # > comment
-    # on the line where it ends follows code.
-    found, before = [], None
+    found = []
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        code, before = before, token
         if token.type == tokenize.COMMENT and token.string.startswith(OUTPUT):
-            if code and code.end[0] == token.start[0]:
+            if token.line[: token.start[1]].strip():  # after code on its line
                 raise OutputError(
                     f"put {OUTPUT} output on a line of its own after the whole "
                     "statement, in line with its first line, not after code",
@@ -293,6 +290,7 @@ def check(runs, version):
             for statement in tree.body
             for inner in (statement.orelse if statement in wrappers else [statement])
         ]
+        code = source.splitlines()
         try:
             comments = output_comments(source)
             _refuse_output_around_a_wrapper(tree.body, wrappers, comments)
@@ -300,7 +298,7 @@ def check(runs, version):
                 source, [statement for statement, _ in units], comments=comments
             )
         except OutputError as error:  # where, for the report
-            error.cell, error.code = cell, source.splitlines()[error.lineno - 1].strip()
+            error.cell, error.code = cell, code[error.lineno - 1].strip()
             raise
         printed, reasons = ["" for _ in units], {}
         for line, text in writes:
@@ -314,7 +312,6 @@ def check(runs, version):
                 if statement.lineno <= line <= statement.end_lineno:
                     printed[index] += text
                     break
-        code = source.splitlines()
         for (statement, wrapper), lines, text in zip(
             units, outputs, printed, strict=True
         ):
@@ -364,13 +361,18 @@ class OutputsDiffer(AssertionError):
     """A notebook's last cell fails with this where the outputs differ from the page."""
 
 
+def _where(texts, line, cell, code):
+    """Where a report points: the line (in a notebook, of its cell) and its code."""
+    where = texts["where"] if cell is None else texts["where_cell"]
+    return where.format(line=line, cell=cell, code=code)
+
+
 def report(results, skipped, texts, torch, device):
     """(all match, the differences and then one line that sums up)."""
     bad = [result for result in results if not result.ok]
     lines = []
     for result in bad:
-        where = texts["where"] if result.cell is None else texts["where_cell"]
-        lines.append(where.format(line=result.line, cell=result.cell, code=result.code))
+        lines.append(_where(texts, result.line, result.cell, result.code))
         page = [f"{OUTPUT} {text}" for text in result.wanted]
         for label, shown_lines in (
             (texts["page"], page),
@@ -401,14 +403,13 @@ def finish(recorder, texts, repository, fields):
     if not runs:
         print(texts["nothing_recorded"])
         return
-    results = []
     try:
         results, skipped = check(runs, torch)
-        ok, lines = report(results, skipped, texts, torch, device)
     except OutputError as error:  # a # > line the reader put out of place
-        where = texts["where"] if error.cell is None else texts["where_cell"]
-        at = where.format(line=error.lineno, cell=error.cell, code=error.code)
-        ok, lines = False, [at, texts[f"output_{error.kind}"]]
+        at = _where(texts, error.lineno, error.cell, error.code)
+        results, ok, lines = [], False, [at, texts[f"output_{error.kind}"]]
+    else:
+        ok, lines = report(results, skipped, texts, torch, device)
     bad = [result for result in results if not result.ok]
     if bad and repository:
         environment = (
