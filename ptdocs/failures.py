@@ -9,8 +9,6 @@ Only what the code printed or raised stays as it was, shown as code.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from .catalog import Texts, placeholder_names
 
 STRINGS = Texts(
@@ -33,17 +31,17 @@ def inline_code(text: str) -> str:
     return "`` " + text.replace("`", "'") + " ``"
 
 
-def describe(
-    language: str, failure: dict, code: Callable[[str], str] = inline_code
-) -> str:
-    """One failure as a sentence in ``language``; ``code`` writes code inline."""
+def describe(language: str, failure: dict) -> str:
+    """One failure as a sentence in ``language``, what the code said as inline code."""
     if "file" not in failure:  # an unreadable page: the parser's message says where
-        return code(str(failure.get("message", "?")))
+        return inline_code(str(failure.get("message", "?")))
     s = STRINGS.in_language(language)
-    file = code(str(failure["file"]))
+    file = inline_code(str(failure["file"]))
     kind = failure.get("kind") if failure.get("kind") in KINDS else "other"
     values = {  # each value its sentence names; a side with no line (None): "nothing"
-        key: s["nothing"] if failure.get(key) is None else code(str(failure[key]))
+        key: s["nothing"]
+        if failure.get(key) is None
+        else inline_code(str(failure[key]))
         for key in placeholder_names(STRINGS.english[kind]) - {"where"}
     }
     where = s["where"].format(file=file, line=failure.get("line", "?"))

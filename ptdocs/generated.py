@@ -32,7 +32,7 @@ def after_title(html, block):
 
 
 # A | ends a table cell unless escaped, except in a code span, where \| would show.
-_PIPE = re.compile(r"((?<!`)(`+)(?!`).*?(?<!`)\2(?!`))|\|")
+_PIPE = re.compile(r"((?<![\\`])(`+)(?!`).*?(?<!`)\2(?!`))|\|")
 
 
 def table_cell(text) -> str:

@@ -847,8 +847,8 @@ def aa_summary(comparison, language: str) -> str:
     if not n:
         return w["aa_steady"].format(compared=compared)
     # compare.py's own rule, --calibrate's: the largest change of a cell of the pair
-    paths = (run.path for run in comparison.runs)
-    largest = f"×{1 + compare.calibrate(*paths, floor=comparison.min_change):.3f}"
+    drift = compare.drift_of([comparison.runs], floor=comparison.min_change)
+    largest = f"×{1 + drift:.3f}"
     called = w["called"](n)
     return w["aa_drift"].format(n=n, compared=compared, called=called, largest=largest)
 

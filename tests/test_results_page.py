@@ -12,7 +12,7 @@ import pytest
 from helpers import WRITTEN, mkdocs_build
 from markdown import Markdown
 
-from ptdocs import results
+from ptdocs import generated, results
 from ptdocs.snippets import ROOT
 
 # a real `--preset tiny` run
@@ -796,6 +796,10 @@ def test_a_bar_in_a_sample_value_shows_as_written_in_its_code(tmp_path):
     html = Markdown(extensions=["tables", "md_in_html"]).convert(table)
     assert "<td><code>inference</code></td>" in html
     assert "<td><code>cpu|x</code></td>" in html
+    # An escaped backtick opens no code span: the | after it still ends nothing.
+    cell = generated.markdown_table(["h"], [["a \\` b | c ` d"]])
+    html = Markdown(extensions=["tables", "md_in_html"]).convert(cell)
+    assert "<td>a ` b | c ` d</td>" in html
 
 
 def test_a_sample_without_a_shown_column_is_a_clear_error(tmp_path):

@@ -125,16 +125,16 @@ def section(
         return "\n".join(out + [s["none"].format(folder=RESULTS.as_posix()), ""])
 
     releases = sorted(set(SUPPORTED) | set(results), key=release_key)
+    heads = [s[key] for key in ("release", "build", "device", "date", *COUNTS)]
     runs = []
     for release in releases:
         if (result := results.get(release)) is None:
-            runs.append((release, s["not_run_yet"], *[""] * 5))
+            runs.append((release, s["not_run_yet"], *[""] * (len(heads) - 2)))
             continue
         counts = totals(result.pages).get(language, dict.fromkeys(COUNTS, 0))
         facts = (result.torch, result.device, result.date)
         runs.append((release, *facts, *(counts[k] for k in COUNTS)))
     align = ["---|"] * 4 + ["---:|"] * len(COUNTS)
-    heads = [s[key] for key in ("release", "build", "device", "date", *COUNTS)]
     out += [f"## {s['runs_heading']}", "", markdown_table(heads, runs, align)]
 
     order = list(titles)

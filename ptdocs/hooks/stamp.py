@@ -283,12 +283,12 @@ def on_page_content(html, page, config, files):
     )
 
 
-def _notebook_build_stamp(source: Path, language: str, config) -> Stamp:
+def _notebook_build_stamp(source: Path, language: str, config) -> Stamp | None:
     import nbformat
 
     cells = nbformat.read(source, as_version=4).cells
     code = sum(1 for c in cells if c.cell_type == "code" and c.source.strip())
-    device, ran = "", _runs_here(source, config)
+    device, ran = "", bool(code) and _runs_here(source, config)  # no code: no stamp
     if ran:
         # Only for a notebook that runs here: ptdocs.report imports pytest, and its
         # device_description torch (seconds), which a build reusing renders skips.

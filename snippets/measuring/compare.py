@@ -645,9 +645,15 @@ def calibrate(*paths, floor=MIN_CHANGE) -> float:
             "--calibrate takes A/A pairs: an even number of CSVs, two runs of the same "
             "settings each"
         )
+    pairs = zip(paths[::2], paths[1::2], strict=True)
+    runs = ((load_run(Path(a), "[1]"), load_run(Path(b), "[2]")) for a, b in pairs)
+    return drift_of(runs, floor)
+
+
+def drift_of(pairs, floor=MIN_CHANGE) -> float:
+    """calibrate's limit from A/A pairs already loaded: (Run, Run) each."""
     verdicts = []
-    for first, second in zip(paths[::2], paths[1::2], strict=True):
-        base, other = load_run(Path(first), "[1]"), load_run(Path(second), "[2]")
+    for base, other in pairs:
         for key, entry in base.cells.items():
             found = other.cells.get(key)
             if found is None or {_unusable(entry), _unusable(found)} - MOVES:
