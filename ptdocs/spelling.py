@@ -111,7 +111,9 @@ def texts(root: Path):
             [text] if isinstance(text, str) else text
             for text in (message.string, message.id)
         )
-        prose = re.sub(r"`[^`]*`|\{\w*\}", " ", "\n".join(strings))
+        prose = re.sub(r"`[^`]*`", " ", "\n".join(strings))
+        for field in catalog.placeholders(prose):  # "{x:.2f}" too
+            prose = prose.replace(field, " ")
         kept = frozenset(word for text in ids for _, word in words(text))
         yield f"{name}:{message.lineno}", None, prose, kept
 

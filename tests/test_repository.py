@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from ptdocs.pages import headings, markdown_reader
 from ptdocs.snippets import ROOT
 
 SERVE = "python -m pip install -r requirements.txt && python -m mkdocs serve"
@@ -74,10 +75,9 @@ def test_contributing_says_where_each_test_file_goes():
 def _anchors(text: str) -> set[str]:
     """GitHub's anchors for a Markdown file's headings: lower case, punctuation
     dropped, spaces as hyphens."""
-    headings = re.findall(r"^#+ (.+?)\s*$", re.sub(r"(?ms)^```.*?^```", "", text), re.M)
     return {
-        re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
-        for heading in headings
+        re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+        for _, _, title in headings(markdown_reader().parse(text))
     }
 
 
